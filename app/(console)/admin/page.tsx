@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { UsersAdmin } from "@/components/UsersAdmin";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { ROLE_DESCRIPTIONS } from "@/server/auth/roles";
+import { listUsers } from "@/server/store/users";
+
+export const metadata: Metadata = { title: "Admin" };
+
+export default async function AdminPage() {
+  const me = await requirePageUser(SECTIONS.admin.access);
+  const users = await listUsers();
+  return (
+    <>
+      <PageHeader title="Users" description="Who can sign in to Fleetskew and what each person may do." />
+      <UsersAdmin initial={users} me={me.id} roleDescriptions={ROLE_DESCRIPTIONS} />
+    </>
+  );
+}

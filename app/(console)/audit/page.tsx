@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { AuditLog } from "@/components/AuditLog";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { listAudit } from "@/server/store/audit";
+
+export const metadata: Metadata = { title: "Audit" };
+
+export default async function AuditPage() {
+  await requirePageUser(SECTIONS.audit.access);
+  const events = await listAudit({ limit: 100 });
+  return (
+    <>
+      <PageHeader title="Audit log" description="Every sign-in and every change made through Fleetskew, newest first." />
+      <AuditLog initial={events} />
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+import { checkHealth } from "@/server/http/health";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  const health = await checkHealth();
+  return Response.json(health, { status: health.status === "ok" ? 200 : 503, headers: { "cache-control": "no-store" } });
+}

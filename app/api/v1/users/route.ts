@@ -1,0 +1,10 @@
+import { addUser, listUsers, NewUserSchema } from "@/server/auth/users";
+import { apiRoute, json } from "@/server/http/api";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute({ access: ["admin"] }, async () => ({ users: await listUsers() }));
+
+export const POST = apiRoute({ access: ["admin"], body: NewUserSchema }, async ({ body, user, ip }) =>
+  json({ user: await addUser(body, { user: user!, ip }) }, { status: 201 }),
+);

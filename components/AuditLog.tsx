@@ -1,0 +1,63 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { api } from "./api";
+import { Card } from "./ui";
+
+export type AuditEventRow = {
+  id: string;
+  at: string;
+  actor: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  outcome: string;
+  details: unknown;
+  ip: string | null;
+};
+
+const OUTCOME_STYLE: Record<string, string> = { success: "text-ok", failure: "text-danger", denied: "text-warn" };
+
+export function AuditLog({ initial }: { initial: AuditEventRow[] }) {
+  const { data, isFetching } = useQuery({
+    queryKey: ["audit"],
+    queryFn: () => api<{ events: AuditEventRow[] }>("/api/v1/audit?limit=100").then((r) => r.events),
+    initialData: initial,
+    refetchInterval: 30_000,
+  });
+  return (
+    <Card className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Audit events{isFetching ? " (refreshing)" : ""}</caption>
+        <thead className="border-b border-line text-muted">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">When</th>
+            <th scope="col" className="px-4 py-3 font-medium">Who</th>
+            <th scope="col" className="px-4 py-3 font-medium">What</th>
+            <th scope="col" className="px-4 py-3 font-medium">Target</th>
+            <th scope="col" className="px-4 py-3 font-medium">Outcome</th>
+            <th scope="col" className="px-4 py-3 font-medium">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.map((e) => (
+            <tr key={e.id} className="border-b border-line align-top last:border-0">
+              <td className="whitespace-nowrap px-4 py-2">
+                <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
+              </td>
+              <td className="px-4 py-2">{e.actor ?? <span className="text-muted">system</span>}</td>
+              <td className="px-4 py-2 font-mono text-xs">{e.action}</td>
+              <td className="px-4 py-2">{e.targetId ? `${e.targetType ?? ""} ${e.targetId}` : "—"}</td>
+              <td className={`px-4 py-2 ${OUTCOME_STYLE[e.outcome] ?? ""}`}>{e.outcome}</td>
+              <td className="max-w-md px-4 py-2 font-mono text-xs text-muted">
+                {e.details ? JSON.stringify(e.details) : ""}
+                {e.ip ? <div>from {e.ip}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {data.length === 0 ? <p className="p-6 text-center text-muted">Nothing has happened yet.</p> : null}
+    </Card>
+  );
+}

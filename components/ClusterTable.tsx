@@ -1,0 +1,71 @@
+import { Card } from "./ui";
+
+export type ClusterRow = {
+  id: string;
+  name: string;
+  displayName: string;
+  labels: Record<string, string>;
+  platform: string | null;
+  apiUrl: string;
+  lastContactAt: string | null;
+  lastContactStatus: "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
+  lastContactError: string | null;
+};
+
+const STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
+  ok: { label: "Reachable", className: "text-ok" },
+  unknown: { label: "Not contacted yet", className: "text-muted" },
+  unreachable: { label: "Unreachable", className: "text-danger" },
+  unauthorized: { label: "Credentials refused", className: "text-danger" },
+  stale: { label: "Stale", className: "text-warn" },
+};
+
+export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
+  if (clusters.length === 0) {
+    return (
+      <Card className="p-8 text-center">
+        <h2 className="text-lg font-semibold">No clusters registered yet</h2>
+        <p className="mx-auto mt-2 max-w-xl text-muted">
+          Fleetskew watches clusters through their Kubernetes API. An admin registers each cluster with a kubeconfig, or with
+          its API URL and a bearer token for a service account that has the read-only role in <code>docs/</code>. Until
+          then this page stays empty.
+        </p>
+      </Card>
+    );
+  }
+  return (
+    <Card className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Registered clusters</caption>
+        <thead className="border-b border-line text-muted">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">Cluster</th>
+            <th scope="col" className="px-4 py-3 font-medium">Platform</th>
+            <th scope="col" className="px-4 py-3 font-medium">API</th>
+            <th scope="col" className="px-4 py-3 font-medium">Last contact</th>
+          </tr>
+        </thead>
+        <tbody>
+          {clusters.map((c) => {
+            const status = STATUS[c.lastContactStatus];
+            return (
+              <tr key={c.id} className="border-b border-line last:border-0">
+                <th scope="row" className="px-4 py-3 font-medium">
+                  {c.displayName}
+                  <div className="text-xs font-normal text-muted">{c.name}</div>
+                </th>
+                <td className="px-4 py-3">{c.platform ?? "—"}</td>
+                <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
+                <td className="px-4 py-3">
+                  <span className={status.className}>{status.label}</span>
+                  {c.lastContactAt ? <div className="text-xs text-muted">{new Date(c.lastContactAt).toLocaleString()}</div> : null}
+                  {c.lastContactError ? <div className="text-xs text-danger">{c.lastContactError}</div> : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { api } from "./api";
+import { Alert, Button, Field, TextInput } from "./ui";
+
+export function LoginForm({ next }: { next: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    try {
+      await api("/api/v1/session", { method: "POST", body: { username: form.get("username"), password: form.get("password") } });
+      // A full navigation so every server component renders for the new session.
+      window.location.assign(next);
+    } catch (e) {
+      setError((e as Error).message);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4 rounded-lg border border-line bg-surface p-6 shadow-sm" aria-label="Sign in">
+      <h2 className="text-lg font-semibold">Sign in</h2>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <Field label="Username" htmlFor="username">
+        <TextInput id="username" name="username" autoComplete="username" required autoFocus />
+      </Field>
+      <Field label="Password" htmlFor="password">
+        <TextInput id="password" name="password" type="password" autoComplete="current-password" required />
+      </Field>
+      <Button type="submit" disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </Button>
+      <p className="text-xs text-muted">
+        First start? The admin password is in <code>.fleetskew/initial-admin-password</code>, and demo accounts in{" "}
+        <code>.fleetskew/demo-credentials.json</code>.
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,136 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { api } from "./api";
+import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
+
+export type UserRow = { id: string; username: string; displayName: string | null; role: Role; disabled: boolean; createdAt: string };
+type Role = "viewer" | "technician" | "approver" | "admin";
+const ROLES: Role[] = ["viewer", "technician", "approver", "admin"];
+
+export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow[]; me: string; roleDescriptions: Record<Role, string> }) {
+  const queryClient = useQueryClient();
+  const users = useQuery({
+    queryKey: ["users"],
+    queryFn: () => api<{ users: UserRow[] }>("/api/v1/users").then((r) => r.users),
+    initialData: initial,
+  });
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+
+  const create = useMutation({
+    mutationFn: (body: { username: string; displayName?: string; role: Role; password: string }) =>
+      api<{ user: UserRow }>("/api/v1/users", { method: "POST", body }),
+    onSuccess: ({ user }) => {
+      setMessage({ tone: "ok", text: `Created ${user.username} (${user.role}). Give them their password in person.` });
+      void queryClient.invalidateQueries({ queryKey: ["users"] });
+    },
+    onError: (e) => setMessage({ tone: "error", text: e.message }),
+  });
+
+  const change = useMutation({
+    mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) =>
+      api<{ user: UserRow }>(`/api/v1/users/${id}`, { method: "PATCH", body }),
+    onSuccess: ({ user }) => {
+      setMessage({ tone: "ok", text: `Updated ${user.username}: ${user.role}${user.disabled ? ", disabled" : ""}.` });
+      void queryClient.invalidateQueries({ queryKey: ["users"] });
+    },
+    onError: (e) => setMessage({ tone: "error", text: e.message }),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    create.mutate(
+      {
+        username: String(form.get("username") ?? ""),
+        displayName: String(form.get("displayName") ?? "") || undefined,
+        role: String(form.get("role")) as Role,
+        password: String(form.get("password") ?? ""),
+      },
+      { onSuccess: () => formElement.reset() },
+    );
+  }
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
+      <Card className="overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Users</caption>
+          <thead className="border-b border-line text-muted">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-medium">User</th>
+              <th scope="col" className="px-4 py-3 font-medium">Role</th>
+              <th scope="col" className="px-4 py-3 font-medium">Status</th>
+              <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data.map((u) => (
+              <tr key={u.id} className="border-b border-line last:border-0" data-username={u.username}>
+                <th scope="row" className="px-4 py-3 font-medium">
+                  {u.username}
+                  {u.id === me ? <span className="ml-2 text-xs font-normal text-muted">(you)</span> : null}
+                  {u.displayName ? <div className="text-xs font-normal text-muted">{u.displayName}</div> : null}
+                </th>
+                <td className="px-4 py-3">
+                  <label className="sr-only" htmlFor={`role-${u.id}`}>Role of {u.username}</label>
+                  <Select
+                    id={`role-${u.id}`}
+                    value={u.role}
+                    disabled={change.isPending}
+                    onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>{r}</option>
+                    ))}
+                  </Select>
+                </td>
+                <td className="px-4 py-3">{u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}</td>
+                <td className="px-4 py-3 text-right">
+                  <Button
+                    variant={u.disabled ? "secondary" : "danger"}
+                    disabled={change.isPending}
+                    onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
+                    aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
+                  >
+                    {u.disabled ? "Enable" : "Disable"}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+
+      <div className="flex flex-col gap-4">
+        {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+        <Card className="p-5">
+          <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Create user">
+            <h2 className="text-lg font-semibold">Create user</h2>
+            <Field label="Username" htmlFor="new-username" hint="Lower-case letters, digits, dots, dashes, underscores.">
+              <TextInput id="new-username" name="username" required minLength={2} maxLength={64} autoComplete="off" />
+            </Field>
+            <Field label="Display name" htmlFor="new-display-name">
+              <TextInput id="new-display-name" name="displayName" maxLength={120} autoComplete="off" />
+            </Field>
+            <Field label="Role" htmlFor="new-role">
+              <Select id="new-role" name="role" defaultValue="viewer">
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>{r} — {roleDescriptions[r]}</option>
+                ))}
+              </Select>
+            </Field>
+            <Field label="Password" htmlFor="new-password" hint="At least 12 characters.">
+              <TextInput id="new-password" name="password" type="password" required minLength={12} autoComplete="new-password" />
+            </Field>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Creating…" : "Create user"}
+            </Button>
+          </form>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Client-side calls to /api/v1: JSON in, JSON out, and the server's own message on failure. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(path, {
+    method: init.method ?? "GET",
+    headers: init.body !== undefined ? { "content-type": "application/json" } : undefined,
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    credentials: "same-origin",
+  });
+  if (response.status === 401 && typeof window !== "undefined" && !path.endsWith("/session")) {
+    window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname)}`);
+  }
+  if (response.status === 204) return undefined as T;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, (data as { error?: string }).error ?? `Request failed (${response.status})`);
+  return data as T;
+}

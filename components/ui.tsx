@@ -1,0 +1,63 @@
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+
+const buttonStyles = {
+  primary: "bg-accent text-accent-ink hover:opacity-90",
+  secondary: "border border-line bg-surface text-ink hover:bg-canvas",
+  danger: "border border-line bg-surface text-danger hover:bg-canvas",
+};
+
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof buttonStyles }) {
+  return (
+    <button
+      {...props}
+      className={`inline-flex items-center justify-center rounded-md px-3.5 py-2 text-sm font-medium transition disabled:cursor-not-allowed disabled:opacity-50 ${buttonStyles[variant]} ${className}`}
+    />
+  );
+}
+
+export function Field({ label, hint, children, htmlFor }: { label: string; hint?: string; htmlFor: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={htmlFor} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="text-xs text-muted">{hint}</p> : null}
+    </div>
+  );
+}
+
+const inputStyles = "rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink placeholder:text-muted";
+
+export const TextInput = (props: InputHTMLAttributes<HTMLInputElement>) => <input {...props} className={`${inputStyles} ${props.className ?? ""}`} />;
+
+export const Select = (props: SelectHTMLAttributes<HTMLSelectElement>) => <select {...props} className={`${inputStyles} ${props.className ?? ""}`} />;
+
+export function Alert({ tone, children }: { tone: "error" | "info" | "ok"; children: ReactNode }) {
+  const styles = { error: "border-danger text-danger", info: "border-line text-ink", ok: "border-ok text-ok" }[tone];
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-md border-l-4 bg-surface px-3 py-2 text-sm ${styles}`}>
+      {children}
+    </div>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        {description ? <p className="mt-1 max-w-3xl text-muted">{description}</p> : null}
+      </div>
+      {actions}
+    </div>
+  );
+}
+
+export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
+  return <section className={`rounded-lg border border-line bg-surface ${className}`}>{children}</section>;
+}

@@ -1,0 +1,24 @@
+import { cookies, headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import type { UserRecord } from "../store/users";
+import { hasRole, type Role } from "./roles";
+import { SESSION_COOKIE, userForToken } from "./session";
+
+/**
+ * The access check for pages: the same session and role rules as the API. Without a session it
+ * redirects to the login page (returning here afterwards); with the wrong role it renders 403.
+ */
+export async function requirePageUser(access: readonly Role[] | "any" = "any"): Promise<UserRecord> {
+  const user = await userForToken((await cookies()).get(SESSION_COOKIE)?.value);
+  if (!user) {
+    const path = (await headers()).get("x-fleetskew-path") ?? "/";
+    redirect(`/login?next=${encodeURIComponent(path)}`);
+  }
+  if (!hasRole(user.role, access)) forbidden();
+  return user;
+}
+
+/** For the login page: who is signed in already, if anyone. */
+export async function currentPageUser(): Promise<UserRecord | null> {
+  return userForToken((await cookies()).get(SESSION_COOKIE)?.value);
+}

@@ -1,0 +1,15 @@
+import { ROLES, type Role } from "../store/users";
+
+export { ROLES, type Role };
+
+/** Who may do what is decided here only. Admins may do everything; other roles are not ranked. */
+export function hasRole(role: Role, allowed: readonly Role[] | "any"): boolean {
+  return role === "admin" || allowed === "any" || allowed.includes(role);
+}
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  viewer: "Browses fleet skew, readiness and history.",
+  technician: "Applies upgrade bundles and requests boot-image acknowledgements.",
+  approver: "Vets bundles and approves acknowledgements requested by others.",
+  admin: "Everything, including clusters, users and settings.",
+};

@@ -1,0 +1,35 @@
+import { createHash, randomBytes } from "node:crypto";
+import { deleteSession, findLiveSession, insertSession, touchSession } from "../store/sessions";
+import type { UserRecord } from "../store/users";
+
+export const SESSION_COOKIE = "fleetskew_session";
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function startSession(
+  user: UserRecord,
+  meta: { ip: string | null; userAgent: string | null; ttlHours: number; now?: Date },
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString("base64url");
+  const now = meta.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + meta.ttlHours * 3_600_000);
+  await insertSession(
+    { tokenHash: hashToken(token), userId: user.id, expiresAt, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null },
+    { actor: user.username, action: "session.login", targetType: "user", targetId: user.username, ip: meta.ip },
+  );
+  return { token, expiresAt };
+}
+
+/** The signed-in user for a cookie value, or null. */
+export async function userForToken(token: string | undefined, now: Date = new Date()): Promise<UserRecord | null> {
+  if (!token || token.length > 200) return null;
+  const session = await findLiveSession(hashToken(token), now);
+  if (!session) return null;
+  // Record activity at most once a minute, not on every request.
+  if (now.getTime() - session.lastSeenAt.getTime() > 60_000) await touchSession(session.id, now);
+  return session.user;
+}
+
+export async function endSession(token: string, user: UserRecord, ip: string | null): Promise<void> {
+  await deleteSession(hashToken(token), { actor: user.username, action: "session.logout", targetType: "user", targetId: user.username, ip });
+}

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { UserFacingError } from "../errors";
+import { createUser, listUsers, updateUser, UsernameTakenError, type UserChange, type UserRecord } from "../store/users";
+import { hashPassword } from "./password";
+import { ROLES } from "./roles";
+
+export const UsernameSchema = z
+  .string()
+  .trim()
+  .min(2, "Username must be at least 2 characters")
+  .max(64, "Username must be at most 64 characters")
+  .regex(/^[a-z0-9][a-z0-9._-]*$/, "Username may use lower-case letters, digits, dots, dashes and underscores, and must start with a letter or digit");
+
+export const PasswordSchema = z
+  .string()
+  .min(12, "Password must be at least 12 characters")
+  .max(256, "Password must be at most 256 characters");
+
+export const NewUserSchema = z.object({
+  username: UsernameSchema,
+  displayName: z.string().trim().max(120).optional(),
+  role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(", ")}` }),
+  password: PasswordSchema,
+});
+
+export const UserChangeSchema = z
+  .object({
+    role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(", ")}` }).optional(),
+    disabled: z.boolean().optional(),
+    password: PasswordSchema.optional(),
+    displayName: z.string().trim().max(120).nullable().optional(),
+  })
+  .refine((c) => Object.values(c).some((v) => v !== undefined), "Nothing to change");
+
+type Actor = { user: UserRecord; ip: string | null };
+
+export { listUsers };
+
+export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor): Promise<UserRecord> {
+  try {
+    return await createUser(
+      { username: input.username, displayName: input.displayName || null, role: input.role, passwordHash: await hashPassword(input.password) },
+      { actor: actor.user.username, ip: actor.ip },
+    );
+  } catch (error) {
+    if (error instanceof UsernameTakenError) throw new UserFacingError(409, error.message);
+    throw error;
+  }
+}
+
+/** Changes a user. An admin cannot lock themselves out, and the last active admin stays an admin. */
+export async function changeUser(id: string, input: z.infer<typeof UserChangeSchema>, actor: Actor): Promise<UserRecord> {
+  const change: UserChange = {
+    role: input.role,
+    disabled: input.disabled,
+    displayName: input.displayName,
+    passwordHash: input.password ? await hashPassword(input.password) : undefined,
+  };
+  const updated = await updateUser(id, change, { actor: actor.user.username, ip: actor.ip }, (current, all) => {
+    const losesAdmin = current.role === "admin" && !current.disabled && (input.disabled === true || (input.role !== undefined && input.role !== "admin"));
+    if (losesAdmin && current.id === actor.user.id) {
+      throw new UserFacingError(409, "You cannot disable your own account or remove your own admin role; ask another admin");
+    }
+    const activeAdmins = all.filter((u) => u.role === "admin" && !u.disabled);
+    if (losesAdmin && activeAdmins.length <= 1) {
+      throw new UserFacingError(409, `${current.username} is the last active admin; make another user admin first`);
+    }
+  });
+  if (!updated) throw new UserFacingError(404, "No such user");
+  return updated;
+}

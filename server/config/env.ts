@@ -1,0 +1,76 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Raised for configuration a person must fix; start-up prints its message as one line. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const postgresUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "postgresql:" || url.protocol === "postgres:") && (url.hostname !== "" || url.searchParams.has("host"));
+    } catch {
+      return false;
+    }
+  }, "must look like postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE");
+
+const port = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+const EnvSchema = z.object({
+  DATABASE_URL: postgresUrl.optional(),
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  FLEETSKEW_DATA_DIR: z.string().trim().min(1).optional(),
+  FLEETSKEW_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
+  FLEETSKEW_SESSION_TTL_HOURS: z.coerce.number().positive("must be a positive number of hours").default(12),
+  FLEETSKEW_ALLOWED_ORIGINS: z.string().optional(),
+});
+
+export type AppConfig = {
+  databaseUrl: string | undefined;
+  port: number;
+  host: string;
+  dataDir: string;
+  adminPassword: string | undefined;
+  sessionTtlHours: number;
+  /** Extra origins trusted for state-changing requests, e.g. the public URL behind a proxy. */
+  allowedOrigins: string[];
+};
+
+/** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  // An empty variable means "not set": `DATABASE_URL= npm start` should use the embedded database.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${issue.path.join(".")} ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    port: e.PORT,
+    host: e.HOST,
+    // Chosen at run time; the bundler must not trace it.
+    dataDir: path.resolve(/*turbopackIgnore: true*/ e.FLEETSKEW_DATA_DIR ?? ".fleetskew"),
+    adminPassword: e.FLEETSKEW_ADMIN_PASSWORD,
+    sessionTtlHours: e.FLEETSKEW_SESSION_TTL_HOURS,
+    allowedOrigins: (e.FLEETSKEW_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim().replace(/\/$/, ""))
+      .filter(Boolean),
+  };
+}
+
+/** Where the running process's database lives; set by the start script for the embedded one. */
+export function databaseMode(env: NodeJS.ProcessEnv = process.env): "postgres" | "embedded" {
+  return env.FLEETSKEW_DATABASE_MODE === "embedded" ? "embedded" : "postgres";
+}

@@ -1,0 +1,14 @@
+/**
+ * An error a person can act on. Route handlers turn it into its HTTP status with the message;
+ * anything else becomes a 500 whose details stay in the server log.
+ */
+export class UserFacingError extends Error {
+  override name = "UserFacingError";
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}

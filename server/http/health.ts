@@ -1,0 +1,20 @@
+import { databaseMode } from "../config/env";
+import { appliedMigrationCount } from "../store/health";
+
+export type Health =
+  | { status: "ok"; database: "postgres" | "embedded"; migrations: number }
+  | { status: "unavailable"; database: "postgres" | "embedded"; reason: string };
+
+const withTimeout = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))]);
+
+export async function checkHealth(): Promise<Health> {
+  const database = databaseMode();
+  try {
+    const migrations = await withTimeout(appliedMigrationCount(), 3_000);
+    return { status: "ok", database, migrations };
+  } catch (error) {
+    const message = (error as Error).message.split("\n").filter(Boolean).pop() ?? "unknown error";
+    return { status: "unavailable", database, reason: `database unreachable: ${message}` };
+  }
+}

@@ -1,0 +1,129 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+
+/**
+ * Applies prisma/migrations/<name>/migration.sql in name order, each in its own transaction, and
+ * records them in Prisma's own `_prisma_migrations` table so `prisma migrate status` can read it.
+ * Prisma's engine cannot run on every machine we deploy to, so this is the one migrate step.
+ */
+
+export type MigrationFile = { name: string; sql: string; checksum: string };
+export type MigrateResult = { applied: string[]; total: number };
+
+export class MigrationError extends Error {
+  override name = "MigrationError";
+}
+
+// Any fixed 64-bit key works; it only has to be the same in every Fleetskew process.
+const LOCK_KEY = 7_220_414_201n;
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id"                  VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum"            VARCHAR(64) NOT NULL,
+  "finished_at"         TIMESTAMPTZ,
+  "migration_name"      VARCHAR(255) NOT NULL,
+  "logs"                TEXT,
+  "rolled_back_at"      TIMESTAMPTZ,
+  "started_at"          TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
+
+export const defaultMigrationsDir = () => path.resolve(process.cwd(), "prisma/migrations");
+
+export function checksumOf(sql: string): string {
+  return createHash("sha256").update(sql, "utf8").digest("hex");
+}
+
+/** Prisma accepts a script whose only change is its line endings (LF vs CRLF); so do we. */
+export function scriptMatchesChecksum(sql: string, checksum: string): boolean {
+  const variants = [sql, sql.replace(/\r\n/g, "\n"), sql.replace(/(?<!\r)\n/g, "\r\n")];
+  return variants.some((v) => checksumOf(v) === checksum);
+}
+
+export async function readMigrations(dir: string = defaultMigrationsDir()): Promise<MigrationFile[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8").catch(() => {
+        throw new MigrationError(`migration ${name} has no migration.sql`);
+      });
+      return { name, sql, checksum: checksumOf(sql) };
+    }),
+  );
+}
+
+type AppliedRow = { migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null };
+
+/** Compares what the database has applied with the files; throws when they cannot be reconciled. */
+export function planMigrations(files: MigrationFile[], applied: AppliedRow[]): MigrationFile[] {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  for (const row of applied) {
+    if (row.rolled_back_at) continue;
+    if (!row.finished_at) {
+      throw new MigrationError(
+        `migration ${row.migration_name} started but never finished; resolve it by hand before starting Fleetskew`,
+      );
+    }
+    const file = byName.get(row.migration_name);
+    if (!file) {
+      throw new MigrationError(
+        `the database has migration ${row.migration_name} applied, which this version of Fleetskew does not have; run a version that includes it`,
+      );
+    }
+    if (!scriptMatchesChecksum(file.sql, row.checksum)) {
+      throw new MigrationError(
+        `migration ${row.migration_name} was changed after it was applied (checksum ${row.checksum.slice(0, 12)}… in the database, ${file.checksum.slice(0, 12)}… on disk); restore the original file and put the change in a new migration`,
+      );
+    }
+  }
+  const done = new Set(applied.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => r.migration_name));
+  return files.filter((f) => !done.has(f.name));
+}
+
+/**
+ * Migrates the database at `connectionString`. Safe when several processes start at once: a
+ * session-level advisory lock serialises them, and each re-reads what is applied after locking.
+ */
+export async function migrate(
+  connectionString: string,
+  options: { dir?: string; log?: (line: string) => void } = {},
+): Promise<MigrateResult> {
+  const files = await readMigrations(options.dir);
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY.toString()]);
+    try {
+      await client.query(CREATE_TABLE);
+      const { rows } = await client.query<AppliedRow>(
+        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
+      );
+      const pending = planMigrations(files, rows);
+      for (const file of pending) {
+        const startedAt = new Date();
+        await client.query("BEGIN");
+        try {
+          await client.query(file.sql);
+          await client.query(
+            `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+             VALUES ($1, $2, $3, $4, now(), 1)`,
+            [randomUUID(), file.checksum, file.name, startedAt],
+          );
+          await client.query("COMMIT");
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => undefined);
+          throw new MigrationError(`migration ${file.name} failed and was rolled back: ${(error as Error).message}`);
+        }
+        options.log?.(`applied migration ${file.name}`);
+      }
+      return { applied: pending.map((f) => f.name), total: files.length };
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY.toString()]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
