@@ -10,7 +10,7 @@ import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/boot
 import { pruneAuthState } from "../server/auth/housekeeping";
 import { ConfigError, readConfig } from "../server/config/env";
 import { CLIENT_IP_HEADER } from "../server/http/request";
-import { buildIsCurrent, stampBuild } from "../server/runtime/buildFreshness";
+import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { openDatabase, type OpenedDatabase } from "../server/runtime/database";
 import { countClusters } from "../server/store/clusters";
 import { closeDb } from "../server/store/db";
@@ -36,7 +36,7 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 function runBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+    const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/build.ts")], { cwd: root, stdio: "inherit" });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new ConfigError(`the build failed (exit code ${code}); see the output above`))));
     child.on("error", reject);
   });
@@ -80,13 +80,11 @@ async function main() {
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
+  database = await openDatabase(config);
   if (!dev && !(await buildIsCurrent(root))) {
     log("building the console (the first start takes a minute or two)…");
     await runBuild();
-    await stampBuild(root);
   }
-
-  database = await openDatabase(config);
   process.env.DATABASE_URL = database.url;
   process.env.FLEETSKEW_DATABASE_MODE = database.mode;
   const { applied, total } = await migrate(database.url, { dir: path.join(root, "prisma/migrations"), log });

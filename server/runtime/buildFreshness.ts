@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 // Everything that changes what `next build` produces.
 const INPUT_DIRS = ["app", "components", "server", "public"];
 const INPUT_FILES = ["next.config.js", "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
 const SKIP = new Set(["generated", "node_modules"]);
-const STAMP = "fleetskew-source-hash";
+export const BUILD_STAMP_FILE = "fleetskew-source-hash";
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -37,11 +37,7 @@ export async function sourceFingerprint(root: string): Promise<string> {
 export async function buildIsCurrent(root: string): Promise<boolean> {
   const [buildId, stamp] = await Promise.all([
     readFile(path.join(root, ".next/BUILD_ID"), "utf8").catch(() => null),
-    readFile(path.join(root, ".next", STAMP), "utf8").catch(() => null),
+    readFile(path.join(root, ".next", BUILD_STAMP_FILE), "utf8").catch(() => null),
   ]);
   return buildId !== null && stamp !== null && stamp.trim() === (await sourceFingerprint(root));
-}
-
-export async function stampBuild(root: string): Promise<void> {
-  await writeFile(path.join(root, ".next", STAMP), await sourceFingerprint(root));
 }

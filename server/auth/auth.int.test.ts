@@ -1,0 +1,129 @@
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { useMigratedDatabase } from "../testing/database";
+import { listAudit } from "../store/audit";
+import { listUsers } from "../store/users";
+import { ensureInitialAccounts } from "./bootstrap";
+import { login, MAX_FAILURES_PER_USER } from "./login";
+import { userForToken } from "./session";
+import { addUser, changeUser } from "./users";
+
+useMigratedDatabase();
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+const tempDir = async () => {
+  const d = await mkdtemp(path.join(os.tmpdir(), "fleetskew-auth-"));
+  dirs.push(d);
+  return d;
+};
+const ttlHours = 12;
+
+describe("first start", () => {
+  it("creates admin, technician and approver in demo mode and writes their credentials with mode 0600", async () => {
+    const dataDir = await tempDir();
+    const result = await ensureInitialAccounts({ dataDir, adminPassword: undefined, demo: true });
+    expect(result.created.map((a) => a.username)).toEqual(["admin", "technician", "approver"]);
+
+    const creds = JSON.parse(await readFile(path.join(dataDir, "demo-credentials.json"), "utf8"));
+    expect(Object.keys(creds)).toEqual(["admin", "technician", "approver"]);
+    expect(creds.admin.username).toBe("admin");
+    expect((await readFile(path.join(dataDir, "initial-admin-password"), "utf8")).trim()).toBe(creds.admin.password);
+    expect((await stat(path.join(dataDir, "demo-credentials.json"))).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(dataDir, "initial-admin-password"))).mode & 0o777).toBe(0o600);
+
+    // The written passwords are the real ones.
+    const signedIn = await login({ username: "technician", password: creds.technician.password, ip: "10.0.0.1", userAgent: null, ttlHours });
+    expect(signedIn.ok && signedIn.user.role).toBe("technician");
+
+    // A second start changes nothing and reveals nothing.
+    const again = await ensureInitialAccounts({ dataDir: await tempDir(), adminPassword: undefined, demo: true });
+    expect(again.created).toEqual([]);
+    expect((await listUsers()).length).toBe(3);
+  });
+});
+
+describe("sign-in", () => {
+  it("starts a session that resolves to the user, and records the sign-in", async () => {
+    await addUser({ username: "grace", role: "approver", password: "a long enough password" }, { user: (await listUsers())[0]!, ip: null });
+    const result = await login({ username: "grace", password: "a long enough password", ip: "10.0.0.2", userAgent: "test", ttlHours });
+    if (!result.ok) throw new Error("expected a session");
+    expect((await userForToken(result.token))?.username).toBe("grace");
+    expect(await userForToken("not-a-token")).toBeNull();
+    const events = await listAudit({ action: "session.login" });
+    expect(events.find((e) => e.actor === "grace" && e.outcome === "success")).toBeTruthy();
+  });
+
+  it("expires sessions", async () => {
+    const result = await login({ username: "grace", password: "a long enough password", ip: "10.0.0.2", userAgent: null, ttlHours: 1 });
+    if (!result.ok) throw new Error("expected a session");
+    expect(await userForToken(result.token, new Date(Date.now() + 2 * 3_600_000))).toBeNull();
+  });
+
+  it("answers an unknown user and a wrong password the same way, and audits both", async () => {
+    expect(await login({ username: "nobody", password: "whatever-whatever", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({ ok: false, reason: "invalid" });
+    expect(await login({ username: "grace", password: "wrong password!!", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({ ok: false, reason: "invalid" });
+    const failures = (await listAudit({ action: "session.login" })).filter((e) => e.outcome === "failure");
+    expect(failures.map((e) => e.actor)).toEqual(expect.arrayContaining(["nobody", "grace"]));
+  });
+
+  it("rate-limits guessing one username, even with the right password, and tells when to retry", async () => {
+    await addUser({ username: "linus", role: "viewer", password: "the right password" }, { user: (await listUsers())[0]!, ip: null });
+    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) {
+      await login({ username: "linus", password: `guess number ${i}`, ip: `10.1.0.${i}`, userAgent: null, ttlHours });
+    }
+    const limited = await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours });
+    expect(limited).toMatchObject({ ok: false, reason: "rate_limited" });
+    expect(limited.ok === false && limited.reason === "rate_limited" && limited.retryAfterSeconds).toBeGreaterThan(800);
+    // Other users are not affected.
+    expect((await login({ username: "grace", password: "a long enough password", ip: "10.1.0.99", userAgent: null, ttlHours })).ok).toBe(true);
+    // After the window it works again.
+    const later = new Date(Date.now() + 16 * 60_000);
+    expect((await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours }, later)).ok).toBe(true);
+  });
+});
+
+describe("user administration", () => {
+  it("disabling a user ends their sessions and stops them signing in", async () => {
+    const admin = (await listUsers()).find((u) => u.username === "admin")!;
+    const user = await addUser({ username: "margaret", role: "technician", password: "another long password" }, { user: admin, ip: null });
+    const session = await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours });
+    if (!session.ok) throw new Error("expected a session");
+    await changeUser(user.id, { disabled: true }, { user: admin, ip: "10.9.9.9" });
+    expect(await userForToken(session.token)).toBeNull();
+    expect((await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours })).ok).toBe(false);
+    const event = (await listAudit({ action: "user.update" })).find((e) => e.targetId === "margaret");
+    expect(event).toMatchObject({ actor: "admin", ip: "10.9.9.9", details: { disabled: true } });
+  });
+
+  it("refuses a duplicate username with 409", async () => {
+    const admin = (await listUsers()).find((u) => u.username === "admin")!;
+    await expect(addUser({ username: "grace", role: "viewer", password: "yet another password" }, { user: admin, ip: null })).rejects.toMatchObject({
+      status: 409,
+      message: "a user named grace already exists",
+    });
+  });
+
+  it("never leaves the console without an active admin", async () => {
+    const admin = (await listUsers()).find((u) => u.username === "admin")!;
+    await expect(changeUser(admin.id, { role: "viewer" }, { user: admin, ip: null })).rejects.toThrow(/your own admin role/);
+    const other = await addUser({ username: "root2", role: "admin", password: "second admin password" }, { user: admin, ip: null });
+    // With two admins, one may demote the other, but then the survivor is the last.
+    await changeUser(other.id, { role: "viewer" }, { user: admin, ip: null });
+    const viewer = (await listUsers()).find((u) => u.username === "root2")!;
+    expect(viewer.role).toBe("viewer");
+    await expect(changeUser(admin.id, { disabled: true }, { user: { ...viewer, role: "admin" }, ip: null })).rejects.toThrow(/admin is the last active admin/);
+  });
+
+  it("changing a password ends existing sessions", async () => {
+    const admin = (await listUsers()).find((u) => u.username === "admin")!;
+    const grace = (await listUsers()).find((u) => u.username === "grace")!;
+    const session = await login({ username: "grace", password: "a long enough password", ip: "10.3.0.1", userAgent: null, ttlHours });
+    if (!session.ok) throw new Error("expected a session");
+    await changeUser(grace.id, { password: "a brand new password" }, { user: admin, ip: null });
+    expect(await userForToken(session.token)).toBeNull();
+    expect((await login({ username: "grace", password: "a brand new password", ip: "10.3.0.1", userAgent: null, ttlHours })).ok).toBe(true);
+  });
+});

@@ -1,0 +1,30 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, readConfig } from "./env";
+
+describe("readConfig", () => {
+  it("has working defaults with nothing configured", () => {
+    const c = readConfig({});
+    expect(c).toMatchObject({ databaseUrl: undefined, port: 3000, host: "127.0.0.1", sessionTtlHours: 12, allowedOrigins: [] });
+    expect(c.dataDir).toBe(path.resolve(".fleetskew"));
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(readConfig({ DATABASE_URL: "", PORT: "" }).databaseUrl).toBeUndefined();
+  });
+
+  it("names the variable at fault", () => {
+    expect(() => readConfig({ DATABASE_URL: "mysql://localhost/db" })).toThrow(ConfigError);
+    expect(() => readConfig({ DATABASE_URL: "not a url" })).toThrow(/^DATABASE_URL must look like postgresql:\/\//);
+    expect(() => readConfig({ PORT: "eighty" })).toThrow(/^PORT must be a number/);
+    expect(() => readConfig({ PORT: "70000" })).toThrow(/^PORT must be between 1 and 65535/);
+    expect(() => readConfig({ FLEETSKEW_ADMIN_PASSWORD: "short" })).toThrow(/^FLEETSKEW_ADMIN_PASSWORD must be at least 12/);
+  });
+
+  it("reads a list of extra trusted origins", () => {
+    expect(readConfig({ FLEETSKEW_ALLOWED_ORIGINS: "https://a.example/, https://b.example" }).allowedOrigins).toEqual([
+      "https://a.example",
+      "https://b.example",
+    ]);
+  });
+});

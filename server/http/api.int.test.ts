@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { DELETE as logout, GET as whoami, POST as loginRoute } from "@/app/api/v1/session/route";
+import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
+import { GET as listUsersRoute, POST as createUserRoute } from "@/app/api/v1/users/route";
+import { ensureInitialAccounts } from "../auth/bootstrap";
+import { listAudit } from "../store/audit";
+import { useMigratedDatabase } from "../testing/database";
+import { CLIENT_IP_HEADER } from "./request";
+
+/**
+ * The route handlers themselves, given real Requests, against real Postgres: what the browser and
+ * scripts get back over HTTP, minus the socket.
+ */
+useMigratedDatabase();
+
+const ORIGIN = "http://127.0.0.1:3000";
+const ADMIN_PASSWORD = "admin password for tests";
+
+function request(path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { host: "127.0.0.1:3000", [CLIENT_IP_HEADER]: "127.0.0.1", ...init.headers };
+  if (init.cookie) headers.cookie = init.cookie;
+  if (init.body !== undefined) headers["content-type"] ??= "application/json";
+  return new Request(`${ORIGIN}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+}
+
+async function signIn(username: string, password: string): Promise<string> {
+  const response = await loginRoute(request("/api/v1/session", { method: "POST", body: { username, password } }));
+  expect(response.status).toBe(200);
+  const setCookie = response.headers.get("set-cookie")!;
+  expect(setCookie).toMatch(/^fleetskew_session=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Expires=/);
+  expect(setCookie).not.toMatch(/Secure/);
+  return setCookie.split(";")[0]!;
+}
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+
+describe("API access", () => {
+  it("reports health with the migration count", async () => {
+    const response = await health();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "postgres", migrations: 1 });
+  });
+
+  it("answers 401 without a session and 403 for the wrong role", async () => {
+    await ensureInitialAccounts({ dataDir: "/nonexistent-not-written", adminPassword: ADMIN_PASSWORD, demo: false });
+    const anonymous = await listUsersRoute(request("/api/v1/users"));
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ error: "Sign in first" });
+
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const created = await createUserRoute(
+      request("/api/v1/users", { method: "POST", cookie: admin, headers: { origin: ORIGIN }, body: { username: "tech1", role: "technician", password: "technician password" } }),
+    );
+    expect(created.status).toBe(201);
+
+    const tech = await signIn("tech1", "technician password");
+    const refused = await listUsersRoute(request("/api/v1/users", { cookie: tech }));
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error).toBe("This needs the admin role; you are signed in as tech1 (technician)");
+
+    const allowed = await listUsersRoute(request("/api/v1/users", { cookie: admin }));
+    expect(allowed.status).toBe(200);
+    expect((await allowed.json()).users.map((u: { username: string }) => u.username)).toEqual(["admin", "tech1"]);
+    expect(JSON.stringify(await (await listUsersRoute(request("/api/v1/users", { cookie: admin }))).json())).not.toMatch(/passwordHash|scrypt/);
+  });
+
+  it("refuses a state-changing request from a foreign Origin, and changes nothing", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const before = (await listAudit()).length;
+    const response = await createUserRoute(
+      request("/api/v1/users", {
+        method: "POST",
+        cookie: admin,
+        headers: { origin: "https://attacker.example" },
+        body: { username: "planted", role: "admin", password: "planted password" },
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect((await response.json()).error).toMatch(/Cross-origin request refused/);
+    const users = await (await listUsersRoute(request("/api/v1/users", { cookie: admin }))).json();
+    expect(users.users.map((u: { username: string }) => u.username)).not.toContain("planted");
+    expect((await listAudit()).length).toBe(before);
+  });
+
+  it("explains bad input with a 4xx and writes nothing", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      createUserRoute(request("/api/v1/users", { method: "POST", cookie: admin, body, headers }));
+    const notJson = await post("{username:", {});
+    expect([notJson.status, (await notJson.json()).error]).toEqual([400, "Request body is not valid JSON"]);
+    const wrongType = await post("username=x", { "content-type": "application/x-www-form-urlencoded" });
+    expect(wrongType.status).toBe(415);
+    const badRole = await post({ username: "someone", role: "root", password: "long enough password" });
+    expect([badRole.status, (await badRole.json()).error]).toEqual([400, "role: Role must be one of viewer, technician, approver, admin"]);
+    const shortPassword = await post({ username: "someone", role: "viewer", password: "short" });
+    expect((await shortPassword.json()).error).toBe("password: Password must be at least 12 characters");
+    const huge = await post({ username: "someone", role: "viewer", password: "x".repeat(70_000) });
+    expect(huge.status).toBe(413);
+    const duplicate = await post({ username: "tech1", role: "viewer", password: "long enough password" });
+    expect([duplicate.status, (await duplicate.json()).error]).toEqual([409, "a user named tech1 already exists"]);
+    const unknown = await patchUser(request("/api/v1/users/x", { method: "PATCH", cookie: admin, body: { role: "viewer" } }), params("not-a-uuid"));
+    expect(unknown.status).toBe(404);
+    const nothing = await patchUser(
+      request("/api/v1/users/x", { method: "PATCH", cookie: admin, body: {} }),
+      params("00000000-0000-4000-8000-000000000000"),
+    );
+    expect([nothing.status, (await nothing.json()).error]).toEqual([400, "Nothing to change"]);
+  });
+
+  it("signs out: the cookie is cleared and the session no longer works", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    expect((await whoami(request("/api/v1/session", { cookie: admin }))).status).toBe(200);
+    const out = await logout(request("/api/v1/session", { method: "DELETE", cookie: admin }));
+    expect(out.status).toBe(204);
+    expect(out.headers.get("set-cookie")).toMatch(/^fleetskew_session=; .*Max-Age=0/);
+    expect((await whoami(request("/api/v1/session", { cookie: admin }))).status).toBe(401);
+    const events = await listAudit({ action: "session.logout" });
+    expect(events[0]).toMatchObject({ actor: "admin", outcome: "success", ip: "127.0.0.1" });
+  });
+
+  it("marks the cookie Secure behind https", async () => {
+    const response = await loginRoute(
+      new Request("https://fleet.example.com/api/v1/session", {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "fleet.example.com", origin: "https://fleet.example.com" },
+        body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("set-cookie")).toMatch(/; Secure$/);
+  });
+});

@@ -1,0 +1,23 @@
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { GET as health } from "@/app/api/health/route";
+import { closeDb } from "../store/db";
+
+describe("health without a database", () => {
+  afterAll(() => closeDb());
+
+  it("answers 503 with the reason", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    process.env.DATABASE_URL = `postgresql://postgres@127.0.0.1:${port}/none`;
+    const response = await health();
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body).toMatchObject({ status: "unavailable", database: "postgres" });
+    expect(body.reason).toMatch(/^database unreachable: /);
+  });
+});
