@@ -10,7 +10,7 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stdo
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/start.ts")], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...env },
     });
     let stdout = "";
     let stderr = "";

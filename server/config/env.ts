@@ -46,7 +46,7 @@ export type AppConfig = {
 };
 
 /** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function readConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   // An empty variable means "not set": `DATABASE_URL= npm start` should use the embedded database.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = EnvSchema.safeParse(present);
@@ -71,6 +71,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 }
 
 /** Where the running process's database lives; set by the start script for the embedded one. */
-export function databaseMode(env: NodeJS.ProcessEnv = process.env): "postgres" | "embedded" {
+export function databaseMode(env: Record<string, string | undefined> = process.env): "postgres" | "embedded" {
   return env.FLEETSKEW_DATABASE_MODE === "embedded" ? "embedded" : "postgres";
 }
