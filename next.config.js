@@ -4,7 +4,14 @@
 const nextConfig = {
   // Prisma's generated client, PGlite and pg load WebAssembly or native modules at run time;
   // they are required from node_modules instead of being bundled.
-  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "@electric-sql/pglite", "@electric-sql/pglite-socket", "@kubernetes/client-node"],
+  serverExternalPackages: [
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "pg",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "@kubernetes/client-node",
+  ],
   poweredByHeader: false,
   reactStrictMode: true,
   experimental: {

@@ -19,7 +19,10 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
 
   return (
     <header className="border-b border-line bg-surface">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-surface focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-surface focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
@@ -46,7 +49,12 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
           <span>
             <span className="font-medium">{user.username}</span> <span className="text-muted">· {user.role}</span>
           </span>
-          <button type="button" onClick={signOut} disabled={signingOut} className="rounded-md border border-line px-3 py-1.5 hover:bg-canvas">
+          <button
+            type="button"
+            onClick={signOut}
+            disabled={signingOut}
+            className="rounded-md border border-line px-3 py-1.5 hover:bg-canvas"
+          >
             {signingOut ? "Signing out…" : "Sign out"}
           </button>
         </div>

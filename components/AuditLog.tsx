@@ -16,6 +16,14 @@ export type AuditEventRow = {
   ip: string | null;
 };
 
+/** Details as "key: value" pairs; nested values stay JSON. */
+function describeDetails(details: unknown): string {
+  if (!details || typeof details !== "object") return details ? String(details) : "";
+  return Object.entries(details as Record<string, unknown>)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" · ");
+}
+
 const OUTCOME_STYLE: Record<string, string> = { success: "text-ok", failure: "text-danger", denied: "text-warn" };
 
 export function AuditLog({ initial }: { initial: AuditEventRow[] }) {
@@ -31,12 +39,24 @@ export function AuditLog({ initial }: { initial: AuditEventRow[] }) {
         <caption className="sr-only">Audit events{isFetching ? " (refreshing)" : ""}</caption>
         <thead className="border-b border-line text-muted">
           <tr>
-            <th scope="col" className="px-4 py-3 font-medium">When</th>
-            <th scope="col" className="px-4 py-3 font-medium">Who</th>
-            <th scope="col" className="px-4 py-3 font-medium">What</th>
-            <th scope="col" className="px-4 py-3 font-medium">Target</th>
-            <th scope="col" className="px-4 py-3 font-medium">Outcome</th>
-            <th scope="col" className="px-4 py-3 font-medium">Details</th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              When
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Who
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              What
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Target
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Outcome
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Details
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -49,8 +69,8 @@ export function AuditLog({ initial }: { initial: AuditEventRow[] }) {
               <td className="px-4 py-2 font-mono text-xs">{e.action}</td>
               <td className="px-4 py-2">{e.targetId ? `${e.targetType ?? ""} ${e.targetId}` : "—"}</td>
               <td className={`px-4 py-2 ${OUTCOME_STYLE[e.outcome] ?? ""}`}>{e.outcome}</td>
-              <td className="max-w-md px-4 py-2 font-mono text-xs text-muted">
-                {e.details ? JSON.stringify(e.details) : ""}
+              <td className="max-w-md px-4 py-2 text-xs text-muted">
+                {describeDetails(e.details)}
                 {e.ip ? <div>from {e.ip}</div> : null}
               </td>
             </tr>

@@ -26,9 +26,8 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
       <Card className="p-8 text-center">
         <h2 className="text-lg font-semibold">No clusters registered yet</h2>
         <p className="mx-auto mt-2 max-w-xl text-muted">
-          Fleetskew watches clusters through their Kubernetes API. An admin registers each cluster with a kubeconfig, or with
-          its API URL and a bearer token for a service account that has the read-only role in <code>docs/</code>. Until
-          then this page stays empty.
+          Fleetskew watches clusters through their Kubernetes API. An admin registers each cluster with a kubeconfig, or with its API URL
+          and a bearer token for a service account that has the read-only role in <code>docs/</code>. Until then this page stays empty.
         </p>
       </Card>
     );
@@ -39,10 +38,18 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
         <caption className="sr-only">Registered clusters</caption>
         <thead className="border-b border-line text-muted">
           <tr>
-            <th scope="col" className="px-4 py-3 font-medium">Cluster</th>
-            <th scope="col" className="px-4 py-3 font-medium">Platform</th>
-            <th scope="col" className="px-4 py-3 font-medium">API</th>
-            <th scope="col" className="px-4 py-3 font-medium">Last contact</th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Cluster
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Platform
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              API
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Last contact
+            </th>
           </tr>
         </thead>
         <tbody>

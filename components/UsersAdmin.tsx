@@ -17,6 +17,7 @@ export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow
     initialData: initial,
   });
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const [newRole, setNewRole] = useState<Role>("viewer");
 
   const create = useMutation({
     mutationFn: (body: { username: string; displayName?: string; role: Role; password: string }) =>
@@ -49,21 +50,34 @@ export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow
         role: String(form.get("role")) as Role,
         password: String(form.get("password") ?? ""),
       },
-      { onSuccess: () => formElement.reset() },
+      {
+        onSuccess: () => {
+          formElement.reset();
+          setNewRole("viewer");
+        },
+      },
     );
   }
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
+    <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
       <Card className="overflow-x-auto">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Users</caption>
           <thead className="border-b border-line text-muted">
             <tr>
-              <th scope="col" className="px-4 py-3 font-medium">User</th>
-              <th scope="col" className="px-4 py-3 font-medium">Role</th>
-              <th scope="col" className="px-4 py-3 font-medium">Status</th>
-              <th scope="col" className="px-4 py-3 font-medium"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                User
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Role
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -75,28 +89,37 @@ export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow
                   {u.displayName ? <div className="text-xs font-normal text-muted">{u.displayName}</div> : null}
                 </th>
                 <td className="px-4 py-3">
-                  <label className="sr-only" htmlFor={`role-${u.id}`}>Role of {u.username}</label>
+                  <label className="sr-only" htmlFor={`role-${u.id}`}>
+                    Role of {u.username}
+                  </label>
                   <Select
                     id={`role-${u.id}`}
                     value={u.role}
-                    disabled={change.isPending}
+                    disabled={change.isPending || u.id === me}
+                    title={u.id === me ? "Another admin must change your role" : undefined}
                     onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}
                   >
                     {ROLES.map((r) => (
-                      <option key={r} value={r}>{r}</option>
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
                     ))}
                   </Select>
                 </td>
-                <td className="px-4 py-3">{u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}</td>
+                <td className="px-4 py-3">
+                  {u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}
+                </td>
                 <td className="px-4 py-3 text-right">
-                  <Button
-                    variant={u.disabled ? "secondary" : "danger"}
-                    disabled={change.isPending}
-                    onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
-                    aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
-                  >
-                    {u.disabled ? "Enable" : "Disable"}
-                  </Button>
+                  {u.id === me ? null : (
+                    <Button
+                      variant={u.disabled ? "secondary" : "danger"}
+                      disabled={change.isPending}
+                      onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
+                      aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
+                    >
+                      {u.disabled ? "Enable" : "Disable"}
+                    </Button>
+                  )}
                 </td>
               </tr>
             ))}
@@ -115,10 +138,12 @@ export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow
             <Field label="Display name" htmlFor="new-display-name">
               <TextInput id="new-display-name" name="displayName" maxLength={120} autoComplete="off" />
             </Field>
-            <Field label="Role" htmlFor="new-role">
-              <Select id="new-role" name="role" defaultValue="viewer">
+            <Field label="Role" htmlFor="new-role" hint={roleDescriptions[newRole]}>
+              <Select id="new-role" name="role" value={newRole} onChange={(e) => setNewRole(e.target.value as Role)}>
                 {ROLES.map((r) => (
-                  <option key={r} value={r}>{r} — {roleDescriptions[r]}</option>
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
                 ))}
               </Select>
             </Field>

@@ -33,9 +33,13 @@ export function Field({ label, hint, children, htmlFor }: { label: string; hint?
 
 const inputStyles = "rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink placeholder:text-muted";
 
-export const TextInput = (props: InputHTMLAttributes<HTMLInputElement>) => <input {...props} className={`${inputStyles} ${props.className ?? ""}`} />;
+export const TextInput = (props: InputHTMLAttributes<HTMLInputElement>) => (
+  <input {...props} className={`${inputStyles} ${props.className ?? ""}`} />
+);
 
-export const Select = (props: SelectHTMLAttributes<HTMLSelectElement>) => <select {...props} className={`${inputStyles} ${props.className ?? ""}`} />;
+export const Select = (props: SelectHTMLAttributes<HTMLSelectElement>) => (
+  <select {...props} className={`${inputStyles} ${props.className ?? ""}`} />
+);
 
 export function Alert({ tone, children }: { tone: "error" | "info" | "ok"; children: ReactNode }) {
   const styles = { error: "border-danger text-danger", info: "border-line text-ink", ok: "border-ok text-ok" }[tone];

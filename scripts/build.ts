@@ -9,7 +9,10 @@ const root = path.resolve(__dirname, "..");
 async function main() {
   // Fingerprint before building: an edit made during the build must make the next start rebuild.
   const fingerprint = await sourceFingerprint(root);
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(path.join(root, ".next", BUILD_STAMP_FILE), fingerprint);
 }

@@ -27,7 +27,8 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE") reject(new ConfigError(`port ${port} on ${host} is already in use; stop what uses it or set PORT`));
       else if (error.code === "EACCES") reject(new ConfigError(`no permission to listen on ${host}:${port}; choose a PORT above 1023`));
-      else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND") reject(new ConfigError(`HOST ${host} is not an address of this machine`));
+      else if (error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND")
+        reject(new ConfigError(`HOST ${host} is not an address of this machine`));
       else reject(error);
     });
     server.listen(port, host, () => resolve());
@@ -36,8 +37,13 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 function runBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/build.ts")], { cwd: root, stdio: "inherit" });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new ConfigError(`the build failed (exit code ${code}); see the output above`))));
+    const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/build.ts")], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new ConfigError(`the build failed (exit code ${code}); see the output above`)),
+    );
     child.on("error", reject);
   });
 }
@@ -88,7 +94,9 @@ async function main() {
   process.env.DATABASE_URL = database.url;
   process.env.FLEETSKEW_DATABASE_MODE = database.mode;
   const { applied, total } = await migrate(database.url, { dir: path.join(root, "prisma/migrations"), log });
-  log(`database: ${database.mode === "embedded" ? `embedded, in ${path.join(config.dataDir, "pgdata")}` : "postgres"} (${total} migrations, ${applied.length} applied now)`);
+  log(
+    `database: ${database.mode === "embedded" ? `embedded, in ${path.join(config.dataDir, "pgdata")}` : "postgres"} (${total} migrations, ${applied.length} applied now)`,
+  );
 
   const demo = (await countClusters()) === 0;
   printAccounts(await ensureInitialAccounts({ dataDir: config.dataDir, adminPassword: config.adminPassword, demo }), config.dataDir);

@@ -35,7 +35,13 @@ describe("first start", () => {
     expect((await stat(path.join(dataDir, "initial-admin-password"))).mode & 0o777).toBe(0o600);
 
     // The written passwords are the real ones.
-    const signedIn = await login({ username: "technician", password: creds.technician.password, ip: "10.0.0.1", userAgent: null, ttlHours });
+    const signedIn = await login({
+      username: "technician",
+      password: creds.technician.password,
+      ip: "10.0.0.1",
+      userAgent: null,
+      ttlHours,
+    });
     expect(signedIn.ok && signedIn.user.role).toBe("technician");
 
     // A second start changes nothing and reveals nothing.
@@ -63,8 +69,14 @@ describe("sign-in", () => {
   });
 
   it("answers an unknown user and a wrong password the same way, and audits both", async () => {
-    expect(await login({ username: "nobody", password: "whatever-whatever", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({ ok: false, reason: "invalid" });
-    expect(await login({ username: "grace", password: "wrong password!!", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({ ok: false, reason: "invalid" });
+    expect(await login({ username: "nobody", password: "whatever-whatever", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
+    expect(await login({ username: "grace", password: "wrong password!!", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({
+      ok: false,
+      reason: "invalid",
+    });
     const failures = (await listAudit({ action: "session.login" })).filter((e) => e.outcome === "failure");
     expect(failures.map((e) => e.actor)).toEqual(expect.arrayContaining(["nobody", "grace"]));
   });
@@ -78,10 +90,14 @@ describe("sign-in", () => {
     expect(limited).toMatchObject({ ok: false, reason: "rate_limited" });
     expect(limited.ok === false && limited.reason === "rate_limited" && limited.retryAfterSeconds).toBeGreaterThan(800);
     // Other users are not affected.
-    expect((await login({ username: "grace", password: "a long enough password", ip: "10.1.0.99", userAgent: null, ttlHours })).ok).toBe(true);
+    expect((await login({ username: "grace", password: "a long enough password", ip: "10.1.0.99", userAgent: null, ttlHours })).ok).toBe(
+      true,
+    );
     // After the window it works again.
     const later = new Date(Date.now() + 16 * 60_000);
-    expect((await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours }, later)).ok).toBe(true);
+    expect((await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours }, later)).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -93,14 +109,18 @@ describe("user administration", () => {
     if (!session.ok) throw new Error("expected a session");
     await changeUser(user.id, { disabled: true }, { user: admin, ip: "10.9.9.9" });
     expect(await userForToken(session.token)).toBeNull();
-    expect((await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours })).ok).toBe(false);
+    expect((await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours })).ok).toBe(
+      false,
+    );
     const event = (await listAudit({ action: "user.update" })).find((e) => e.targetId === "margaret");
     expect(event).toMatchObject({ actor: "admin", ip: "10.9.9.9", details: { disabled: true } });
   });
 
   it("refuses a duplicate username with 409", async () => {
     const admin = (await listUsers()).find((u) => u.username === "admin")!;
-    await expect(addUser({ username: "grace", role: "viewer", password: "yet another password" }, { user: admin, ip: null })).rejects.toMatchObject({
+    await expect(
+      addUser({ username: "grace", role: "viewer", password: "yet another password" }, { user: admin, ip: null }),
+    ).rejects.toMatchObject({
       status: 409,
       message: "a user named grace already exists",
     });
@@ -114,7 +134,9 @@ describe("user administration", () => {
     await changeUser(other.id, { role: "viewer" }, { user: admin, ip: null });
     const viewer = (await listUsers()).find((u) => u.username === "root2")!;
     expect(viewer.role).toBe("viewer");
-    await expect(changeUser(admin.id, { disabled: true }, { user: { ...viewer, role: "admin" }, ip: null })).rejects.toThrow(/admin is the last active admin/);
+    await expect(changeUser(admin.id, { disabled: true }, { user: { ...viewer, role: "admin" }, ip: null })).rejects.toThrow(
+      /admin is the last active admin/,
+    );
   });
 
   it("changing a password ends existing sessions", async () => {

@@ -3,11 +3,7 @@
  * cross-origin POST/PUT/PATCH/DELETE and Sec-Fetch-Site on all requests; scripts (curl) send
  * neither and are let through, since they must still present a session cookie.
  */
-export function isForeignOrigin(
-  headers: Headers,
-  requestOrigin: string,
-  allowedOrigins: readonly string[] = [],
-): boolean {
+export function isForeignOrigin(headers: Headers, requestOrigin: string, allowedOrigins: readonly string[] = []): boolean {
   const origin = headers.get("origin");
   if (origin !== null) {
     if (origin === "null") return true;

@@ -31,5 +31,11 @@ export async function userForToken(token: string | undefined, now: Date = new Da
 }
 
 export async function endSession(token: string, user: UserRecord, ip: string | null): Promise<void> {
-  await deleteSession(hashToken(token), { actor: user.username, action: "session.logout", targetType: "user", targetId: user.username, ip });
+  await deleteSession(hashToken(token), {
+    actor: user.username,
+    action: "session.logout",
+    targetType: "user",
+    targetId: user.username,
+    ip,
+  });
 }

@@ -9,7 +9,10 @@ export const UsernameSchema = z
   .trim()
   .min(2, "Username must be at least 2 characters")
   .max(64, "Username must be at most 64 characters")
-  .regex(/^[a-z0-9][a-z0-9._-]*$/, "Username may use lower-case letters, digits, dots, dashes and underscores, and must start with a letter or digit");
+  .regex(
+    /^[a-z0-9][a-z0-9._-]*$/,
+    "Username may use lower-case letters, digits, dots, dashes and underscores, and must start with a letter or digit",
+  );
 
 export const PasswordSchema = z
   .string()
@@ -39,7 +42,12 @@ export { listUsers };
 export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor): Promise<UserRecord> {
   try {
     return await createUser(
-      { username: input.username, displayName: input.displayName || null, role: input.role, passwordHash: await hashPassword(input.password) },
+      {
+        username: input.username,
+        displayName: input.displayName || null,
+        role: input.role,
+        passwordHash: await hashPassword(input.password),
+      },
       { actor: actor.user.username, ip: actor.ip },
     );
   } catch (error) {
@@ -57,7 +65,8 @@ export async function changeUser(id: string, input: z.infer<typeof UserChangeSch
     passwordHash: input.password ? await hashPassword(input.password) : undefined,
   };
   const updated = await updateUser(id, change, { actor: actor.user.username, ip: actor.ip }, (current, all) => {
-    const losesAdmin = current.role === "admin" && !current.disabled && (input.disabled === true || (input.role !== undefined && input.role !== "admin"));
+    const losesAdmin =
+      current.role === "admin" && !current.disabled && (input.disabled === true || (input.role !== undefined && input.role !== "admin"));
     if (losesAdmin && current.id === actor.user.id) {
       throw new UserFacingError(409, "You cannot disable your own account or remove your own admin role; ask another admin");
     }

@@ -54,7 +54,12 @@ describe("API access", () => {
 
     const admin = await signIn("admin", ADMIN_PASSWORD);
     const created = await createUserRoute(
-      request("/api/v1/users", { method: "POST", cookie: admin, headers: { origin: ORIGIN }, body: { username: "tech1", role: "technician", password: "technician password" } }),
+      request("/api/v1/users", {
+        method: "POST",
+        cookie: admin,
+        headers: { origin: ORIGIN },
+        body: { username: "tech1", role: "technician", password: "technician password" },
+      }),
     );
     expect(created.status).toBe(201);
 
@@ -66,7 +71,9 @@ describe("API access", () => {
     const allowed = await listUsersRoute(request("/api/v1/users", { cookie: admin }));
     expect(allowed.status).toBe(200);
     expect((await allowed.json()).users.map((u: { username: string }) => u.username)).toEqual(["admin", "tech1"]);
-    expect(JSON.stringify(await (await listUsersRoute(request("/api/v1/users", { cookie: admin }))).json())).not.toMatch(/passwordHash|scrypt/);
+    expect(JSON.stringify(await (await listUsersRoute(request("/api/v1/users", { cookie: admin }))).json())).not.toMatch(
+      /passwordHash|scrypt/,
+    );
   });
 
   it("refuses a state-changing request from a foreign Origin, and changes nothing", async () => {
@@ -103,7 +110,10 @@ describe("API access", () => {
     expect(huge.status).toBe(413);
     const duplicate = await post({ username: "tech1", role: "viewer", password: "long enough password" });
     expect([duplicate.status, (await duplicate.json()).error]).toEqual([409, "a user named tech1 already exists"]);
-    const unknown = await patchUser(request("/api/v1/users/x", { method: "PATCH", cookie: admin, body: { role: "viewer" } }), params("not-a-uuid"));
+    const unknown = await patchUser(
+      request("/api/v1/users/x", { method: "PATCH", cookie: admin, body: { role: "viewer" } }),
+      params("not-a-uuid"),
+    );
     expect(unknown.status).toBe(404);
     const nothing = await patchUser(
       request("/api/v1/users/x", { method: "PATCH", cookie: admin, body: {} }),

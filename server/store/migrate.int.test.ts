@@ -43,7 +43,10 @@ describe("migrate (real Postgres)", () => {
     expect(rows[0]).toMatchObject({ migration_name: "20261122000000_init", checksum: checksumOf(sql), applied_steps_count: 1 });
     expect(rows[0]!.finished_at).toBeInstanceOf(Date);
     expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
-    const tables = await query<{ table_name: string }>(db.url, `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
+    const tables = await query<{ table_name: string }>(
+      db.url,
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+    );
     expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["User", "Session", "AuditEvent", "Cluster", "LoginAttempt"]));
   });
 

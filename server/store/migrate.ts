@@ -44,7 +44,10 @@ export function scriptMatchesChecksum(sql: string, checksum: string): boolean {
 
 export async function readMigrations(dir: string = defaultMigrationsDir()): Promise<MigrationFile[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8").catch(() => {
@@ -63,9 +66,7 @@ export function planMigrations(files: MigrationFile[], applied: AppliedRow[]): M
   for (const row of applied) {
     if (row.rolled_back_at) continue;
     if (!row.finished_at) {
-      throw new MigrationError(
-        `migration ${row.migration_name} started but never finished; resolve it by hand before starting Fleetskew`,
-      );
+      throw new MigrationError(`migration ${row.migration_name} started but never finished; resolve it by hand before starting Fleetskew`);
     }
     const file = byName.get(row.migration_name);
     if (!file) {

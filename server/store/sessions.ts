@@ -8,10 +8,7 @@ export async function insertSession(
   input: { tokenHash: string; userId: string; expiresAt: Date; ip: string | null; userAgent: string | null },
   audit: AuditInput,
 ): Promise<void> {
-  await getDb().$transaction([
-    getDb().session.create({ data: input }),
-    getDb().auditEvent.create({ data: auditRow(audit) }),
-  ]);
+  await getDb().$transaction([getDb().session.create({ data: input }), getDb().auditEvent.create({ data: auditRow(audit) })]);
 }
 
 /** The live session for a token hash, with its user; null when expired, missing or the user is disabled. */

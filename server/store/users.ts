@@ -60,7 +60,13 @@ export async function createUser(
         data: { username: input.username, displayName: input.displayName ?? null, role: input.role, passwordHash: input.passwordHash },
       }),
       getDb().auditEvent.create({
-        data: auditRow({ ...audit, action: "user.create", targetType: "user", targetId: input.username, details: { role: input.role, ...audit.details } }),
+        data: auditRow({
+          ...audit,
+          action: "user.create",
+          targetType: "user",
+          targetId: input.username,
+          details: { role: input.role, ...audit.details },
+        }),
       }),
     ]);
     return toRecord(user);
@@ -88,7 +94,11 @@ export async function updateUser(
   return getDb().$transaction(
     async (tx) => {
       // Lock the user rows so two admins demoting each other cannot both pass the guard.
-      const all = (await tx.$queryRaw<Row[]>`SELECT id, username, "displayName", role, "disabledAt", "createdAt" FROM "User" ORDER BY username FOR UPDATE`).map(toRecord);
+      const all = (
+        await tx.$queryRaw<
+          Row[]
+        >`SELECT id, username, "displayName", role, "disabledAt", "createdAt" FROM "User" ORDER BY username FOR UPDATE`
+      ).map(toRecord);
       const current = all.find((u) => u.id === id);
       if (!current) return null;
       guard(current, all);
@@ -135,7 +145,13 @@ export async function createInitialUsers(
       for (const account of accounts) {
         await tx.user.create({ data: account });
         await tx.auditEvent.create({
-          data: auditRow({ ...audit, action: "user.create", targetType: "user", targetId: account.username, details: { role: account.role, ...audit.details } }),
+          data: auditRow({
+            ...audit,
+            action: "user.create",
+            targetType: "user",
+            targetId: account.username,
+            details: { role: account.role, ...audit.details },
+          }),
         });
       }
       await beforeCommit();

@@ -9,8 +9,7 @@ import { migrate } from "../store/migrate";
  * Integration tests run against real Postgres: FLEETSKEW_TEST_DATABASE_URL, else DATABASE_URL, else
  * the local server's `test` database. Each test file gets a database of its own, dropped afterwards.
  */
-const baseUrl =
-  process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 export const migrationsDir = path.resolve(__dirname, "../../prisma/migrations");
 

@@ -1,0 +1,105 @@
+import { expect, test } from "@playwright/test";
+import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+
+test.describe.configure({ mode: "serial" });
+
+const TECH = { username: "field-tech", password: "field technician password" };
+
+test("a visitor without a session is sent to the login page", async ({ page }, testInfo) => {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/login\?next=%2Fadmin$/);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await snap(page, testInfo, "01-login");
+});
+
+test("a wrong password is refused with a message", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("form", { name: "Sign in" }).getByRole("alert")).toHaveText("Wrong username or password");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the admin signs in, sees the empty fleet, and creates a technician", async ({ page }, testInfo) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await expect(page.getByRole("heading", { name: "No clusters registered yet" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
+    "Fleet",
+    "Preview",
+    "Bundles",
+    "Acknowledgements",
+    "Audit",
+    "Admin",
+  ]);
+  await snap(page, testInfo, "02-fleet-empty");
+
+  await page.getByRole("link", { name: "Admin" }).click();
+  await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Create user" });
+  await form.getByLabel("Username").fill(TECH.username);
+  await form.getByLabel("Display name").fill("Field Technician");
+  await form.getByLabel("Role").selectOption("technician");
+  await form.getByLabel("Password").fill(TECH.password);
+  await form.getByRole("button", { name: "Create user" }).click();
+  await expect(page.getByRole("status")).toContainText(`Created ${TECH.username} (technician)`);
+  const row = page.locator(`tr[data-username="${TECH.username}"]`);
+  await expect(row.getByLabel(`Role of ${TECH.username}`)).toHaveValue("technician");
+  await snap(page, testInfo, "03-admin-users");
+
+  // The creation is in the audit log.
+  await page.getByRole("link", { name: "Audit" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "user.create" }).filter({ hasText: TECH.username })).toBeVisible();
+  await snap(page, testInfo, "04-audit");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the technician signs in with the keyboard alone and is refused the admin page", async ({ page }, testInfo) => {
+  await page.goto("/login");
+  await page.keyboard.type(TECH.username); // the username field has focus on arrival
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(TECH.password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/fleet$/);
+  await expect(page.getByText(`${TECH.username}`, { exact: true })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
+
+  const response = await page.goto("/admin");
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole("heading", { name: "Your role does not give access to this page" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Users" })).toHaveCount(0);
+  await snap(page, testInfo, "05-technician-refused-admin");
+});
+
+test("the API answers 401 without a session, 403 for the wrong role, and refuses a foreign Origin", async ({ playwright, baseURL }) => {
+  const anonymous = await playwright.request.newContext({ baseURL });
+  expect((await anonymous.get("/api/v1/users")).status()).toBe(401);
+
+  const tech = await playwright.request.newContext({ baseURL });
+  expect((await tech.post("/api/v1/session", { data: TECH })).status()).toBe(200);
+  const refused = await tech.get("/api/v1/users");
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error).toContain("needs the admin role");
+
+  const admin = await playwright.request.newContext({ baseURL });
+  expect((await admin.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } })).status()).toBe(200);
+  const forged = await admin.post("/api/v1/users", {
+    data: { username: "forged", role: "admin", password: "forged password here" },
+    headers: { origin: "https://attacker.example" },
+  });
+  expect(forged.status()).toBe(403);
+  const users = await (await admin.get("/api/v1/users")).json();
+  expect(users.users.map((u: { username: string }) => u.username)).not.toContain("forged");
+  await Promise.all([anonymous.dispose(), tech.dispose(), admin.dispose()]);
+});
+
+test("the console reads well in the dark theme", async ({ page }, testInfo) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe("rgb(15, 20, 26)");
+  await page.goto("/admin");
+  await snap(page, testInfo, "06-admin-dark");
+});

@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { defineConfig, devices } from "@playwright/test";
+
+// Free ports are chosen once, in the main process; workers inherit them through the environment.
+const freePort = () =>
+  execFileSync(process.execPath, [
+    "-e",
+    "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})",
+  ])
+    .toString()
+    .trim();
+process.env.FLEETSKEW_E2E_PORT ??= freePort();
+process.env.FLEETSKEW_E2E_EMBEDDED_PORT ??= freePort();
+process.env.FLEETSKEW_E2E_ADMIN_PASSWORD ??= "e2e admin password";
+
+const postgresUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_PORT}`;
+const embeddedUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_EMBEDDED_PORT}`;
+process.env.FLEETSKEW_E2E_EMBEDDED_URL = embeddedUrl;
+
+const server = (mode: "postgres" | "embedded", port: string | undefined, url: string) => ({
+  command: `node node_modules/tsx/dist/cli.mjs e2e/serve.ts ${mode}`,
+  url: `${url}/api/health`,
+  timeout: 180_000,
+  reuseExistingServer: false,
+  gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+  stdout: "pipe" as const,
+  env: { PORT: port!, HOST: "127.0.0.1", FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD! },
+});
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: postgresUrl,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    server("postgres", process.env.FLEETSKEW_E2E_PORT, postgresUrl),
+    server("embedded", process.env.FLEETSKEW_E2E_EMBEDDED_PORT, embeddedUrl),
+  ],
+});
