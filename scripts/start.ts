@@ -4,6 +4,7 @@
  * the first accounts, then hands requests to Next.js. Configuration mistakes print one line.
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/bootstrap";
@@ -50,14 +51,13 @@ function runBuild(): Promise<void> {
 
 function printAccounts(result: BootstrapResult, dataDir: string) {
   const rel = (p: string) => path.relative(process.cwd(), p) || p;
-  if (result.created.length > 0) {
-    for (const account of result.created.filter((a) => a.generated)) {
-      log(`created ${account.role} account "${account.username}" with password ${account.password}  (shown once)`);
-    }
-    if (result.adminPasswordFile) log(`the admin password is also in ${rel(result.adminPasswordFile)}`);
+  for (const account of result.created.filter((a) => a.generated)) {
+    log(`created ${account.role} account "${account.username}" with password ${account.password}  (shown once)`);
   }
-  if (result.demoCredentialsFile) log(`demo credentials: ${rel(result.demoCredentialsFile)}`);
-  else if (result.created.length === 0) log(`sign in with an existing account (first-start passwords were written under ${rel(dataDir)})`);
+  if (result.adminPasswordFile) log(`the admin password is also in ${rel(result.adminPasswordFile)}`);
+  const demoFile = result.demoCredentialsFile ?? path.join(dataDir, "demo-credentials.json");
+  if (existsSync(demoFile)) log(`demo credentials: ${rel(demoFile)}`);
+  else if (result.created.length === 0) log("sign in with an existing account");
 }
 
 async function main() {

@@ -3,6 +3,7 @@ import { isForeignOrigin, isStateChanging } from "../auth/origin";
 import { hasRole, type Role } from "../auth/roles";
 import { SESSION_COOKIE, userForToken } from "../auth/session";
 import { UserFacingError } from "../errors";
+import { isDatabaseUnavailable } from "../store/errors";
 import type { UserRecord } from "../store/users";
 import { clientIp, requestConfig, requestOrigin } from "./request";
 
@@ -96,6 +97,10 @@ export function apiRoute<P = Record<string, never>, B extends z.ZodType | undefi
       return result instanceof Response ? result : json(result);
     } catch (error) {
       if (error instanceof UserFacingError) return problem(error.status, error.message, error.headers);
+      if (isDatabaseUnavailable(error)) {
+        console.error(`${request.method} ${new URL(request.url).pathname}: database unavailable:`, (error as Error).message);
+        return problem(503, "The database is unavailable; try again shortly", { "retry-after": "5" });
+      }
       console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
       return problem(500, "Something went wrong on the server; the details are in its log");
     }

@@ -21,3 +21,17 @@ describe("health without a database", () => {
     expect(body.reason).toMatch(/^database unreachable: /);
   });
 });
+
+describe("API routes without a database", () => {
+  afterAll(() => closeDb());
+
+  it("answer 503 saying the database is unavailable, not a bare 500", async () => {
+    process.env.DATABASE_URL = "postgresql://postgres@127.0.0.1:1/none";
+    const { GET: listUsers } = await import("@/app/api/v1/users/route");
+    const response = await listUsers(
+      new Request("http://127.0.0.1:3000/api/v1/users", { headers: { cookie: "fleetskew_session=some-token", host: "127.0.0.1:3000" } }),
+    );
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: "The database is unavailable; try again shortly" });
+  });
+});
