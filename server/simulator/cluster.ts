@@ -1,0 +1,143 @@
+import { randomUUID } from "node:crypto";
+import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
+import { ObjectStore, type KubeObject } from "./store";
+
+/** Ways a simulated cluster misbehaves, for testing that one bad cluster never breaks the others. */
+export type Faults = {
+  /** Added to every response. */
+  latencyMs?: number;
+  /** Requests are accepted but never answered (the client's timeout decides). */
+  timeout?: boolean;
+  /** Every Nth request (1 = all) answers 503 (or `errorStatus`). */
+  errorEvery?: number;
+  errorStatus?: number;
+  /** Every Nth request answers 200 with a truncated JSON body. */
+  malformedEvery?: number;
+  /** Alternates healthy and unreachable (connection reset) every `periodMs` of simulated time. */
+  flapPeriodMs?: number;
+};
+
+export type Permission = { verb: string; resource: string; group: string };
+
+export type ClusterSpec = {
+  name: string;
+  /** Full OpenShift version, e.g. "4.19.10"; decides which kinds and fields are served. */
+  ocpVersion: string;
+  /** Token that may do everything. */
+  token: string;
+  /** Token that may read but not write (403 on writes). */
+  readOnlyToken: string;
+  /** Verb/resource pairs every token is refused (to simulate missing RBAC). */
+  forbidden?: Permission[];
+  faults?: Faults;
+  /** Feature set; TechPreviewNoUpgrade serves fields earlier (reference §0). */
+  featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
+  /** The cluster's objects, produced on first use so that thousands of clusters cost little until read. */
+  objects: () => KubeObject[];
+};
+
+export type SimEnv = { now: () => Date; uid: () => string };
+
+export const defaultEnv = (): SimEnv => ({ now: () => new Date(), uid: randomUUID });
+
+export function parseMinor(ocpVersion: string): number {
+  const m = /^4\.(\d+)\./.exec(ocpVersion);
+  return m ? Number(m[1]) : 0;
+}
+
+export class SimCluster {
+  private storeInstance: ObjectStore | undefined;
+  readonly kinds: KindInfo[];
+  readonly minor: number;
+  requestCount = 0;
+
+  constructor(
+    readonly spec: ClusterSpec,
+    private readonly env: SimEnv,
+  ) {
+    this.minor = parseMinor(spec.ocpVersion);
+    this.kinds = kindsServedAt(this.minor);
+  }
+
+  get name() {
+    return this.spec.name;
+  }
+
+  /** Whether the MachineConfiguration API has the boot-image skew fields (GA 4.22; TP 4.21; DevPreview 4.20). */
+  get servesSkewEnforcement(): boolean {
+    const from = this.spec.featureSet === "DevPreviewNoUpgrade" ? 20 : this.spec.featureSet === "TechPreviewNoUpgrade" ? 21 : 22;
+    return this.minor >= from;
+  }
+
+  get store(): ObjectStore {
+    if (!this.storeInstance) {
+      const store = new ObjectStore({ ...this.env, prune: (info, obj) => this.prune(info, obj) });
+      for (const obj of this.spec.objects()) {
+        const info = this.kindFor(obj);
+        if (info) {
+          this.prune(info, obj);
+          store.seed(info, obj);
+        }
+      }
+      this.storeInstance = store;
+    }
+    return this.storeInstance;
+  }
+
+  /** The served kind for an object's apiVersion/kind, or undefined when this cluster does not serve it. */
+  kindFor(obj: { apiVersion?: string; kind?: string }): KindInfo | undefined {
+    return this.kinds.find((k) => (k.group ? `${k.group}/${k.version}` : k.version) === obj.apiVersion && k.kind === obj.kind);
+  }
+
+  /** Like a structural CRD schema: fields this version does not know are dropped, with a warning. */
+  private prune(info: KindInfo, obj: KubeObject): string[] {
+    if (info.kind !== "MachineConfiguration" || this.servesSkewEnforcement) return [];
+    const warnings: string[] = [];
+    const spec = obj.spec as Record<string, unknown> | undefined;
+    const status = obj.status as Record<string, unknown> | undefined;
+    if (spec && "bootImageSkewEnforcement" in spec) {
+      delete spec.bootImageSkewEnforcement;
+      warnings.push('unknown field "spec.bootImageSkewEnforcement"');
+    }
+    if (status && "bootImageSkewEnforcementStatus" in status) {
+      delete status.bootImageSkewEnforcementStatus;
+      warnings.push('unknown field "status.bootImageSkewEnforcementStatus"');
+    }
+    return warnings;
+  }
+
+  isForbidden(verb: string, info: KindInfo): boolean {
+    return (this.spec.forbidden ?? []).some((p) => p.verb === verb && p.resource === info.plural && p.group === info.group);
+  }
+}
+
+/** All simulated clusters served by one simulator process. */
+export class Fleet {
+  private readonly clusters = new Map<string, SimCluster>();
+
+  constructor(readonly env: SimEnv = defaultEnv()) {}
+
+  add(spec: ClusterSpec): SimCluster {
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(spec.name)) throw new Error(`cluster name "${spec.name}" must be a DNS label`);
+    if (this.clusters.has(spec.name)) throw new Error(`cluster "${spec.name}" is already served`);
+    const cluster = new SimCluster(spec, this.env);
+    this.clusters.set(spec.name, cluster);
+    return cluster;
+  }
+
+  get(name: string): SimCluster | undefined {
+    return this.clusters.get(name);
+  }
+
+  list(): SimCluster[] {
+    return [...this.clusters.values()];
+  }
+
+  setFaults(name: string, faults: Faults | undefined): void {
+    const cluster = this.clusters.get(name);
+    if (!cluster) throw new Error(`no simulated cluster named ${name}`);
+    cluster.spec.faults = faults;
+  }
+}
+
+export { KINDS };

@@ -1,0 +1,435 @@
+import http from "node:http";
+import type { Socket } from "node:net";
+import fastJsonPatch, { type Operation } from "fast-json-patch";
+import { ApiError, badRequest } from "./apiError";
+import type { Fleet, SimCluster } from "./cluster";
+import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
+import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
+import { kindKey, type KubeObject, type WatchEvent } from "./store";
+
+const MAX_BODY = 3 * 1024 * 1024;
+const READ_VERBS = new Set(["get", "list", "watch"]);
+export const ADMIN_USER = "system:serviceaccount:fleetskew:fleetskew-admin";
+export const READER_USER = "system:serviceaccount:fleetskew:fleetskew-reader";
+
+type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
+  const result: Record<string, unknown> =
+    target !== null && typeof target === "object" && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+const sendError = (res: http.ServerResponse, error: ApiError) => send(res, error.code, error.toStatus());
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new ApiError(413, "RequestEntityTooLarge", "request entity too large");
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const text = await readBody(req);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("the body of the request was in an unknown format - accepted media types include: application/json");
+  }
+}
+
+function discoveryFor(cluster: SimCluster, groupVersion: string) {
+  const kinds = cluster.kinds.filter((k) => apiVersionOf(k) === groupVersion);
+  if (kinds.length === 0) return null;
+  return {
+    kind: "APIResourceList",
+    apiVersion: "v1",
+    groupVersion,
+    resources: kinds.flatMap((k) => [
+      {
+        name: k.plural,
+        singularName: k.singular,
+        namespaced: k.namespaced,
+        kind: k.kind,
+        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+        ...(k.shortNames ? { shortNames: k.shortNames } : {}),
+      },
+      ...(k.status
+        ? [{ name: `${k.plural}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }]
+        : []),
+    ]),
+  };
+}
+
+function groupsOf(cluster: SimCluster) {
+  const byGroup = new Map<string, Set<string>>();
+  for (const k of cluster.kinds) if (k.group) byGroup.set(k.group, (byGroup.get(k.group) ?? new Set()).add(k.version));
+  return [...byGroup.entries()].map(([name, versions]) => {
+    const list = [...versions].map((version) => ({ groupVersion: `${name}/${version}`, version }));
+    return { name, versions: list, preferredVersion: list[0] };
+  });
+}
+
+function resolveTarget(cluster: SimCluster, segments: string[]): Target | null {
+  let groupVersion: string;
+  let rest: string[];
+  if (segments[0] === "api" && segments[1] === "v1") {
+    groupVersion = "v1";
+    rest = segments.slice(2);
+  } else if (segments[0] === "apis" && segments.length >= 4) {
+    groupVersion = `${segments[1]}/${segments[2]}`;
+    rest = segments.slice(3);
+  } else return null;
+  let namespace: string | undefined;
+  if (rest[0] === "namespaces" && rest.length >= 3) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [plural, name, sub, ...extra] = rest;
+  if (!plural || extra.length > 0 || (sub !== undefined && sub !== "status")) return null;
+  const info = cluster.kinds.find((k) => apiVersionOf(k) === groupVersion && k.plural === plural);
+  if (!info) return null;
+  if (namespace !== undefined && !info.namespaced) return null;
+  return { info, namespace, name, subresource: sub as "status" | undefined };
+}
+
+function verbFor(method: string, target: Target, watch: boolean): string {
+  switch (method) {
+    case "GET":
+      return target.name ? "get" : watch ? "watch" : "list";
+    case "POST":
+      return "create";
+    case "PUT":
+      return "update";
+    case "PATCH":
+      return "patch";
+    case "DELETE":
+      return "delete";
+    default:
+      return method.toLowerCase();
+  }
+}
+
+function forbidden(user: string, verb: string, target: Target): ApiError {
+  const { info, namespace, name, subresource } = target;
+  const resource = subresource ? `${info.plural}/${subresource}` : info.plural;
+  const subject = `${info.plural}${info.group ? `.${info.group}` : ""}${name ? ` "${name}"` : ""}`;
+  const scope = namespace ? `in the namespace "${namespace}"` : "at the cluster scope";
+  return new ApiError(
+    403,
+    "Forbidden",
+    `${subject} is forbidden: User "${user}" cannot ${verb} resource "${resource}" in API group "${info.group}" ${scope}`,
+    {
+      name,
+      group: info.group,
+      kind: info.plural,
+    },
+  );
+}
+
+type Continue = { rv: number; after: string };
+const encodeContinue = (c: Continue) => Buffer.from(JSON.stringify(c)).toString("base64url");
+function decodeContinue(token: string): Continue {
+  try {
+    const c = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    if (typeof c.rv === "number" && typeof c.after === "string") return c;
+  } catch {
+    /* fall through */
+  }
+  throw badRequest("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+}
+const itemKey = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
+
+function handleList(res: http.ServerResponse, cluster: SimCluster, target: Target, query: URLSearchParams) {
+  const labels = parseLabelSelector(query.get("labelSelector"));
+  const fieldFilter = parseFieldSelector(query.get("fieldSelector"));
+  let items = cluster.store.list(target.info, target.namespace, labels).filter(fieldFilter);
+  const token = query.get("continue");
+  let rv = cluster.store.resourceVersion;
+  if (token) {
+    const c = decodeContinue(token);
+    rv = c.rv;
+    items = items.filter((o) => itemKey(o) > c.after);
+  }
+  const limit = Number(query.get("limit") ?? "0");
+  const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+  if (limit > 0 && items.length > limit) {
+    metadata.continue = encodeContinue({ rv, after: itemKey(items[limit - 1]!) });
+    metadata.remainingItemCount = items.length - limit;
+    items = items.slice(0, limit);
+  }
+  send(res, 200, { kind: `${target.info.kind}List`, apiVersion: apiVersionOf(target.info), metadata, items });
+}
+
+function handleWatch(req: http.IncomingMessage, res: http.ServerResponse, cluster: SimCluster, target: Target, query: URLSearchParams) {
+  const labels = parseLabelSelector(query.get("labelSelector"));
+  const fieldFilter = parseFieldSelector(query.get("fieldSelector"));
+  const key = kindKey(target.info);
+  const wanted = (o: KubeObject) =>
+    (target.namespace === undefined || o.metadata.namespace === target.namespace) &&
+    (target.name === undefined || o.metadata.name === target.name) &&
+    fieldFilter(o) &&
+    matchesLabels(labels, o.metadata.labels);
+
+  res.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
+  const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
+  const rvParam = query.get("resourceVersion");
+  const since = rvParam && rvParam !== "0" ? Number(rvParam) : null;
+  const onEvent = (e: WatchEvent) => {
+    if (e.kindKey === key && wanted(e.object)) write(e.type, e.object);
+  };
+  const subscription = cluster.store.watch(since ?? cluster.store.resourceVersion, onEvent);
+  if (since === null) {
+    for (const o of cluster.store.list(target.info, target.namespace, labels)) if (wanted(o)) write("ADDED", o);
+  } else if (subscription.backlog === null) {
+    write("ERROR", new ApiError(410, "Expired", `too old resource version: ${since} (${cluster.store.oldestWatchable})`).toStatus());
+    subscription.stop();
+    res.end();
+    return;
+  } else {
+    for (const e of subscription.backlog) onEvent(e);
+  }
+  const timeoutSeconds = Number(query.get("timeoutSeconds") ?? "0");
+  const timer = timeoutSeconds > 0 ? setTimeout(() => res.end(), timeoutSeconds * 1000) : undefined;
+  const finish = () => {
+    subscription.stop();
+    if (timer) clearTimeout(timer);
+  };
+  req.on("close", finish);
+  res.on("close", finish);
+}
+
+async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, cluster: SimCluster, target: Target, verb: string) {
+  const { info, namespace, name, subresource } = target;
+  const store = cluster.store;
+  const warn = (warnings: string[]): Record<string, string> =>
+    warnings.length ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
+  if (verb === "create") {
+    if (name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    const { object, warnings } = store.create(info, namespace, (await readJson(req)) as KubeObject);
+    return send(res, 201, object, warn(warnings));
+  }
+  if (!name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  if (verb === "update") {
+    const body = (await readJson(req)) as KubeObject;
+    if (!body || typeof body !== "object" || typeof body.metadata !== "object") throw badRequest("metadata: Required value");
+    const { object, warnings } = store.replace(info, namespace, name, body, subresource);
+    return send(res, 200, object, warn(warnings));
+  }
+  if (verb === "patch") {
+    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim();
+    const current = store.get(info, namespace, name);
+    const patch = await readJson(req);
+    let patched: KubeObject;
+    if (type === "application/merge-patch+json" || type === "application/strategic-merge-patch+json") {
+      // Strategic merge is served as a JSON merge patch: OpenShift's custom resources accept only that.
+      patched = mergePatch(structuredClone(current), patch) as KubeObject;
+    } else if (type === "application/json-patch+json") {
+      if (!Array.isArray(patch)) throw badRequest("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+      try {
+        patched = fastJsonPatch.applyPatch(structuredClone(current), patch as Operation[], true, false).newDocument;
+      } catch (error) {
+        throw new ApiError(
+          422,
+          "Invalid",
+          `the server rejected our request due to an error in our request: ${(error as Error).message.split("\n")[0]}`,
+        );
+      }
+    } else {
+      throw new ApiError(
+        415,
+        "UnsupportedMediaType",
+        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
+      );
+    }
+    const { object, warnings } = store.replace(info, namespace, name, patched, subresource);
+    return send(res, 200, object, warn(warnings));
+  }
+  if (verb === "delete") {
+    const text = await readBody(req);
+    let precondition: string | undefined;
+    if (text) {
+      try {
+        precondition = JSON.parse(text)?.preconditions?.resourceVersion;
+      } catch {
+        throw badRequest("the body of the request was in an unknown format");
+      }
+    }
+    return send(res, 200, store.delete(info, namespace, name, precondition));
+  }
+  throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Applies the cluster's fault modes: "done" when the request has been dealt with (or dropped). */
+async function applyFaults(
+  cluster: SimCluster,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<"continue" | "done" | "malformed"> {
+  const faults = cluster.spec.faults;
+  if (!faults) return "continue";
+  const n = cluster.requestCount;
+  if (faults.flapPeriodMs && Math.floor(Date.now() / faults.flapPeriodMs) % 2 === 1) {
+    req.socket.destroy();
+    return "done";
+  }
+  if (faults.timeout) return "done"; // never answered; the client's timeout decides
+  if (faults.latencyMs) await sleep(faults.latencyMs);
+  if (faults.errorEvery && n % faults.errorEvery === 0) {
+    const code = faults.errorStatus ?? 503;
+    sendError(
+      res,
+      new ApiError(
+        code,
+        code === 503 ? "ServiceUnavailable" : "InternalError",
+        code === 503
+          ? "the server is currently unable to handle the request"
+          : "an error on the server has prevented the request from succeeding",
+      ),
+    );
+    return "done";
+  }
+  if (faults.malformedEvery && n % faults.malformedEvery === 0) return "malformed";
+  return "continue";
+}
+
+export type SimulatorServer = { server: http.Server; url: string; close: () => Promise<void> };
+
+/** Serves every cluster of `fleet` under /clusters/<name> on one port. */
+export function createSimulatorServer(fleet: Fleet): http.Server {
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    handle(fleet, req, res).catch((error) => {
+      if (error instanceof ApiError) return sendError(res, error);
+      if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
+      console.error("simulator:", error);
+      if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
+      else res.end();
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  server.on("close", () => sockets.forEach((s) => s.destroy()));
+  return server;
+}
+
+async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse) {
+  const url = new URL(req.url ?? "/", "http://simulator");
+  const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
+  if (!m) {
+    if (url.pathname === "/" || url.pathname === "/clusters") return send(res, 200, { clusters: fleet.list().map((c) => c.name) });
+    return sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
+  }
+  const cluster = fleet.get(decodeURIComponent(m[1]!));
+  if (!cluster) return sendError(res, new ApiError(404, "NotFound", `no simulated cluster named ${m[1]}`));
+  cluster.requestCount++;
+  const segments = (m[2] ?? "/").split("/").filter(Boolean);
+
+  const fault = await applyFaults(cluster, req, res);
+  if (fault === "done") return;
+  const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (fault === "malformed") {
+      const text = JSON.stringify(body);
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+    }
+    return send(res, status, body, headers);
+  };
+
+  // Public endpoints, as on OpenShift (system:public-info-viewer).
+  if (segments.length === 1 && ["healthz", "readyz", "livez"].includes(segments[0]!)) {
+    res.writeHead(200, { "content-type": "text/plain" });
+    return res.end("ok");
+  }
+  if (segments.length === 1 && segments[0] === "version") {
+    const kubeMinor = kubernetesMinorFor(cluster.minor);
+    return reply(200, {
+      major: "1",
+      minor: String(kubeMinor),
+      gitVersion: `v1.${kubeMinor}.7`,
+      gitCommit: "0000000000000000000000000000000000000000",
+      gitTreeState: "clean",
+      buildDate: "2025-08-01T00:00:00Z",
+      goVersion: "go1.23.9",
+      compiler: "gc",
+      platform: "linux/amd64",
+    });
+  }
+
+  const auth = req.headers.authorization ?? "";
+  const token = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
+  const user = token && token === cluster.spec.token ? ADMIN_USER : token && token === cluster.spec.readOnlyToken ? READER_USER : null;
+  if (!user) return sendError(res, new ApiError(401, "Unauthorized", "Unauthorized"));
+
+  const p = segments.join("/");
+  if (p === "api")
+    return reply(200, {
+      kind: "APIVersions",
+      versions: ["v1"],
+      serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "" }],
+    });
+  if (p === "apis") return reply(200, { kind: "APIGroupList", apiVersion: "v1", groups: groupsOf(cluster) });
+  if (segments[0] === "apis" && segments.length === 2) {
+    const group = groupsOf(cluster).find((g) => g.name === segments[1]);
+    return group
+      ? reply(200, { kind: "APIGroup", apiVersion: "v1", ...group })
+      : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
+  }
+  if ((segments[0] === "api" && segments.length === 2) || (segments[0] === "apis" && segments.length === 3)) {
+    const discovery = discoveryFor(cluster, segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
+    return discovery
+      ? reply(200, discovery)
+      : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
+  }
+
+  const target = resolveTarget(cluster, segments);
+  if (!target) return sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
+  const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
+  const verb = verbFor(req.method ?? "GET", target, watch);
+  if ((user === READER_USER && !READ_VERBS.has(verb)) || cluster.isForbidden(verb, target.info)) {
+    return sendError(res, forbidden(user, verb, target));
+  }
+  if (verb === "watch") return handleWatch(req, res, cluster, target, url.searchParams);
+  if (verb === "list") {
+    if (fault === "malformed") return reply(200, { items: cluster.store.list(target.info, target.namespace) });
+    return handleList(res, cluster, target, url.searchParams);
+  }
+  if (verb === "get") return reply(200, cluster.store.get(target.info, target.namespace, target.name!));
+  return handleWrite(req, res, cluster, target, verb);
+}
+
+/** Starts the simulator on host:port (0 = any free port). */
+export async function startSimulator(fleet: Fleet, options: { port?: number; host?: string } = {}): Promise<SimulatorServer> {
+  const server = createSimulatorServer(fleet);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address() as { port: number };
+  return {
+    server,
+    url: `http://${host}:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The kinds a simulated cluster serves, and from which OpenShift minor release (reference §0:
+ * MachineConfigNode, PinnedImageSet, MachineOSConfig and MachineOSBuild are served at v1 from 4.19).
+ */
+export type KindInfo = {
+  group: string; // "" for the core group
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  /** Has a status subresource: writes to the main resource leave status alone. */
+  status: boolean;
+  /** First OpenShift 4.x minor that serves this kind (inclusive). */
+  sinceMinor?: number;
+};
+
+const k = (info: Omit<KindInfo, "singular"> & { singular?: string }): KindInfo => ({
+  ...info,
+  singular: info.singular ?? info.kind.toLowerCase(),
+});
+
+export const KINDS: KindInfo[] = [
+  k({ group: "", version: "v1", kind: "Namespace", plural: "namespaces", namespaced: false, shortNames: ["ns"], status: true }),
+  k({ group: "", version: "v1", kind: "Node", plural: "nodes", namespaced: false, shortNames: ["no"], status: true }),
+  k({ group: "", version: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true, shortNames: ["cm"], status: false }),
+  k({ group: "", version: "v1", kind: "Pod", plural: "pods", namespaced: true, shortNames: ["po"], status: true }),
+  k({ group: "config.openshift.io", version: "v1", kind: "ClusterVersion", plural: "clusterversions", namespaced: false, status: true }),
+  k({
+    group: "config.openshift.io",
+    version: "v1",
+    kind: "ClusterOperator",
+    plural: "clusteroperators",
+    namespaced: false,
+    shortNames: ["co"],
+    status: true,
+  }),
+  k({ group: "config.openshift.io", version: "v1", kind: "Infrastructure", plural: "infrastructures", namespaced: false, status: true }),
+  k({
+    group: "operator.openshift.io",
+    version: "v1",
+    kind: "MachineConfiguration",
+    plural: "machineconfigurations",
+    namespaced: false,
+    status: true,
+  }),
+  k({
+    group: "machine.openshift.io",
+    version: "v1beta1",
+    kind: "MachineSet",
+    plural: "machinesets",
+    namespaced: true,
+    shortNames: ["ms"],
+    status: true,
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "MachineConfig",
+    plural: "machineconfigs",
+    namespaced: false,
+    shortNames: ["mc"],
+    status: false,
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "MachineConfigPool",
+    plural: "machineconfigpools",
+    namespaced: false,
+    shortNames: ["mcp"],
+    status: true,
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "MachineConfigNode",
+    plural: "machineconfignodes",
+    namespaced: false,
+    status: true,
+    sinceMinor: 19,
+  }),
+  // PinnedImageSet has no status subresource in v1 (reference §6).
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "PinnedImageSet",
+    plural: "pinnedimagesets",
+    namespaced: false,
+    status: false,
+    sinceMinor: 19,
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "MachineOSConfig",
+    plural: "machineosconfigs",
+    namespaced: false,
+    status: true,
+    sinceMinor: 19,
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "MachineOSBuild",
+    plural: "machineosbuilds",
+    namespaced: false,
+    status: true,
+    sinceMinor: 19,
+  }),
+];
+
+export const apiVersionOf = (info: KindInfo) => (info.group ? `${info.group}/${info.version}` : info.version);
+
+/** The kinds a cluster at OpenShift 4.<minor> serves. */
+export function kindsServedAt(minor: number): KindInfo[] {
+  return KINDS.filter((info) => info.sinceMinor === undefined || minor >= info.sinceMinor);
+}
+
+/** Kubernetes minor shipped with an OpenShift 4.x minor (4.19 → 1.32). */
+export const kubernetesMinorFor = (ocpMinor: number) => ocpMinor + 13;
