@@ -1,11 +1,13 @@
 import http from "node:http";
-import type { Socket } from "node:net";
+import https from "node:https";
+import type { Duplex } from "node:stream";
 import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { ApiError, badRequest } from "./apiError";
 import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./store";
+import { servingCertificate, type ServingCertificate } from "./tls";
 
 const MAX_BODY = 3 * 1024 * 1024;
 const READ_VERBS = new Set(["get", "list", "watch"]);
@@ -311,12 +313,18 @@ async function applyFaults(
   return "continue";
 }
 
-export type SimulatorServer = { server: http.Server; url: string; close: () => Promise<void> };
+export type SimulatorServer = {
+  server: https.Server;
+  url: string;
+  /** PEM of the certificate clients must trust (kubeconfig certificate-authority-data). */
+  ca: string;
+  close: () => Promise<void>;
+};
 
-/** Serves every cluster of `fleet` under /clusters/<name> on one port. */
-export function createSimulatorServer(fleet: Fleet): http.Server {
-  const sockets = new Set<Socket>();
-  const server = http.createServer((req, res) => {
+/** Serves every cluster of `fleet` under /clusters/<name> on one port, over https like a real API server. */
+export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): https.Server {
+  const sockets = new Set<Duplex>();
+  const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
     handle(fleet, req, res).catch((error) => {
       if (error instanceof ApiError) return sendError(res, error);
       if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
@@ -420,8 +428,9 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
 
 /** Starts the simulator on host:port (0 = any free port). */
 export async function startSimulator(fleet: Fleet, options: { port?: number; host?: string } = {}): Promise<SimulatorServer> {
-  const server = createSimulatorServer(fleet);
   const host = options.host ?? "127.0.0.1";
+  const tls = await servingCertificate(["localhost", "127.0.0.1", "::1", host]);
+  const server = createSimulatorServer(fleet, tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
@@ -429,7 +438,8 @@ export async function startSimulator(fleet: Fleet, options: { port?: number; hos
   const address = server.address() as { port: number };
   return {
     server,
-    url: `http://${host}:${address.port}`,
+    url: `https://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
+    ca: tls.cert,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,0 +1,157 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { KubeObject } from "../store";
+
+// The reference cluster (see fixtures/README in the design notes): AWS us-east-1, installed 4.12.7,
+// now 4.19.10, three worker MachineSets on the 4.12 AMI. Files are copied verbatim.
+const FIXTURES = path.join(__dirname, "..", "fixtures");
+
+function readFixtureDir(dir: string): KubeObject[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .flatMap((f) => {
+      const doc = JSON.parse(readFileSync(path.join(dir, f), "utf8"));
+      return Array.isArray(doc.items) ? doc.items : [doc];
+    });
+}
+
+const namespace = (name: string): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name },
+  spec: { finalizers: ["kubernetes"] },
+  status: { phase: "Active" },
+});
+
+/** Objects every OpenShift cluster has that the fixture files leave out. */
+function clusterBasics(opts: { infraId: string; region: string; apiHost: string; currentMinor: number; acked: string[] }): KubeObject[] {
+  const gate = `ack-4.${opts.currentMinor}-kube-1.${opts.currentMinor + 14}-api-removals-in-4.${opts.currentMinor + 1}`;
+  return [
+    ...["openshift-config", "openshift-config-managed", "openshift-machine-api", "openshift-machine-config-operator"].map(namespace),
+    {
+      apiVersion: "config.openshift.io/v1",
+      kind: "Infrastructure",
+      metadata: { name: "cluster" },
+      spec: { cloudConfig: { name: "" }, platformSpec: { type: "AWS", aws: {} } },
+      status: {
+        infrastructureName: opts.infraId,
+        platform: "AWS",
+        platformStatus: { type: "AWS", aws: { region: opts.region } },
+        apiServerURL: `https://${opts.apiHost}:6443`,
+        apiServerInternalURI: `https://${opts.apiHost.replace(/^api\./, "api-int.")}:6443`,
+        etcdDiscoveryDomain: "",
+        controlPlaneTopology: "HighlyAvailable",
+        infrastructureTopology: "HighlyAvailable",
+        cpuPartitioning: "None",
+      },
+    },
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "admin-gates", namespace: "openshift-config-managed" },
+      data: {
+        [gate]: `Kubernetes 1.${opts.currentMinor + 14} and therefore OpenShift 4.${opts.currentMinor + 1} remove several APIs which require admin consideration. Please see the knowledge article https://access.redhat.com/articles/7031404 for details and instructions.`,
+      },
+    },
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "admin-acks", namespace: "openshift-config" },
+      data: Object.fromEntries(opts.acked.map((a) => [a, "true"])),
+    },
+  ];
+}
+
+export function prodEastObjects(): KubeObject[] {
+  return [
+    ...clusterBasics({
+      infraId: "prod-east-7xk2p",
+      region: "us-east-1",
+      apiHost: "api.prod-east.example.com",
+      currentMinor: 19,
+      acked: [],
+    }),
+    ...readFixtureDir(path.join(FIXTURES, "prod-east")),
+  ];
+}
+
+/**
+ * prod-east after upgrading to 4.22.3 with no admin action: the projected MachineConfiguration and
+ * ClusterOperator, and a ClusterVersion whose history has moved on through 4.20 and 4.21.
+ */
+export function prodEast422Objects(): KubeObject[] {
+  const projected = new Map(readFixtureDir(path.join(FIXTURES, "prod-east-422")).map((o) => [`${o.kind}/${o.metadata.name}`, o]));
+  return prodEastObjects().map((obj) => {
+    const replacement = projected.get(`${obj.kind}/${obj.metadata.name}`);
+    if (replacement) return replacement;
+    if (obj.kind === "ClusterVersion") return moveClusterVersion(obj, ["4.20.8", "4.21.5", "4.22.3"]);
+    if (obj.kind === "ConfigMap" && obj.metadata.name === "coreos-bootimages") return moveBootImagesConfigMap(obj, "4.22.3");
+    if (obj.kind === "ConfigMap" && obj.metadata.name === "admin-gates") {
+      return {
+        ...obj,
+        data: {
+          "ack-4.22-kube-1.36-api-removals-in-4.23":
+            "Kubernetes 1.36 and therefore OpenShift 4.23 remove several APIs which require admin consideration.",
+        },
+      };
+    }
+    return obj;
+  });
+}
+
+type HistoryEntry = {
+  state: string;
+  startedTime: string;
+  completionTime: string | null;
+  version: string;
+  image: string;
+  verified: boolean;
+};
+
+function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObject {
+  const cv = structuredClone(obj) as KubeObject & {
+    spec: Record<string, unknown>;
+    status: { history: HistoryEntry[]; desired: Record<string, unknown>; conditions: { type: string; message?: string }[] };
+  };
+  let started = new Date(cv.status.history[0]!.completionTime ?? cv.status.history[0]!.startedTime);
+  const digest = (v: string) =>
+    `quay.io/openshift-release-dev/ocp-release@sha256:${Buffer.from(v.padEnd(32, "0")).toString("hex").slice(0, 64)}`;
+  for (const version of versions) {
+    started = new Date(started.getTime() + 75 * 86_400_000);
+    const completed = new Date(started.getTime() + 2 * 3_600_000);
+    cv.status.history[0]!.completionTime ??= started.toISOString().replace(/\.\d{3}Z$/, "Z");
+    cv.status.history.unshift({
+      state: "Completed",
+      startedTime: started.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      completionTime: completed.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      version,
+      image: digest(version),
+      verified: true,
+    });
+  }
+  const current = cv.status.history[0]!;
+  const minor = versions.at(-1)!.split(".").slice(0, 2).join(".");
+  cv.spec.channel = `stable-${minor}`;
+  cv.status.desired = {
+    ...cv.status.desired,
+    version: current.version,
+    image: current.image,
+    channels: [`stable-${minor}`, `fast-${minor}`],
+  };
+  cv.status.conditions = cv.status.conditions.map((c) =>
+    c.type === "Available"
+      ? { ...c, message: `Done applying ${current.version}` }
+      : c.type === "Progressing"
+        ? { ...c, message: `Cluster version is ${current.version}` }
+        : c,
+  );
+  return cv;
+}
+
+function moveBootImagesConfigMap(obj: KubeObject, version: string): KubeObject {
+  const cm = structuredClone(obj) as KubeObject & { data: Record<string, string> };
+  cm.data.releaseVersion = version;
+  cm.data.MCOReleaseImageVersion = version;
+  return cm;
+}
