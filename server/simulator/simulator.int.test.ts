@@ -238,18 +238,16 @@ describe("watch", () => {
       () => undefined,
     );
     await expect.poll(() => events.length).toBe(3);
-    await kc
-      .makeApiClient(k8s.CustomObjectsApi)
-      .patchClusterCustomObject(
-        {
-          group: "machineconfiguration.openshift.io",
-          version: "v1",
-          plural: "machineconfigpools",
-          name: "worker",
-          body: { spec: { paused: true } },
-        },
-        mergePatch,
-      );
+    await kc.makeApiClient(k8s.CustomObjectsApi).patchClusterCustomObject(
+      {
+        group: "machineconfiguration.openshift.io",
+        version: "v1",
+        plural: "machineconfigpools",
+        name: "worker",
+        body: { spec: { paused: true } },
+      },
+      mergePatch,
+    );
     await expect.poll(() => events.at(-1)).toEqual({ type: "MODIFIED", name: "worker" });
     request.abort();
   });

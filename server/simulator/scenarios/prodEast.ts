@@ -6,6 +6,14 @@ import type { KubeObject } from "../store";
 // now 4.19.10, three worker MachineSets on the 4.12 AMI. Files are copied verbatim.
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 
+const cache = new Map<string, KubeObject[]>();
+/** The fixture objects of one scenario directory ("prod-east", "prod-east-422"); shared, so clone before changing. */
+export function readFixture(scenario: string): KubeObject[] {
+  let objects = cache.get(scenario);
+  if (!objects) cache.set(scenario, (objects = readFixtureDir(path.join(FIXTURES, scenario))));
+  return objects;
+}
+
 function readFixtureDir(dir: string): KubeObject[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -72,7 +80,7 @@ export function prodEastObjects(): KubeObject[] {
       currentMinor: 19,
       acked: [],
     }),
-    ...readFixtureDir(path.join(FIXTURES, "prod-east")),
+    ...structuredClone(readFixture("prod-east")),
   ];
 }
 
@@ -81,7 +89,7 @@ export function prodEastObjects(): KubeObject[] {
  * ClusterOperator, and a ClusterVersion whose history has moved on through 4.20 and 4.21.
  */
 export function prodEast422Objects(): KubeObject[] {
-  const projected = new Map(readFixtureDir(path.join(FIXTURES, "prod-east-422")).map((o) => [`${o.kind}/${o.metadata.name}`, o]));
+  const projected = new Map(structuredClone(readFixture("prod-east-422")).map((o) => [`${o.kind}/${o.metadata.name}`, o]));
   return prodEastObjects().map((obj) => {
     const replacement = projected.get(`${obj.kind}/${obj.metadata.name}`);
     if (replacement) return replacement;
