@@ -87,7 +87,7 @@ describe("generated clusters follow the MCO's rules", () => {
       (x) => x.platform === "AWS" && x.topology === "standard" && x.managedBootImages === "Partial" && !x.ownedMachineSet,
     )!;
     const objects = generatedObjects(p);
-    const stream = JSON.parse(find(objects, "ConfigMap", "coreos-bootimages").data.stream);
+    const stream = JSON.parse(find(objects, "ConfigMap", "coreos-bootimages").data.stream!);
     const streamAmi = stream.architectures.x86_64.images.aws.regions[p.region].image;
     const amis = objects
       .filter((o) => o.kind === "MachineSet")
