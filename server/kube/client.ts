@@ -1,0 +1,275 @@
+import * as k8s from "@kubernetes/client-node";
+import type { ClusterCredentials } from "./credentials";
+
+/** A kind Fleetskew reads or writes, by its REST coordinates. */
+export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
+
+export type KubeErrorKind =
+  | "not-served" // the API server does not have this resource (an older OpenShift)
+  | "not-found"
+  | "unauthorized"
+  | "forbidden"
+  | "conflict"
+  | "invalid"
+  | "unreachable"
+  | "timeout"
+  | "server-error"
+  | "malformed";
+
+/** A failed call to a cluster, classified so callers can say what happened in plain words. */
+export class KubeError extends Error {
+  override name = "KubeError";
+  constructor(
+    readonly kind: KubeErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type ClientOptions = {
+  /** Per request. */
+  timeoutMs: number;
+  /** Extra attempts for reads that failed in a way that may pass (timeouts, 5xx, resets). */
+  retries: number;
+  retryDelayMs: number;
+};
+
+export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };
+
+const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "ETIMEDOUT",
+]);
+
+function statusBody(body: unknown): { message?: string; reason?: string; details?: { name?: string } } {
+  if (typeof body === "string") {
+    try {
+      return JSON.parse(body);
+    } catch {
+      return { message: body.slice(0, 300) };
+    }
+  }
+  return (body ?? {}) as { message?: string };
+}
+
+/** Turns whatever the client threw into a KubeError. `what` names the request for messages. */
+export function classify(error: unknown, what: string): KubeError {
+  if (error instanceof KubeError) return error;
+  const e = error as { code?: number | string; body?: unknown; name?: string; message?: string; type?: string; cause?: { code?: string } };
+  if (typeof e.code === "number") {
+    const body = statusBody(e.body);
+    const message = body.message ?? `HTTP ${e.code}`;
+    if (e.code === 401) return new KubeError("unauthorized", `the cluster refused the credentials (401) for ${what}`, 401);
+    if (e.code === 403) return new KubeError("forbidden", message, 403);
+    if (e.code === 404) {
+      // A missing object names itself in the Status details; a missing resource type does not.
+      return body.details?.name
+        ? new KubeError("not-found", message, 404)
+        : new KubeError("not-served", `${what} is not available on this cluster`, 404);
+    }
+    if (e.code === 409) return new KubeError("conflict", message, 409);
+    if (e.code === 422 || e.code === 400) return new KubeError("invalid", message, e.code);
+    if (e.code >= 500) return new KubeError("server-error", `the cluster answered ${e.code} for ${what}: ${message}`, e.code);
+    return new KubeError("server-error", `the cluster answered ${e.code} for ${what}: ${message}`, e.code);
+  }
+  if (e.name === "AbortError" || e.type === "aborted" || e.name === "TimeoutError")
+    return new KubeError("timeout", `no answer from the cluster for ${what} in time`);
+  const code = typeof e.code === "string" ? e.code : e.cause?.code;
+  if (code && NETWORK_CODES.has(code)) return new KubeError("unreachable", `cannot reach the cluster (${code}) for ${what}`);
+  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
+    return new KubeError("unreachable", `the cluster's TLS certificate is not trusted (${code}); add its CA bundle`);
+  }
+  if (error instanceof SyntaxError || /JSON|Unexpected (end|token)/.test(e.message ?? "")) {
+    return new KubeError("malformed", `the cluster sent a response that is not valid JSON for ${what}`);
+  }
+  if (e.type === "system" || e.name === "FetchError")
+    return new KubeError("unreachable", `cannot reach the cluster for ${what}: ${e.message}`);
+  return new KubeError("server-error", `${what} failed: ${e.message ?? String(error)}`);
+}
+
+export function kubeConfigFor(credentials: ClusterCredentials): k8s.KubeConfig {
+  const kc = new k8s.KubeConfig();
+  const b64 = (text: string | undefined) => (text ? Buffer.from(text).toString("base64") : undefined);
+  kc.loadFromOptions({
+    clusters: [
+      {
+        name: "cluster",
+        server: credentials.server,
+        caData: b64(credentials.certificateAuthority),
+        skipTLSVerify: credentials.insecureSkipTlsVerify,
+      },
+    ],
+    users: [
+      { name: "user", token: credentials.token, certData: b64(credentials.clientCertificateData), keyData: b64(credentials.clientKeyData) },
+    ],
+    contexts: [{ name: "context", cluster: "cluster", user: "user" }],
+    currentContext: "context",
+  });
+  return kc;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */
+const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
+
+/**
+ * One cluster's API, through @kubernetes/client-node. Reads retry a bounded number of times;
+ * writes never retry on their own (a 409 is the caller's to resolve by re-reading).
+ */
+export class ClusterClient {
+  private readonly custom: k8s.CustomObjectsApi;
+  private readonly core: k8s.CoreV1Api;
+  private readonly kc: k8s.KubeConfig;
+
+  constructor(
+    credentials: ClusterCredentials,
+    readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
+  ) {
+    this.kc = kubeConfigFor(credentials);
+    this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
+    this.core = this.kc.makeApiClient(k8s.CoreV1Api);
+  }
+
+  /** Per-request options: a deadline, and optionally a Content-Type (patches). */
+  private requestOptions(contentType?: string): k8s.ConfigurationOptions {
+    const timeoutMs = this.options.timeoutMs;
+    // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
+    const middleware: k8s.ObservableMiddleware = {
+      pre: (context) => {
+        context.setSignal(AbortSignal.timeout(timeoutMs));
+        if (contentType) context.setHeaderParam("Content-Type", contentType);
+        return new k8s.Observable(Promise.resolve(context));
+      },
+      post: (response) => new k8s.Observable(Promise.resolve(response)),
+    };
+    return { middleware: [middleware], middlewareMergeStrategy: "append" };
+  }
+
+  private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const failure = classify(error, what);
+        if (!RETRYABLE.has(failure.kind) || attempt >= this.options.retries) throw failure;
+        await sleep(this.options.retryDelayMs * 2 ** attempt);
+      }
+    }
+  }
+
+  private async write<T>(what: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw classify(error, what);
+    }
+  }
+
+  async version(): Promise<{ gitVersion: string }> {
+    const opts = this.requestOptions();
+    return this.read("/version", () => this.kc.makeApiClient(k8s.VersionApi).getCode(opts));
+  }
+
+  /** Resource names served per group/version ("v1", "machineconfiguration.openshift.io/v1"). */
+  async discovery(groupVersions: string[]): Promise<Map<string, Set<string> | null>> {
+    const result = new Map<string, Set<string> | null>();
+    await Promise.all(
+      groupVersions.map(async (gv) => {
+        try {
+          const [group, version] = gv.includes("/") ? gv.split("/") : ["", gv];
+          const opts = this.requestOptions();
+          const list = await this.read(`discovery of ${gv}`, () =>
+            group ? this.custom.getAPIResources({ group: group!, version: version! }, opts) : this.core.getAPIResources(opts),
+          );
+          result.set(gv, new Set(list.resources.map((r) => r.name)));
+        } catch (error) {
+          if (error instanceof KubeError && error.kind === "not-served") result.set(gv, null);
+          else throw error;
+        }
+      }),
+    );
+    return result;
+  }
+
+  async get(ref: KindRef, name: string, namespace?: string): Promise<unknown> {
+    const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
+    const opts = this.requestOptions();
+    if (!ref.group) {
+      if (ref.plural === "configmaps")
+        return plain(await this.read(what, () => this.core.readNamespacedConfigMap({ name, namespace: namespace! }, opts)));
+      if (ref.plural === "nodes") return plain(await this.read(what, () => this.core.readNode({ name }, opts)));
+      throw new Error(`reading core ${ref.plural} by name is not supported`);
+    }
+    const base = { group: ref.group, version: ref.version, plural: ref.plural, name };
+    return this.read(what, () =>
+      ref.namespaced
+        ? this.custom.getNamespacedCustomObject({ ...base, namespace: namespace! }, opts)
+        : this.custom.getClusterCustomObject(base, opts),
+    );
+  }
+
+  /** Every object of a kind (following `continue`), optionally in one namespace or matching labels. */
+  async list(ref: KindRef, options: { namespace?: string; labelSelector?: string; pageSize?: number } = {}): Promise<unknown[]> {
+    const what = `${ref.kind} list`;
+    const items: unknown[] = [];
+    let token: string | undefined;
+    do {
+      const opts = this.requestOptions();
+      const page = { labelSelector: options.labelSelector, limit: options.pageSize ?? 500, _continue: token };
+      const response = (await this.read(what, (): Promise<unknown> => {
+        if (!ref.group) {
+          if (ref.plural === "nodes") return this.core.listNode(page, opts);
+          if (ref.plural === "configmaps") return this.core.listNamespacedConfigMap({ ...page, namespace: options.namespace! }, opts);
+          if (ref.plural === "pods")
+            return options.namespace
+              ? this.core.listNamespacedPod({ ...page, namespace: options.namespace }, opts)
+              : this.core.listPodForAllNamespaces(page, opts);
+          throw new Error(`listing core ${ref.plural} is not supported`);
+        }
+        const base = { group: ref.group, version: ref.version, plural: ref.plural, ...page };
+        return options.namespace
+          ? this.custom.listNamespacedCustomObject({ ...base, namespace: options.namespace }, opts)
+          : this.custom.listClusterCustomObject(base, opts);
+      })) as { items?: unknown[]; metadata?: { _continue?: string; continue?: string } };
+      if (!response || !Array.isArray(response.items)) throw new KubeError("malformed", `the cluster's answer to ${what} has no items`);
+      items.push(...(ref.group ? response.items : (plain(response.items) as unknown[])));
+      token = response.metadata?._continue ?? response.metadata?.continue ?? undefined;
+    } while (token);
+    return items;
+  }
+
+  async create(ref: KindRef, body: unknown): Promise<unknown> {
+    const opts = this.requestOptions();
+    return this.write(`create ${ref.kind}`, () =>
+      this.custom.createClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, body: body as object }, opts),
+    );
+  }
+
+  async delete(ref: KindRef, name: string): Promise<void> {
+    const opts = this.requestOptions();
+    await this.write(`delete ${ref.kind} ${name}`, () =>
+      this.custom.deleteClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, name }, opts),
+    );
+  }
+
+  /** JSON merge patch of a cluster-scoped object; include metadata.resourceVersion to make it conditional. */
+  async mergePatch(ref: KindRef, name: string, patch: unknown): Promise<unknown> {
+    const opts = this.requestOptions(k8s.PatchStrategy.MergePatch);
+    return this.write(`patch ${ref.kind} ${name}`, () =>
+      this.custom.patchClusterCustomObject(
+        { group: ref.group, version: ref.version, plural: ref.plural, name, body: patch as object },
+        opts,
+      ),
+    );
+  }
+}

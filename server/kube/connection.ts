@@ -1,0 +1,89 @@
+import { ClusterClient, KubeError, type ClientOptions } from "./client";
+import type { ClusterCredentials } from "./credentials";
+import { groupVersionOf, KINDS, READS } from "./kinds";
+import { readClusterVersion, readInfrastructure } from "./readers";
+
+export type ServedKind = { kind: string; groupVersion: string; served: boolean };
+export type MissingPermission = { verb: string; resource: string; group: string; namespace?: string; message: string };
+
+export type ConnectionReport = {
+  reachable: boolean;
+  authenticated: boolean;
+  kubernetesVersion: string | null;
+  openshiftVersion: string | null;
+  platform: string | null;
+  served: ServedKind[];
+  forbidden: MissingPermission[];
+  /** What went wrong first, in words, when the connection is not usable. */
+  problem: string | null;
+};
+
+/**
+ * Tests a cluster the way an admin would: can we reach it, do the credentials work, which version
+ * is it, which of Fleetskew's kinds does it serve, and which reads are forbidden (verb + resource).
+ */
+export async function testConnection(credentials: ClusterCredentials, options?: Partial<ClientOptions>): Promise<ConnectionReport> {
+  const client = new ClusterClient(credentials, { timeoutMs: 8_000, retries: 0, retryDelayMs: 0, ...options });
+  const report: ConnectionReport = {
+    reachable: false,
+    authenticated: false,
+    kubernetesVersion: null,
+    openshiftVersion: null,
+    platform: null,
+    served: [],
+    forbidden: [],
+    problem: null,
+  };
+  try {
+    report.kubernetesVersion = (await client.version()).gitVersion;
+    report.reachable = true;
+  } catch (error) {
+    const e = error as KubeError;
+    // /version is public on OpenShift; a 401/403 there still means the server answered.
+    if (e.kind === "unauthorized" || e.kind === "forbidden") report.reachable = true;
+    else {
+      report.problem = e.message;
+      return report;
+    }
+  }
+  const groupVersions = [...new Set(Object.values(KINDS).map(groupVersionOf))];
+  let discovery: Map<string, Set<string> | null>;
+  try {
+    discovery = await client.discovery(groupVersions);
+    report.authenticated = true;
+  } catch (error) {
+    report.problem = (error as KubeError).message;
+    return report;
+  }
+  const kindsInReads = [...new Set(READS.map((r) => r.kind))];
+  report.served = kindsInReads.map((name) => {
+    const ref = KINDS[name];
+    return { kind: ref.kind, groupVersion: groupVersionOf(ref), served: discovery.get(groupVersionOf(ref))?.has(ref.plural) ?? false };
+  });
+
+  await Promise.all(
+    READS.map(async (read) => {
+      const ref = KINDS[read.kind];
+      if (!discovery.get(groupVersionOf(ref))?.has(ref.plural)) return;
+      for (const verb of read.verbs) {
+        try {
+          if (verb === "get") await client.get(ref, read.names![0]!, read.namespace);
+          else await client.list(ref, { namespace: read.namespace, pageSize: 1 });
+        } catch (error) {
+          if (error instanceof KubeError && error.kind === "forbidden") {
+            report.forbidden.push({ verb, resource: ref.plural, group: ref.group, namespace: read.namespace, message: error.message });
+          }
+        }
+      }
+    }),
+  );
+  report.forbidden.sort((a, b) => `${a.resource}${a.verb}`.localeCompare(`${b.resource}${b.verb}`));
+
+  const [cv, infra] = await Promise.all([readClusterVersion(client), readInfrastructure(client)]);
+  if (cv.status === "ok") report.openshiftVersion = cv.value.status?.history?.[0]?.version ?? cv.value.status?.desired?.version ?? null;
+  if (infra.status === "ok") report.platform = infra.value.status?.platformStatus?.type ?? infra.value.status?.platform ?? null;
+  if (!report.openshiftVersion) report.problem = "this does not look like an OpenShift cluster: it has no readable ClusterVersion";
+  return report;
+}
+
+export { KubeError };

@@ -1,0 +1,50 @@
+import type { KindRef } from "./client";
+
+const ref = (group: string, version: string, kind: string, plural: string, namespaced = false): KindRef => ({
+  group,
+  version,
+  kind,
+  plural,
+  namespaced,
+});
+
+/** Every kind Fleetskew touches, with the RBAC each needs (docs/rbac.md is generated from the same facts). */
+export const KINDS = {
+  clusterVersion: ref("config.openshift.io", "v1", "ClusterVersion", "clusterversions"),
+  clusterOperator: ref("config.openshift.io", "v1", "ClusterOperator", "clusteroperators"),
+  infrastructure: ref("config.openshift.io", "v1", "Infrastructure", "infrastructures"),
+  machineConfiguration: ref("operator.openshift.io", "v1", "MachineConfiguration", "machineconfigurations"),
+  machineSet: ref("machine.openshift.io", "v1beta1", "MachineSet", "machinesets", true),
+  machineConfig: ref("machineconfiguration.openshift.io", "v1", "MachineConfig", "machineconfigs"),
+  machineConfigPool: ref("machineconfiguration.openshift.io", "v1", "MachineConfigPool", "machineconfigpools"),
+  machineConfigNode: ref("machineconfiguration.openshift.io", "v1", "MachineConfigNode", "machineconfignodes"),
+  pinnedImageSet: ref("machineconfiguration.openshift.io", "v1", "PinnedImageSet", "pinnedimagesets"),
+  machineOSConfig: ref("machineconfiguration.openshift.io", "v1", "MachineOSConfig", "machineosconfigs"),
+  machineOSBuild: ref("machineconfiguration.openshift.io", "v1", "MachineOSBuild", "machineosbuilds"),
+  node: ref("", "v1", "Node", "nodes"),
+  configMap: ref("", "v1", "ConfigMap", "configmaps", true),
+  pod: ref("", "v1", "Pod", "pods", true),
+} as const;
+
+export type KindName = keyof typeof KINDS;
+
+export const groupVersionOf = (k: KindRef) => (k.group ? `${k.group}/${k.version}` : k.version);
+
+/** What Fleetskew reads, and how (the read-only ClusterRole). */
+export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: string; names?: string[] }[] = [
+  { kind: "clusterVersion", verbs: ["get"], names: ["version"] },
+  { kind: "clusterOperator", verbs: ["get"], names: ["machine-config"] },
+  { kind: "infrastructure", verbs: ["get"], names: ["cluster"] },
+  { kind: "machineConfiguration", verbs: ["get"], names: ["cluster"] },
+  { kind: "machineSet", verbs: ["list"], namespace: "openshift-machine-api" },
+  { kind: "configMap", verbs: ["get"], namespace: "openshift-machine-config-operator", names: ["coreos-bootimages"] },
+  { kind: "configMap", verbs: ["get"], namespace: "openshift-config-managed", names: ["admin-gates"] },
+  { kind: "configMap", verbs: ["get"], namespace: "openshift-config", names: ["admin-acks"] },
+  { kind: "machineConfigPool", verbs: ["list"] },
+  { kind: "machineConfigNode", verbs: ["list"] },
+  { kind: "pinnedImageSet", verbs: ["list"] },
+  { kind: "machineConfig", verbs: ["list"] },
+  { kind: "node", verbs: ["list"] },
+  { kind: "machineOSConfig", verbs: ["list"] },
+  { kind: "machineOSBuild", verbs: ["list"] },
+];

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Fleet } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { kubeconfigFor } from "../simulator/kubeconfig";
+import { startTestSimulator } from "../simulator/testing";
+import { ClusterClient, KubeError } from "./client";
+import { testConnection } from "./connection";
+import { parseKubeconfig, type ClusterCredentials } from "./credentials";
+import { KINDS } from "./kinds";
+import { readClusterObjects, readMachineSets } from "./readers";
+import {
+  createPinnedImageSet,
+  deletePinnedImageSet,
+  patchWithPrecondition,
+  setBootImageSkewEnforcement,
+  setDesiredUpdate,
+} from "./writers";
+
+let fleet: Fleet;
+let sim: SimulatorServer;
+let creds: (name: string) => ClusterCredentials;
+
+beforeAll(async () => {
+  ({ fleet, sim } = await startTestSimulator());
+  const kubeconfig = parseKubeconfig(kubeconfigFor(fleet.list(), sim.url, sim.ca));
+  creds = (name) => kubeconfig.credentialsFor(name);
+});
+afterAll(() => sim.close());
+
+const fast = { timeoutMs: 400, retries: 1, retryDelayMs: 50 };
+
+describe("testConnection", () => {
+  it("reports version, platform and served kinds of a healthy cluster", async () => {
+    const report = await testConnection(creds("prod-east"));
+    expect(report).toMatchObject({
+      reachable: true,
+      authenticated: true,
+      kubernetesVersion: "v1.32.7",
+      openshiftVersion: "4.19.10",
+      platform: "AWS",
+      forbidden: [],
+      problem: null,
+    });
+    expect(report.served.find((s) => s.kind === "MachineConfigNode")).toEqual({
+      kind: "MachineConfigNode",
+      groupVersion: "machineconfiguration.openshift.io/v1",
+      served: true,
+    });
+  });
+
+  it("names kinds an older cluster lacks and reads it forbids", async () => {
+    const report = await testConnection(creds("legacy"));
+    expect(report.openshiftVersion).toBe("4.19.10"); // its objects are the fixture's; the API is 4.16's
+    expect(
+      report.served
+        .filter((s) => !s.served)
+        .map((s) => s.kind)
+        .sort(),
+    ).toEqual(["MachineConfigNode", "MachineOSBuild", "MachineOSConfig", "PinnedImageSet"]);
+    expect(report.forbidden).toEqual([
+      expect.objectContaining({
+        verb: "list",
+        resource: "nodes",
+        group: "",
+        message: expect.stringContaining('cannot list resource "nodes"'),
+      }),
+    ]);
+  });
+
+  it("says when the credentials are refused", async () => {
+    const report = await testConnection({ ...creds("prod-east"), token: "wrong" });
+    expect(report).toMatchObject({ reachable: true, authenticated: false });
+    expect(report.problem).toMatch(/refused the credentials \(401\)/);
+  });
+
+  it("says when the server's certificate is not trusted, and works when verification is explicitly skipped", async () => {
+    const untrusted = { ...creds("prod-east"), certificateAuthority: undefined };
+    const report = await testConnection(untrusted);
+    expect(report.reachable).toBe(false);
+    expect(report.problem).toMatch(/certificate is not trusted/);
+    expect((await testConnection({ ...untrusted, insecureSkipTlsVerify: true })).openshiftVersion).toBe("4.19.10");
+  });
+
+  it("says when nothing answers", async () => {
+    const report = await testConnection({ ...creds("prod-east"), server: "https://127.0.0.1:1/clusters/x" }, fast);
+    expect(report.reachable).toBe(false);
+    expect(report.problem).toMatch(/cannot reach the cluster \(ECONNREFUSED\)/);
+  });
+});
+
+describe("readers", () => {
+  it("read every part of a cluster, and mark kinds an older one does not serve as not available", async () => {
+    const modern = await readClusterObjects(new ClusterClient(creds("prod-east")));
+    expect(modern.machineSets.status === "ok" && modern.machineSets.items).toHaveLength(4);
+    expect(modern.machineConfigNodes.status === "ok" && modern.machineConfigNodes.items).toHaveLength(3);
+    expect(modern.bootImages.status === "ok" && modern.bootImages.value.data?.releaseVersion).toBe("4.19.10");
+    const legacy = await readClusterObjects(new ClusterClient(creds("legacy")));
+    expect(legacy.machineConfigNodes.status).toBe("not-available");
+    expect(legacy.clusterVersion.status).toBe("ok");
+    expect(legacy.nodes).toMatchObject({ status: "error", error: { kind: "forbidden" } });
+  });
+
+  it("skip and report one malformed object, keeping the rest", async () => {
+    const cluster = fleet.get("legacy")!;
+    const info = cluster.kinds.find((k) => k.kind === "MachineSet")!;
+    cluster.store.create(info, "openshift-machine-api", {
+      apiVersion: "machine.openshift.io/v1beta1",
+      kind: "MachineSet",
+      metadata: { name: "broken" },
+      spec: "not an object",
+    });
+    const result = await readMachineSets(new ClusterClient(creds("legacy")));
+    expect(result.status === "ok" && result.items).toHaveLength(4);
+    expect(result.status === "ok" && result.skipped).toEqual([
+      { name: "broken", problem: "spec: Invalid input: expected object, received string" },
+    ]);
+    cluster.store.delete(info, "openshift-machine-api", "broken");
+  });
+
+  it("give up on a silent cluster within the configured timeout and retries", async () => {
+    fleet.setFaults("legacy", { timeout: true });
+    try {
+      const started = Date.now();
+      const result = await readMachineSets(new ClusterClient(creds("legacy"), fast));
+      expect(result).toMatchObject({ status: "error", error: { kind: "timeout" } });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      fleet.setFaults("legacy", undefined);
+    }
+  });
+
+  it("retry a 5xx and a malformed answer", async () => {
+    for (const faults of [{ errorEvery: 2 }, { malformedEvery: 2 }]) {
+      fleet.setFaults("legacy", faults);
+      try {
+        // Every second request fails; with one retry every read gets through.
+        for (let i = 0; i < 3; i++) expect((await readMachineSets(new ClusterClient(creds("legacy"), fast))).status).toBe("ok");
+        const noRetry = await Promise.all([0, 1].map(() => readMachineSets(new ClusterClient(creds("legacy"), { ...fast, retries: 0 }))));
+        expect(noRetry.map((r) => r.status)).toContain("error");
+      } finally {
+        fleet.setFaults("legacy", undefined);
+      }
+    }
+  });
+});
+
+describe("writers", () => {
+  const client = () => new ClusterClient(creds("prod-east-422"));
+  const images = [`quay.io/example/a@sha256:${"1".repeat(64)}`, `quay.io/example/b@sha256:${"2".repeat(64)}`];
+
+  it("create a PinnedImageSet idempotently and refuse a different one under the same name", async () => {
+    expect(await createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images })).toBe("created");
+    expect(await createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images })).toBe("unchanged");
+    await expect(
+      createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images: images.slice(1) }),
+    ).rejects.toMatchObject({ kind: "conflict" });
+    expect(await deletePinnedImageSet(client(), "bundle-4-22-4-worker")).toBe("deleted");
+    expect(await deletePinnedImageSet(client(), "bundle-4-22-4-worker")).toBe("absent");
+  });
+
+  it("set skew enforcement, replacing the old union member", async () => {
+    await setBootImageSkewEnforcement(client(), { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: "4.19.0" } });
+    const { object } = await setBootImageSkewEnforcement(client(), {
+      mode: "Manual",
+      manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" },
+    });
+    expect((object as { spec: { bootImageSkewEnforcement: unknown } }).spec.bootImageSkewEnforcement).toEqual({
+      mode: "Manual",
+      manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" },
+    });
+  });
+
+  it("re-read and retry when the object changes between read and patch, never overwriting blindly", async () => {
+    const c = client();
+    let calls = 0;
+    const { result } = await patchWithPrecondition(c, KINDS.machineConfiguration, "cluster", (current) => {
+      calls++;
+      if (calls === 1) {
+        // Someone else changes the object after we read it.
+        fleet
+          .get("prod-east-422")!
+          .store.replace(
+            fleet.get("prod-east-422")!.kindFor({ apiVersion: "operator.openshift.io/v1", kind: "MachineConfiguration" })!,
+            undefined,
+            "cluster",
+            { ...(current as object), metadata: current.metadata, spec: { ...(current.spec as object), logLevel: "Debug" } },
+          );
+      }
+      return { spec: { operatorLogLevel: "Trace" } };
+    });
+    expect(result).toBe("patched");
+    expect(calls).toBe(2);
+    const final = (await c.get(KINDS.machineConfiguration, "cluster")) as { spec: Record<string, string> };
+    expect([final.spec.logLevel, final.spec.operatorLogLevel]).toEqual(["Debug", "Trace"]);
+  });
+
+  it("refuse a change reviewed against an older version of the object", async () => {
+    await expect(setBootImageSkewEnforcement(client(), { mode: "None" }, "1")).rejects.toMatchObject({
+      kind: "conflict",
+      message: expect.stringContaining("changed since it was reviewed"),
+    });
+  });
+
+  it("start an upgrade once", async () => {
+    const update = { version: "4.22.4", image: `quay.io/openshift-release-dev/ocp-release@sha256:${"4".repeat(64)}` };
+    expect((await setDesiredUpdate(client(), update)).result).toBe("patched");
+    expect((await setDesiredUpdate(client(), update)).result).toBe("unchanged");
+  });
+
+  it("turn a read-only token's refusal into a forbidden error", async () => {
+    const reader = new ClusterClient({ ...creds("prod-east-422"), token: "prod-east-422-reader" });
+    await expect(setDesiredUpdate(reader, { version: "4.22.5", image: "x@sha256:" + "5".repeat(64) })).rejects.toBeInstanceOf(KubeError);
+    await expect(setDesiredUpdate(reader, { version: "4.22.5", image: "x@sha256:" + "5".repeat(64) })).rejects.toMatchObject({
+      kind: "forbidden",
+    });
+  });
+});

@@ -1,0 +1,147 @@
+import type { z } from "zod";
+import { KubeError, type ClusterClient, type KindRef } from "./client";
+import { KINDS } from "./kinds";
+import * as S from "./schemas";
+
+export type ReadResult<T> =
+  | { status: "ok"; value: T }
+  /** The cluster does not serve the kind (older OpenShift) or the object does not exist. */
+  | { status: "not-available"; reason: string }
+  | { status: "error"; error: KubeError };
+
+export type SkippedObject = { name: string; problem: string };
+export type ListResult<T> =
+  | { status: "ok"; items: T[]; skipped: SkippedObject[] }
+  | { status: "not-available"; reason: string }
+  | { status: "error"; error: KubeError };
+
+const describeIssue = (error: z.ZodError) => {
+  const issue = error.issues[0]!;
+  return `${issue.path.join(".") || "object"}: ${issue.message}`;
+};
+
+function failed(error: unknown): { status: "not-available"; reason: string } | { status: "error"; error: KubeError } {
+  if (error instanceof KubeError && (error.kind === "not-served" || error.kind === "not-found"))
+    return { status: "not-available", reason: error.message };
+  if (error instanceof KubeError) return { status: "error", error };
+  throw error; // a bug of ours, not the cluster's
+}
+
+export async function readOne<T extends z.ZodType>(
+  client: ClusterClient,
+  ref: KindRef,
+  name: string,
+  schema: T,
+  namespace?: string,
+): Promise<ReadResult<z.infer<T>>> {
+  try {
+    const raw = await client.get(ref, name, namespace);
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success)
+      return {
+        status: "error",
+        error: new KubeError("malformed", `${ref.kind} ${name} has an unexpected shape (${describeIssue(parsed.error)})`),
+      };
+    return { status: "ok", value: parsed.data };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** Lists a kind; objects of an unexpected shape are skipped and reported, never fatal. */
+export async function readList<T extends z.ZodType>(
+  client: ClusterClient,
+  ref: KindRef,
+  schema: T,
+  options: { namespace?: string; labelSelector?: string } = {},
+): Promise<ListResult<z.infer<T>>> {
+  try {
+    const raw = await client.list(ref, options);
+    const items: z.infer<T>[] = [];
+    const skipped: SkippedObject[] = [];
+    raw.forEach((obj, i) => {
+      const parsed = schema.safeParse(obj);
+      if (parsed.success) items.push(parsed.data);
+      else {
+        const name = (obj as { metadata?: { name?: unknown } })?.metadata?.name;
+        skipped.push({ name: typeof name === "string" ? name : `item ${i}`, problem: describeIssue(parsed.error) });
+      }
+    });
+    return { status: "ok", items, skipped };
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+export const readClusterVersion = (c: ClusterClient) => readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema);
+export const readMachineConfigOperator = (c: ClusterClient) => readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema);
+export const readInfrastructure = (c: ClusterClient) => readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema);
+export const readMachineConfiguration = (c: ClusterClient) =>
+  readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema);
+export const readMachineSets = (c: ClusterClient) =>
+  readList(c, KINDS.machineSet, S.MachineSetSchema, { namespace: "openshift-machine-api" });
+export const readBootImagesConfigMap = (c: ClusterClient) =>
+  readOne(c, KINDS.configMap, "coreos-bootimages", S.ConfigMapSchema, "openshift-machine-config-operator");
+export const readAdminGates = (c: ClusterClient) =>
+  readOne(c, KINDS.configMap, "admin-gates", S.ConfigMapSchema, "openshift-config-managed");
+export const readAdminAcks = (c: ClusterClient) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config");
+export const readMachineConfigPools = (c: ClusterClient) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema);
+export const readMachineConfigNodes = (c: ClusterClient) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema);
+export const readPinnedImageSets = (c: ClusterClient) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema);
+export const readMachineConfigs = (c: ClusterClient, labelSelector?: string) =>
+  readList(c, KINDS.machineConfig, S.MachineConfigSchema, { labelSelector });
+export const readNodes = (c: ClusterClient) => readList(c, KINDS.node, S.NodeSchema);
+export const readMachineOSConfigs = (c: ClusterClient) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
+export const readMachineOSBuilds = (c: ClusterClient) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
+
+/** Everything the console reads from one cluster, each part independent of the others' failures. */
+export async function readClusterObjects(c: ClusterClient) {
+  const [
+    clusterVersion,
+    machineConfigOperator,
+    infrastructure,
+    machineConfiguration,
+    machineSets,
+    bootImages,
+    adminGates,
+    adminAcks,
+    pools,
+    machineConfigNodes,
+    pinnedImageSets,
+    nodes,
+    machineOSConfigs,
+    machineOSBuilds,
+  ] = await Promise.all([
+    readClusterVersion(c),
+    readMachineConfigOperator(c),
+    readInfrastructure(c),
+    readMachineConfiguration(c),
+    readMachineSets(c),
+    readBootImagesConfigMap(c),
+    readAdminGates(c),
+    readAdminAcks(c),
+    readMachineConfigPools(c),
+    readMachineConfigNodes(c),
+    readPinnedImageSets(c),
+    readNodes(c),
+    readMachineOSConfigs(c),
+    readMachineOSBuilds(c),
+  ]);
+  return {
+    clusterVersion,
+    machineConfigOperator,
+    infrastructure,
+    machineConfiguration,
+    machineSets,
+    bootImages,
+    adminGates,
+    adminAcks,
+    pools,
+    machineConfigNodes,
+    pinnedImageSets,
+    nodes,
+    machineOSConfigs,
+    machineOSBuilds,
+  };
+}
+export type ClusterObjects = Awaited<ReturnType<typeof readClusterObjects>>;

@@ -1,0 +1,134 @@
+import { z } from "zod";
+
+/**
+ * Lenient shapes of the objects Fleetskew reads: only the fields it uses are checked, everything
+ * else passes through untouched (clusters of newer versions add fields all the time).
+ */
+const Metadata = z.looseObject({
+  name: z.string(),
+  namespace: z.string().optional(),
+  uid: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  generation: z.number().optional(),
+  creationTimestamp: z.string().optional(),
+  labels: z.record(z.string(), z.string()).optional(),
+  annotations: z.record(z.string(), z.string()).optional(),
+  ownerReferences: z.array(z.looseObject({ kind: z.string(), name: z.string() })).optional(),
+});
+
+const Condition = z.looseObject({
+  type: z.string(),
+  status: z.string(),
+  reason: z.string().optional().nullable(),
+  message: z.string().optional().nullable(),
+  lastTransitionTime: z.string().optional().nullable(),
+});
+
+const object = <S extends z.ZodRawShape>(shape: S) =>
+  z.looseObject({ apiVersion: z.string().optional(), kind: z.string().optional(), metadata: Metadata, ...shape });
+
+export const ClusterVersionSchema = object({
+  spec: z
+    .looseObject({
+      channel: z.string().optional(),
+      desiredUpdate: z.looseObject({ version: z.string().optional(), image: z.string().optional() }).optional().nullable(),
+    })
+    .optional(),
+  status: z
+    .looseObject({
+      desired: z.looseObject({ version: z.string().optional(), image: z.string().optional() }).optional(),
+      history: z
+        .array(
+          z.looseObject({
+            state: z.string(),
+            version: z.string(),
+            startedTime: z.string().optional(),
+            completionTime: z.string().nullable().optional(),
+            image: z.string().optional(),
+          }),
+        )
+        .default([]),
+      conditions: z.array(Condition).default([]),
+      availableUpdates: z
+        .array(z.looseObject({ version: z.string() }))
+        .nullable()
+        .optional(),
+      conditionalUpdates: z.array(z.looseObject({ release: z.looseObject({ version: z.string() }) })).optional(),
+    })
+    .optional(),
+});
+
+export const ClusterOperatorSchema = object({ status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional() });
+
+export const InfrastructureSchema = object({
+  status: z
+    .looseObject({
+      infrastructureName: z.string().optional(),
+      platform: z.string().optional(),
+      platformStatus: z.looseObject({ type: z.string().optional() }).optional(),
+      controlPlaneTopology: z.string().optional(),
+    })
+    .optional(),
+});
+
+export const MachineConfigurationSchema = object({
+  spec: z.looseObject({}).optional(),
+  status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional(),
+});
+
+export const MachineSetSchema = object({
+  spec: z.looseObject({
+    replicas: z.number().optional(),
+    template: z
+      .looseObject({
+        spec: z.looseObject({ providerSpec: z.looseObject({ value: z.looseObject({}).optional().nullable() }).optional() }).optional(),
+      })
+      .optional(),
+  }),
+  status: z.looseObject({}).optional(),
+});
+
+export const ConfigMapSchema = object({ data: z.record(z.string(), z.string()).optional() });
+
+export const MachineConfigPoolSchema = object({
+  spec: z.looseObject({}).optional(),
+  status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional(),
+});
+export const MachineConfigNodeSchema = object({
+  spec: z
+    .looseObject({ node: z.looseObject({ name: z.string() }).optional(), pool: z.looseObject({ name: z.string() }).optional() })
+    .optional(),
+  status: z
+    .looseObject({
+      conditions: z.array(Condition).default([]),
+      pinnedImageSets: z
+        .array(
+          z.looseObject({
+            name: z.string(),
+            currentGeneration: z.number().optional(),
+            desiredGeneration: z.number().optional(),
+            lastFailedGeneration: z.number().optional(),
+            lastFailedGenerationError: z.string().optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+export const PinnedImageSetSchema = object({
+  spec: z.looseObject({ pinnedImages: z.array(z.looseObject({ name: z.string() })).default([]) }),
+});
+export const MachineConfigSchema = object({ spec: z.looseObject({}).optional() });
+export const NodeSchema = object({
+  status: z.looseObject({ nodeInfo: z.looseObject({}).optional(), allocatable: z.record(z.string(), z.string()).optional() }).optional(),
+});
+export const MachineOSConfigSchema = object({
+  spec: z.looseObject({ machineConfigPool: z.looseObject({ name: z.string() }) }),
+  status: z.looseObject({}).optional(),
+});
+export const MachineOSBuildSchema = object({ status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional() });
+
+export type ClusterVersion = z.infer<typeof ClusterVersionSchema>;
+export type MachineSet = z.infer<typeof MachineSetSchema>;
+export type ConfigMap = z.infer<typeof ConfigMapSchema>;
+export type MachineConfigNode = z.infer<typeof MachineConfigNodeSchema>;

@@ -1,0 +1,106 @@
+import { isDeepStrictEqual } from "node:util";
+import { KubeError, type ClusterClient, type KindRef } from "./client";
+import { KINDS } from "./kinds";
+
+type Obj = { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> }; spec?: unknown };
+
+export type PinnedImageSetInput = { name: string; pool: string; images: string[]; labels?: Record<string, string> };
+
+/**
+ * Creates a PinnedImageSet for one pool (selected by the role label, reference §6). Applying the
+ * same set twice changes nothing; a different set under the same name is refused, not overwritten.
+ */
+export async function createPinnedImageSet(client: ClusterClient, input: PinnedImageSetInput): Promise<"created" | "unchanged"> {
+  const spec = { pinnedImages: input.images.map((name) => ({ name })) };
+  const body = {
+    apiVersion: "machineconfiguration.openshift.io/v1",
+    kind: "PinnedImageSet",
+    metadata: { name: input.name, labels: { ...input.labels, "machineconfiguration.openshift.io/role": input.pool } },
+    spec,
+  };
+  try {
+    await client.create(KINDS.pinnedImageSet, body);
+    return "created";
+  } catch (error) {
+    if (!(error instanceof KubeError && error.kind === "conflict")) throw error;
+    const existing = (await client.get(KINDS.pinnedImageSet, input.name)) as Obj;
+    if (isDeepStrictEqual(existing.spec, spec) && existing.metadata.labels?.["machineconfiguration.openshift.io/role"] === input.pool)
+      return "unchanged";
+    throw new KubeError("conflict", `a different PinnedImageSet named ${input.name} already exists on the cluster`, 409);
+  }
+}
+
+/** Deletes a PinnedImageSet; one already gone counts as deleted. */
+export async function deletePinnedImageSet(client: ClusterClient, name: string): Promise<"deleted" | "absent"> {
+  try {
+    await client.delete(KINDS.pinnedImageSet, name);
+    return "deleted";
+  } catch (error) {
+    if (error instanceof KubeError && error.kind === "not-found") return "absent";
+    throw error;
+  }
+}
+
+/**
+ * Merge-patches a cluster-scoped singleton on condition that it has not changed since it was read.
+ * `build` sees the current object and returns the patch (or null: nothing to do). On a 409 the
+ * object is read again and `build` decides anew, so a concurrent change is never overwritten blindly.
+ */
+export async function patchWithPrecondition(
+  client: ClusterClient,
+  ref: KindRef,
+  name: string,
+  build: (current: Obj) => Record<string, unknown> | null,
+  attempts = 3,
+): Promise<{ result: "patched" | "unchanged"; object: unknown }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = (await client.get(ref, name)) as Obj;
+    const patch = build(current);
+    if (patch === null) return { result: "unchanged", object: current };
+    const metadata = { ...((patch.metadata as object) ?? {}), resourceVersion: current.metadata.resourceVersion };
+    try {
+      return { result: "patched", object: await client.mergePatch(ref, name, { ...patch, metadata }) };
+    } catch (error) {
+      if (error instanceof KubeError && error.kind === "conflict" && attempt < attempts) continue;
+      if (error instanceof KubeError && error.kind === "conflict") {
+        throw new KubeError(
+          "conflict",
+          `${ref.kind} ${name} kept changing while Fleetskew tried to update it (${attempts} attempts); try again`,
+          409,
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+export type SkewEnforcementSpec =
+  | { mode: "None" }
+  | { mode: "Manual"; manual: { mode: "OCPVersion"; ocpVersion: string } | { mode: "RHCOSVersion"; rhcosVersion: string } };
+
+/** Sets MachineConfiguration/cluster spec.bootImageSkewEnforcement (replacing the whole union). */
+export function setBootImageSkewEnforcement(client: ClusterClient, value: SkewEnforcementSpec, expectedResourceVersion?: string) {
+  return patchWithPrecondition(client, KINDS.machineConfiguration, "cluster", (current) => {
+    if (expectedResourceVersion && current.metadata.resourceVersion !== expectedResourceVersion) {
+      throw new KubeError("conflict", "the cluster's MachineConfiguration changed since it was reviewed; review it again", 409);
+    }
+    // null first clears the old union members (merge patch would otherwise keep e.g. manual.ocpVersion).
+    return {
+      spec: {
+        bootImageSkewEnforcement:
+          value.mode === "None"
+            ? { mode: "None", manual: null }
+            : { mode: "Manual", manual: { ocpVersion: null, rhcosVersion: null, ...value.manual } },
+      },
+    };
+  });
+}
+
+/** Starts an upgrade: ClusterVersion spec.desiredUpdate. */
+export function setDesiredUpdate(client: ClusterClient, update: { version: string; image: string }) {
+  return patchWithPrecondition(client, KINDS.clusterVersion, "version", (current) => {
+    const desired = (current.spec as { desiredUpdate?: { version?: string; image?: string } } | undefined)?.desiredUpdate;
+    if (desired?.image === update.image) return null;
+    return { spec: { desiredUpdate: { version: update.version, image: update.image, force: false } } };
+  });
+}
