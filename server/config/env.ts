@@ -32,6 +32,11 @@ const EnvSchema = z.object({
   FLEETSKEW_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   FLEETSKEW_SESSION_TTL_HOURS: z.coerce.number().positive("must be a positive number of hours").default(12),
   FLEETSKEW_ALLOWED_ORIGINS: z.string().optional(),
+  FLEETSKEW_SECRET_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v.trim(), "base64").length === 32, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
+    .optional(),
+  FLEETSKEW_DEMO: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
 });
 
 export type AppConfig = {
@@ -43,6 +48,10 @@ export type AppConfig = {
   sessionTtlHours: number;
   /** Extra origins trusted for state-changing requests, e.g. the public URL behind a proxy. */
   allowedOrigins: string[];
+  /** Key for credentials at rest; when unset, one is generated into the data directory. */
+  secretKey: string | undefined;
+  /** Serve a simulated demo fleet while no real cluster is registered (default on). */
+  demo: boolean;
 };
 
 /** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
@@ -67,6 +76,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .split(",")
       .map((o) => o.trim().replace(/\/$/, ""))
       .filter(Boolean),
+    secretKey: e.FLEETSKEW_SECRET_KEY,
+    demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
   };
 }
 

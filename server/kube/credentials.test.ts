@@ -45,6 +45,7 @@ describe("parseKubeconfig", () => {
     expect(() => parseKubeconfig("")).toThrow("the kubeconfig is empty");
     expect(() => parseKubeconfig("clusters: [")).toThrow(/^the kubeconfig is not valid YAML/);
     expect(() => parseKubeconfig("apiVersion: v1\nkind: Config\n")).toThrow("the kubeconfig has no contexts");
+    expect(() => parseKubeconfig("just a sentence")).toThrow(/not a YAML mapping/);
     expect(() => parseKubeconfig("contexts: 5")).toThrow(/^the kubeconfig is not valid: contexts/);
     const exec = parseKubeconfig(kubeconfig("    exec:\n      command: oc"));
     expect(() => exec.credentialsFor("ctx")).toThrow(/gets its credentials from a program/);

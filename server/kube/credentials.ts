@@ -91,6 +91,8 @@ export function parseKubeconfig(text: string): ParsedKubeconfig {
   } catch (error) {
     throw new CredentialsError(`the kubeconfig is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+    throw new CredentialsError("the kubeconfig is not a YAML mapping (it should start with apiVersion: v1, kind: Config)");
   const parsed = KubeconfigSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,4 +1,6 @@
+import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
+import { Prisma } from "./generated/prisma/client";
 
 export type ContactStatus = "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
 
@@ -15,24 +17,155 @@ export type ClusterSummary = {
   lastContactError: string | null;
 };
 
-export async function countClusters(): Promise<number> {
-  return getDb().cluster.count();
+type Actor = Omit<AuditInput, "action" | "targetType" | "targetId">;
+
+export class ClusterNameTakenError extends Error {
+  override name = "ClusterNameTakenError";
+}
+
+const toSummary = (r: {
+  id: string;
+  name: string;
+  displayName: string;
+  labels: unknown;
+  platform: string | null;
+  apiUrl: string;
+  lastContactAt: Date | null;
+  lastContactStatus: ContactStatus;
+  lastContactError: string | null;
+}): ClusterSummary => ({
+  id: r.id,
+  name: r.name,
+  displayName: r.displayName,
+  labels: (r.labels ?? {}) as Record<string, string>,
+  platform: r.platform,
+  apiUrl: r.apiUrl,
+  lastContactAt: r.lastContactAt?.toISOString() ?? null,
+  lastContactStatus: r.lastContactStatus,
+  lastContactError: r.lastContactError,
+});
+
+export async function countClusters(where: { excludeLabel?: [string, string] } = {}): Promise<number> {
+  if (!where.excludeLabel) return getDb().cluster.count();
+  const [key, value] = where.excludeLabel;
+  return getDb().cluster.count({ where: { NOT: { labels: { path: [key], equals: value } } } });
 }
 
 export async function listClusterSummaries(): Promise<ClusterSummary[]> {
-  const rows = await getDb().cluster.findMany({
-    orderBy: { name: "asc" },
-    omit: { encryptedCredentials: true },
+  const rows = await getDb().cluster.findMany({ orderBy: { name: "asc" }, omit: { encryptedCredentials: true } });
+  return rows.map(toSummary);
+}
+
+export async function findClusterSummary(name: string): Promise<ClusterSummary | null> {
+  const row = await getDb().cluster.findUnique({ where: { name }, omit: { encryptedCredentials: true } });
+  return row ? toSummary(row) : null;
+}
+
+/** The sealed credentials of a cluster, for server/clusters to open; never leaves the server. */
+export async function findClusterCredentials(name: string): Promise<Buffer | null> {
+  const row = await getDb().cluster.findUnique({ where: { name }, select: { encryptedCredentials: true } });
+  return row ? Buffer.from(row.encryptedCredentials) : null;
+}
+
+export type NewCluster = {
+  name: string;
+  displayName: string;
+  labels: Record<string, string>;
+  platform: string | null;
+  apiUrl: string;
+  encryptedCredentials: Buffer;
+  contact?: { status: ContactStatus; error: string | null; at: Date };
+};
+
+export async function insertCluster(input: NewCluster, actor: Actor): Promise<ClusterSummary> {
+  try {
+    const [row] = await getDb().$transaction([
+      getDb().cluster.create({
+        data: {
+          name: input.name,
+          displayName: input.displayName,
+          labels: input.labels,
+          platform: input.platform,
+          apiUrl: input.apiUrl,
+          encryptedCredentials: new Uint8Array(input.encryptedCredentials),
+          lastContactAt: input.contact?.at ?? null,
+          lastContactStatus: input.contact?.status ?? "unknown",
+          lastContactError: input.contact?.error ?? null,
+        },
+        omit: { encryptedCredentials: true },
+      }),
+      getDb().auditEvent.create({
+        data: auditRow({
+          ...actor,
+          action: "cluster.register",
+          targetType: "cluster",
+          targetId: input.name,
+          details: { apiUrl: input.apiUrl, ...actor.details },
+        }),
+      }),
+    ]);
+    return toSummary(row);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw new ClusterNameTakenError(`a cluster named ${input.name} is already registered`);
+    throw error;
+  }
+}
+
+export type ClusterChange = {
+  displayName?: string;
+  labels?: Record<string, string>;
+  apiUrl?: string;
+  platform?: string | null;
+  encryptedCredentials?: Buffer;
+};
+
+export async function updateCluster(name: string, change: ClusterChange, actor: Actor): Promise<ClusterSummary | null> {
+  return getDb().$transaction(async (tx) => {
+    const existing = await tx.cluster.findUnique({ where: { name }, select: { id: true } });
+    if (!existing) return null;
+    const row = await tx.cluster.update({
+      where: { name },
+      data: {
+        ...(change.displayName !== undefined ? { displayName: change.displayName } : {}),
+        ...(change.labels !== undefined ? { labels: change.labels } : {}),
+        ...(change.apiUrl !== undefined ? { apiUrl: change.apiUrl } : {}),
+        ...(change.platform !== undefined ? { platform: change.platform } : {}),
+        ...(change.encryptedCredentials ? { encryptedCredentials: new Uint8Array(change.encryptedCredentials) } : {}),
+      },
+      omit: { encryptedCredentials: true },
+    });
+    const details: Record<string, unknown> = { ...actor.details };
+    if (change.displayName !== undefined) details.displayName = change.displayName;
+    if (change.labels !== undefined) details.labels = change.labels;
+    if (change.encryptedCredentials) details.credentialsReplaced = true;
+    if (change.apiUrl !== undefined) details.apiUrl = change.apiUrl;
+    await tx.auditEvent.create({ data: auditRow({ ...actor, action: "cluster.update", targetType: "cluster", targetId: name, details }) });
+    return toSummary(row);
   });
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    displayName: r.displayName,
-    labels: (r.labels ?? {}) as Record<string, string>,
-    platform: r.platform,
-    apiUrl: r.apiUrl,
-    lastContactAt: r.lastContactAt?.toISOString() ?? null,
-    lastContactStatus: r.lastContactStatus,
-    lastContactError: r.lastContactError,
-  }));
+}
+
+export async function deleteCluster(name: string, actor: Actor): Promise<boolean> {
+  return getDb().$transaction(async (tx) => {
+    const { count } = await tx.cluster.deleteMany({ where: { name } });
+    if (count === 0) return false;
+    await tx.auditEvent.create({ data: auditRow({ ...actor, action: "cluster.remove", targetType: "cluster", targetId: name }) });
+    return true;
+  });
+}
+
+/** The outcome of the latest contact; not audited (it is an observation, not a change). */
+export async function recordContact(
+  name: string,
+  contact: { status: ContactStatus; error: string | null; at: Date; platform?: string | null },
+): Promise<void> {
+  await getDb().cluster.updateMany({
+    where: { name },
+    data: {
+      lastContactAt: contact.at,
+      lastContactStatus: contact.status,
+      lastContactError: contact.error,
+      ...(contact.platform ? { platform: contact.platform } : {}),
+    },
+  });
 }

@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE as deleteClusterRoute, GET as getClusterRoute } from "@/app/api/v1/clusters/[name]/route";
+import { POST as testRoute } from "@/app/api/v1/clusters/[name]/test/route";
+import { GET as listRoute, POST as registerRoute } from "@/app/api/v1/clusters/route";
+import { POST as connectionTestRoute } from "@/app/api/v1/connection-tests/route";
+import { POST as contextsRoute } from "@/app/api/v1/kubeconfig-contexts/route";
+import { POST as loginRoute } from "@/app/api/v1/session/route";
+import { ensureInitialAccounts } from "../auth/bootstrap";
+import { addUser } from "../auth/users";
+import { CLIENT_IP_HEADER } from "../http/request";
+import type { SimulatorServer } from "../simulator/http";
+import { kubeconfigFor } from "../simulator/kubeconfig";
+import { startTestSimulator } from "../simulator/testing";
+import { listAudit } from "../store/audit";
+import { listUsers } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { credentialsOf } from "./registration";
+
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+const db = useMigratedDatabase();
+let sim: SimulatorServer;
+let kubeconfig: string;
+let admin: string;
+let tech: string;
+
+const ORIGIN = "http://127.0.0.1:3000";
+function request(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+  return new Request(`${ORIGIN}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      host: "127.0.0.1:3000",
+      origin: ORIGIN,
+      [CLIENT_IP_HEADER]: "127.0.0.1",
+      "content-type": "application/json",
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+const params = (name: string) => ({ params: Promise.resolve({ name }) });
+async function signIn(username: string, password: string) {
+  const res = await loginRoute(request("/api/v1/session", { method: "POST", body: { username, password } }));
+  return res.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+beforeAll(async () => {
+  const started = await startTestSimulator();
+  sim = started.sim;
+  kubeconfig = kubeconfigFor(started.fleet.list(), sim.url, sim.ca);
+  await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
+  await addUser({ username: "tech", role: "technician", password: "technician password" }, { user: (await listUsers())[0]!, ip: null });
+  admin = await signIn("admin", "admin password here");
+  tech = await signIn("tech", "technician password");
+});
+afterAll(() => sim.close());
+
+describe("registering clusters", () => {
+  it("lists a kubeconfig's contexts without secrets", async () => {
+    const res = await contextsRoute(request("/api/v1/kubeconfig-contexts", { method: "POST", cookie: admin, body: { kubeconfig } }));
+    const body = await res.json();
+    expect(body.contexts.map((c: { name: string }) => c.name)).toEqual(["prod-east", "prod-east-422", "legacy"]);
+    expect(JSON.stringify(body)).not.toContain("prod-east-token");
+  });
+
+  it("tests unsaved credentials and reports version and served kinds", async () => {
+    const res = await connectionTestRoute(
+      request("/api/v1/connection-tests", {
+        method: "POST",
+        cookie: admin,
+        body: { source: { type: "kubeconfig", kubeconfig, context: "legacy" } },
+      }),
+    );
+    const { report } = await res.json();
+    expect(report).toMatchObject({ reachable: true, authenticated: true, openshiftVersion: "4.19.10", platform: "AWS" });
+    expect(report.forbidden).toHaveLength(1);
+  });
+
+  it("registers from a kubeconfig, encrypts the credentials and never returns them", async () => {
+    const res = await registerRoute(
+      request("/api/v1/clusters", {
+        method: "POST",
+        cookie: admin,
+        body: {
+          name: "prod-east",
+          displayName: "Production East",
+          labels: { env: "prod" },
+          source: { type: "kubeconfig", kubeconfig, context: "prod-east" },
+        },
+      }),
+    );
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.cluster).toMatchObject({
+      name: "prod-east",
+      displayName: "Production East",
+      platform: "AWS",
+      lastContactStatus: "ok",
+      labels: { env: "prod" },
+    });
+    expect(body.report.openshiftVersion).toBe("4.19.10");
+    const listed = await (await listRoute(request("/api/v1/clusters", { cookie: tech }))).json();
+    expect(listed.clusters.map((c: { name: string }) => c.name)).toEqual(["prod-east"]);
+    expect(JSON.stringify(listed)).not.toMatch(/prod-east-token|BEGIN CERTIFICATE/);
+
+    const client = new pg.Client({ connectionString: db().url });
+    await client.connect();
+    const { rows } = await client.query(`SELECT "encryptedCredentials" FROM "Cluster" WHERE name = 'prod-east'`);
+    await client.end();
+    expect(Buffer.from(rows[0].encryptedCredentials).toString("latin1")).not.toContain("prod-east-token");
+    expect((await credentialsOf("prod-east")).token).toBe("prod-east-token");
+    expect((await listAudit({ action: "cluster.register" }))[0]).toMatchObject({
+      actor: "admin",
+      targetId: "prod-east",
+      details: { tls: "verified", source: "kubeconfig" },
+    });
+  });
+
+  it("registers from an API URL and token, and still registers a cluster it cannot reach now", async () => {
+    const res = await registerRoute(
+      request("/api/v1/clusters", {
+        method: "POST",
+        cookie: admin,
+        body: { name: "far-away", source: { type: "token", apiUrl: "https://127.0.0.1:1", token: "t", insecureSkipTlsVerify: true } },
+      }),
+    );
+    expect(res.status).toBe(201);
+    const { cluster } = await res.json();
+    expect(cluster).toMatchObject({ lastContactStatus: "unreachable", displayName: "far-away" });
+    expect(cluster.lastContactError).toMatch(/ECONNREFUSED/);
+    expect((await listAudit({ action: "cluster.register" }))[0]!.details).toMatchObject({ tls: "verification skipped" });
+  });
+
+  it("refuses bad input with a message, a duplicate with 409, and non-admins with 403", async () => {
+    const post = (body: unknown, cookie = admin) => registerRoute(request("/api/v1/clusters", { method: "POST", cookie, body }));
+    const exec =
+      "apiVersion: v1\nclusters: [{name: c, cluster: {server: 'https://x:6443'}}]\nusers: [{name: u, user: {exec: {command: oc}}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\n";
+    const cases: [unknown, number, RegExp][] = [
+      [{ name: "Bad Name", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, 400, /^name: Name may use lower-case/],
+      [
+        { name: "x", source: { type: "kubeconfig", kubeconfig: "clusters: [unclosed", context: "a" } },
+        400,
+        /^the kubeconfig is not valid YAML/,
+      ],
+      [{ name: "x", source: { type: "kubeconfig", kubeconfig: exec, context: "x" } }, 400, /gets its credentials from a program/],
+      [{ name: "x", source: { type: "kubeconfig", kubeconfig, context: "missing" } }, 400, /no context named "missing"/],
+      [{ name: "x", source: { type: "token", apiUrl: "http://api:6443", token: "t" } }, 400, /must use https/],
+      [{ name: "x", source: { type: "token", apiUrl: "https://api:6443", token: "t", caBundle: "nope" } }, 400, /not a PEM certificate/],
+      [{ name: "prod-east", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, 409, /already registered/],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await post(body);
+      expect([res.status, (await res.json()).error]).toEqual([status, expect.stringMatching(message)]);
+    }
+    expect((await post({ name: "y", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, tech)).status).toBe(403);
+    const listed = await (await listRoute(request("/api/v1/clusters", { cookie: admin }))).json();
+    expect(listed.clusters.map((c: { name: string }) => c.name)).toEqual(["far-away", "prod-east"]);
+  });
+
+  it("tests a registered cluster and removes one", async () => {
+    const res = await testRoute(request("/api/v1/clusters/prod-east/test", { method: "POST", cookie: admin }), params("prod-east"));
+    expect((await res.json()).report.kubernetesVersion).toBe("v1.32.7");
+    expect(
+      (await deleteClusterRoute(request("/api/v1/clusters/far-away", { method: "DELETE", cookie: admin }), params("far-away"))).status,
+    ).toBe(204);
+    expect((await getClusterRoute(request("/api/v1/clusters/far-away", { cookie: admin }), params("far-away"))).status).toBe(404);
+    expect((await listAudit({ action: "cluster.remove" }))[0]).toMatchObject({ targetId: "far-away", actor: "admin" });
+  });
+});

@@ -1,0 +1,196 @@
+import { z } from "zod";
+import { UserFacingError } from "../errors";
+import { requestConfig } from "../http/request";
+import { testConnection, type ConnectionReport } from "../kube/connection";
+import {
+  checkCaBundle,
+  checkServerUrl,
+  CredentialsError,
+  CredentialsSchema,
+  parseKubeconfig,
+  type ClusterCredentials,
+  type KubeconfigContext,
+} from "../kube/credentials";
+import { loadSecretKey, open, seal } from "../secrets/secretBox";
+import {
+  ClusterNameTakenError,
+  deleteCluster,
+  findClusterCredentials,
+  findClusterSummary,
+  insertCluster,
+  listClusterSummaries,
+  recordContact,
+  updateCluster,
+  type ClusterSummary,
+  type ContactStatus,
+} from "../store/clusters";
+import type { UserRecord } from "../store/users";
+
+const MAX_KUBECONFIG = 512 * 1024;
+
+export const ClusterNameSchema = z
+  .string()
+  .trim()
+  .min(1, "Name is required")
+  .max(63, "Name must be at most 63 characters")
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    "Name may use lower-case letters, digits and dashes, and must start and end with a letter or digit",
+  );
+
+const LabelsSchema = z
+  .record(
+    z.string().regex(/^[\w./-]{1,63}$/, "label keys may use letters, digits, '.', '/', '-' and '_'"),
+    z.string().max(63, "label values are at most 63 characters"),
+  )
+  .default({});
+
+export const CredentialSourceSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("kubeconfig"),
+    kubeconfig: z.string().min(1, "Paste or upload a kubeconfig").max(MAX_KUBECONFIG, "The kubeconfig is larger than 512 KiB"),
+    context: z.string().min(1, "Choose a context"),
+  }),
+  z.object({
+    type: z.literal("token"),
+    apiUrl: z.string().min(1, "API URL is required"),
+    token: z.string().trim().min(1, "Token is required").max(8192),
+    caBundle: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
+    insecureSkipTlsVerify: z.boolean().default(false),
+  }),
+]);
+export type CredentialSource = z.infer<typeof CredentialSourceSchema>;
+
+export const RegisterClusterSchema = z.object({
+  name: ClusterNameSchema,
+  displayName: z.string().trim().max(120).optional(),
+  labels: LabelsSchema,
+  source: CredentialSourceSchema,
+});
+
+export const UpdateClusterSchema = z
+  .object({
+    displayName: z.string().trim().min(1).max(120).optional(),
+    labels: LabelsSchema.optional(),
+    source: CredentialSourceSchema.optional(),
+  })
+  .refine((c) => c.displayName !== undefined || c.labels !== undefined || c.source !== undefined, "Nothing to change");
+
+type Actor = { user: UserRecord; ip: string | null };
+
+/** Turns what the admin entered into credentials, or a 400 that says what is wrong. */
+export function resolveCredentials(source: CredentialSource): ClusterCredentials {
+  try {
+    if (source.type === "kubeconfig") return parseKubeconfig(source.kubeconfig).credentialsFor(source.context);
+    return CredentialsSchema.parse({
+      server: checkServerUrl(source.apiUrl),
+      token: source.token,
+      certificateAuthority: checkCaBundle(source.caBundle),
+      insecureSkipTlsVerify: source.insecureSkipTlsVerify,
+    });
+  } catch (error) {
+    if (error instanceof CredentialsError) throw new UserFacingError(400, error.message);
+    throw error;
+  }
+}
+
+/** The contexts of a kubeconfig, without any secret, so the admin can pick one. */
+export function listKubeconfigContexts(kubeconfig: string): KubeconfigContext[] {
+  try {
+    return parseKubeconfig(kubeconfig).contexts;
+  } catch (error) {
+    if (error instanceof CredentialsError) throw new UserFacingError(400, error.message);
+    throw error;
+  }
+}
+
+export function contactStatusOf(report: ConnectionReport): { status: ContactStatus; error: string | null } {
+  if (!report.reachable) return { status: "unreachable", error: report.problem };
+  if (!report.authenticated) return { status: "unauthorized", error: report.problem };
+  return { status: "ok", error: report.problem };
+}
+
+const secretKey = () => loadSecretKey({ env: requestConfig().secretKey, dataDir: requestConfig().dataDir });
+const context = (name: string) => `cluster:${name}`;
+
+/** Tests credentials that are not saved yet. */
+export async function testCredentials(source: CredentialSource): Promise<ConnectionReport> {
+  return testConnection(resolveCredentials(source));
+}
+
+/**
+ * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
+ * a cluster that cannot be reached now is still registered (a disconnected site may come online later).
+ */
+export async function registerCluster(
+  input: z.infer<typeof RegisterClusterSchema>,
+  actor: Actor,
+): Promise<{ cluster: ClusterSummary; report: ConnectionReport }> {
+  const credentials = resolveCredentials(input.source);
+  if (await findClusterSummary(input.name)) throw new UserFacingError(409, `a cluster named ${input.name} is already registered`);
+  const report = await testConnection(credentials);
+  const contact = contactStatusOf(report);
+  try {
+    const cluster = await insertCluster(
+      {
+        name: input.name,
+        displayName: input.displayName || input.name,
+        labels: input.labels,
+        platform: report.platform,
+        apiUrl: credentials.server,
+        encryptedCredentials: seal(await secretKey(), JSON.stringify(credentials), context(input.name)),
+        contact: { ...contact, at: new Date() },
+      },
+      {
+        actor: actor.user.username,
+        ip: actor.ip,
+        details: { tls: credentials.insecureSkipTlsVerify ? "verification skipped" : "verified", source: input.source.type },
+      },
+    );
+    return { cluster, report };
+  } catch (error) {
+    if (error instanceof ClusterNameTakenError) throw new UserFacingError(409, error.message);
+    throw error;
+  }
+}
+
+export async function changeCluster(name: string, input: z.infer<typeof UpdateClusterSchema>, actor: Actor): Promise<ClusterSummary> {
+  const credentials = input.source ? resolveCredentials(input.source) : undefined;
+  const updated = await updateCluster(
+    name,
+    {
+      displayName: input.displayName,
+      labels: input.labels,
+      ...(credentials
+        ? { apiUrl: credentials.server, encryptedCredentials: seal(await secretKey(), JSON.stringify(credentials), context(name)) }
+        : {}),
+    },
+    { actor: actor.user.username, ip: actor.ip },
+  );
+  if (!updated) throw new UserFacingError(404, `no cluster named ${name}`);
+  return updated;
+}
+
+export async function removeCluster(name: string, actor: Actor): Promise<void> {
+  if (!(await deleteCluster(name, { actor: actor.user.username, ip: actor.ip })))
+    throw new UserFacingError(404, `no cluster named ${name}`);
+}
+
+/** The stored credentials of a registered cluster, decrypted; for server-side use only. */
+export async function credentialsOf(name: string): Promise<ClusterCredentials> {
+  const sealed = await findClusterCredentials(name);
+  if (!sealed) throw new UserFacingError(404, `no cluster named ${name}`);
+  return CredentialsSchema.parse(JSON.parse(open(await secretKey(), sealed, context(name))));
+}
+
+/** Tests a registered cluster and records the outcome as its last contact. */
+export async function testRegisteredCluster(name: string): Promise<ConnectionReport> {
+  const report = await testConnection(await credentialsOf(name));
+  await recordContact(name, { ...contactStatusOf(report), at: new Date(), platform: report.platform });
+  return report;
+}
+
+export { listClusterSummaries, findClusterSummary };
