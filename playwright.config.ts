@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 // Free ports are chosen once, in the main process; workers inherit them through the environment.
@@ -12,6 +13,9 @@ const freePort = () =>
 process.env.FLEETSKEW_E2E_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_EMBEDDED_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_ADMIN_PASSWORD ??= "e2e admin password";
+process.env.FLEETSKEW_E2E_SIMULATOR_PORT ??= freePort();
+// The simulated fleet the browser tests register clusters from.
+process.env.FLEETSKEW_E2E_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/fleet.kubeconfig");
 
 const postgresUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_PORT}`;
 const embeddedUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_EMBEDDED_PORT}`;
@@ -24,7 +28,7 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
   reuseExistingServer: false,
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
   stdout: "pipe" as const,
-  env: { PORT: port!, HOST: "127.0.0.1", FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD! },
+  env: { PORT: port!, HOST: "127.0.0.1", FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD!, FLEETSKEW_DEMO: "0" },
 });
 
 export default defineConfig({
@@ -61,5 +65,13 @@ export default defineConfig({
   webServer: [
     server("postgres", process.env.FLEETSKEW_E2E_PORT, postgresUrl),
     server("embedded", process.env.FLEETSKEW_E2E_EMBEDDED_PORT, embeddedUrl),
+    {
+      command: `node node_modules/tsx/dist/cli.mjs scripts/simulator.ts --clusters 6 --port ${process.env.FLEETSKEW_E2E_SIMULATOR_PORT} --kubeconfig ${process.env.FLEETSKEW_E2E_KUBECONFIG}`,
+      url: `https://127.0.0.1:${process.env.FLEETSKEW_E2E_SIMULATOR_PORT}/clusters`,
+      ignoreHTTPSErrors: true,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "pipe" as const,
+    },
   ],
 });

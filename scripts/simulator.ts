@@ -3,7 +3,8 @@
  *                       [--import DIR [--name NAME]]...`
  * Serves a fleet of simulated OpenShift clusters, each under https://HOST:PORT/clusters/<name>.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { Fleet } from "../server/simulator/cluster";
 import { startSimulator } from "../server/simulator/http";
@@ -75,6 +76,7 @@ async function main() {
   );
   console.log(`simulator: serving ${fleet.list().length} clusters on ${sim.url}/clusters/<name>`);
   if (values.kubeconfig) {
+    await mkdir(path.dirname(path.resolve(values.kubeconfig)), { recursive: true });
     await writeFile(values.kubeconfig, kubeconfigFor(fleet.list(), sim.url, sim.ca), { mode: 0o600 });
     console.log(`simulator: kubeconfig with one context per cluster written to ${values.kubeconfig}`);
   }

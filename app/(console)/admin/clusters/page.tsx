@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import { ClusterRegistration } from "@/components/ClusterRegistration";
+import { ClustersAdmin } from "@/components/ClustersAdmin";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { listClusterSummaries } from "@/server/store/clusters";
+
+export const metadata: Metadata = { title: "Clusters" };
+
+export default async function ClustersAdminPage() {
+  await requirePageUser(SECTIONS.admin.access);
+  const clusters = await listClusterSummaries();
+  return (
+    <>
+      <PageHeader
+        title="Clusters"
+        description="The clusters Fleetskew watches. Credentials are stored encrypted and never shown again; Fleetskew needs only read access, plus the write permissions in docs/rbac.md for bundles and acknowledgements."
+      />
+      <div className="flex flex-col gap-6">
+        <ClustersAdmin initial={clusters} />
+        <div className="max-w-3xl">
+          <ClusterRegistration />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { existsSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+
+const KUBECONFIG = process.env.FLEETSKEW_E2E_KUBECONFIG!;
+
+test("an admin registers a simulated cluster from its kubeconfig and sees its version and served kinds", async ({ page }, testInfo) => {
+  await expect.poll(() => existsSync(KUBECONFIG)).toBe(true);
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.getByRole("link", { name: "Admin" }).click();
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Clusters" }).click();
+  await expect(page.getByRole("heading", { name: "Clusters", exact: true })).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Register a cluster" });
+  await form.getByLabel("Kubeconfig file").setInputFiles(KUBECONFIG);
+  const contextSelect = form.getByLabel("Context");
+  await expect(contextSelect.locator("option", { hasText: "prod-east-422" })).toHaveCount(1);
+  await contextSelect.selectOption("prod-east");
+  await form.getByLabel("Name", { exact: true }).fill("prod-east");
+  await form.getByLabel("Display name").fill("Production East");
+  await form.getByLabel("Labels").fill("env=prod, region=us-east-1");
+
+  await form.getByRole("button", { name: "Test connection" }).click();
+  const report = form.getByRole("region", { name: "Connection test result" });
+  await expect(report).toContainText("OpenShift 4.19.10");
+  await expect(report).toContainText("platform AWS");
+  await expect(report).toContainText("Kinds served: 13 of 13");
+  await report.getByText("Kinds served: 13 of 13").click();
+  await expect(report.getByRole("row", { name: /MachineConfigNode machineconfiguration\.openshift\.io\/v1 yes/ })).toHaveCount(1);
+  await snap(page, testInfo, "07-cluster-connection-test");
+
+  await form.getByRole("button", { name: "Register cluster" }).click();
+  await expect(form.getByRole("status")).toHaveText("Registered prod-east.");
+  const row = page.locator('tr[data-cluster="prod-east"]');
+  await expect(row).toContainText("Production East");
+  await expect(row).toContainText("Reachable");
+  await expect(row).toContainText("env=prod");
+  await snap(page, testInfo, "08-clusters-registered");
+
+  // A bad kubeconfig gets a message, and nothing is registered.
+  await form.getByLabel("Kubeconfig", { exact: true }).fill("apiVersion: v1\nkind: Config\ncontexts: []\n");
+  await form.getByLabel("Name", { exact: true }).click();
+  await expect(form.getByRole("alert")).toHaveText("the kubeconfig has no contexts");
+
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet" }).click();
+  await expect(page.getByRole("rowheader", { name: /Production East/ })).toBeVisible();
+  await snap(page, testInfo, "09-fleet-with-cluster");
+});
