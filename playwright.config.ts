@@ -28,7 +28,12 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
   reuseExistingServer: false,
   gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
   stdout: "pipe" as const,
-  env: { PORT: port!, HOST: "127.0.0.1", FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD!, FLEETSKEW_DEMO: "0" },
+  env: {
+    PORT: port!,
+    HOST: "127.0.0.1",
+    FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD!,
+    FLEETSKEW_DEMO: mode === "embedded" ? "1" : "0",
+  },
 });
 
 export default defineConfig({

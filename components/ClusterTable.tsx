@@ -59,7 +59,7 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
               <tr key={c.id} className="border-b border-line last:border-0">
                 <th scope="row" className="px-4 py-3 font-medium">
                   {c.displayName}
-                  <div className="text-xs font-normal text-muted">{c.name}</div>
+                  {c.displayName !== c.name ? <div className="text-xs font-normal text-muted">{c.name}</div> : null}
                 </th>
                 <td className="px-4 py-3">{c.platform ?? "—"}</td>
                 <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>

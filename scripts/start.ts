@@ -8,18 +8,19 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/bootstrap";
-import { pruneAuthState } from "../server/auth/housekeeping";
 import { ConfigError, readConfig } from "../server/config/env";
 import { CLIENT_IP_HEADER } from "../server/http/request";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { openDatabase, type OpenedDatabase } from "../server/runtime/database";
-import { countClusters } from "../server/store/clusters";
+import { countRealClusters, registerDemoFleet } from "../server/clusters/demo";
+import { startDemoFleet, type DemoFleet } from "../server/simulator/demo";
 import { closeDb } from "../server/store/db";
 import { migrate, MigrationError } from "../server/store/migrate";
 
 const root = path.resolve(__dirname, "..");
 const dev = process.argv.includes("--dev");
 const log = (line: string) => console.log(`fleetskew: ${line}`);
+const DEMO_CLUSTERS = 12;
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -76,9 +77,11 @@ async function main() {
   await listen(server, config.port, config.host);
 
   let database: OpenedDatabase | undefined;
+  let demoFleet: DemoFleet | undefined;
   const shutdown = async (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
+    await demoFleet?.sim.close().catch(() => undefined);
     await closeDb().catch(() => undefined);
     await database?.embedded?.stop().catch(() => undefined);
     process.exit(0);
@@ -98,11 +101,17 @@ async function main() {
     `database: ${database.mode === "embedded" ? `embedded, in ${path.join(config.dataDir, "pgdata")}` : "postgres"} (${total} migrations, ${applied.length} applied now)`,
   );
 
-  const demo = (await countClusters()) === 0;
+  const demo = config.demo && (await countRealClusters()) === 0;
   printAccounts(await ensureInitialAccounts({ dataDir: config.dataDir, adminPassword: config.adminPassword, demo }), config.dataDir);
-  await pruneAuthState();
+  if (demo) {
+    demoFleet = await startDemoFleet({ dataDir: config.dataDir, clusters: DEMO_CLUSTERS });
+    const added = await registerDemoFleet(demoFleet);
+    log(
+      `demo fleet: ${demoFleet.specs.length} simulated clusters on ${demoFleet.sim.url}${added ? ` (${added} registered now)` : ""}; register a real cluster under Admin → Clusters`,
+    );
+  }
+  // From here on only Next's module graph uses the database (instrumentation.ts runs background work).
   await closeDb();
-  setInterval(() => void pruneAuthState().catch((e) => console.error("fleetskew: housekeeping failed:", e)), 3_600_000).unref();
 
   const { default: next } = await import("next");
   const app = next({ dev, dir: root, hostname: config.host, port: config.port });

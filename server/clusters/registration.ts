@@ -116,6 +116,11 @@ export function contactStatusOf(report: ConnectionReport): { status: ContactStat
 const secretKey = () => loadSecretKey({ env: requestConfig().secretKey, dataDir: requestConfig().dataDir });
 const context = (name: string) => `cluster:${name}`;
 
+/** Encrypts credentials for one cluster's row (bound to its name). */
+export async function sealCredentials(name: string, credentials: ClusterCredentials): Promise<Buffer> {
+  return seal(await secretKey(), JSON.stringify(credentials), context(name));
+}
+
 /** Tests credentials that are not saved yet. */
 export async function testCredentials(source: CredentialSource): Promise<ConnectionReport> {
   return testConnection(resolveCredentials(source));
@@ -141,7 +146,7 @@ export async function registerCluster(
         labels: input.labels,
         platform: report.platform,
         apiUrl: credentials.server,
-        encryptedCredentials: seal(await secretKey(), JSON.stringify(credentials), context(input.name)),
+        encryptedCredentials: await sealCredentials(input.name, credentials),
         contact: { ...contact, at: new Date() },
       },
       {

@@ -4,7 +4,14 @@ import path from "node:path";
 
 // Everything that changes what `next build` produces.
 const INPUT_DIRS = ["app", "components", "server", "public"];
-const INPUT_FILES = ["next.config.js", "postcss.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+const INPUT_FILES = [
+  "instrumentation.ts",
+  "next.config.js",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 const SKIP = new Set(["generated", "node_modules"]);
 export const BUILD_STAMP_FILE = "fleetskew-source-hash";
 

@@ -427,9 +427,12 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
 }
 
 /** Starts the simulator on host:port (0 = any free port). */
-export async function startSimulator(fleet: Fleet, options: { port?: number; host?: string } = {}): Promise<SimulatorServer> {
+export async function startSimulator(
+  fleet: Fleet,
+  options: { port?: number; host?: string; tls?: ServingCertificate } = {},
+): Promise<SimulatorServer> {
   const host = options.host ?? "127.0.0.1";
-  const tls = await servingCertificate(["localhost", "127.0.0.1", "::1", host]);
+  const tls = options.tls ?? (await servingCertificate(["localhost", "127.0.0.1", "::1", host]));
   const server = createSimulatorServer(fleet, tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

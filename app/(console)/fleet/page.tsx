@@ -12,7 +12,7 @@ export default async function FleetPage() {
   const clusters = await listClusterSummaries();
   return (
     <>
-      <PageHeader title="Fleet" description="Every registered cluster, its last contact, and how far its boot images lag its release." />
+      <PageHeader title="Fleet" description="Every registered cluster, its platform and when Fleetskew last reached it." />
       <ClusterTable clusters={clusters} />
     </>
   );

@@ -1,0 +1,43 @@
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Fleet, type ClusterSpec } from "./cluster";
+import { startSimulator, type SimulatorServer } from "./http";
+import { generateFleet } from "./scenarios/generate";
+import { servingCertificate, type ServingCertificate } from "./tls";
+
+export type DemoFleet = { sim: SimulatorServer; specs: ClusterSpec[] };
+
+const DEMO_SEED = 1;
+
+/** The simulator's certificate, kept in the data directory so stored demo credentials stay valid. */
+async function persistentCertificate(dir: string): Promise<ServingCertificate> {
+  const certFile = path.join(dir, "tls.crt");
+  const keyFile = path.join(dir, "tls.key");
+  try {
+    return { cert: await readFile(certFile, "utf8"), key: await readFile(keyFile, "utf8") };
+  } catch {
+    const tls = await servingCertificate();
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(certFile, tls.cert);
+    await writeFile(keyFile, tls.key, { mode: 0o600 });
+    await chmod(keyFile, 0o600);
+    return tls;
+  }
+}
+
+/**
+ * Serves a simulated demo fleet on a loopback port, preferring the port of the previous start so
+ * that registered demo clusters keep their API URL.
+ */
+export async function startDemoFleet(options: { dataDir: string; clusters: number }): Promise<DemoFleet> {
+  const dir = path.join(options.dataDir, "demo-simulator");
+  const tls = await persistentCertificate(dir);
+  const portFile = path.join(dir, "port");
+  const previous = Number((await readFile(portFile, "utf8").catch(() => "0")).trim()) || 0;
+  const specs = generateFleet(options.clusters, DEMO_SEED);
+  const fleet = new Fleet();
+  for (const spec of specs) fleet.add(spec);
+  const sim = await startSimulator(fleet, { port: previous, tls }).catch(() => startSimulator(fleet, { port: 0, tls }));
+  await writeFile(portFile, new URL(sim.url).port);
+  return { sim, specs };
+}
