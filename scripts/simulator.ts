@@ -10,6 +10,7 @@ import { Fleet } from "../server/simulator/cluster";
 import { startSimulator } from "../server/simulator/http";
 import { clusterFromDumps } from "../server/simulator/importCluster";
 import { kubeconfigFor } from "../server/simulator/kubeconfig";
+import { Reconciler, scaledClock } from "../server/simulator/reconciler";
 import { generateFleet } from "../server/simulator/scenarios/generate";
 
 const usage =
@@ -30,6 +31,7 @@ async function main() {
       kubeconfig: { type: "string" },
       import: { type: "string", multiple: true },
       name: { type: "string", multiple: true },
+      speed: { type: "string", default: "60" },
       help: { type: "boolean", short: "h" },
     },
     tokens: true,
@@ -41,6 +43,8 @@ async function main() {
   }
   const seed = Number(values.seed);
   const port = Number(values.port);
+  const speed = Number(values.speed);
+  if (!(speed > 0)) fail("--speed must be a positive number (simulated seconds per real second)");
   if (!Number.isInteger(seed)) fail("--seed must be a whole number");
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be between 0 and 65535");
 
@@ -74,13 +78,18 @@ async function main() {
   const sim = await startSimulator(fleet, { port, host: values.host }).catch((e: NodeJS.ErrnoException) =>
     fail(e.code === "EADDRINUSE" ? `port ${port} is already in use; choose another with --port` : e.message),
   );
-  console.log(`simulator: serving ${fleet.list().length} clusters on ${sim.url}/clusters/<name>`);
+  const reconciler = new Reconciler(fleet, scaledClock(speed));
+  reconciler.start();
+  console.log(`simulator: serving ${fleet.list().length} clusters on ${sim.url}/clusters/<name> (simulated time runs ${speed}× real time)`);
   if (values.kubeconfig) {
     await mkdir(path.dirname(path.resolve(values.kubeconfig)), { recursive: true });
     await writeFile(values.kubeconfig, kubeconfigFor(fleet.list(), sim.url, sim.ca), { mode: 0o600 });
     console.log(`simulator: kubeconfig with one context per cluster written to ${values.kubeconfig}`);
   }
-  const stop = () => void sim.close().then(() => process.exit(0));
+  const stop = () => {
+    reconciler.stop();
+    void sim.close().then(() => process.exit(0));
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

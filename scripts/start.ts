@@ -81,6 +81,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
+    demoFleet?.reconciler.stop();
     await demoFleet?.sim.close().catch(() => undefined);
     await closeDb().catch(() => undefined);
     await database?.embedded?.stop().catch(() => undefined);

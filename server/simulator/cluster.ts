@@ -47,8 +47,8 @@ export function parseMinor(ocpVersion: string): number {
 
 export class SimCluster {
   private storeInstance: ObjectStore | undefined;
-  readonly kinds: KindInfo[];
-  readonly minor: number;
+  kinds: KindInfo[];
+  minor: number;
   requestCount = 0;
 
   constructor(
@@ -57,6 +57,17 @@ export class SimCluster {
   ) {
     this.minor = parseMinor(spec.ocpVersion);
     this.kinds = kindsServedAt(this.minor);
+  }
+
+  /** After an upgrade: the API now serves what the new release serves. */
+  setVersion(ocpVersion: string): void {
+    this.spec.ocpVersion = ocpVersion;
+    this.minor = parseMinor(ocpVersion);
+    this.kinds = kindsServedAt(this.minor);
+  }
+
+  get materialized(): boolean {
+    return this.storeInstance !== undefined;
   }
 
   get name() {
@@ -114,6 +125,8 @@ export class SimCluster {
 /** All simulated clusters served by one simulator process. */
 export class Fleet {
   private readonly clusters = new Map<string, SimCluster>();
+  /** Called after every successful write through the API (the reconciler listens here). */
+  onWrite?: (cluster: SimCluster) => void;
 
   constructor(readonly env: SimEnv = defaultEnv()) {}
 

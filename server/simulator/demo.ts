@@ -2,10 +2,11 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Fleet, type ClusterSpec } from "./cluster";
 import { startSimulator, type SimulatorServer } from "./http";
+import { Reconciler, scaledClock } from "./reconciler";
 import { generateFleet } from "./scenarios/generate";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
-export type DemoFleet = { sim: SimulatorServer; specs: ClusterSpec[] };
+export type DemoFleet = { sim: SimulatorServer; specs: ClusterSpec[]; reconciler: Reconciler };
 
 const DEMO_SEED = 1;
 
@@ -39,5 +40,7 @@ export async function startDemoFleet(options: { dataDir: string; clusters: numbe
   for (const spec of specs) fleet.add(spec);
   const sim = await startSimulator(fleet, { port: previous, tls }).catch(() => startSimulator(fleet, { port: 0, tls }));
   await writeFile(portFile, new URL(sim.url).port);
-  return { sim, specs };
+  const reconciler = new Reconciler(fleet, scaledClock(60));
+  reconciler.start();
+  return { sim, specs, reconciler };
 }

@@ -423,7 +423,8 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
     return handleList(res, cluster, target, url.searchParams);
   }
   if (verb === "get") return reply(200, cluster.store.get(target.info, target.namespace, target.name!));
-  return handleWrite(req, res, cluster, target, verb);
+  await handleWrite(req, res, cluster, target, verb);
+  fleet.onWrite?.(cluster);
 }
 
 /** Starts the simulator on host:port (0 = any free port). */

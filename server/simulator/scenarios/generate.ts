@@ -3,6 +3,7 @@ import type { ClusterSpec, Faults } from "../cluster";
 import type { KubeObject } from "../store";
 import { amiFor, azureVersionFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./bootImages";
 import { prodEast422Objects, prodEastObjects, readFixture } from "./prodEast";
+import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
 import { hexOf, pick, rng, uidOf, weighted } from "./random";
 
 export type Platform = "AWS" | "GCP" | "Azure" | "VSphere" | "BareMetal" | "None";
@@ -43,18 +44,8 @@ const REGIONS: Record<Platform, string[]> = {
 const minorOfVersion = (v: string) => Number(v.split(".")[1]);
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 
-/** Platforms whose MachineSets the MCO manages by default at a minor (reference §0). */
-function defaultOn(platform: Platform, minor: number): boolean {
-  if (platform === "AWS" || platform === "GCP") return minor >= 19;
-  if (platform === "VSphere" || platform === "Azure") return minor >= 22;
-  return false;
-}
-function supported(platform: Platform, minor: number): boolean {
-  if (platform === "GCP") return minor >= 17;
-  if (platform === "AWS") return minor >= 18;
-  if (platform === "VSphere" || platform === "Azure") return minor >= 21;
-  return false;
-}
+const defaultOn = (platform: Platform, minor: number) => bootImagesDefaultOn(platform, minor);
+const supported = (platform: Platform, minor: number) => bootImagesSupported(platform, minor);
 
 export function paramsFor(index: number, seed: number): ClusterParams {
   const r = rng(seed * 1_000_003 + index);
@@ -313,7 +304,12 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
     };
   });
   cv.metadata = { ...cv.metadata, uid: uidOf(`${p.name}/cv`) };
-  cv.spec = { ...cv.spec, clusterID: uidOf(`${p.name}/id`), channel: `stable-4.${minor}` };
+  cv.spec = {
+    ...cv.spec,
+    clusterID: uidOf(`${p.name}/id`),
+    channel: `stable-4.${minor}`,
+    desiredUpdate: { version: current, image: digest(current), force: false },
+  };
   cv.status.history = entries.reverse();
   cv.status.desired = { version: current, image: digest(current), channels: [`stable-4.${minor}`, `fast-4.${minor}`] };
   const conditions = (cv.status.conditions as { type: string; message?: string }[]).map((c) =>

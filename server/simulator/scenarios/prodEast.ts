@@ -141,6 +141,8 @@ function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObject {
   const current = cv.status.history[0]!;
   const minor = versions.at(-1)!.split(".").slice(0, 2).join(".");
   cv.spec.channel = `stable-${minor}`;
+  if (cv.spec.desiredUpdate)
+    cv.spec.desiredUpdate = { ...(cv.spec.desiredUpdate as object), version: current.version, image: current.image };
   cv.status.desired = {
     ...cv.status.desired,
     version: current.version,

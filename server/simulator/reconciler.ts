@@ -1,0 +1,534 @@
+import { resolveBootImage } from "../domain/bootImages";
+import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
+import { checkBootImageSkew, installVersion, skewLimitsFor } from "../domain/skew";
+import { parseOcpVersion } from "../domain/versions";
+import type { Fleet, SimCluster } from "./cluster";
+import type { KindInfo } from "./kinds";
+import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./scenarios/bootImages";
+import { bootImagesDefaultOn, bootImagesSupported } from "./scenarios/platforms";
+import type { KubeObject } from "./store";
+
+/**
+ * Plays the parts of the Machine Config Operator and the Cluster Version Operator that Fleetskew
+ * triggers (reference §1.4, §2, §5–§7), on a simulated clock. It acts only on clusters that were
+ * written to (or that have work in progress), so untouched clusters are served exactly as loaded.
+ */
+export type SimClock = { now: () => Date };
+
+/** A clock that runs `speed` times faster than real time from `start`. */
+export function scaledClock(speed: number, start: Date = new Date()): SimClock {
+  const realStart = Date.now();
+  return { now: () => new Date(start.getTime() + (Date.now() - realStart) * speed) };
+}
+
+export type ReconcilerOptions = {
+  /** Simulated time a pinned image takes to pull on one node. */
+  pullSecondsPerImage: number;
+  /** Assumed compressed size of a pinned image without a `fleetskew.io/image-size-bytes` annotation. */
+  defaultImageBytes: number;
+  /** Simulated time an upgrade takes. */
+  upgradeSeconds: number;
+};
+
+export const DEFAULT_RECONCILER_OPTIONS: ReconcilerOptions = {
+  pullSecondsPerImage: 120,
+  defaultImageBytes: 1024 ** 3,
+  upgradeSeconds: 90 * 60,
+};
+
+const GiB = 1024 ** 3;
+const MIN_FREE_AFTER_PREFETCH = 16 * GiB; // MinFreeStorageAfterPrefetch (reference §6)
+const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+type Condition = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string };
+type Any = Record<string, any>;
+
+/** Sets a condition, keeping lastTransitionTime when the status does not change. */
+function setCondition(conditions: Condition[], next: Condition, now: Date): Condition[] {
+  const old = conditions.find((c) => c.type === next.type);
+  const merged = { ...next, lastTransitionTime: old && old.status === next.status ? old.lastTransitionTime : iso(now) };
+  return old ? conditions.map((c) => (c.type === next.type ? merged : c)) : [...conditions, merged];
+}
+
+/** Parses Kubernetes quantities like "114345831029", "120Gi", "500M". */
+export function parseQuantity(q: string | undefined): number | null {
+  if (!q) return null;
+  const m = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(q.trim());
+  if (!m) return null;
+  const mult: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: GiB, Ti: 1024 ** 4, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Number(m[1]) * (m[2] ? mult[m[2]]! : 1);
+}
+
+export class Reconciler {
+  private readonly active = new Set<SimCluster>();
+  /** When each node started pulling each PinnedImageSet generation (simulated time). */
+  private readonly pullStarted = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly clock: SimClock,
+    private readonly options: ReconcilerOptions = DEFAULT_RECONCILER_OPTIONS,
+  ) {
+    fleet.onWrite = (cluster) => this.active.add(cluster);
+  }
+
+  /** Reconciles active clusters every `intervalMs` of real time. */
+  start(intervalMs = 250): void {
+    this.timer ??= setInterval(() => this.reconcileActive(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  reconcileActive(): void {
+    for (const cluster of [...this.active]) {
+      try {
+        if (!this.reconcile(cluster)) this.active.delete(cluster);
+      } catch (error) {
+        console.error(`simulator: reconciling ${cluster.name} failed:`, error);
+        this.active.delete(cluster);
+      }
+    }
+  }
+
+  /** One pass over a cluster; returns true while time-based work (pulls, an upgrade) is in progress. */
+  reconcile(cluster: SimCluster): boolean {
+    const upgrading = this.reconcileUpgrade(cluster);
+    this.reconcileBootImages(cluster);
+    this.reconcileUpgradeable(cluster);
+    const pulling = this.reconcilePinnedImages(cluster);
+    return upgrading || pulling;
+  }
+
+  private kind(cluster: SimCluster, kind: string): KindInfo | undefined {
+    return cluster.kinds.find((k) => k.kind === kind);
+  }
+
+  private find(cluster: SimCluster, kind: string, name: string, namespace?: string): KubeObject | null {
+    const info = this.kind(cluster, kind);
+    if (!info) return null;
+    try {
+      return cluster.store.get(info, namespace, name);
+    } catch {
+      return null;
+    }
+  }
+
+  private list(cluster: SimCluster, kind: string, namespace?: string): KubeObject[] {
+    const info = this.kind(cluster, kind);
+    return info ? cluster.store.list(info, namespace) : [];
+  }
+
+  /** Writes through the store; identical content is a no-op there, so passes converge. */
+  private write(cluster: SimCluster, kind: string, obj: Any, subresource?: "status"): void {
+    const info = this.kind(cluster, kind)!;
+    cluster.store.replace(
+      info,
+      obj.metadata.namespace,
+      obj.metadata.name!,
+      { ...obj, metadata: { ...obj.metadata, resourceVersion: undefined } },
+      subresource,
+    );
+  }
+
+  private context(cluster: SimCluster) {
+    const infra = this.find(cluster, "Infrastructure", "cluster") as Any | null;
+    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
+    const cm = this.find(cluster, "ConfigMap", "coreos-bootimages", "openshift-machine-config-operator") as Any | null;
+    let stream: unknown = null;
+    try {
+      stream = cm?.data?.stream ? JSON.parse(cm.data.stream) : null;
+    } catch {
+      stream = null;
+    }
+    const history = (cv?.status?.history ?? []) as { state?: string; version?: string }[];
+    return {
+      platform: (infra?.status?.platformStatus?.type ?? infra?.status?.platform ?? null) as string | null,
+      sno: infra?.status?.controlPlaneTopology === "SingleReplica",
+      history,
+      current: history.find((h) => h.state === "Completed")?.version ?? cluster.spec.ocpVersion,
+      stream,
+      releaseVersion: (cm?.data?.releaseVersion ?? null) as string | null,
+    };
+  }
+
+  /** managedBootImages spec → status, MachineSets moved to the stream image, skew enforcement status (§1.4, §2.2). */
+  private reconcileBootImages(cluster: SimCluster): void {
+    const mc = this.find(cluster, "MachineConfiguration", "cluster") as Any | null;
+    if (!mc) return;
+    const ctx = this.context(cluster);
+    const next = structuredClone(mc);
+    next.status ??= {};
+    const supported = bootImagesSupported(ctx.platform, cluster.minor);
+    const specManagers = mc.spec?.managedBootImages?.machineManagers as Any[] | undefined;
+    const managers =
+      specManagers ??
+      (bootImagesDefaultOn(ctx.platform, cluster.minor)
+        ? [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }]
+        : undefined);
+    if (supported && managers) next.status.managedBootImagesStatus = { machineManagers: managers };
+    const effective = supported ? next.status.managedBootImagesStatus?.machineManagers : null;
+    const mode = (effective ?? []).find((m: Any) => m.resource === "machinesets")?.selection?.mode ?? "None";
+
+    let enrolled = 0;
+    let skipped = 0;
+    if (supported && mode !== "None") {
+      for (const ms of this.list(cluster, "MachineSet", "openshift-machine-api") as Any[]) {
+        const provider = ms.spec?.template?.spec?.providerSpec?.value;
+        const resolved = resolveBootImage(
+          {
+            name: ms.metadata.name,
+            labels: ms.metadata.labels,
+            annotations: ms.metadata.annotations,
+            ownerReferences: ms.metadata.ownerReferences,
+            providerSpec: provider,
+          },
+          {
+            stream: ctx.stream,
+            releaseVersion: ctx.releaseVersion,
+            history: ctx.history,
+            platform: ctx.platform,
+            machineManagers: effective,
+          },
+        );
+        const selected =
+          mode === "All" ||
+          selectorMatches(
+            effective.find((m: Any) => m.resource === "machinesets")?.selection?.partial?.machineResourceSelector as LabelSelector,
+            ms.metadata.labels,
+          );
+        if (!selected) continue;
+        enrolled++;
+        if (resolved.mco.action === "skip") {
+          skipped++;
+          continue;
+        }
+        const arch = "x86_64";
+        const images = (ctx.stream as Any)?.architectures?.[arch]?.images;
+        const moved = structuredClone(ms);
+        const value = moved.spec.template.spec.providerSpec.value;
+        if (resolved.reference.platform === "AWS" && resolved.reference.region)
+          value.ami = { id: images?.aws?.regions?.[resolved.reference.region]?.image };
+        if (resolved.reference.platform === "GCP" && images?.gcp) {
+          const boot = value.disks.find((d: Any) => d.boot) ?? value.disks[0];
+          boot.image = `projects/${images.gcp.project}/global/images/${images.gcp.name}`;
+        }
+        this.write(cluster, "MachineSet", moved);
+      }
+      next.status.conditions = ((next.status.conditions ?? []) as Condition[]).map((c) =>
+        c.type === "BootImageUpdateProgressing" && c.message
+          ? {
+              ...c,
+              message: c.message.replace(
+                /Reconciled \d+ of \d+ MAPI MachineSets( \(\d+ skipped\))?/,
+                `Reconciled ${enrolled - skipped} of ${enrolled} MAPI MachineSets${skipped ? ` (${skipped} skipped)` : ""}`,
+              ),
+            }
+          : c,
+      );
+    }
+
+    if (cluster.servesSkewEnforcement) {
+      const install = installVersion(ctx.history);
+      const spec = mc.spec?.bootImageSkewEnforcement;
+      let status: Any;
+      if (spec?.mode === "Manual" || spec?.mode === "None") status = structuredClone(spec);
+      else if (ctx.platform === "BareMetal" || ctx.sno) status = { mode: "None" };
+      else if (supported && mode === "All") {
+        const clean = skipped === 0 && ctx.releaseVersion && parseOcpVersion(ctx.releaseVersion);
+        status = { mode: "Automatic", automatic: { ocpVersion: clean ? `${clean.major}.${clean.minor}.${clean.patch}` : install } };
+      } else status = { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: install } };
+      next.status.bootImageSkewEnforcementStatus = status;
+    }
+    next.status.observedGeneration = mc.metadata.generation;
+    this.write(cluster, "MachineConfiguration", next, "status");
+  }
+
+  /** ClusterOperator machine-config Upgradeable, word for word (§2.4), folded into ClusterVersion. */
+  private reconcileUpgradeable(cluster: SimCluster): void {
+    if (!cluster.servesSkewEnforcement) return;
+    const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
+    const mc = this.find(cluster, "MachineConfiguration", "cluster") as Any | null;
+    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
+    if (!co || !mc || !cv) return;
+    const now = this.clock.now();
+    const ctx = this.context(cluster);
+    const status = mc.status?.bootImageSkewEnforcementStatus;
+    let blocked: { reason: string; message: string } | null = null;
+    const degradedPool = (this.list(cluster, "MachineConfigPool") as Any[]).some((p) =>
+      (p.status?.conditions ?? []).some((c: Condition) => c.type === "Degraded" && c.status === "True"),
+    );
+    if (degradedPool) {
+      blocked = {
+        reason: "DegradedPool",
+        message: "One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading",
+      };
+    } else if (status && status.mode !== "None") {
+      const limits = skewLimitsFor(ctx.current);
+      const verdict = limits ? checkBootImageSkew(status.automatic ?? status.manual ?? {}, limits, ctx.history[0]?.version ?? null) : null;
+      if (verdict?.outcome === "below-limit") blocked = { reason: "ClusterBootImageSkewError", message: verdict.message };
+    }
+    const nextCo = structuredClone(co);
+    nextCo.status.conditions = setCondition(
+      nextCo.status.conditions ?? [],
+      blocked ? { type: "Upgradeable", status: "False", ...blocked } : { type: "Upgradeable", status: "True", reason: "AsExpected" },
+      now,
+    );
+    this.write(cluster, "ClusterOperator", nextCo, "status");
+
+    // The CVO folds one blocking operator into ClusterVersion, and removes the condition when nothing blocks.
+    const nextCv = structuredClone(cv);
+    const others = (nextCv.status.conditions ?? []).filter((c: Condition) => c.type !== "Upgradeable");
+    nextCv.status.conditions = blocked
+      ? setCondition(
+          nextCv.status.conditions ?? [],
+          {
+            type: "Upgradeable",
+            status: "False",
+            reason: blocked.reason,
+            message: `Cluster operator machine-config cannot be upgraded between minor versions: ${blocked.message}`,
+          },
+          now,
+        )
+      : others;
+    this.write(cluster, "ClusterVersion", nextCv, "status");
+  }
+
+  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§5, §6). */
+  private reconcilePinnedImages(cluster: SimCluster): boolean {
+    if (!this.kind(cluster, "MachineConfigNode") || !this.kind(cluster, "PinnedImageSet")) return false;
+    const now = this.clock.now();
+    const sets = this.list(cluster, "PinnedImageSet") as Any[];
+    const nodes = new Map((this.list(cluster, "Node") as Any[]).map((n) => [n.metadata.name, n]));
+    const mcns = this.list(cluster, "MachineConfigNode") as Any[];
+    let inProgress = false;
+    for (const pool of this.list(cluster, "MachineConfigPool") as Any[]) {
+      const selected = sets
+        .filter((s) => selectorMatches(pool.spec?.machineConfigSelector, s.metadata.labels))
+        .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+      const names = selected.map((s) => ({ name: s.metadata.name }));
+      if (JSON.stringify(pool.spec?.pinnedImageSets ?? []) !== JSON.stringify(names))
+        this.write(cluster, "MachineConfigPool", { ...structuredClone(pool), spec: { ...pool.spec, pinnedImageSets: names } });
+      let updated = 0;
+      const poolNodes = mcns.filter((m) => m.spec?.pool?.name === pool.metadata.name);
+      for (const mcn of poolNodes) {
+        const node = nodes.get(mcn.metadata.name);
+        const capacity = parseQuantity(node?.status?.allocatable?.["ephemeral-storage"]) ?? 0;
+        const previous = new Map(((mcn.status?.pinnedImageSets ?? []) as Any[]).map((e) => [e.name, e]));
+        let progressing = false;
+        let failed = false;
+        const entries = selected.map((set) => {
+          const generation = set.metadata.generation ?? 1;
+          const entry: Any = { ...(previous.get(set.metadata.name) ?? { name: set.metadata.name }) };
+          entry.desiredGeneration = generation;
+          if (entry.currentGeneration === generation) return entry;
+          const images = (set.spec?.pinnedImages ?? []).length;
+          const bytes = Number(set.metadata.annotations?.["fleetskew.io/image-size-bytes"]) || images * this.options.defaultImageBytes;
+          if (capacity < MIN_FREE_AFTER_PREFETCH || 2 * bytes >= capacity - MIN_FREE_AFTER_PREFETCH) {
+            entry.lastFailedGeneration = generation;
+            entry.lastFailedGenerationError = "storage available is less than minimum required";
+            failed = true;
+            return entry;
+          }
+          const key = `${cluster.name}/${mcn.metadata.name}/${set.metadata.name}/${generation}`;
+          const started = this.pullStarted.get(key) ?? now.getTime();
+          this.pullStarted.set(key, started);
+          if (now.getTime() - started >= images * this.options.pullSecondsPerImage * 1000) {
+            entry.currentGeneration = generation;
+            this.pullStarted.delete(key);
+          } else progressing = true;
+          return entry;
+        });
+        if (!progressing && !failed) updated++;
+        inProgress ||= progressing;
+        const next = structuredClone(mcn);
+        next.status ??= {};
+        next.status.pinnedImageSets = entries;
+        let conditions = (next.status.conditions ?? []) as Condition[];
+        conditions = setCondition(
+          conditions,
+          progressing
+            ? {
+                type: "PinnedImageSetsProgressing",
+                status: "True",
+                reason: "ImagePrefetch",
+                message: `node is prefetching images: ${mcn.metadata.name}`,
+              }
+            : { type: "PinnedImageSetsProgressing", status: "False", reason: "AsExpected", message: "All is good" },
+          now,
+        );
+        conditions = setCondition(
+          conditions,
+          failed
+            ? {
+                type: "PinnedImageSetsDegraded",
+                status: "True",
+                reason: "PrefetchFailed",
+                message: "One or more PinnedImageSet is experiencing an error. See PinnedImageSet list for more details.",
+              }
+            : { type: "PinnedImageSetsDegraded", status: "False", reason: "AsExpected", message: "All is good" },
+          now,
+        );
+        next.status.conditions = conditions;
+        this.write(cluster, "MachineConfigNode", next, "status");
+      }
+      const freshPool = this.find(cluster, "MachineConfigPool", pool.metadata.name) as Any;
+      const sync = selected.length
+        ? [
+            {
+              poolSynchronizerType: "PinnedImageSets",
+              machineCount: poolNodes.length,
+              updatedMachineCount: updated,
+              readyMachineCount: updated,
+              availableMachineCount: updated,
+              unavailableMachineCount: 0,
+              observedGeneration: freshPool.metadata.generation,
+            },
+          ]
+        : [];
+      this.write(
+        cluster,
+        "MachineConfigPool",
+        { ...structuredClone(freshPool), status: { ...freshPool.status, poolSynchronizersStatus: sync } },
+        "status",
+      );
+    }
+    return inProgress;
+  }
+
+  /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§7). */
+  private reconcileUpgrade(cluster: SimCluster): boolean {
+    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
+    const desired = cv?.spec?.desiredUpdate;
+    if (!cv || !desired?.version) return false;
+    const now = this.clock.now();
+    const history = (cv.status?.history ?? []) as Any[];
+    const head = history[0];
+    const next = structuredClone(cv);
+    let conditions = (next.status.conditions ?? []) as Condition[];
+
+    if (head && head.version === desired.version && head.state === "Partial" && !head.completionTime) {
+      const elapsed = (now.getTime() - Date.parse(head.startedTime)) / 1000;
+      const fraction = Math.min(1, elapsed / this.options.upgradeSeconds);
+      if (fraction < 1) {
+        const done = Math.floor(fraction * 800);
+        conditions = setCondition(
+          conditions,
+          {
+            type: "Progressing",
+            status: "True",
+            message: `Working towards ${desired.version}: ${done} of 800 done (${Math.floor(fraction * 100)}% complete)`,
+          },
+          now,
+        );
+        next.status.conditions = conditions;
+        this.write(cluster, "ClusterVersion", next, "status");
+        return true;
+      }
+      head.state = "Completed";
+      head.completionTime = iso(now);
+      next.status.history = [head, ...history.slice(1)];
+      conditions = setCondition(
+        conditions,
+        { type: "Progressing", status: "False", message: `Cluster version is ${desired.version}` },
+        now,
+      );
+      conditions = setCondition(conditions, { type: "Available", status: "True", message: `Done applying ${desired.version}` }, now);
+      next.status.conditions = conditions;
+      this.write(cluster, "ClusterVersion", next, "status");
+      this.completeUpgrade(cluster, desired.version);
+      return false;
+    }
+    if (head?.version === desired.version) return false;
+    // Already the release the cluster runs (a desiredUpdate left from the last upgrade).
+    if (history.some((h) => h.version === desired.version && h.state === "Completed") && next.status.desired?.version === desired.version)
+      return false;
+
+    const from = parseOcpVersion(history.find((h) => h.state === "Completed")?.version);
+    const to = parseOcpVersion(desired.version);
+    if (!to) return false;
+    const minorUpdate = from && (to.major !== from.major || to.minor !== from.minor);
+    const upgradeable = conditions.find((c) => c.type === "Upgradeable");
+    if (minorUpdate && upgradeable?.status === "False") {
+      next.status.conditions = setCondition(
+        conditions,
+        {
+          type: "ReleaseAccepted",
+          status: "False",
+          reason: "PreconditionChecks",
+          message: `Preconditions failed for payload loaded version="${desired.version}" image="${desired.image ?? ""}": Precondition "ClusterVersionUpgradeable" failed because of "${upgradeable.reason}": ${upgradeable.message}`,
+        },
+        now,
+      );
+      this.write(cluster, "ClusterVersion", next, "status");
+      return false;
+    }
+    next.status.history = [
+      {
+        state: "Partial",
+        startedTime: iso(now),
+        completionTime: null,
+        version: desired.version,
+        image: desired.image ?? "",
+        verified: false,
+        acceptedRisks: "",
+      },
+      ...history,
+    ];
+    next.status.desired = { ...next.status.desired, version: desired.version, image: desired.image };
+    conditions = setCondition(
+      conditions,
+      {
+        type: "ReleaseAccepted",
+        status: "True",
+        reason: "PayloadLoaded",
+        message: `Payload loaded version="${desired.version}" image="${desired.image ?? ""}" architecture="amd64"`,
+      },
+      now,
+    );
+    conditions = setCondition(
+      conditions,
+      { type: "Progressing", status: "True", message: `Working towards ${desired.version}: 0 of 800 done (0% complete)` },
+      now,
+    );
+    next.status.conditions = conditions;
+    this.write(cluster, "ClusterVersion", next, "status");
+    return true;
+  }
+
+  /** What changes when a release is in place: the served API, the boot image stream, the operator's version. */
+  private completeUpgrade(cluster: SimCluster, version: string): void {
+    cluster.setVersion(version);
+    const cm = this.find(cluster, "ConfigMap", "coreos-bootimages", "openshift-machine-config-operator") as Any | null;
+    const build = BOOT_IMAGE_BUILDS[cluster.minor];
+    if (cm && build) {
+      const next = structuredClone(cm);
+      try {
+        const stream = JSON.parse(next.data.stream);
+        const arch = stream.architectures?.x86_64;
+        if (arch?.images?.aws?.regions)
+          for (const [region, entry] of Object.entries(arch.images.aws.regions as Record<string, Any>))
+            Object.assign(entry, { release: build, image: amiFor(build, region) });
+        if (arch?.images?.gcp) Object.assign(arch.images.gcp, { release: build, name: gcpImageFor(build) });
+        stream.stream = `rhcos-4.${cluster.minor}`;
+        next.data.stream = JSON.stringify(stream);
+      } catch {
+        /* an unreadable stream stays as it is */
+      }
+      next.data.releaseVersion = version;
+      next.data.MCOReleaseImageVersion = version;
+      this.write(cluster, "ConfigMap", next);
+    }
+    const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
+    if (co)
+      this.write(
+        cluster,
+        "ClusterOperator",
+        { ...structuredClone(co), status: { ...co.status, versions: [{ name: "operator", version }] } },
+        "status",
+      );
+  }
+}
