@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const condition = (obj: Any, type: string) => (obj.status.conditions as Any[]).find((c) => c.type === type);
+const condition = (obj: Any, type: string): Any => (obj.status.conditions as Any[]).find((c) => c.type === type);
 
 describe("skew enforcement, as the MCO does it", () => {
   it("mirrors an acknowledgement into status and lifts Upgradeable=False, then blocks again with the exact message", async () => {
@@ -110,13 +110,13 @@ describe("pinned images", () => {
     // Shrink one node's disk and pin a second set: that node fails with the MCO's message.
     const cluster = fleet.get("prod-east")!;
     const nodeInfo = cluster.kinds.find((k) => k.kind === "Node")!;
-    const [first] = await workers();
+    const first = (await workers())[0]!;
     const node = cluster.store.get(nodeInfo, undefined, first.metadata.name) as Any;
     cluster.store.replace(
       nodeInfo,
       undefined,
       node.metadata.name,
-      { ...node, status: { ...node.status, allocatable: { ...node.status.allocatable, "ephemeral-storage": "17Gi" } } },
+      { ...node, status: { ...node.status, allocatable: { ...node.status.allocatable, "ephemeral-storage": "17Gi" } } } as never,
       "status",
     );
     await createPinnedImageSet(c, { name: "bundle-test-worker-2", pool: "worker", images: images.slice(0, 1) });
