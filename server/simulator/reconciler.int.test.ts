@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const condition = (obj: Any, type: string): Any => (obj.status.conditions as Any[]).find((c) => c.type === type);
+const condition = (obj: Any, type: string): Any => (obj.status.conditions as Any[]).find((c) => c.type === type) as Any;
 
 describe("skew enforcement, as the MCO does it", () => {
   it("mirrors an acknowledgement into status and lifts Upgradeable=False, then blocks again with the exact message", async () => {
@@ -99,7 +99,7 @@ describe("pinned images", () => {
     advance(3 * 60 + 1);
     const nodes = new Map(((await c.list(KINDS.node)) as Any[]).map((n) => [n.metadata.name, n]));
     for (const m of await workers()) {
-      const capacity = parseQuantity(nodes.get(m.metadata.name).status.allocatable["ephemeral-storage"])!;
+      const capacity = parseQuantity(nodes.get(m.metadata.name)!.status.allocatable["ephemeral-storage"])!;
       if (2 * 3 * 1024 ** 3 < capacity - 16 * 1024 ** 3) expect(entry(m)).toMatchObject({ currentGeneration: 1, desiredGeneration: 1 });
       else
         expect(entry(m)).toMatchObject({
