@@ -1,3 +1,4 @@
+import https from "node:https";
 import * as k8s from "@kubernetes/client-node";
 import type { ClusterCredentials } from "./credentials";
 
@@ -130,12 +131,22 @@ export class ClusterClient {
   private readonly custom: k8s.CustomObjectsApi;
   private readonly core: k8s.CoreV1Api;
   private readonly kc: k8s.KubeConfig;
+  /** One keep-alive connection pool per cluster; the library would open a new TLS connection per request. */
+  private readonly agent: https.Agent;
 
   constructor(
     credentials: ClusterCredentials,
     readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
     this.kc = kubeConfigFor(credentials);
+    this.agent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 8,
+      ca: credentials.certificateAuthority,
+      cert: credentials.clientCertificateData,
+      key: credentials.clientKeyData,
+      rejectUnauthorized: !credentials.insecureSkipTlsVerify,
+    });
     this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
     this.core = this.kc.makeApiClient(k8s.CoreV1Api);
   }
@@ -143,16 +154,23 @@ export class ClusterClient {
   /** Per-request options: a deadline, and optionally a Content-Type (patches). */
   private requestOptions(contentType?: string): k8s.ConfigurationOptions {
     const timeoutMs = this.options.timeoutMs;
+    const agent = this.agent;
     // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
     const middleware: k8s.ObservableMiddleware = {
       pre: (context) => {
         context.setSignal(AbortSignal.timeout(timeoutMs));
+        if (context.getUrl().startsWith("https:")) context.setAgent(agent);
         if (contentType) context.setHeaderParam("Content-Type", contentType);
         return new k8s.Observable(Promise.resolve(context));
       },
       post: (response) => new k8s.Observable(Promise.resolve(response)),
     };
     return { middleware: [middleware], middlewareMergeStrategy: "append" };
+  }
+
+  /** Closes the pooled connections; the client must not be used afterwards. */
+  close(): void {
+    this.agent.destroy();
   }
 
   private async read<T>(what: string, call: () => Promise<T>): Promise<T> {

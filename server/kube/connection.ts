@@ -24,6 +24,14 @@ export type ConnectionReport = {
  */
 export async function testConnection(credentials: ClusterCredentials, options?: Partial<ClientOptions>): Promise<ConnectionReport> {
   const client = new ClusterClient(credentials, { timeoutMs: 8_000, retries: 0, retryDelayMs: 0, ...options });
+  try {
+    return await probe(client);
+  } finally {
+    client.close();
+  }
+}
+
+async function probe(client: ClusterClient): Promise<ConnectionReport> {
   const report: ConnectionReport = {
     reachable: false,
     authenticated: false,

@@ -54,6 +54,7 @@ export class SimCluster {
   constructor(
     readonly spec: ClusterSpec,
     private readonly env: SimEnv,
+    private readonly onMaterialize: (cluster: SimCluster) => void = () => undefined,
   ) {
     this.minor = parseMinor(spec.ocpVersion);
     this.kinds = kindsServedAt(this.minor);
@@ -90,9 +91,18 @@ export class SimCluster {
           store.seed(info, obj);
         }
       }
+      store.sealSeed();
       this.storeInstance = store;
     }
+    this.onMaterialize(this);
     return this.storeInstance;
+  }
+
+  /** Drops the objects if they can be rebuilt identically from the spec; returns whether it did. */
+  evict(): boolean {
+    if (!this.storeInstance?.disposable) return false;
+    this.storeInstance = undefined;
+    return true;
   }
 
   /** The served kind for an object's apiVersion/kind, or undefined when this cluster does not serve it. */
@@ -125,15 +135,31 @@ export class SimCluster {
 /** All simulated clusters served by one simulator process. */
 export class Fleet {
   private readonly clusters = new Map<string, SimCluster>();
+  /** Materialized clusters, least recently used first; untouched ones beyond the limit are dropped. */
+  private readonly recent = new Map<SimCluster, true>();
   /** Called after every successful write through the API (the reconciler listens here). */
   onWrite?: (cluster: SimCluster) => void;
 
-  constructor(readonly env: SimEnv = defaultEnv()) {}
+  constructor(
+    readonly env: SimEnv = defaultEnv(),
+    /** How many clusters may stay materialized; a large fleet generates the others on demand. */
+    readonly maxMaterialized = 2000,
+  ) {}
+
+  private touched(cluster: SimCluster): void {
+    this.recent.delete(cluster);
+    this.recent.set(cluster, true);
+    if (this.recent.size <= this.maxMaterialized) return;
+    for (const candidate of this.recent.keys()) {
+      if (this.recent.size <= this.maxMaterialized) break;
+      if (candidate !== cluster && candidate.evict()) this.recent.delete(candidate);
+    }
+  }
 
   add(spec: ClusterSpec): SimCluster {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(spec.name)) throw new Error(`cluster name "${spec.name}" must be a DNS label`);
     if (this.clusters.has(spec.name)) throw new Error(`cluster "${spec.name}" is already served`);
-    const cluster = new SimCluster(spec, this.env);
+    const cluster = new SimCluster(spec, this.env, (c) => this.touched(c));
     this.clusters.set(spec.name, cluster);
     return cluster;
   }

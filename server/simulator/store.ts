@@ -51,6 +51,8 @@ const specOf = (obj: KubeObject) => {
  */
 export class ObjectStore {
   private rv = 1000;
+  /** The resourceVersion once seeding finished; unchanged means nothing was ever written. */
+  private seededRv: number | null = null;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private readonly log: WatchEvent[] = [];
   private readonly watchers = new Set<(event: WatchEvent) => void>();
@@ -59,6 +61,16 @@ export class ObjectStore {
 
   get resourceVersion(): number {
     return this.rv;
+  }
+
+  /** Marks the end of seeding. */
+  sealSeed(): void {
+    this.seededRv = this.rv;
+  }
+
+  /** True when nothing was written since seeding and nobody watches: the store can be rebuilt identically. */
+  get disposable(): boolean {
+    return this.seededRv === this.rv && this.watchers.size === 0;
   }
 
   /** The oldest resourceVersion a watch can resume from. */

@@ -1,0 +1,126 @@
+/**
+ * Simulator at fleet scale: 10,000 generated clusters in one process. Measures start-up, the
+ * latency of one cluster's full read set (every reader the console uses, through the real client
+ * over HTTPS), a concurrent sweep, and the simulator's resident memory. Prints its figures.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ClusterClient } from "../server/kube/client";
+import { parseKubeconfig } from "../server/kube/credentials";
+import { readClusterObjects } from "../server/kube/readers";
+
+const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
+const SAMPLE = 200;
+const SWEEP = Number(process.env.BENCH_SWEEP ?? 3_000);
+const CONCURRENCY = 16;
+const RSS_LIMIT_MIB = 2048;
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const fmt = (n: number) => n.toFixed(1);
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-bench-"));
+  const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
+  const started = Date.now();
+  // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's.
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(__dirname, "../scripts/simulator.ts"),
+      "--clusters",
+      String(CLUSTERS),
+      "--port",
+      "0",
+      "--kubeconfig",
+      kubeconfigFile,
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  const startupMs = Date.now() - started;
+  let peakRss = rssMiB(child.pid!);
+  try {
+    const kubeconfig = parseKubeconfig(readFileSync(kubeconfigFile, "utf8"));
+    const names = kubeconfig.contexts.map((c) => c.name);
+    // The fleet includes clusters generated with faults (one in a hundred never answers); a short timeout keeps them from stalling the sweep.
+    const clients = new Map<string, ClusterClient>();
+    const clientFor = (name: string) => {
+      let client = clients.get(name);
+      if (!client)
+        clients.set(name, (client = new ClusterClient(kubeconfig.credentialsFor(name), { timeoutMs: 3_000, retries: 0, retryDelayMs: 0 })));
+      return client;
+    };
+    const readSet = async (name: string) => {
+      const t = performance.now();
+      const objects = await readClusterObjects(clientFor(name));
+      const failed = Object.values(objects).filter((r) => r.status === "error").length;
+      return { ms: performance.now() - t, failed };
+    };
+    // A fixed sample spread over the fleet, skipping the clusters generated with faults.
+    const sample = Array.from({ length: SAMPLE }, (_, i) => names[Math.floor((i * names.length) / SAMPLE)]!);
+    const cold: number[] = [];
+    const warm: number[] = [];
+    let faulty = 0;
+    for (const name of sample) {
+      const first = await readSet(name);
+      // Clusters generated with faults (errors, or 1.5 s of added latency) are not what this measures.
+      if (first.failed > 0 || first.ms > 1_000) {
+        faulty++;
+        continue;
+      }
+      cold.push(first.ms);
+      warm.push((await readSet(name)).ms);
+    }
+    peakRss = Math.max(peakRss, rssMiB(child.pid!));
+
+    const queue = names.slice(0, SWEEP);
+    const sweepStart = performance.now();
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let name = queue.shift(); name; name = queue.shift()) {
+          await readSet(name);
+          done++;
+          if (done % 500 === 0) peakRss = Math.max(peakRss, rssMiB(child.pid!));
+        }
+      }),
+    );
+    const sweepSeconds = (performance.now() - sweepStart) / 1000;
+    for (const client of clients.values()) client.close();
+    peakRss = Math.max(peakRss, rssMiB(child.pid!));
+
+    console.log(`simulator: ${CLUSTERS} clusters`);
+    console.log(`  start-up (generate specs, TLS, listen):      ${startupMs} ms`);
+    console.log(
+      `  full read set, first read  p50/p95/max:       ${fmt(percentile(cold, 50))} / ${fmt(percentile(cold, 95))} / ${fmt(Math.max(...cold))} ms  (${cold.length} clusters; ${faulty} faulty skipped)`,
+    );
+    console.log(
+      `  full read set, second read p50/p95/max:       ${fmt(percentile(warm, 50))} / ${fmt(percentile(warm, 95))} / ${fmt(Math.max(...warm))} ms`,
+    );
+    console.log(
+      `  sweep of ${SWEEP} clusters at concurrency ${CONCURRENCY}:  ${fmt(sweepSeconds)} s (${fmt(SWEEP / sweepSeconds)} clusters/s, 14 requests each)`,
+    );
+    console.log(
+      `  simulator peak RSS:                           ${fmt(peakRss)} MiB (limit ${RSS_LIMIT_MIB} MiB) ${peakRss <= RSS_LIMIT_MIB ? "OK" : "OVER"}`,
+    );
+  } finally {
+    child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error("bench failed:", error);
+  process.exit(1);
+});
