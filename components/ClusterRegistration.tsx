@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { api } from "./api";
+import { parseLabels } from "./labels";
 import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
@@ -10,20 +11,6 @@ type Context = { name: string; server: string; current: boolean };
 type Source =
   | { type: "kubeconfig"; kubeconfig: string; context: string }
   | { type: "token"; apiUrl: string; token: string; caBundle?: string; insecureSkipTlsVerify: boolean };
-
-/** "env=prod, site=east" → {env: "prod", site: "east"}; null when a part is not key=value. */
-function parseLabels(text: string): Record<string, string> | null {
-  const labels: Record<string, string> = {};
-  for (const part of text
-    .split(",")
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) return null;
-    labels[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  return labels;
-}
 
 const textarea = "min-h-32 rounded-md border border-line bg-surface px-3 py-2 font-mono text-xs text-ink";
 

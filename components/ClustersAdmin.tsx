@@ -1,11 +1,12 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { api } from "./api";
 import type { ClusterRow } from "./ClusterTable";
 import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
-import { Alert, Button, Card } from "./ui";
+import { parseLabels } from "./labels";
+import { Alert, Button, Card, Field, TextInput } from "./ui";
 
 const STATUS_TEXT: Record<ClusterRow["lastContactStatus"], string> = {
   ok: "Reachable",
@@ -24,6 +25,26 @@ export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
   });
   const [result, setResult] = useState<{ name: string; report: ConnectionReport } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ name: string; displayName: string; labels: string } | null>(null);
+
+  const save = useMutation({
+    mutationFn: (e: { name: string; displayName: string; labels: Record<string, string> }) =>
+      api(`/api/v1/clusters/${encodeURIComponent(e.name)}`, { method: "PATCH", body: { displayName: e.displayName, labels: e.labels } }),
+    onSuccess: () => {
+      setEditing(null);
+      setError(null);
+      void queryClient.invalidateQueries({ queryKey: ["clusters"] });
+    },
+    onError: (e) => setError(e.message),
+  });
+
+  function submitEdit(event: FormEvent) {
+    event.preventDefault();
+    if (!editing) return;
+    const labels = parseLabels(editing.labels);
+    if (!labels) return setError("Labels must be key=value pairs separated by commas");
+    save.mutate({ name: editing.name, displayName: editing.displayName, labels });
+  }
 
   const test = useMutation({
     mutationFn: (name: string) =>
@@ -86,6 +107,21 @@ export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
               <td className="whitespace-nowrap px-4 py-3 text-right">
                 <Button
                   variant="secondary"
+                  aria-label={`Edit ${c.name}`}
+                  onClick={() =>
+                    setEditing({
+                      name: c.name,
+                      displayName: c.displayName,
+                      labels: Object.entries(c.labels)
+                        .map(([k, v]) => `${k}=${v}`)
+                        .join(", "),
+                    })
+                  }
+                >
+                  Edit
+                </Button>{" "}
+                <Button
+                  variant="secondary"
                   disabled={test.isPending}
                   onClick={() => test.mutate(c.name)}
                   aria-label={`Test connection to ${c.name}`}
@@ -106,6 +142,33 @@ export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
         </tbody>
       </table>
       {clusters.data.length === 0 ? <p className="p-6 text-center text-muted">No clusters are registered yet.</p> : null}
+      {editing ? (
+        <form onSubmit={submitEdit} className="flex flex-wrap items-end gap-3 border-t border-line p-4" aria-label={`Edit ${editing.name}`}>
+          <Field label="Display name" htmlFor="edit-display-name">
+            <TextInput
+              id="edit-display-name"
+              value={editing.displayName}
+              maxLength={120}
+              required
+              onChange={(e) => setEditing({ ...editing, displayName: e.target.value })}
+            />
+          </Field>
+          <Field label="Labels" htmlFor="edit-labels">
+            <TextInput
+              id="edit-labels"
+              value={editing.labels}
+              onChange={(e) => setEditing({ ...editing, labels: e.target.value })}
+              className="min-w-72"
+            />
+          </Field>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Saving…" : "Save"}
+          </Button>
+          <Button type="button" variant="secondary" onClick={() => setEditing(null)}>
+            Cancel
+          </Button>
+        </form>
+      ) : null}
       {error ? (
         <div className="p-4">
           <Alert tone="error">{error}</Alert>

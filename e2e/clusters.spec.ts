@@ -37,12 +37,21 @@ test("an admin registers a simulated cluster from its kubeconfig and sees its ve
   await expect(row).toContainText("env=prod");
   await snap(page, testInfo, "08-clusters-registered");
 
+  // Edit the display name and labels.
+  await row.getByRole("button", { name: "Edit prod-east" }).click();
+  const edit = page.getByRole("form", { name: "Edit prod-east" });
+  await edit.getByLabel("Display name").fill("Production East (us-east-1)");
+  await edit.getByLabel("Labels").fill("env=prod, tier=gold");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(row).toContainText("Production East (us-east-1)");
+  await expect(row).toContainText("tier=gold");
+
   // A bad kubeconfig gets a message, and nothing is registered.
   await form.getByLabel("Kubeconfig", { exact: true }).fill("apiVersion: v1\nkind: Config\ncontexts: []\n");
   await form.getByLabel("Name", { exact: true }).click();
   await expect(form.getByRole("alert")).toHaveText("the kubeconfig has no contexts");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet" }).click();
-  await expect(page.getByRole("rowheader", { name: /Production East/ })).toBeVisible();
+  await expect(page.getByRole("rowheader", { name: /Production East \(us-east-1\)/ })).toBeVisible();
   await snap(page, testInfo, "09-fleet-with-cluster");
 });

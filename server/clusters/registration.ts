@@ -123,8 +123,18 @@ export async function sealCredentials(name: string, credentials: ClusterCredenti
 
 /** Tests credentials that are not saved yet. */
 export async function testCredentials(source: CredentialSource): Promise<ConnectionReport> {
-  return testConnection(resolveCredentials(source));
+  return testConnection(resolveCredentials(source), connectionOptions());
 }
+
+/** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
+const connectionOptions = () => ({ timeoutMs: Math.min(requestConfig().kube.timeoutMs, 8_000), retries: 0 });
+
+/** Client options for background work on clusters, from FLEETSKEW_KUBE_TIMEOUT_MS and FLEETSKEW_KUBE_RETRIES. */
+export const clusterClientOptions = () => ({
+  timeoutMs: requestConfig().kube.timeoutMs,
+  retries: requestConfig().kube.retries,
+  retryDelayMs: 300,
+});
 
 /**
  * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
@@ -136,7 +146,7 @@ export async function registerCluster(
 ): Promise<{ cluster: ClusterSummary; report: ConnectionReport }> {
   const credentials = resolveCredentials(input.source);
   if (await findClusterSummary(input.name)) throw new UserFacingError(409, `a cluster named ${input.name} is already registered`);
-  const report = await testConnection(credentials);
+  const report = await testConnection(credentials, connectionOptions());
   const contact = contactStatusOf(report);
   try {
     const cluster = await insertCluster(
@@ -193,7 +203,7 @@ export async function credentialsOf(name: string): Promise<ClusterCredentials> {
 
 /** Tests a registered cluster and records the outcome as its last contact. */
 export async function testRegisteredCluster(name: string): Promise<ConnectionReport> {
-  const report = await testConnection(await credentialsOf(name));
+  const report = await testConnection(await credentialsOf(name), connectionOptions());
   await recordContact(name, { ...contactStatusOf(report), at: new Date(), platform: report.platform });
   return report;
 }

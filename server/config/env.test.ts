@@ -28,3 +28,11 @@ describe("readConfig", () => {
     ]);
   });
 });
+
+describe("cluster client settings", () => {
+  it("default to a 10 s timeout and 2 retries, and are bounded", () => {
+    expect(readConfig({}).kube).toEqual({ timeoutMs: 10_000, retries: 2 });
+    expect(readConfig({ FLEETSKEW_KUBE_TIMEOUT_MS: "2500", FLEETSKEW_KUBE_RETRIES: "0" }).kube).toEqual({ timeoutMs: 2500, retries: 0 });
+    expect(() => readConfig({ FLEETSKEW_KUBE_RETRIES: "50" })).toThrow(/^FLEETSKEW_KUBE_RETRIES must be at most 10/);
+  });
+});

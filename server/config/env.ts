@@ -36,6 +36,8 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v.trim(), "base64").length === 32, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
     .optional(),
+  FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
+  FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
   FLEETSKEW_DEMO: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
 });
 
@@ -50,6 +52,8 @@ export type AppConfig = {
   allowedOrigins: string[];
   /** Key for credentials at rest; when unset, one is generated into the data directory. */
   secretKey: string | undefined;
+  /** Per-request timeout and retries (reads only) when talking to clusters. */
+  kube: { timeoutMs: number; retries: number };
   /** Serve a simulated demo fleet while no real cluster is registered (default on). */
   demo: boolean;
 };
@@ -77,6 +81,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .map((o) => o.trim().replace(/\/$/, ""))
       .filter(Boolean),
     secretKey: e.FLEETSKEW_SECRET_KEY,
+    kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
   };
 }
