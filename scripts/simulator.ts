@@ -80,7 +80,9 @@ async function main() {
   );
   const reconciler = new Reconciler(fleet, scaledClock(speed));
   reconciler.start();
-  console.log(`simulator: serving ${fleet.list().length} clusters on ${sim.url}/clusters/<name> (simulated time runs ${speed}× real time)`);
+  console.log(
+    `simulator: serving ${fleet.list().length} cluster${fleet.list().length === 1 ? "" : "s"} on ${sim.url}/clusters/<name> (simulated time runs ${speed}× real time)`,
+  );
   if (values.kubeconfig) {
     await mkdir(path.dirname(path.resolve(values.kubeconfig)), { recursive: true });
     await writeFile(values.kubeconfig, kubeconfigFor(fleet.list(), sim.url, sim.ca), { mode: 0o600 });
