@@ -1,0 +1,105 @@
+/**
+ * `npm run --silent preview -- --from OLD --to NEW [--policy MC_CONFIGURATION] [--first-boot] [--format json|text]`
+ * What a node does when its rendered MachineConfig changes from OLD to NEW. Input that cannot be
+ * read exits 1 with {"error": "..."} on stdout; nothing is guessed.
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseAllDocuments } from "yaml";
+import { previewDisruption, type Preview } from "../server/domain/disruption/engine";
+import { MachineConfigError, readMachineConfig } from "../server/domain/disruption/machineConfig";
+import { describeAction, effectivePolicies } from "../server/domain/disruption/policy";
+import { RegistriesConfError } from "../server/domain/disruption/registries";
+
+class InputError extends Error {}
+
+function readDocument(file: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new InputError(
+      `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+    );
+  }
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  const bad = list.find((d) => d.errors.length > 0);
+  if (bad) throw new InputError(`${what} ${file} is not valid YAML or JSON: ${bad.errors[0]!.message.split("\n")[0]}`);
+  const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+  if (values.length !== 1) throw new InputError(`${what} ${file} must hold exactly one object (found ${values.length})`);
+  return values[0];
+}
+
+function text(p: Preview): string {
+  const lines: string[] = [];
+  if (p.unreconcilable.length) {
+    lines.push("Refused: the MCO would not apply this change.", ...p.unreconcilable.map((r) => `  - ${r}`));
+    return lines.join("\n");
+  }
+  lines.push(`Actions: ${p.actions.map(describeAction).join(", ") || "none (nothing runs)"}`);
+  lines.push(`Drain: ${p.drain ? `yes (${p.drainReason})` : "no"}`);
+  lines.push(`Decision path: ${p.path === "legacy" ? "legacy rules (first boot / HyperShift)" : "node disruption policies"}`);
+  if (p.changes.length) {
+    lines.push("Changes:");
+    for (const c of p.changes) lines.push(`  ${c.change.padEnd(8)} ${c.kind.padEnd(5)} ${c.name}\n           → ${c.decidedBy}`);
+  }
+  if (p.imageMode) lines.push(`Image mode: ${p.imageMode.note}`);
+  for (const w of p.warnings) lines.push(`Note: ${w}`);
+  return lines.join("\n");
+}
+
+function main(): number {
+  const { values } = parseArgs({
+    options: {
+      from: { type: "string" },
+      to: { type: "string" },
+      policy: { type: "string" },
+      "first-boot": { type: "boolean", default: false },
+      format: { type: "string", default: "json" },
+    },
+    strict: true,
+  });
+  if (!values.from || !values.to)
+    throw new InputError("usage: preview --from OLD --to NEW [--policy MC_CONFIGURATION] [--first-boot] [--format json|text]");
+  if (values.format !== "json" && values.format !== "text") throw new InputError("--format must be json or text");
+  const from = readMachineConfig(readDocument(values.from, "--from"), values.from);
+  const to = readMachineConfig(readDocument(values.to, "--to"), values.to);
+  const warnings: string[] = [];
+  let policyDoc: unknown = null;
+  if (values.policy) {
+    policyDoc = readDocument(values.policy, "--policy");
+    if ((policyDoc as { kind?: unknown })?.kind !== "MachineConfiguration")
+      throw new InputError(`--policy ${values.policy} is not a MachineConfiguration`);
+  }
+  const { policies, source } = effectivePolicies(policyDoc, warnings);
+  const overrides = ((policyDoc as { spec?: { irreconcilableValidationOverrides?: { storage?: unknown } } } | null)?.spec
+    ?.irreconcilableValidationOverrides?.storage ?? []) as never[];
+  const preview = previewDisruption(from, to, {
+    policies,
+    policySource: source,
+    firstBoot: values["first-boot"],
+    storageOverrides: overrides,
+  });
+  preview.warnings.unshift(...warnings);
+  if (values.format === "text") console.log(text(preview));
+  else {
+    const { actions, reboot, drain, unreconcilable, changes } = preview;
+    console.log(JSON.stringify({ actions, reboot, drain, unreconcilable, changes, warnings: preview.warnings }));
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = main();
+} catch (error) {
+  if (
+    error instanceof InputError ||
+    error instanceof MachineConfigError ||
+    error instanceof RegistriesConfError ||
+    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+  ) {
+    console.log(JSON.stringify({ error: (error as Error).message }));
+    process.exitCode = 1;
+  } else throw error;
+}

@@ -1,0 +1,83 @@
+import { isDeepStrictEqual } from "node:util";
+import type { RenderedConfig } from "./machineConfig";
+
+/** Removes null/undefined fields recursively: Go's nil and an absent field compare equal. */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
+}
+export const same = (a: unknown, b: unknown) => isDeepStrictEqual(canonical(a), canonical(b));
+
+/** CanonicalizeKernelType: realtime and 64k-pages keep their value, anything else is default. */
+export const canonicalKernelType = (t: string) => (t === "realtime" || t === "64k-pages" ? t : "default");
+
+export type FileChange = { path: string; change: "added" | "changed" | "removed" };
+export type UnitChange = { name: string; change: "added" | "changed" | "removed" };
+
+/** The MCO's machineConfigDiff (reference §3). */
+export type ConfigDiff = {
+  osUpdate: boolean;
+  revertFromOCL: boolean;
+  kargs: boolean;
+  extensions: boolean;
+  kernelType: boolean;
+  fips: boolean;
+  passwd: boolean;
+  files: boolean;
+  units: boolean;
+  /** Removed paths first, then added or changed ones. The MCO's order within each group is unspecified; here it is by path. */
+  fileChanges: FileChange[];
+  /** Added, then changed, then removed units (order within each group unspecified; here by name). */
+  unitChanges: UnitChange[];
+};
+
+export function diffConfigs(from: RenderedConfig, to: RenderedConfig): ConfigDiff {
+  const image = from.oclImage || to.oclImage;
+  const osUpdate = image ? from.oclImage !== to.oclImage : from.osImageURL !== to.osImageURL;
+  const oldFiles = new Map(from.files.map((f) => [f.path, f]));
+  const newFiles = new Map(to.files.map((f) => [f.path, f]));
+  const byPath = (a: FileChange, b: FileChange) => a.path.localeCompare(b.path);
+  const removed = [...oldFiles.keys()]
+    .filter((p) => !newFiles.has(p))
+    .map((path) => ({ path, change: "removed" as const }))
+    .sort(byPath);
+  const addedOrChanged = [...newFiles.entries()]
+    .filter(([p, f]) => !oldFiles.has(p) || !same(oldFiles.get(p), f))
+    .map(([path]) => ({ path, change: oldFiles.has(path) ? ("changed" as const) : ("added" as const) }))
+    .sort(byPath);
+  const oldUnits = new Map(from.units.map((u) => [u.name, u]));
+  const newUnits = new Map(to.units.map((u) => [u.name, u]));
+  const byName = (a: UnitChange, b: UnitChange) => a.name.localeCompare(b.name);
+  const unitsAdded = [...newUnits.keys()]
+    .filter((n) => !oldUnits.has(n))
+    .map((name) => ({ name, change: "added" as const }))
+    .sort(byName);
+  const unitsChanged = [...newUnits.entries()]
+    .filter(([n, u]) => oldUnits.has(n) && !same(oldUnits.get(n), u))
+    .map(([name]) => ({ name, change: "changed" as const }))
+    .sort(byName);
+  const unitsRemoved = [...oldUnits.keys()]
+    .filter((n) => !newUnits.has(n))
+    .map((name) => ({ name, change: "removed" as const }))
+    .sort(byName);
+  return {
+    osUpdate,
+    revertFromOCL: Boolean(image) && !to.oclImage,
+    kargs: !same(from.kernelArguments, to.kernelArguments),
+    extensions: !same(from.extensions, to.extensions),
+    kernelType: canonicalKernelType(from.kernelType) !== canonicalKernelType(to.kernelType),
+    fips: from.fips !== to.fips,
+    passwd: !same(from.passwd, to.passwd),
+    files: !same(from.files, to.files),
+    units: !same(from.units, to.units),
+    fileChanges: [...removed, ...addedOrChanged],
+    unitChanges: [...unitsAdded, ...unitsChanged, ...unitsRemoved],
+  };
+}

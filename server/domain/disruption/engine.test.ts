@@ -1,0 +1,374 @@
+import { describe, expect, it } from "vitest";
+import { previewDisruption, closestFilePolicy, collapseActions, type Preview } from "./engine";
+import { decodeContents } from "./machineConfig";
+import { DEFAULT_POLICIES, effectivePolicies, mergeClusterPolicies, type Action } from "./policy";
+import { RegistriesConfError } from "./registries";
+import { BASE_FILES, rendered, type ConfigShape } from "./testing";
+
+const defaults = { policies: DEFAULT_POLICIES, policySource: "defaults" as const };
+const base: ConfigShape = { files: BASE_FILES };
+const withFiles = (files: Record<string, string>, extra: ConfigShape = {}): ConfigShape => ({
+  ...base,
+  ...extra,
+  files: { ...BASE_FILES, ...files },
+});
+const run = (from: ConfigShape, to: ConfigShape, options: Partial<Parameters<typeof previewDisruption>[2]> = {}): Preview =>
+  previewDisruption(rendered(from), rendered(to), { ...defaults, ...options });
+const reload = (s: string): Action => ({ type: "Reload", reload: { serviceName: s } });
+const restart = (s: string): Action => ({ type: "Restart", restart: { serviceName: s } });
+
+// Every default file policy (§5), changed alone.
+const defaultCases: [string, string, Action[], boolean][] = [
+  ["§5 row 1: pull secret → None", "/var/lib/kubelet/config.json", [{ type: "None" }], false],
+  [
+    "§5 row 2: containers-gpg.pub → Reload crio",
+    "/etc/machine-config-daemon/no-reboot/containers-gpg.pub",
+    [reload("crio.service")],
+    false,
+  ],
+  ["§5 row 3: policy.json → Reload crio", "/etc/containers/policy.json", [reload("crio.service")], false],
+  ["§5 row 5: under registries.d → Reload crio", "/etc/containers/registries.d/example.yaml", [reload("crio.service")], false],
+  ["§5 row 6: under /etc/crio/policies → Reload crio", "/etc/crio/policies/ns.json", [reload("crio.service")], false],
+  ["§5 row 7: deep under /etc/nmstate/openshift → None", "/etc/nmstate/openshift/a/b.yml", [{ type: "None" }], false],
+  [
+    "§5 row 8: user CA bundle → Restart ca-trust then crio",
+    "/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt",
+    [restart("coreos-update-ca-trust.service"), restart("crio.service")],
+    false,
+  ],
+  [
+    "§5 row 9: credential providers → Restart kubelet",
+    "/etc/kubernetes/credential-providers/ecr.yaml",
+    [restart("kubelet.service")],
+    false,
+  ],
+  [
+    "§5 row 10: kubelet crio credential dropin → DaemonReload, Restart kubelet",
+    "/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf",
+    [{ type: "DaemonReload" }, restart("kubelet.service")],
+    false,
+  ],
+  ["§5 row 11: /etc/iri-registry → Restart iri-registry", "/etc/iri-registry", [restart("iri-registry.service")], false],
+  [
+    "§5 row 12: load-registry-image.sh → Restart iri-registry",
+    "/usr/local/bin/load-registry-image.sh",
+    [restart("iri-registry.service")],
+    false,
+  ],
+  [
+    "§5 row 13: iri root CA → Restart ca-trust",
+    "/etc/pki/ca-trust/source/anchors/iri-root-ca.crt",
+    [restart("coreos-update-ca-trust.service")],
+    false,
+  ],
+  ["§5: registries.conf.d drop-in has no policy → Reboot", "/etc/containers/registries.conf.d/99-x.conf", [{ type: "Reboot" }], true],
+  ["§11: kubelet-ca.crt in a MachineConfig → Reboot on the NDP path", "/etc/kubernetes/kubelet-ca.crt", [{ type: "Reboot" }], true],
+  ["§4.5: any other file → Reboot", "/etc/sysctl.d/99-tuning.conf", [{ type: "Reboot" }], true],
+];
+
+describe("default policies (§5), one changed file each", () => {
+  it.each(defaultCases)("%s", (_rule, path, actions, drain) => {
+    const result = run(base, withFiles({ [path]: "changed\n" }));
+    expect(result.actions).toEqual(actions);
+    expect(result.reboot).toBe(actions[0]!.type === "Reboot");
+    expect(result.drain).toBe(drain);
+  });
+});
+
+describe("NDP decision procedure (§4)", () => {
+  it("§4.3: OS-level changes reboot whatever the files say", () => {
+    for (const extra of [
+      { kernelArguments: ["nosmt"] },
+      { extensions: ["usbguard"] },
+      { kernelType: "realtime" },
+      { osImageURL: "quay.io/x@sha256:" + "2".repeat(64) },
+    ]) {
+      expect(run(base, withFiles({ "/etc/containers/policy.json": "x" }, extra)).actions).toEqual([{ type: "Reboot" }]);
+    }
+  });
+
+  it("§3: kernel type canonicalisation — '' and 'default' are the same; reordered kargs are a change", () => {
+    expect(run({ ...base, kernelType: "" }, { ...base, kernelType: "default" }).actions).toEqual([{ type: "None" }]);
+    expect(run({ ...base, kernelArguments: ["a", "b"] }, { ...base, kernelArguments: ["b", "a"] }).reboot).toBe(true);
+  });
+
+  it("§4.4: nothing relevant changed → None", () => {
+    expect(run(base, base)).toMatchObject({ actions: [{ type: "None" }], reboot: false, drain: false, changes: [] });
+  });
+
+  it("§4.5: the longest matching policy path wins, and ties go to the earlier entry", () => {
+    const policies = mergeClusterPolicies({
+      files: [
+        { path: "/etc/app", actions: [{ type: "Restart", restart: { serviceName: "app.service" } }] },
+        { path: "/etc/app/conf.d", actions: [{ type: "Reload", reload: { serviceName: "app.service" } }] },
+      ],
+    });
+    expect(closestFilePolicy(policies.files, "/etc/app/conf.d/x.conf")?.path).toBe("/etc/app/conf.d");
+    expect(closestFilePolicy(policies.files, "/etc/app/other")?.path).toBe("/etc/app");
+    expect(
+      closestFilePolicy(
+        [
+          { path: "/etc/a", actions: [] },
+          { path: "/etc/a/", actions: [{ type: "Drain" }] },
+        ],
+        "/etc/a/x",
+      )?.actions,
+    ).toEqual([{ type: "Drain" }]);
+    expect(
+      closestFilePolicy(
+        [
+          { path: "/etc/a", actions: [] },
+          { path: "/etc//a", actions: [{ type: "Drain" }] },
+        ],
+        "/etc/a/x",
+      )?.actions,
+    ).toEqual([{ type: "Drain" }]);
+  });
+
+  it("§4 edge cases: '/' and relative policy paths never match", () => {
+    expect(closestFilePolicy([{ path: "/", actions: [] }], "/etc/x")).toBeNull();
+    expect(closestFilePolicy([{ path: "etc", actions: [] }], "/etc/x")).toBeNull();
+  });
+
+  it("§4.9: None is dropped beside real actions; only Nones become one None; no de-duplication", () => {
+    expect(collapseActions([{ type: "None" }, reload("crio.service"), { type: "None" }])).toEqual([reload("crio.service")]);
+    expect(collapseActions([{ type: "None" }, { type: "None" }])).toEqual([{ type: "None" }]);
+    const two = run(
+      base,
+      withFiles({ "/etc/containers/policy.json": "x", "/etc/containers/registries.d/a.yaml": "y", "/var/lib/kubelet/config.json": "{}" }),
+    );
+    expect(two.actions).toEqual([reload("crio.service"), reload("crio.service")]);
+  });
+
+  it("§4.8: one reboot-causing file collapses everything to Reboot", () => {
+    const result = run(base, withFiles({ "/etc/containers/policy.json": "x", "/etc/motd": "hi" }));
+    expect(result.actions).toEqual([{ type: "Reboot" }]);
+    expect(result.changes.find((c) => c.name === "/etc/motd")?.decidedBy).toMatch(/no node disruption policy matches/);
+    expect(result.changes.find((c) => c.name === "/etc/containers/policy.json")?.actions).toEqual([reload("crio.service")]);
+  });
+
+  it("§4.6: unit policies match by exact name; an unmatched unit reboots; the default iri-registry policy applies", () => {
+    expect(run(base, { ...base, units: [{ name: "iri-registry.service", contents: "[Unit]\n" }] }).actions).toEqual([
+      { type: "DaemonReload" },
+      restart("iri-registry.service"),
+    ]);
+    expect(run(base, { ...base, units: [{ name: "custom.service", contents: "[Unit]\n" }] }).actions).toEqual([{ type: "Reboot" }]);
+    const policies = mergeClusterPolicies({
+      units: [
+        { name: "custom.service", actions: [{ type: "DaemonReload" }, { type: "Restart", restart: { serviceName: "custom.service" } }] },
+      ],
+    });
+    const result = run(
+      base,
+      { ...base, units: [{ name: "custom.service", contents: "[Unit]\n", dropins: [{ name: "10-x.conf", contents: "[Service]\n" }] }] },
+      { policies, policySource: "spec-merged-with-defaults" },
+    );
+    expect(result.actions).toEqual([{ type: "DaemonReload" }, restart("custom.service")]);
+  });
+
+  it("§4.7 / §11: SSH key and password-hash changes use the sshkey policy (default None)", () => {
+    const keys = { ...base, users: [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 BBBB new@example"] }] };
+    expect(run(base, keys).actions).toEqual([{ type: "None" }]);
+    const hash = { ...base, users: [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 AAAA core@example"], passwordHash: "$6$x" }] };
+    const policies = mergeClusterPolicies({ sshkey: { actions: [{ type: "Drain" }] } });
+    expect(run(base, hash, { policies, policySource: "spec-merged-with-defaults" })).toMatchObject({
+      actions: [{ type: "Drain" }],
+      drain: true,
+    });
+  });
+
+  it("§4 edge case: only the order of files changed → no action at all", () => {
+    const reordered = rendered(base);
+    reordered.files = [...reordered.files].reverse();
+    const result = previewDisruption(rendered(base), reordered, defaults);
+    expect(result.actions).toEqual([]);
+    expect(result.drain).toBe(false);
+  });
+
+  it("§4 edge case: a policy with an empty action list matches and adds nothing", () => {
+    const policies = mergeClusterPolicies({ files: [{ path: "/etc/quiet.conf", actions: [] }] });
+    expect(run(base, withFiles({ "/etc/quiet.conf": "x" }), { policies, policySource: "spec-merged-with-defaults" }).actions).toEqual([]);
+  });
+
+  it("§3: removed files are listed before added or changed ones", () => {
+    const { "/etc/chrony.conf": _drop, ...rest } = BASE_FILES;
+    const result = run(base, { files: { ...rest, "/etc/containers/policy.json": "new" } });
+    expect(result.changes.map((c) => [c.change, c.name])).toEqual([
+      ["removed", "/etc/chrony.conf"],
+      ["changed", "/etc/containers/policy.json"],
+    ]);
+  });
+});
+
+describe("merging policies (§7)", () => {
+  it("replaces a default in place and appends new entries; sshkey falls back to None", () => {
+    const merged = mergeClusterPolicies({
+      files: [
+        { path: "/etc/containers/policy.json", actions: [{ type: "Drain" }] },
+        { path: "/etc/chrony.conf", actions: [{ type: "Restart", restart: { serviceName: "chronyd.service" } }] },
+      ],
+      sshkey: { actions: [] },
+    });
+    expect(merged.files[2]).toEqual({ path: "/etc/containers/policy.json", actions: [{ type: "Drain" }] });
+    expect(merged.files.at(-1)?.path).toBe("/etc/chrony.conf");
+    expect(merged.files).toHaveLength(DEFAULT_POLICIES.files.length + 1);
+    expect(merged.sshkey.actions).toEqual([{ type: "None" }]);
+  });
+
+  it("overriding registries.conf replaces Special and with it the safety check", () => {
+    const policies = mergeClusterPolicies({
+      files: [{ path: "/etc/containers/registries.conf", actions: [{ type: "Reload", reload: { serviceName: "crio.service" } }] }],
+    });
+    const result = run(base, withFiles({ "/etc/containers/registries.conf": "this is = not [valid" }), {
+      policies,
+      policySource: "spec-merged-with-defaults",
+    });
+    expect(result).toMatchObject({ actions: [reload("crio.service")], drain: false });
+  });
+
+  it("uses the cluster's status as-is when present, else spec merged with defaults", () => {
+    expect(
+      effectivePolicies({
+        status: { nodeDisruptionPolicyStatus: { clusterPolicies: { files: [], units: [], sshkey: { actions: [{ type: "None" }] } } } },
+      }).source,
+    ).toBe("cluster-status");
+    expect(effectivePolicies({ spec: { nodeDisruptionPolicy: { files: [] } } }).source).toBe("spec-merged-with-defaults");
+    expect(effectivePolicies(null).source).toBe("defaults");
+  });
+});
+
+describe("registries.conf safety (§6)", () => {
+  const conf = (body: string) => withFiles({ "/etc/containers/registries.conf": body });
+  const oldConf = `unqualified-search-registries = ["registry.access.redhat.com"]\n[[registry]]\nprefix = ""\nlocation = "quay.io/app"\n[[registry.mirror]]\nlocation = "mirror.example.com/app"\npull-from-mirror = "digest-only"\n`;
+
+  it("adding a digest-only (IDMS) mirror is safe: Special without a drain", () => {
+    const result = run(
+      conf(oldConf),
+      conf(`${oldConf}[[registry.mirror]]\nlocation = "mirror2.example.com/app"\npull-from-mirror = "digest-only"\n`),
+    );
+    expect(result).toMatchObject({ actions: [{ type: "Special" }], drain: false });
+  });
+
+  it("with mirror-by-digest-only = true any added mirror is safe", () => {
+    const digestOnly = oldConf.replace('location = "quay.io/app"\n', 'location = "quay.io/app"\nmirror-by-digest-only = true\n');
+    expect(run(conf(digestOnly), conf(`${digestOnly}[[registry.mirror]]\nlocation = "m3.example.com/app"\n`)).drain).toBe(false);
+  });
+
+  it("adding a tag-only (ITMS) mirror, removing a mirror or removing a registry needs a drain", () => {
+    const tagOnly = run(
+      conf(oldConf),
+      conf(`${oldConf}[[registry.mirror]]\nlocation = "mirror2.example.com/app"\npull-from-mirror = "tag-only"\n`),
+    );
+    expect(tagOnly).toMatchObject({ actions: [{ type: "Special" }], drain: true });
+    expect(tagOnly.drainReason).toMatch(/tag-only/);
+    expect(run(conf(oldConf), conf(oldConf.replace(/\[\[registry\.mirror\]\][^]*$/, ""))).drain).toBe(true);
+    expect(run(conf(oldConf), conf(`unqualified-search-registries = ["registry.access.redhat.com"]\n`)).drainReason).toMatch(/removed/);
+  });
+
+  it("appending to unqualified-search-registries is safe; reordering is not", () => {
+    expect(
+      run(conf(oldConf), conf(oldConf.replace('["registry.access.redhat.com"]', '["registry.access.redhat.com", "docker.io"]'))).drain,
+    ).toBe(false);
+    expect(
+      run(
+        conf(oldConf.replace('["registry.access.redhat.com"]', '["a", "b"]')),
+        conf(oldConf.replace('["registry.access.redhat.com"]', '["b", "a"]')),
+      ).drain,
+    ).toBe(true);
+  });
+
+  it("a registries.conf that is not valid TOML is an error, not a guess", () => {
+    expect(() => run(conf(oldConf), conf("[[registry]\nbroken"))).toThrow(RegistriesConfError);
+  });
+});
+
+describe("legacy rules (§10): first boot and HyperShift", () => {
+  const legacy = { firstBoot: true };
+  it("reloads crio for its files, restarts crio for the user CA bundle, reboots for anything else or any unit", () => {
+    expect(run(base, withFiles({ "/etc/containers/policy.json": "x" }), legacy)).toMatchObject({
+      path: "legacy",
+      actions: [reload("crio.service")],
+      drain: false,
+    });
+    expect(
+      run(
+        base,
+        withFiles({ "/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt": "x", "/etc/containers/policy.json": "y" }),
+        legacy,
+      ).actions,
+    ).toEqual([restart("crio.service")]);
+    expect(run(base, withFiles({ "/etc/crio/policies/x.json": "x" }), legacy).actions).toEqual([{ type: "Reboot" }]);
+    expect(run(base, { ...base, units: [{ name: "iri-registry.service", contents: "x" }] }, legacy).actions).toEqual([{ type: "Reboot" }]);
+  });
+
+  it("matches only direct children of directories, and ignores kubelet-ca.crt and SSH keys", () => {
+    expect(run(base, withFiles({ "/etc/containers/registries.d/a.yaml": "x" }), legacy).actions).toEqual([reload("crio.service")]);
+    expect(run(base, withFiles({ "/etc/containers/registries.d/sub/a.yaml": "x" }), legacy).actions).toEqual([{ type: "Reboot" }]);
+    expect(run(base, withFiles({ "/etc/kubernetes/kubelet-ca.crt": "x" }), legacy).actions).toEqual([{ type: "None" }]);
+    expect(run(base, { ...base, users: [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 CCCC"] }] }, legacy).actions).toEqual([
+      { type: "None" },
+    ]);
+  });
+});
+
+describe("unreconcilable changes (§2)", () => {
+  const cases: [string, ConfigShape][] = [
+    ["groups", { ...base, groups: [{ name: "admins" }] }],
+    [
+      "a user other than core",
+      {
+        ...base,
+        users: [
+          { name: "core", sshAuthorizedKeys: ["k"] },
+          { name: "alice", sshAuthorizedKeys: ["k"] },
+        ],
+      },
+    ],
+    ["core fields other than keys and hash", { ...base, users: [{ name: "core", sshAuthorizedKeys: ["k"], shell: "/bin/zsh" }] }],
+    ["storage.directories", { ...base, directories: [{ path: "/var/data" }] }],
+    ["added links", { ...base, links: [{ path: "/etc/l", target: "/etc/t" }] }],
+    ["disks", { ...base, disks: [{ device: "/dev/sdb" }] }],
+    ["append", { files: { ...BASE_FILES, "/etc/hosts": { text: "x", append: true } } }],
+    ["fips", { ...base, fips: true }],
+  ];
+  it.each(cases)("refuses a change to %s, with the reason and no prediction", (_what, to) => {
+    const result = run(base, to);
+    expect(result.unreconcilable.length).toBeGreaterThan(0);
+    expect(result).toMatchObject({ actions: [], reboot: false, drain: false });
+  });
+
+  it("accepts disk changes listed in irreconcilableValidationOverrides", () => {
+    expect(run(base, { ...base, disks: [{ device: "/dev/sdb" }] }, { storageOverrides: ["Disks"] }).unreconcilable).toEqual([]);
+  });
+});
+
+describe("image mode (§9)", () => {
+  const ocl = (image: string) => ({
+    "machineconfiguration.openshift.io/ocl-osimageurl": image,
+    "machineconfiguration.openshift.io/original-osimageurl": "quay.io/base@sha256:" + "0".repeat(64),
+  });
+  it("file changes reuse the image and follow policies; a different built image reboots; leaving image mode warns of a second reboot", () => {
+    const a = { ...base, annotations: ocl("registry.example.com/os@sha256:" + "a".repeat(64)) };
+    const files = withFiles({ "/etc/containers/policy.json": "x" }, { annotations: a.annotations });
+    expect(run(a, files)).toMatchObject({ actions: [reload("crio.service")], imageMode: { newImageBuilt: false } });
+    expect(run(a, { ...base, annotations: ocl("registry.example.com/os@sha256:" + "b".repeat(64)) }).reboot).toBe(true);
+    expect(run(a, { ...base, kernelArguments: ["nosmt"], annotations: a.annotations }).imageMode?.newImageBuilt).toBe(true);
+    expect(run(a, base).warnings.join(" ")).toMatch(/second reboot/);
+  });
+});
+
+describe("file contents", () => {
+  it("decodes percent-encoded, base64 and gzip data URLs, and admits what it cannot read", () => {
+    expect(decodeContents({ path: "/a", contents: { source: "data:,hello%20world" } }).text).toBe("hello world");
+    expect(
+      decodeContents({ path: "/a", contents: { source: `data:text/plain;charset=utf-8;base64,${Buffer.from("hi").toString("base64")}` } })
+        .text,
+    ).toBe("hi");
+    const gz = rendered({ files: { "/etc/x": { gzip: "compressed text" } } }).files[0];
+    expect(decodeContents(gz).text).toBe("compressed text");
+    expect(decodeContents({ path: "/a", contents: { source: "https://example.com/x" } })).toMatchObject({
+      text: null,
+      note: expect.stringMatching(/remote source/),
+    });
+  });
+});

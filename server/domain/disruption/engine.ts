@@ -1,0 +1,306 @@
+import path from "node:path";
+import { diffConfigs, type ConfigDiff } from "./diff";
+import { decodeContents, type RenderedConfig } from "./machineConfig";
+import { describeAction, type Action, type ClusterPolicies, type FilePolicy, type PolicySource } from "./policy";
+import { unreconcilableReasons, type StorageOverride } from "./reconcilable";
+import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
+
+/**
+ * What a node does when its rendered MachineConfig changes from `from` to `to`, decided the way
+ * the MCO's daemon decides it (reference mco-disruption.md §2–§10). Pure; never guesses.
+ */
+export type ChangeKind = "file" | "unit" | "ssh" | "os";
+
+export type Change = {
+  kind: ChangeKind;
+  /** Path, unit name, "sshkey" or the OS field that changed. */
+  name: string;
+  change: "added" | "changed" | "removed";
+  /** Which rule or policy entry decided it, in words. */
+  decidedBy: string;
+  /** What it contributed to the action list. */
+  actions: Action[];
+};
+
+export type Preview = {
+  path: "node-disruption-policy" | "legacy";
+  actions: Action[];
+  reboot: boolean;
+  drain: boolean;
+  drainReason: string | null;
+  unreconcilable: string[];
+  changes: Change[];
+  warnings: string[];
+  /** Image-mode (on-cluster layering) facts, when either config is for an image-mode pool. */
+  imageMode: { newImageBuilt: boolean; note: string } | null;
+};
+
+export type PreviewOptions = {
+  policies: ClusterPolicies;
+  policySource: PolicySource;
+  /** First boot / HyperShift: the legacy rules (§10). */
+  firstBoot?: boolean;
+  storageOverrides?: StorageOverride[];
+};
+
+const REBOOT: Action = { type: "Reboot" };
+const RELOAD_CRIO: Action = { type: "Reload", reload: { serviceName: "crio.service" } };
+const RESTART_CRIO: Action = { type: "Restart", restart: { serviceName: "crio.service" } };
+const REGISTRIES_CONF = "/etc/containers/registries.conf";
+
+/** Go path.Clean for absolute and relative paths. */
+const clean = (p: string) => {
+  const c = path.posix.normalize(p);
+  return c.length > 1 && c.endsWith("/") ? c.slice(0, -1) : c;
+};
+
+/** FindClosestFilePolicyPathMatch: exact path, or a directory the file lies under; the longest policy path wins, ties go to the earlier entry. */
+export function closestFilePolicy(policies: FilePolicy[], filePath: string): FilePolicy | null {
+  let best: FilePolicy | null = null;
+  for (const policy of policies) {
+    const matches = policy.path === filePath || clean(filePath).startsWith(`${clean(policy.path)}/`);
+    if (matches && (!best || policy.path.length > best.path.length)) best = policy;
+  }
+  return best;
+}
+
+const fileText = (config: RenderedConfig, p: string): string | null => {
+  const file = config.files.find((f) => f.path === p);
+  if (!file) return null;
+  const decoded = decodeContents(file);
+  if (decoded.text === null) throw new RegistriesConfError(`${p} cannot be judged: ${decoded.note ?? "its contents cannot be read"}`);
+  return decoded.text;
+};
+
+/** The registries.conf verdict used by Special and the legacy crio actions; throws RegistriesConfError on invalid TOML. */
+function registriesUnsafe(from: RenderedConfig, to: RenderedConfig): string | null {
+  return registriesChangeUnsafeReason(fileText(from, REGISTRIES_CONF), fileText(to, REGISTRIES_CONF));
+}
+
+function osChanges(diff: ConfigDiff): Change[] {
+  const os: [keyof ConfigDiff, string, string][] = [
+    ["osUpdate", "osImageURL", "a new OS image"],
+    ["kargs", "kernelArguments", "changed kernel arguments"],
+    ["fips", "fips", "a FIPS change"],
+    ["kernelType", "kernelType", "a different kernel type"],
+    ["extensions", "extensions", "changed RHCOS extensions"],
+  ];
+  return os
+    .filter(([flag]) => diff[flag] === true)
+    .map(([, name, what]) => ({
+      kind: "os" as const,
+      name,
+      change: "changed" as const,
+      decidedBy: `OS-level change: ${what} always reboots (§4 step 3)`,
+      actions: [REBOOT],
+    }));
+}
+
+/** Steps 8–9: Reboot anywhere wins; None is dropped beside real actions, and several Nones become one. */
+export function collapseActions(actions: Action[]): Action[] {
+  if (actions.some((a) => a.type === "Reboot")) return [REBOOT];
+  const real = actions.filter((a) => a.type !== "None");
+  if (real.length > 0) return real;
+  return actions.length > 0 ? [{ type: "None" }] : [];
+}
+
+function nodeDisruptionPolicyPath(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  diff: ConfigDiff,
+  options: PreviewOptions,
+  warnings: string[],
+): Omit<Preview, "unreconcilable" | "warnings" | "imageMode"> {
+  const os = osChanges(diff);
+  const changes: Change[] = [...os];
+  const raw: Action[] = [];
+  let rebootBy: string | null = os[0]?.name ?? null;
+
+  for (const file of diff.fileChanges) {
+    const policy = closestFilePolicy(options.policies.files, file.path);
+    if (!policy) {
+      changes.push({
+        kind: "file",
+        name: file.path,
+        change: file.change,
+        decidedBy: "no node disruption policy matches this path, so the MCO reboots (§4 step 5)",
+        actions: [REBOOT],
+      });
+      rebootBy ??= file.path;
+      raw.push(REBOOT);
+    } else {
+      const how = policy.path === file.path ? "exact path" : `directory ${policy.path}`;
+      const from = options.policySource === "defaults" ? "MCO default policy" : "cluster policy";
+      changes.push({
+        kind: "file",
+        name: file.path,
+        change: file.change,
+        decidedBy: `${from} for ${policy.path} (${how}): ${policy.actions.map(describeAction).join(", ") || "no actions"}`,
+        actions: policy.actions,
+      });
+      raw.push(...policy.actions);
+    }
+  }
+  for (const unit of diff.unitChanges) {
+    const policy = options.policies.units.find((u) => u.name === unit.name);
+    if (!policy) {
+      changes.push({
+        kind: "unit",
+        name: unit.name,
+        change: unit.change,
+        decidedBy: "no unit policy names this unit, so the MCO reboots (§4 step 6)",
+        actions: [REBOOT],
+      });
+      rebootBy ??= unit.name;
+      raw.push(REBOOT);
+    } else {
+      changes.push({
+        kind: "unit",
+        name: unit.name,
+        change: unit.change,
+        decidedBy: `unit policy ${policy.name}: ${policy.actions.map(describeAction).join(", ") || "no actions"}`,
+        actions: policy.actions,
+      });
+      raw.push(...policy.actions);
+    }
+  }
+  if (diff.passwd) {
+    const actions = options.policies.sshkey.actions;
+    changes.push({
+      kind: "ssh",
+      name: "sshkey",
+      change: "changed",
+      decidedBy: `SSH key / password policy: ${actions.map(describeAction).join(", ") || "no actions"} (§4 step 7)`,
+      actions,
+    });
+    raw.push(...actions);
+  }
+
+  let actions: Action[];
+  if (os.length > 0) actions = [REBOOT];
+  else if (!diff.files && !diff.units && !diff.passwd) actions = [{ type: "None" }];
+  else actions = collapseActions(raw);
+  if (rebootBy && actions[0]?.type === "Reboot" && os.length === 0) warnings.push(`${rebootBy} alone makes this a reboot`);
+  if (actions.length === 0) warnings.push("only the order of files or units changed: nothing runs on the node (§4 edge case)");
+  if (diff.fileChanges.length > 1 && actions.length > 1)
+    warnings.push("the MCO runs actions of different files in an unspecified order; they are listed here by path");
+
+  let drain = false;
+  let drainReason: string | null = null;
+  if (actions.some((a) => a.type === "Reboot" || a.type === "Drain")) {
+    drain = true;
+    drainReason = actions.some((a) => a.type === "Reboot") ? "the node reboots" : "a policy asks for a drain";
+  } else if (actions.some((a) => a.type === "Special")) {
+    const unsafe = registriesUnsafe(from, to);
+    drain = unsafe !== null;
+    drainReason = unsafe ? `registries.conf change is not safe without a drain: ${unsafe}` : null;
+    if (!unsafe) warnings.push("registries.conf change is safe (mirrors only added, digest-only): crio is reloaded without a drain");
+  }
+  return { path: "node-disruption-policy", actions, reboot: actions.some((a) => a.type === "Reboot"), drain, drainReason, changes };
+}
+
+function legacyPath(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  diff: ConfigDiff,
+  warnings: string[],
+): Omit<Preview, "unreconcilable" | "warnings" | "imageMode"> {
+  const changes: Change[] = osChanges(diff).map((c) => ({ ...c, decidedBy: c.decidedBy.replace("§4 step 3", "§10 legacy") }));
+  for (const unit of diff.unitChanges)
+    changes.push({
+      kind: "unit",
+      name: unit.name,
+      change: unit.change,
+      decidedBy: "legacy rules reboot on any unit change (§10)",
+      actions: [REBOOT],
+    });
+  if (diff.passwd) {
+    changes.push({
+      kind: "ssh",
+      name: "sshkey",
+      change: "changed",
+      decidedBy: "legacy rules do not see SSH key or password changes (§10)",
+      actions: [],
+    });
+    warnings.push("SSH key and password changes are applied without any action on the legacy path");
+  }
+  let action: "reboot" | "restart" | "reload" | "none" = changes.some((c) => c.actions[0]?.type === "Reboot") ? "reboot" : "none";
+  const parent = (p: string) => path.posix.dirname(p);
+  for (const file of diff.fileChanges) {
+    const p = file.path;
+    let decidedBy: string;
+    let contributes: Action[] = [];
+    if (p === "/etc/kubernetes/kubelet-ca.crt" || p === "/var/lib/kubelet/config.json") decidedBy = "legacy rule: no action for this file";
+    else if (
+      p === REGISTRIES_CONF ||
+      p === "/etc/machine-config-daemon/no-reboot/containers-gpg.pub" ||
+      p === "/etc/containers/policy.json" ||
+      parent(p) === "/etc/containers/registries.d"
+    ) {
+      decidedBy = "legacy rule: reload crio";
+      contributes = [RELOAD_CRIO];
+      if (action === "none") action = "reload";
+    } else if (p === "/etc/pki/ca-trust/source/anchors/openshift-config-user-ca-bundle.crt") {
+      decidedBy = "legacy rule: update-ca-trust and restart crio";
+      contributes = [RESTART_CRIO];
+      if (action !== "reboot") action = "restart";
+    } else if (parent(p) === "/etc/nmstate/openshift") decidedBy = "legacy rule: no action for direct children of /etc/nmstate/openshift";
+    else {
+      decidedBy = "legacy rules reboot for any other file (§10)";
+      contributes = [REBOOT];
+      action = "reboot";
+    }
+    changes.push({ kind: "file", name: p, change: file.change, decidedBy, actions: contributes });
+  }
+  const actions: Action[] =
+    action === "reboot" ? [REBOOT] : action === "restart" ? [RESTART_CRIO] : action === "reload" ? [RELOAD_CRIO] : [{ type: "None" }];
+  let drain = action === "reboot";
+  let drainReason: string | null = drain ? "the node reboots" : null;
+  if ((action === "reload" || action === "restart") && diff.fileChanges.some((f) => f.path === REGISTRIES_CONF)) {
+    const unsafe = registriesUnsafe(from, to);
+    drain = unsafe !== null;
+    drainReason = unsafe ? `registries.conf change is not safe without a drain: ${unsafe}` : null;
+  }
+  return { path: "legacy", actions, reboot: action === "reboot", drain, drainReason, changes };
+}
+
+export function previewDisruption(from: RenderedConfig, to: RenderedConfig, options: PreviewOptions): Preview {
+  const warnings: string[] = [];
+  const unreconcilable = unreconcilableReasons(from, to, options.storageOverrides);
+  const image = from.oclImage || to.oclImage;
+  const newImageBuilt =
+    from.osImageURL !== to.osImageURL ||
+    from.kernelType !== to.kernelType ||
+    JSON.stringify(from.extensions) !== JSON.stringify(to.extensions) ||
+    JSON.stringify(from.kernelArguments) !== JSON.stringify(to.kernelArguments);
+  const imageMode = image
+    ? {
+        newImageBuilt,
+        note: newImageBuilt
+          ? "image-mode pool: osImageURL, kernelType, extensions or kernel arguments changed, so a new OS image is built before nodes update"
+          : "image-mode pool: the previous OS image is reused (layer-only build); files, units and SSH keys follow the node disruption policies",
+      }
+    : null;
+  if (unreconcilable.length > 0) {
+    return {
+      path: options.firstBoot ? "legacy" : "node-disruption-policy",
+      actions: [],
+      reboot: false,
+      drain: false,
+      drainReason: null,
+      unreconcilable,
+      changes: [],
+      warnings: ["the MCO refuses this change; nodes would not update (§2)"],
+      imageMode,
+    };
+  }
+  const diff = diffConfigs(from, to);
+  if (diff.revertFromOCL) warnings.push("leaving image mode: the MCO reverts to the default OS image, which costs a second reboot (§9)");
+  for (const f of to.files) {
+    const decoded = decodeContents(f);
+    if (decoded.note?.startsWith("remote source") && diff.fileChanges.some((c) => c.path === f.path))
+      warnings.push(`${f.path}: ${decoded.note}; it counts as changed because its reference changed`);
+  }
+  const decided = options.firstBoot ? legacyPath(from, to, diff, warnings) : nodeDisruptionPolicyPath(from, to, diff, options, warnings);
+  return { ...decided, unreconcilable: [], warnings, imageMode };
+}

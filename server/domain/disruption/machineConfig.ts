@@ -1,0 +1,172 @@
+import { gunzipSync } from "node:zlib";
+import { z } from "zod";
+
+/**
+ * A MachineConfig (machineconfiguration.openshift.io/v1) as the disruption engine needs it: the
+ * Ignition 3.x sections the MCO compares, kept raw for comparison (any field difference counts,
+ * reference mco-disruption §3), plus decoded file contents for people to read.
+ */
+export const OCL_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/ocl-osimageurl";
+export const ORIGINAL_OS_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/original-osimageurl";
+
+const Loose = z.looseObject({});
+const IgnitionFile = z.looseObject({
+  path: z.string(),
+  contents: z
+    .looseObject({ source: z.string().nullable().optional(), compression: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
+  append: z.array(z.unknown()).nullable().optional(),
+  mode: z.number().nullable().optional(),
+  overwrite: z.boolean().nullable().optional(),
+});
+const IgnitionUnit = z.looseObject({
+  name: z.string(),
+  enabled: z.boolean().nullable().optional(),
+  mask: z.boolean().nullable().optional(),
+  contents: z.string().nullable().optional(),
+  dropins: z
+    .array(z.looseObject({ name: z.string(), contents: z.string().nullable().optional() }))
+    .nullable()
+    .optional(),
+});
+
+export const MachineConfigSchema = z.looseObject({
+  apiVersion: z
+    .string()
+    .refine((v) => v.startsWith("machineconfiguration.openshift.io/"), "apiVersion must be machineconfiguration.openshift.io/v1"),
+  kind: z.literal("MachineConfig", { error: "kind must be MachineConfig" }),
+  metadata: z
+    .looseObject({
+      name: z.string().optional(),
+      labels: z.record(z.string(), z.string()).optional(),
+      annotations: z.record(z.string(), z.string()).optional(),
+    })
+    .default({}),
+  spec: z
+    .looseObject({
+      config: z
+        .looseObject({
+          ignition: z.looseObject({ version: z.string().optional() }).optional(),
+          storage: z
+            .looseObject({
+              files: z.array(IgnitionFile).nullable().optional(),
+              directories: z.array(Loose).nullable().optional(),
+              links: z.array(Loose).nullable().optional(),
+              disks: z.array(Loose).nullable().optional(),
+              filesystems: z.array(Loose).nullable().optional(),
+              raid: z.array(Loose).nullable().optional(),
+            })
+            .nullable()
+            .optional(),
+          systemd: z
+            .looseObject({ units: z.array(IgnitionUnit).nullable().optional() })
+            .nullable()
+            .optional(),
+          passwd: z
+            .looseObject({ users: z.array(Loose).nullable().optional(), groups: z.array(Loose).nullable().optional() })
+            .nullable()
+            .optional(),
+          kernelArguments: z.looseObject({}).nullable().optional(),
+        })
+        .nullable()
+        .optional(),
+      kernelArguments: z.array(z.string()).nullable().optional(),
+      extensions: z.array(z.string()).nullable().optional(),
+      kernelType: z.string().nullable().optional(),
+      fips: z.boolean().nullable().optional(),
+      osImageURL: z.string().nullable().optional(),
+    })
+    .default({}),
+});
+
+export type IgnitionFileEntry = z.infer<typeof IgnitionFile>;
+export type IgnitionUnitEntry = z.infer<typeof IgnitionUnit>;
+
+export type RenderedConfig = {
+  name: string;
+  files: IgnitionFileEntry[];
+  units: IgnitionUnitEntry[];
+  passwd: { users: Record<string, unknown>[]; groups: Record<string, unknown>[] };
+  storage: { directories: unknown[]; links: unknown[]; disks: unknown[]; filesystems: unknown[]; raid: unknown[] };
+  ignitionKernelArguments: unknown;
+  kernelArguments: string[];
+  extensions: string[];
+  kernelType: string;
+  fips: boolean;
+  osImageURL: string;
+  /** The image-mode image the MCD embedded, when this config is for an image-mode pool (reference §9). */
+  oclImage: string | null;
+  labels: Record<string, string>;
+};
+
+export class MachineConfigError extends Error {
+  override name = "MachineConfigError";
+}
+
+/** Validates a parsed document as a MachineConfig and normalises it; throws MachineConfigError with the reason. */
+export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig {
+  const parsed = MachineConfigSchema.safeParse(doc);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new MachineConfigError(`${label} is not a MachineConfig: ${issue.path.join(".") || "document"}: ${issue.message}`);
+  }
+  const mc = parsed.data;
+  const config = mc.spec.config ?? {};
+  const storage = config.storage ?? {};
+  const annotations = mc.metadata.annotations ?? {};
+  return {
+    name: mc.metadata.name ?? label,
+    files: storage.files ?? [],
+    units: config.systemd?.units ?? [],
+    passwd: {
+      users: (config.passwd?.users ?? []) as Record<string, unknown>[],
+      groups: (config.passwd?.groups ?? []) as Record<string, unknown>[],
+    },
+    storage: {
+      directories: storage.directories ?? [],
+      links: storage.links ?? [],
+      disks: storage.disks ?? [],
+      filesystems: storage.filesystems ?? [],
+      raid: storage.raid ?? [],
+    },
+    ignitionKernelArguments: config.kernelArguments ?? null,
+    kernelArguments: mc.spec.kernelArguments ?? [],
+    extensions: mc.spec.extensions ?? [],
+    kernelType: mc.spec.kernelType ?? "",
+    fips: mc.spec.fips ?? false,
+    osImageURL: mc.spec.osImageURL ?? "",
+    oclImage: annotations[OCL_IMAGE_ANNOTATION] || null,
+    labels: mc.metadata.labels ?? {},
+  };
+}
+
+export type DecodedContents = { text: string | null; bytes: number; note: string | null };
+
+/**
+ * Decodes an Ignition `contents.source`: a data URL (percent-encoded or base64), optionally gzip
+ * compressed. A remote source (https, s3, …) cannot be inspected. Never throws.
+ */
+export function decodeContents(file: IgnitionFileEntry | undefined): DecodedContents {
+  const source = file?.contents?.source;
+  if (source === undefined || source === null || source === "")
+    return { text: "", bytes: 0, note: source === undefined || source === null ? "no contents" : null };
+  const m = /^data:([^,]*?),(.*)$/s.exec(source);
+  if (!m) return { text: null, bytes: 0, note: `remote source (${source.split(":")[0]}); its contents cannot be inspected` };
+  let data: Buffer;
+  try {
+    data = m[1]!.split(";").includes("base64") ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
+  } catch {
+    return { text: null, bytes: 0, note: "the data URL cannot be decoded" };
+  }
+  if (file?.contents?.compression === "gzip") {
+    try {
+      data = gunzipSync(data);
+    } catch {
+      return { text: null, bytes: data.length, note: "declared gzip but does not decompress" };
+    }
+  }
+  const text = data.toString("utf8");
+  const binary = text.includes("\uFFFD") || /[\x00-\x08\x0E-\x1F]/.test(text);
+  return binary ? { text: null, bytes: data.length, note: "binary contents" } : { text, bytes: data.length, note: null };
+}

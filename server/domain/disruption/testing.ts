@@ -1,0 +1,60 @@
+import { gzipSync } from "node:zlib";
+import { readMachineConfig, type RenderedConfig } from "./machineConfig";
+
+/** Builds rendered MachineConfig documents for tests: files by path (plain text), units, and spec fields. */
+export type ConfigShape = {
+  files?: Record<string, string | { gzip: string } | { source: string } | { text: string; append: true }>;
+  units?: { name: string; contents?: string; enabled?: boolean; dropins?: { name: string; contents: string }[] }[];
+  users?: Record<string, unknown>[];
+  groups?: Record<string, unknown>[];
+  kernelArguments?: string[];
+  extensions?: string[];
+  kernelType?: string;
+  fips?: boolean;
+  osImageURL?: string;
+  annotations?: Record<string, string>;
+  directories?: unknown[];
+  links?: unknown[];
+  disks?: unknown[];
+};
+
+export function machineConfigDoc(shape: ConfigShape, name = "rendered-worker-test") {
+  const files = Object.entries(shape.files ?? {}).map(([path, v]) => {
+    if (typeof v === "string") return { path, mode: 420, overwrite: true, contents: { source: `data:,${encodeURIComponent(v)}` } };
+    if ("gzip" in v)
+      return { path, mode: 420, contents: { compression: "gzip", source: `data:;base64,${gzipSync(v.gzip).toString("base64")}` } };
+    if ("append" in v) return { path, mode: 420, append: [{ source: `data:,${encodeURIComponent(v.text)}` }] };
+    return { path, mode: 420, contents: { source: v.source } };
+  });
+  return {
+    apiVersion: "machineconfiguration.openshift.io/v1",
+    kind: "MachineConfig",
+    metadata: { name, annotations: shape.annotations },
+    spec: {
+      config: {
+        ignition: { version: "3.5.0" },
+        storage: { files, directories: shape.directories, links: shape.links, disks: shape.disks },
+        systemd: { units: shape.units ?? [] },
+        passwd: { users: shape.users ?? [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 AAAA core@example"] }], groups: shape.groups },
+      },
+      kernelArguments: shape.kernelArguments ?? [],
+      extensions: shape.extensions ?? [],
+      kernelType: shape.kernelType ?? "default",
+      fips: shape.fips ?? false,
+      osImageURL:
+        shape.osImageURL ??
+        "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:1111111111111111111111111111111111111111111111111111111111111111",
+    },
+  };
+}
+
+export const rendered = (shape: ConfigShape): RenderedConfig => readMachineConfig(machineConfigDoc(shape));
+
+/** A worker's rendered config with the files the defaults care about. */
+export const BASE_FILES: Record<string, string> = {
+  "/etc/chrony.conf": "pool 2.rhel.pool.ntp.org iburst\n",
+  "/etc/containers/policy.json": '{"default":[{"type":"insecureAcceptAnything"}]}\n',
+  "/etc/containers/registries.conf": 'unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]\nshort-name-mode = ""\n',
+  "/etc/kubernetes/kubelet.conf": "kind: KubeletConfiguration\n",
+  "/var/lib/kubelet/config.json": '{"auths":{}}\n',
+};
