@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const benches = ["simulator.ts"];
+const benches = ["disruption.ts", "simulator.ts"];
 let failed = false;
 for (const bench of benches) {
   console.log(`\n== ${bench}`);
