@@ -12,7 +12,8 @@ export type ClusterRow = {
   lastContactError: string | null;
 };
 
-const STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
+/** How a cluster's last contact reads, wherever it is shown. */
+export const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
   ok: { label: "Reachable", className: "text-ok" },
   unknown: { label: "Not contacted yet", className: "text-muted" },
   unreachable: { label: "Unreachable", className: "text-danger" },
@@ -26,8 +27,11 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
       <Card className="p-8 text-center">
         <h2 className="text-lg font-semibold">No clusters registered yet</h2>
         <p className="mx-auto mt-2 max-w-xl text-muted">
-          Fleetskew watches clusters through their Kubernetes API. An admin registers each cluster with a kubeconfig, or with its API URL
-          and a bearer token for a service account that has the read-only role in <code>docs/</code>. Until then this page stays empty.
+          Fleetskew watches clusters through their Kubernetes API. An admin registers each cluster under{" "}
+          <a className="font-medium text-accent underline" href="/admin/clusters">
+            Admin → Clusters
+          </a>{" "}
+          with a kubeconfig, or with its API URL and a token for a service account that has the read-only role in <code>docs/rbac.md</code>.
         </p>
       </Card>
     );
@@ -54,7 +58,7 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
         </thead>
         <tbody>
           {clusters.map((c) => {
-            const status = STATUS[c.lastContactStatus];
+            const status = CONTACT_STATUS[c.lastContactStatus];
             return (
               <tr key={c.id} className="border-b border-line last:border-0">
                 <th scope="row" className="px-4 py-3 font-medium">

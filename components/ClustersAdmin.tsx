@@ -3,18 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api } from "./api";
-import type { ClusterRow } from "./ClusterTable";
+import { CONTACT_STATUS, type ClusterRow } from "./ClusterTable";
 import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
 import { parseLabels } from "./labels";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
-
-const STATUS_TEXT: Record<ClusterRow["lastContactStatus"], string> = {
-  ok: "Reachable",
-  unknown: "Not contacted yet",
-  unreachable: "Unreachable",
-  unauthorized: "Credentials refused",
-  stale: "Stale",
-};
 
 export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
   const queryClient = useQueryClient();
@@ -101,7 +93,7 @@ export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
               </th>
               <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
               <td className="px-4 py-3">
-                {STATUS_TEXT[c.lastContactStatus]}
+                <span className={CONTACT_STATUS[c.lastContactStatus].className}>{CONTACT_STATUS[c.lastContactStatus].label}</span>
                 {c.lastContactError ? <div className="text-xs text-danger">{c.lastContactError}</div> : null}
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-right">

@@ -94,54 +94,27 @@ export const readNodes = (c: ClusterClient) => readList(c, KINDS.node, S.NodeSch
 export const readMachineOSConfigs = (c: ClusterClient) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
 export const readMachineOSBuilds = (c: ClusterClient) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
 
-/** Everything the console reads from one cluster, each part independent of the others' failures. */
-export async function readClusterObjects(c: ClusterClient) {
-  const [
-    clusterVersion,
-    machineConfigOperator,
-    infrastructure,
-    machineConfiguration,
-    machineSets,
-    bootImages,
-    adminGates,
-    adminAcks,
-    pools,
-    machineConfigNodes,
-    pinnedImageSets,
-    nodes,
-    machineOSConfigs,
-    machineOSBuilds,
-  ] = await Promise.all([
-    readClusterVersion(c),
-    readMachineConfigOperator(c),
-    readInfrastructure(c),
-    readMachineConfiguration(c),
-    readMachineSets(c),
-    readBootImagesConfigMap(c),
-    readAdminGates(c),
-    readAdminAcks(c),
-    readMachineConfigPools(c),
-    readMachineConfigNodes(c),
-    readPinnedImageSets(c),
-    readNodes(c),
-    readMachineOSConfigs(c),
-    readMachineOSBuilds(c),
-  ]);
-  return {
-    clusterVersion,
-    machineConfigOperator,
-    infrastructure,
-    machineConfiguration,
-    machineSets,
-    bootImages,
-    adminGates,
-    adminAcks,
-    pools,
-    machineConfigNodes,
-    pinnedImageSets,
-    nodes,
-    machineOSConfigs,
-    machineOSBuilds,
-  };
+/** Everything the console reads from one cluster; each part stands on its own when others fail. */
+const READ_SET = {
+  clusterVersion: readClusterVersion,
+  machineConfigOperator: readMachineConfigOperator,
+  infrastructure: readInfrastructure,
+  machineConfiguration: readMachineConfiguration,
+  machineSets: readMachineSets,
+  bootImages: readBootImagesConfigMap,
+  adminGates: readAdminGates,
+  adminAcks: readAdminAcks,
+  pools: readMachineConfigPools,
+  machineConfigNodes: readMachineConfigNodes,
+  pinnedImageSets: readPinnedImageSets,
+  nodes: readNodes,
+  machineOSConfigs: readMachineOSConfigs,
+  machineOSBuilds: readMachineOSBuilds,
+} as const;
+
+export type ClusterObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };
+
+export async function readClusterObjects(c: ClusterClient): Promise<ClusterObjects> {
+  const entries = await Promise.all(Object.entries(READ_SET).map(async ([key, read]) => [key, await read(c)] as const));
+  return Object.fromEntries(entries) as ClusterObjects;
 }
-export type ClusterObjects = Awaited<ReturnType<typeof readClusterObjects>>;
