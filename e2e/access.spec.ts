@@ -34,7 +34,7 @@ test("the admin signs in, sees the empty fleet, and creates a technician", async
   ]);
   await snap(page, testInfo, "02-fleet-empty");
 
-  await page.getByRole("link", { name: "Admin" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
   await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
   const form = page.getByRole("form", { name: "Create user" });
   await form.getByLabel("Username").fill(TECH.username);
@@ -48,7 +48,7 @@ test("the admin signs in, sees the empty fleet, and creates a technician", async
   await snap(page, testInfo, "03-admin-users");
 
   // The creation is in the audit log.
-  await page.getByRole("link", { name: "Audit" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Audit" }).click();
   await expect(page.getByRole("row").filter({ hasText: "user.create" }).filter({ hasText: TECH.username })).toBeVisible();
   await snap(page, testInfo, "04-audit");
 

@@ -7,7 +7,7 @@ const KUBECONFIG = process.env.FLEETSKEW_E2E_KUBECONFIG!;
 test("an admin registers a simulated cluster from its kubeconfig and sees its version and served kinds", async ({ page }, testInfo) => {
   await expect.poll(() => existsSync(KUBECONFIG)).toBe(true);
   await signIn(page, "admin", ADMIN_PASSWORD);
-  await page.getByRole("link", { name: "Admin" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
   await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Clusters" }).click();
   await expect(page.getByRole("heading", { name: "Clusters", exact: true })).toBeVisible();
 

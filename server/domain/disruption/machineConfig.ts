@@ -170,3 +170,32 @@ export function decodeContents(file: IgnitionFileEntry | undefined): DecodedCont
   const binary = text.includes("\uFFFD") || /[\x00-\x08\x0E-\x1F]/.test(text);
   return binary ? { text: null, bytes: data.length, note: "binary contents" } : { text, bytes: data.length, note: null };
 }
+
+/** A MachineConfig document from a (merged) rendered config, as the MCO stores rendered-<pool>-<hash> objects. */
+export function toMachineConfigDocument(
+  config: RenderedConfig,
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> },
+) {
+  return {
+    apiVersion: "machineconfiguration.openshift.io/v1",
+    kind: "MachineConfig",
+    metadata,
+    spec: {
+      config: {
+        ignition: { version: "3.5.0" },
+        storage: {
+          files: config.files,
+          ...(config.storage.directories.length ? { directories: config.storage.directories } : {}),
+          ...(config.storage.links.length ? { links: config.storage.links } : {}),
+        },
+        systemd: { units: config.units },
+        passwd: { users: config.passwd.users, ...(config.passwd.groups.length ? { groups: config.passwd.groups } : {}) },
+      },
+      kernelArguments: config.kernelArguments,
+      extensions: config.extensions,
+      kernelType: config.kernelType,
+      fips: config.fips,
+      osImageURL: config.osImageURL,
+    },
+  };
+}

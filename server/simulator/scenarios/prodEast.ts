@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { KubeObject } from "../store";
+import { machineConfigsForPools } from "./machineConfigs";
 
 // The reference cluster (see fixtures/README in the design notes): AWS us-east-1, installed 4.12.7,
 // now 4.19.10, three worker MachineSets on the 4.12 AMI. Files are copied verbatim.
@@ -71,7 +72,11 @@ function clusterBasics(opts: { infraId: string; region: string; apiHost: string;
   ];
 }
 
+// The release image the reference cluster's pools run (made up, in the right format).
+const OS_IMAGE = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:9d2f3c1a0b8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817065f4e";
+
 export function prodEastObjects(): KubeObject[] {
+  const fixture = structuredClone(readFixture("prod-east"));
   return [
     ...clusterBasics({
       infraId: "prod-east-7xk2p",
@@ -80,7 +85,11 @@ export function prodEastObjects(): KubeObject[] {
       currentMinor: 19,
       acked: [],
     }),
-    ...structuredClone(readFixture("prod-east")),
+    ...fixture,
+    ...machineConfigsForPools(
+      fixture.filter((o) => o.kind === "MachineConfigPool"),
+      OS_IMAGE,
+    ),
   ];
 }
 

@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { credentialsOf } from "@/server/clusters/registration";
+import { apiRoute } from "@/server/http/api";
+import { parseProposedMachineConfig, previewOnCluster } from "@/server/preview/clusterPreview";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.object({
+  machineConfig: z
+    .string()
+    .min(1, "Paste a MachineConfig")
+    .max(1024 * 1024, "The MachineConfig is larger than 1 MiB"),
+});
+
+/** What a proposed MachineConfig does to each matching pool of one cluster. */
+export const POST = apiRoute<{ name: string }, typeof Body>(
+  { access: "any", body: Body, maxBodyBytes: 1024 * 1024 + 4096 },
+  async ({ params, body }) => {
+    const proposed = parseProposedMachineConfig(body.machineConfig);
+    return previewOnCluster(params.name, await credentialsOf(params.name), proposed);
+  },
+);

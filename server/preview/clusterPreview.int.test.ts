@@ -1,0 +1,113 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { POST as previewRoute } from "@/app/api/v1/clusters/[name]/preview/route";
+import { POST as loginRoute } from "@/app/api/v1/session/route";
+import { ensureInitialAccounts } from "../auth/bootstrap";
+import { registerCluster } from "../clusters/registration";
+import { CLIENT_IP_HEADER } from "../http/request";
+import type { SimulatorServer } from "../simulator/http";
+import { kubeconfigFor } from "../simulator/kubeconfig";
+import { startTestSimulator } from "../simulator/testing";
+import { listUsers } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+let sim: SimulatorServer;
+let cookie: string;
+const ORIGIN = "http://127.0.0.1:3000";
+
+const proposal = (name: string, files: Record<string, string>, role = "worker") =>
+  stringify({
+    apiVersion: "machineconfiguration.openshift.io/v1",
+    kind: "MachineConfig",
+    metadata: { name, labels: { "machineconfiguration.openshift.io/role": role } },
+    spec: {
+      config: {
+        ignition: { version: "3.5.0" },
+        storage: {
+          files: Object.entries(files).map(([path, text]) => ({
+            path,
+            mode: 420,
+            overwrite: true,
+            contents: { source: `data:,${encodeURIComponent(text)}` },
+          })),
+        },
+      },
+    },
+  });
+
+async function preview(machineConfig: string, cluster = "prod-east") {
+  const res = await previewRoute(
+    new Request(`${ORIGIN}/api/v1/clusters/${cluster}/preview`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie, "content-type": "application/json", [CLIENT_IP_HEADER]: "127.0.0.1" },
+      body: JSON.stringify({ machineConfig }),
+    }),
+    { params: Promise.resolve({ name: cluster }) },
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  const started = await startTestSimulator();
+  sim = started.sim;
+  await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
+  await registerCluster(
+    {
+      name: "prod-east",
+      labels: {},
+      source: { type: "kubeconfig", kubeconfig: kubeconfigFor(started.fleet.list(), sim.url, sim.ca), context: "prod-east" },
+    },
+    { user: (await listUsers())[0]!, ip: null },
+  );
+  const res = await loginRoute(
+    new Request(`${ORIGIN}/api/v1/session`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: "admin password here" }),
+    }),
+  );
+  cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+});
+afterAll(() => sim.close());
+
+describe("preview on the fixture cluster prod-east", () => {
+  it("chrony.conf follows the cluster's own policy entry: Restart chronyd.service, no drain", async () => {
+    const { status, body } = await preview(proposal("99-worker-chrony", { "/etc/chrony.conf": "server ntp.example.com iburst\n" }));
+    expect(status).toBe(200);
+    expect(body.policySource).toBe("cluster-status");
+    const worker = body.pools.find((p: { pool: string }) => p.pool === "worker");
+    expect(worker).toMatchObject({ verdict: "Restart chronyd.service, no drain", nodes: 5 });
+    expect(worker.files[0]).toMatchObject({ path: "/etc/chrony.conf", after: "server ntp.example.com iburst\n" });
+    expect(worker.files[0].before).toContain("pool 2.rhel.pool.ntp.org");
+    // The infra pool also selects worker-role configs.
+    expect(body.pools.map((p: { pool: string }) => p.pool).sort()).toEqual(["infra", "worker"]);
+  });
+
+  it("a new file under /etc/sysctl.d reboots the worker pool's nodes", async () => {
+    const { body } = await preview(proposal("50-worker-sysctl", { "/etc/sysctl.d/99-net.conf": "net.core.somaxconn = 1024\n" }));
+    expect(body.pools.find((p: { pool: string }) => p.pool === "worker")).toMatchObject({ verdict: "Reboot", nodes: 5 });
+  });
+
+  it("policy.json reloads crio without a drain; an image-mode pool says its image is reused", async () => {
+    const { body } = await preview(proposal("50-worker-policy", { "/etc/containers/policy.json": '{"default":[{"type":"reject"}]}\n' }));
+    const worker = body.pools.find((p: { pool: string }) => p.pool === "worker");
+    expect(worker).toMatchObject({ verdict: "Reload crio.service, no drain" });
+    expect(body.pools.find((p: { pool: string }) => p.pool === "infra").notes.join(" ")).toMatch(
+      /image-mode pool: the current OS image is reused/,
+    );
+  });
+
+  it("explains input it cannot use", async () => {
+    expect(await preview("kind: [")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not valid YAML/) } });
+    expect(await preview("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/not a MachineConfig/) },
+    });
+    const unlabelled = await preview(proposal("50-nothing", { "/etc/x": "y" }, "nonexistent-role"));
+    expect(unlabelled.body.unmatched).toMatch(/no pool of prod-east selects/);
+    expect((await preview(proposal("x", {}), "no-such-cluster")).status).toBe(404);
+  });
+});

@@ -1,0 +1,167 @@
+import { parseAllDocuments } from "yaml";
+import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
+import { previewDisruption, type Preview } from "../domain/disruption/engine";
+import { decodeContents, MachineConfigError, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
+import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
+import { describeAction, effectivePolicies } from "../domain/disruption/policy";
+import { RegistriesConfError } from "../domain/disruption/registries";
+import { UserFacingError } from "../errors";
+import { ClusterClient, type ClientOptions } from "../kube/client";
+import type { ClusterCredentials } from "../kube/credentials";
+import {
+  readInfrastructure,
+  readMachineConfigPools,
+  readMachineConfigs,
+  readMachineConfiguration,
+  readMachineOSConfigs,
+} from "../kube/readers";
+
+export type FileComparison = { path: string; before: string | null; after: string | null; note: string | null };
+
+export type PoolPreview = {
+  pool: string;
+  /** A person's one-line answer: "Reboot", "Restart chronyd.service, no drain", "No disruption", "Refused". */
+  verdict: string;
+  nodes: number;
+  preview: Preview;
+  notes: string[];
+  files: FileComparison[];
+};
+
+export type ClusterPreview = { cluster: string; source: "live"; policySource: string; pools: PoolPreview[]; unmatched: string | null };
+
+/** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
+export function parseProposedMachineConfig(text: string): RenderedConfig {
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  const bad = list.find((d) => d.errors.length > 0);
+  if (bad) throw new UserFacingError(400, `The MachineConfig is not valid YAML: ${bad.errors[0]!.message.split("\n")[0]}`);
+  const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+  if (values.length !== 1) throw new UserFacingError(400, `Paste exactly one MachineConfig (found ${values.length} documents)`);
+  try {
+    const mc = readMachineConfig(values[0], "the pasted document");
+    if (!mc.name || mc.name === "the pasted document") throw new UserFacingError(400, "The MachineConfig needs metadata.name");
+    return mc;
+  } catch (error) {
+    if (error instanceof MachineConfigError) throw new UserFacingError(400, error.message);
+    throw error;
+  }
+}
+
+export function verdictOf(p: Preview): string {
+  if (p.unreconcilable.length) return "Refused";
+  if (p.reboot) return "Reboot";
+  const real = p.actions.filter((a) => a.type !== "None" && a.type !== "Drain");
+  if (real.length === 0) return p.drain ? "Drain" : "No disruption";
+  const actions = [...new Set(real.map(describeAction))].join(", ");
+  return p.drain ? `Drain + ${actions}` : `${actions}, no drain`;
+}
+
+const text = (c: RenderedConfig, path: string) => {
+  const f = c.files.find((x) => x.path === path);
+  return f ? decodeContents(f) : null;
+};
+
+/**
+ * Previews a proposed MachineConfig on one cluster: for every pool whose machineConfigSelector
+ * matches its labels, the pool's sources are merged without and with it (replacing one of the same
+ * name), and the MCO's decision is applied with the cluster's own disruption policy.
+ */
+export async function previewOnCluster(
+  name: string,
+  credentials: ClusterCredentials,
+  proposed: RenderedConfig,
+  options?: Partial<ClientOptions>,
+): Promise<ClusterPreview> {
+  const client = new ClusterClient(credentials, { timeoutMs: 10_000, retries: 1, retryDelayMs: 200, ...options });
+  try {
+    const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs] = await Promise.all([
+      readMachineConfigPools(client),
+      readMachineConfigs(client),
+      readMachineConfiguration(client),
+      readInfrastructure(client),
+      readMachineOSConfigs(client),
+    ]);
+    for (const r of [pools, configs]) {
+      if (r.status === "error") throw new UserFacingError(503, `cannot read ${name}: ${r.error.message}`);
+      if (r.status === "not-available") throw new UserFacingError(422, `${name} does not serve MachineConfigs or pools: ${r.reason}`);
+    }
+    if (pools.status !== "ok" || configs.status !== "ok") throw new Error("unreachable");
+    const warnings: string[] = [];
+    const { policies, source } = effectivePolicies(machineConfiguration.status === "ok" ? machineConfiguration.value : null, warnings);
+    const overrides = ((machineConfiguration.status === "ok"
+      ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
+          ?.irreconcilableValidationOverrides?.storage
+      : undefined) ?? []) as never[];
+    const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
+    const imageModePools = new Set(
+      machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : [],
+    );
+    const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
+
+    const results: PoolPreview[] = [];
+    for (const pool of pools.items) {
+      const spec = (pool.spec ?? {}) as {
+        machineConfigSelector?: LabelSelector;
+        configuration?: { name?: string; source?: { name: string }[] };
+      };
+      if (!selectorMatches(spec.machineConfigSelector, proposed.labels)) continue;
+      const notes: string[] = [...warnings];
+      const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
+      const missing = sourceNames.filter((n) => !byName.has(n));
+      if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
+      const sources = sourceNames.filter((n) => byName.has(n)).map((n) => readMachineConfig(byName.get(n), n));
+      const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
+      const defaultOs = rendered ? readMachineConfig(rendered, spec.configuration!.name!).osImageURL : "";
+      let before: RenderedConfig;
+      let after: RenderedConfig;
+      try {
+        before = mergeMachineConfigs(sources.length ? sources : [proposed], defaultOs);
+        after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
+      } catch (error) {
+        if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool.metadata.name}: ${error.message}`);
+        throw error;
+      }
+      let preview: Preview;
+      try {
+        preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides });
+      } catch (error) {
+        if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
+        throw error;
+      }
+      if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
+      if (imageModePools.has(pool.metadata.name)) {
+        notes.push(
+          preview.imageMode?.newImageBuilt ||
+            before.osImageURL !== after.osImageURL ||
+            before.kernelType !== after.kernelType ||
+            JSON.stringify(before.extensions) !== JSON.stringify(after.extensions) ||
+            JSON.stringify(before.kernelArguments) !== JSON.stringify(after.kernelArguments)
+            ? "image-mode pool: a new OS image is built before nodes update"
+            : "image-mode pool: the current OS image is reused; files, units and SSH keys follow the disruption policy",
+        );
+      }
+      const files = preview.changes
+        .filter((c) => c.kind === "file")
+        .map((c) => {
+          const b = text(before, c.name);
+          const a = text(after, c.name);
+          return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
+        });
+      const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
+      results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview, notes, files });
+    }
+    return {
+      cluster: name,
+      source: "live",
+      policySource: source,
+      pools: results,
+      unmatched:
+        results.length === 0
+          ? `no pool of ${name} selects this MachineConfig's labels; label it like machineconfiguration.openshift.io/role: worker`
+          : null,
+    };
+  } finally {
+    client.close();
+  }
+}
