@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ComingSoon";
+import { PreviewWorkbench } from "@/components/PreviewWorkbench";
+import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 
@@ -8,14 +9,12 @@ export const metadata: Metadata = { title: "Preview" };
 export default async function PreviewPage() {
   await requirePageUser(SECTIONS.preview.access);
   return (
-    <ComingSoon
-      title="Config-diff preview"
-      description="Will this MachineConfig change reboot my nodes?"
-      points={[
-        "Paste or upload a MachineConfig and pick a cluster.",
-        "See, per pool, whether nodes reboot, drain, reload a service or do nothing, and which rule decided it.",
-        "Changes the MCO refuses are shown as unreconcilable, with the reason.",
-      ]}
-    />
+    <>
+      <PageHeader
+        title="Will this change reboot my nodes?"
+        description="Paste a MachineConfig and choose clusters: for each pool it would land on, Fleetskew applies the Machine Config Operator's own rules with the cluster's disruption policy."
+      />
+      <PreviewWorkbench />
+    </>
   );
 }

@@ -1,0 +1,268 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { parseAllDocuments } from "yaml";
+import { api } from "./api";
+import type { ClusterRow } from "./ClusterTable";
+import { Alert, Button, Card, Field } from "./ui";
+
+type Action = { type: string; reload?: { serviceName: string }; restart?: { serviceName: string } };
+type Change = { kind: string; name: string; change: string; decidedBy: string; actions: Action[] };
+type PoolPreview = {
+  pool: string;
+  verdict: string;
+  nodes: number;
+  notes: string[];
+  files: { path: string; before: string | null; after: string | null; note: string | null }[];
+  preview: {
+    actions: Action[];
+    drain: boolean;
+    drainReason: string | null;
+    unreconcilable: string[];
+    changes: Change[];
+    warnings: string[];
+  };
+};
+type ClusterPreview = { cluster: string; policySource: string; pools: PoolPreview[]; unmatched: string | null };
+
+const EXAMPLE = `apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 99-worker-chrony
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  config:
+    ignition:
+      version: 3.5.0
+    storage:
+      files:
+        - path: /etc/chrony.conf
+          mode: 420
+          overwrite: true
+          contents:
+            source: data:,server%20ntp.example.com%20iburst%0A
+`;
+
+const describe = (a: Action) =>
+  a.type === "Reload" ? `Reload ${a.reload?.serviceName}` : a.type === "Restart" ? `Restart ${a.restart?.serviceName}` : a.type;
+
+function verdictTone(verdict: string) {
+  if (verdict === "Refused") return "bg-danger text-accent-ink";
+  if (verdict === "Reboot" || verdict.startsWith("Drain")) return "bg-warn text-accent-ink";
+  if (verdict === "No disruption") return "bg-ok text-accent-ink";
+  return "bg-accent text-accent-ink";
+}
+
+/** Syntax errors of the pasted YAML with their line, checked as the user types. */
+function yamlProblems(text: string): string[] {
+  if (!text.trim()) return [];
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  return list.flatMap((d) => d.errors.map((e) => `Line ${e.linePos?.[0]?.line ?? "?"}: ${e.message.split("\n")[0]}`));
+}
+
+export function PreviewWorkbench() {
+  const [yaml, setYaml] = useState(EXAMPLE);
+  const [selected, setSelected] = useState<string[]>([]);
+  const clusters = useQuery({
+    queryKey: ["clusters"],
+    queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters),
+  });
+  const problems = useMemo(() => yamlProblems(yaml), [yaml]);
+
+  const run = useMutation({
+    mutationFn: async () =>
+      Promise.all(
+        selected.map(async (name) => {
+          try {
+            return {
+              name,
+              result: await api<ClusterPreview>(`/api/v1/clusters/${encodeURIComponent(name)}/preview`, {
+                method: "POST",
+                body: { machineConfig: yaml },
+              }),
+            };
+          } catch (e) {
+            return { name, error: (e as Error).message };
+          }
+        }),
+      ),
+  });
+
+  const totals = run.data
+    ? run.data
+        .flatMap((r) => ("result" in r && r.result ? r.result.pools : []))
+        .reduce(
+          (t, p) => ({
+            reboot: t.reboot + (p.verdict === "Reboot" ? p.nodes : 0),
+            other: t.other + (p.verdict !== "Reboot" ? p.nodes : 0),
+          }),
+          { reboot: 0, other: 0 },
+        )
+    : null;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <Card className="p-5">
+        <form
+          aria-label="Preview a MachineConfig"
+          className="flex flex-col gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            run.mutate();
+          }}
+        >
+          <Field
+            label="MachineConfig (YAML or JSON)"
+            htmlFor="mc-yaml"
+            hint="Paste a MachineConfig, or upload one. It replaces a MachineConfig of the same name, or is added."
+          >
+            <textarea
+              id="mc-yaml"
+              value={yaml}
+              spellCheck={false}
+              onChange={(e) => setYaml(e.target.value)}
+              aria-invalid={problems.length > 0}
+              aria-describedby="mc-yaml-problems"
+              className="min-h-72 rounded-md border border-line bg-surface px-3 py-2 font-mono text-xs text-ink"
+            />
+          </Field>
+          <input
+            type="file"
+            aria-label="Upload a MachineConfig file"
+            accept=".yaml,.yml,.json"
+            className="text-sm"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (f) setYaml(await f.text());
+            }}
+          />
+          <div id="mc-yaml-problems">{problems.length ? <Alert tone="error">{problems.join("; ")}</Alert> : null}</div>
+          <fieldset className="flex flex-col gap-2">
+            <legend className="text-sm font-medium">Clusters</legend>
+            {clusters.data?.length === 0 ? <p className="text-sm text-muted">No clusters are registered.</p> : null}
+            <div className="flex flex-wrap gap-x-5 gap-y-2">
+              {clusters.data?.map((c) => (
+                <label key={c.name} className="flex items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(c.name)}
+                    onChange={(e) => setSelected(e.target.checked ? [...selected, c.name] : selected.filter((s) => s !== c.name))}
+                  />
+                  {c.displayName}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div>
+            <Button type="submit" disabled={selected.length === 0 || problems.length > 0 || run.isPending}>
+              {run.isPending ? "Previewing…" : `Preview on ${selected.length || "no"} cluster${selected.length === 1 ? "" : "s"}`}
+            </Button>
+          </div>
+        </form>
+      </Card>
+
+      {totals ? (
+        <p className="text-sm" role="status">
+          Reboots {totals.reboot} node{totals.reboot === 1 ? "" : "s"}; {totals.other} other node{totals.other === 1 ? "" : "s"} affected
+          without a reboot.
+        </p>
+      ) : null}
+
+      {run.data?.map((r) => (
+        <Card key={r.name} className="p-5">
+          <section aria-label={`Preview for ${r.name}`}>
+            <h2 className="text-lg font-semibold">{r.name}</h2>
+            {"error" in r ? <Alert tone="error">{r.error}</Alert> : null}
+            {"result" in r && r.result ? (
+              <>
+                <p className="text-xs text-muted">
+                  Live configuration; policy from{" "}
+                  {r.result.policySource === "cluster-status"
+                    ? "the cluster's MachineConfiguration status"
+                    : r.result.policySource === "defaults"
+                      ? "the MCO defaults"
+                      : "its spec merged with the defaults"}
+                </p>
+                {r.result.unmatched ? <Alert tone="info">{r.result.unmatched}</Alert> : null}
+                {r.result.pools.map((p) => (
+                  <div key={p.pool} className="mt-4 border-t border-line pt-4" data-pool={p.pool}>
+                    <div className="flex flex-wrap items-center gap-3">
+                      <h3 className="font-semibold">Pool {p.pool}</h3>
+                      <span className={`rounded px-2 py-0.5 text-sm font-semibold ${verdictTone(p.verdict)}`} data-verdict>
+                        {p.verdict}
+                      </span>
+                      <span className="text-sm text-muted">
+                        {p.nodes} node{p.nodes === 1 ? "" : "s"} affected
+                      </span>
+                    </div>
+                    {p.preview.unreconcilable.length ? (
+                      <ul className="mt-2 list-disc pl-5 text-sm text-danger">
+                        {p.preview.unreconcilable.map((u) => (
+                          <li key={u}>{u}</li>
+                        ))}
+                      </ul>
+                    ) : null}
+                    {p.preview.drainReason ? <p className="mt-1 text-sm">Drain: {p.preview.drainReason}</p> : null}
+                    {[...p.notes, ...p.preview.warnings].map((n) => (
+                      <p key={n} className="mt-1 text-sm text-muted">
+                        {n}
+                      </p>
+                    ))}
+                    {p.preview.changes.length ? (
+                      <table className="mt-3 w-full text-left text-sm">
+                        <caption className="sr-only">Changes in pool {p.pool} and what decided them</caption>
+                        <thead className="text-muted">
+                          <tr>
+                            <th scope="col" className="py-1 pr-3 font-medium">
+                              Change
+                            </th>
+                            <th scope="col" className="py-1 pr-3 font-medium">
+                              What
+                            </th>
+                            <th scope="col" className="py-1 pr-3 font-medium">
+                              Actions
+                            </th>
+                            <th scope="col" className="py-1 font-medium">
+                              Decided by
+                            </th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {p.preview.changes.map((c) => (
+                            <tr key={`${c.kind}:${c.name}`} className="border-t border-line align-top">
+                              <td className="py-1 pr-3">{c.change}</td>
+                              <td className="py-1 pr-3 font-mono text-xs">{c.name}</td>
+                              <td className="py-1 pr-3">{c.actions.map(describe).join(", ") || "—"}</td>
+                              <td className="py-1 text-muted">{c.decidedBy}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    ) : null}
+                    {p.files.map((f) => (
+                      <details key={f.path} className="mt-2">
+                        <summary className="cursor-pointer text-sm">Before and after: {f.path}</summary>
+                        {f.note ? <p className="text-xs text-muted">{f.note}</p> : null}
+                        <div className="mt-2 grid gap-2 md:grid-cols-2">
+                          <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} before`}>
+                            {f.before ?? "(absent)"}
+                          </pre>
+                          <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} after`}>
+                            {f.after ?? "(removed)"}
+                          </pre>
+                        </div>
+                      </details>
+                    ))}
+                  </div>
+                ))}
+              </>
+            ) : null}
+          </section>
+        </Card>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+
+const mc = (name: string, path: string, text: string) => `apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: ${name}
+  labels:
+    machineconfiguration.openshift.io/role: worker
+spec:
+  config:
+    ignition:
+      version: 3.5.0
+    storage:
+      files:
+        - path: ${path}
+          mode: 420
+          overwrite: true
+          contents:
+            source: data:,${encodeURIComponent(text)}
+`;
+
+test("the preview on prod-east shows what each change does to the worker pool", async ({ page, request }, testInfo) => {
+  // prod-east comes from the simulated fleet; register it unless an earlier test did.
+  const login = await request.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } });
+  expect(login.ok()).toBe(true);
+  if ((await request.get("/api/v1/clusters/prod-east")).status() === 404) {
+    const kubeconfig = readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8");
+    expect(
+      (
+        await request.post("/api/v1/clusters", {
+          data: { name: "prod-east", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } },
+        })
+      ).status(),
+    ).toBe(201);
+  }
+
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Preview" }).click();
+  const form = page.getByRole("form", { name: "Preview a MachineConfig" });
+  const editor = form.getByLabel("MachineConfig (YAML or JSON)");
+
+  // Syntax errors are shown as the user types, and block the preview.
+  await editor.fill("kind: [unclosed");
+  await expect(form.getByRole("alert")).toContainText("Line 1");
+  await form
+    .getByLabel(/Production East|prod-east/)
+    .first()
+    .check();
+  await expect(form.getByRole("button", { name: /Preview on 1 cluster/ })).toBeDisabled();
+
+  const worker = page.getByRole("region", { name: "Preview for prod-east" }).locator('[data-pool="worker"]');
+  const cases: [string, string, string, string][] = [
+    ["99-worker-chrony", "/etc/chrony.conf", "server ntp.example.com iburst\n", "Restart chronyd.service, no drain"],
+    ["50-worker-sysctl", "/etc/sysctl.d/99-net.conf", "net.core.somaxconn = 1024\n", "Reboot"],
+    ["50-worker-policy", "/etc/containers/policy.json", '{"default":[{"type":"reject"}]}\n', "Reload crio.service, no drain"],
+  ];
+  for (const [name, path, text, verdict] of cases) {
+    await editor.fill(mc(name, path, text));
+    await form.getByRole("button", { name: /Preview on 1 cluster/ }).click();
+    await expect(worker.locator("[data-verdict]")).toHaveText(verdict);
+    await expect(worker).toContainText("5 nodes affected");
+    await expect(worker.getByRole("cell", { name: path, exact: true })).toBeVisible();
+    if (verdict === "Reboot") await snap(page, testInfo, "11-preview-reboot");
+  }
+  await worker.getByText("Before and after: /etc/containers/policy.json").click();
+  await expect(worker.getByLabel("/etc/containers/policy.json after")).toContainText('"reject"');
+  await snap(page, testInfo, "12-preview-reload");
+});
