@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { POST as previewRoute } from "@/app/api/v1/clusters/[name]/preview/route";
 import { POST as loginRoute } from "@/app/api/v1/session/route";
+import { POST as fleetRoute } from "@/app/api/v1/preview/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { registerCluster } from "../clusters/registration";
 import { CLIENT_IP_HEADER } from "../http/request";
@@ -109,5 +110,26 @@ describe("preview on the fixture cluster prod-east", () => {
     const unlabelled = await preview(proposal("50-nothing", { "/etc/x": "y" }, "nonexistent-role"));
     expect(unlabelled.body.unmatched).toMatch(/no pool of prod-east selects/);
     expect((await preview(proposal("x", {}), "no-such-cluster")).status).toBe(404);
+  });
+});
+
+describe("fleet preview", () => {
+  it("previews several clusters at once, summarises, and reports a cluster it cannot reach without failing the rest", async () => {
+    await registerCluster(
+      { name: "gone", labels: {}, source: { type: "token", apiUrl: "https://127.0.0.1:1", token: "t", insecureSkipTlsVerify: true } },
+      { user: (await listUsers())[0]!, ip: null },
+    );
+    const res = await fleetRoute(
+      new Request(`${ORIGIN}/api/v1/preview`, {
+        method: "POST",
+        headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie, "content-type": "application/json", [CLIENT_IP_HEADER]: "127.0.0.1" },
+        body: JSON.stringify({ machineConfig: proposal("50-worker-sysctl", { "/etc/sysctl.d/99-net.conf": "x\n" }), clusters: "all" }),
+      }),
+    );
+    const body = await res.json();
+    expect(res.status).toBe(200);
+    expect(body.summary).toMatchObject({ rebootNodes: 7, rebootClusters: 1, failed: 1 });
+    expect(body.summary.text).toBe("reboots 7 nodes in 1 cluster, no reboot in 0 clusters (0 nodes); 1 cluster could not be previewed");
+    expect(body.clusters.find((c: { cluster: string }) => c.cluster === "gone").error).toMatch(/cannot read gone/);
   });
 });

@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { apiRoute } from "@/server/http/api";
+import { parseProposedMachineConfig } from "@/server/preview/clusterPreview";
+import { previewOnFleet } from "@/server/preview/fleetPreview";
+
+export const dynamic = "force-dynamic";
+
+const Body = z.object({
+  machineConfig: z
+    .string()
+    .min(1, "Paste a MachineConfig")
+    .max(1024 * 1024, "The MachineConfig is larger than 1 MiB"),
+  clusters: z.union([z.literal("all"), z.array(z.string()).min(1, "Choose at least one cluster").max(1000)]).default("all"),
+});
+
+/** A fleet preview: the same MachineConfig on several clusters, with a one-line summary. */
+export const POST = apiRoute({ access: "any", body: Body, maxBodyBytes: 1024 * 1024 + 64 * 1024 }, async ({ body }) =>
+  previewOnFleet(body.clusters, parseProposedMachineConfig(body.machineConfig)),
+);
