@@ -1,4 +1,5 @@
 import { parseAllDocuments } from "yaml";
+import { z } from "zod";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { previewDisruption, type Preview } from "../domain/disruption/engine";
 import { decodeContents, MachineConfigError, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
@@ -15,6 +16,13 @@ import {
   readMachineConfiguration,
   readMachineOSConfigs,
 } from "../kube/readers";
+
+/** The proposed MachineConfig as the API takes it: YAML or JSON text, at most 1 MiB. */
+export const MachineConfigText = z
+  .string()
+  .min(1, "Paste a MachineConfig")
+  .max(1024 * 1024, "The MachineConfig is larger than 1 MiB");
+export const MAX_PREVIEW_BODY = 1024 * 1024 + 64 * 1024;
 
 export type FileComparison = { path: string; before: string | null; after: string | null; note: string | null };
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiRoute } from "@/server/http/api";
-import { parseProposedMachineConfig } from "@/server/preview/clusterPreview";
+import { MachineConfigText, MAX_PREVIEW_BODY, parseProposedMachineConfig } from "@/server/preview/clusterPreview";
 import { previewOnFleet } from "@/server/preview/fleetPreview";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +14,6 @@ const Body = z.object({
 });
 
 /** A fleet preview: the same MachineConfig on several clusters, with a one-line summary. */
-export const POST = apiRoute({ access: "any", body: Body, maxBodyBytes: 1024 * 1024 + 64 * 1024 }, async ({ body }) =>
+export const POST = apiRoute({ access: "any", body: Body, maxBodyBytes: MAX_PREVIEW_BODY }, async ({ body }) =>
   previewOnFleet(body.clusters, parseProposedMachineConfig(body.machineConfig)),
 );

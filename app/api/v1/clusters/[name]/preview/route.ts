@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { credentialsOf } from "@/server/clusters/registration";
 import { apiRoute } from "@/server/http/api";
-import { parseProposedMachineConfig, previewOnCluster } from "@/server/preview/clusterPreview";
+import { MachineConfigText, MAX_PREVIEW_BODY, parseProposedMachineConfig, previewOnCluster } from "@/server/preview/clusterPreview";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +14,7 @@ const Body = z.object({
 
 /** What a proposed MachineConfig does to each matching pool of one cluster. */
 export const POST = apiRoute<{ name: string }, typeof Body>(
-  { access: "any", body: Body, maxBodyBytes: 1024 * 1024 + 4096 },
+  { access: "any", body: Body, maxBodyBytes: MAX_PREVIEW_BODY },
   async ({ params, body }) => {
     const proposed = parseProposedMachineConfig(body.machineConfig);
     return previewOnCluster(params.name, await credentialsOf(params.name), proposed);
