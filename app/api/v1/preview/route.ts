@@ -6,10 +6,7 @@ import { previewOnFleet } from "@/server/preview/fleetPreview";
 export const dynamic = "force-dynamic";
 
 const Body = z.object({
-  machineConfig: z
-    .string()
-    .min(1, "Paste a MachineConfig")
-    .max(1024 * 1024, "The MachineConfig is larger than 1 MiB"),
+  machineConfig: MachineConfigText,
   clusters: z.union([z.literal("all"), z.array(z.string()).min(1, "Choose at least one cluster").max(1000)]).default("all"),
 });
 

@@ -6,10 +6,7 @@ import { MachineConfigText, MAX_PREVIEW_BODY, parseProposedMachineConfig, previe
 export const dynamic = "force-dynamic";
 
 const Body = z.object({
-  machineConfig: z
-    .string()
-    .min(1, "Paste a MachineConfig")
-    .max(1024 * 1024, "The MachineConfig is larger than 1 MiB"),
+  machineConfig: MachineConfigText,
 });
 
 /** What a proposed MachineConfig does to each matching pool of one cluster. */
