@@ -13,13 +13,25 @@ export type ClusterRow = {
 };
 
 /** How a cluster's last contact reads, wherever it is shown. */
-export const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
+const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
   ok: { label: "Reachable", className: "text-ok" },
   unknown: { label: "Not contacted yet", className: "text-muted" },
   unreachable: { label: "Unreachable", className: "text-danger" },
   unauthorized: { label: "Credentials refused", className: "text-danger" },
   stale: { label: "Stale", className: "text-warn" },
 };
+
+/** A cluster's last contact: status in words, when, and the error if there was one. */
+export function LastContact({ cluster }: { cluster: Pick<ClusterRow, "lastContactStatus" | "lastContactAt" | "lastContactError"> }) {
+  const status = CONTACT_STATUS[cluster.lastContactStatus];
+  return (
+    <>
+      <span className={status.className}>{status.label}</span>
+      {cluster.lastContactAt ? <div className="text-xs text-muted">{new Date(cluster.lastContactAt).toLocaleString()}</div> : null}
+      {cluster.lastContactError ? <div className="text-xs text-danger">{cluster.lastContactError}</div> : null}
+    </>
+  );
+}
 
 export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
   if (clusters.length === 0) {
@@ -57,24 +69,19 @@ export function ClusterTable({ clusters }: { clusters: ClusterRow[] }) {
           </tr>
         </thead>
         <tbody>
-          {clusters.map((c) => {
-            const status = CONTACT_STATUS[c.lastContactStatus];
-            return (
-              <tr key={c.id} className="border-b border-line last:border-0">
-                <th scope="row" className="px-4 py-3 font-medium">
-                  {c.displayName}
-                  {c.displayName !== c.name ? <div className="text-xs font-normal text-muted">{c.name}</div> : null}
-                </th>
-                <td className="px-4 py-3">{c.platform ?? "—"}</td>
-                <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
-                <td className="px-4 py-3">
-                  <span className={status.className}>{status.label}</span>
-                  {c.lastContactAt ? <div className="text-xs text-muted">{new Date(c.lastContactAt).toLocaleString()}</div> : null}
-                  {c.lastContactError ? <div className="text-xs text-danger">{c.lastContactError}</div> : null}
-                </td>
-              </tr>
-            );
-          })}
+          {clusters.map((c) => (
+            <tr key={c.id} className="border-b border-line last:border-0">
+              <th scope="row" className="px-4 py-3 font-medium">
+                {c.displayName}
+                {c.displayName !== c.name ? <div className="text-xs font-normal text-muted">{c.name}</div> : null}
+              </th>
+              <td className="px-4 py-3">{c.platform ?? "—"}</td>
+              <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
+              <td className="px-4 py-3">
+                <LastContact cluster={c} />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </Card>

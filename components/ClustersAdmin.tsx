@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api } from "./api";
-import { CONTACT_STATUS, type ClusterRow } from "./ClusterTable";
+import { LastContact, type ClusterRow } from "./ClusterTable";
 import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
 import { parseLabels } from "./labels";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
@@ -93,8 +93,7 @@ export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
               </th>
               <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
               <td className="px-4 py-3">
-                <span className={CONTACT_STATUS[c.lastContactStatus].className}>{CONTACT_STATUS[c.lastContactStatus].label}</span>
-                {c.lastContactError ? <div className="text-xs text-danger">{c.lastContactError}</div> : null}
+                <LastContact cluster={c} />
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-right">
                 <Button
