@@ -5,7 +5,7 @@ import { parseOcpVersion } from "../domain/versions";
 import type { Fleet, SimCluster } from "./cluster";
 import type { KindInfo } from "./kinds";
 import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./scenarios/bootImages";
-import { bootImagesDefaultOn, bootImagesSupported } from "./scenarios/platforms";
+import { bootImagesDefaultOn, bootImagesSupported } from "../domain/platforms";
 import type { KubeObject } from "./store";
 
 /**

@@ -3,7 +3,7 @@ import type { ClusterSpec, Faults } from "../cluster";
 import type { KubeObject } from "../store";
 import { amiFor, azureVersionFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./bootImages";
 import { prodEast422Objects, prodEastObjects, readFixture } from "./prodEast";
-import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
+import { bootImagesDefaultOn, bootImagesSupported } from "../../domain/platforms";
 import { hexOf, pick, rng, uidOf, weighted } from "./random";
 
 export type Platform = "AWS" | "GCP" | "Azure" | "VSphere" | "BareMetal" | "None";
@@ -404,15 +404,18 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
   cm.data = { ...cm.data, releaseVersion: current, MCOReleaseImageVersion: current, stream: JSON.stringify(stream) };
   push(cm);
 
+  const gate = `ack-4.${minor}-kube-1.${minor + 14}-api-removals-in-4.${minor + 1}`;
   push({
     apiVersion: "v1",
     kind: "ConfigMap",
     metadata: { name: "admin-gates", namespace: "openshift-config-managed" },
     data: {
-      [`ack-4.${minor}-kube-1.${minor + 14}-api-removals-in-4.${minor + 1}`]: `Kubernetes 1.${minor + 14} and therefore OpenShift 4.${minor + 1} remove several APIs which require admin consideration.`,
+      [gate]: `Kubernetes 1.${minor + 14} and therefore OpenShift 4.${minor + 1} remove several APIs which require admin consideration.`,
     },
   });
-  push({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "admin-acks", namespace: "openshift-config" }, data: {} });
+  // About half the fleet has acknowledged its gate already (decided by the name, so it is stable).
+  const acked = hexOf(`${p.name}/ack`, 1) < "8";
+  push({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "admin-acks", namespace: "openshift-config" }, data: acked ? { [gate]: "true" } : {} });
 
   // MachineSets.
   const msTemplate = byKind("MachineSet")[0]!;

@@ -1,0 +1,526 @@
+import { describe, expect, it } from "vitest";
+import {
+  assessSkew,
+  clusterSkew,
+  effectiveEnforcement,
+  firstEnforcingRelease,
+  lagMinors,
+  managedBootImagesWhatIf,
+  oldestBootImage,
+  platformMinor,
+  type EnforcementMode,
+} from "./clusterSkew";
+import type { ClusterSnapshot, EnforcementValue } from "./snapshot";
+import {
+  cond,
+  healthyCluster,
+  history,
+  machineSet,
+  PROD_EAST_422_MESSAGE,
+  prodEast,
+  prodEast422,
+  prodEast422Acknowledged,
+  versionFacts,
+} from "./testing/snapshots";
+
+const docs = (minor: string) =>
+  `https://docs.redhat.com/en/documentation/openshift_container_platform/${minor}/html/machine_configuration/mco-update-boot-skew-mgmt`;
+const ocpMessage = (v: string, minor: string) =>
+  `Upgrades have been disabled because the cluster is using OCP boot image version ${v}, which is below the minimum required version 4.13.0. To enable upgrades, please update your boot images or disable boot image skew enforcement by following the documentation at ${docs(minor)}`;
+
+const manualSpec = (value: Partial<EnforcementValue>, mode = "OCPVersion"): ClusterSnapshot["enforcement"] => ({
+  served: false,
+  spec: { mode: "Manual", manual: { mode, ocpVersion: value.ocpVersion ?? null, rhcosVersion: value.rhcosVersion ?? null } },
+  status: null,
+});
+
+/** prod-east at 4.19.10 with one change. */
+const variant = (overrides: Partial<ClusterSnapshot>): ClusterSnapshot => ({ ...prodEast(), ...overrides });
+
+describe("effectiveEnforcement: predicting the MCO's mode and value at another release (reference §2.2, first match wins)", () => {
+  const cases: {
+    rule: string;
+    snapshot: ClusterSnapshot;
+    release: string;
+    mode: EnforcementMode;
+    value: EnforcementValue | null;
+    fallback: boolean;
+  }[] = [
+    {
+      rule: "§2.2.1 spec Manual is mirrored with the admin's value",
+      snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.19.0" }) }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "4.19.0", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§2.2.1 spec Manual with an RHCOS build is mirrored",
+      snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: null, rhcosVersion: "9.6.20250701-0" },
+      fallback: false,
+    },
+    {
+      rule: "§2.2.1 spec None is mirrored (the admin opted out)",
+      snapshot: variant({ enforcement: { served: true, spec: { mode: "None", manual: null }, status: null } }),
+      release: "4.22.3",
+      mode: "None",
+      value: null,
+      fallback: false,
+    },
+    {
+      rule: "§2.2.1 before §2.2.3: spec wins over single-node",
+      snapshot: variant({ topology: "SingleReplica", enforcement: manualSpec({ ocpVersion: "4.16.0" }) }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "4.16.0", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§2.2.3 single-node (SingleReplica) → None",
+      snapshot: variant({ topology: "SingleReplica" }),
+      release: "4.22.3",
+      mode: "None",
+      value: null,
+      fallback: false,
+    },
+    {
+      rule: "§2.2.4 supported platform + All (default-on, no admin opinion) → Automatic with the release's boot images",
+      snapshot: healthyCluster(),
+      release: "4.22.3",
+      mode: "Automatic",
+      value: { ocpVersion: "4.22.3", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§2.2.4 a minor-only release is normalised to x.y.0",
+      snapshot: healthyCluster(),
+      release: "4.23",
+      mode: "Automatic",
+      value: { ocpVersion: "4.23.0", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§2.2.4 supported + All, but a MachineSet is reconcile-skipped → Automatic with the install version",
+      snapshot: variant({
+        managedMachineSets: { spec: "All", status: "All" },
+        machineSets: [machineSet("owned", { ocpVersion: "4.12.7", skipReason: "has an owner reference" })],
+      }),
+      release: "4.22.3",
+      mode: "Automatic",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "§2.2.5 MachineSets Partial → Manual with the install version (prod-east)",
+      snapshot: prodEast(),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "§2.2.5 MachineSets None → Manual with the install version",
+      snapshot: variant({ managedMachineSets: { spec: "None", status: "None" } }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "§2.2.5 unsupported platform (OpenStack) → Manual with the install version",
+      snapshot: variant({ platform: "OpenStack", managedMachineSets: { spec: null, status: null } }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "§0 Azure is default-on only from 4.22: at 4.21 with no opinion it is Manual with the install version",
+      snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
+      release: "4.21.4",
+      mode: "Manual",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "§0 Azure at 4.22 with no opinion → default-on All → Automatic",
+      snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
+      release: "4.22.0",
+      mode: "Automatic",
+      value: { ocpVersion: "4.22.0", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§0 a later major (5.0) keeps AWS support: All → Automatic, not an install-version fallback",
+      snapshot: healthyCluster(),
+      release: "5.0.1",
+      mode: "Automatic",
+      value: { ocpVersion: "5.0.1", rhcosVersion: null },
+      fallback: false,
+    },
+    {
+      rule: "§2.2 install version: no history at all → 0.0.0, as GetOCPInstallVersion falls back",
+      snapshot: variant({ version: null }),
+      release: "4.22.3",
+      mode: "Manual",
+      value: { ocpVersion: "0.0.0", rhcosVersion: null },
+      fallback: true,
+    },
+  ];
+
+  it.each(cases)("$rule", ({ snapshot, release, mode, value, fallback }) => {
+    const e = effectiveEnforcement(snapshot, release);
+    expect(e.source).toBe("predicted");
+    expect(e.mode).toBe(mode);
+    expect(e.value).toEqual(value);
+    expect(e.installVersionFallback).toBe(fallback);
+    expect(e.basis.length).toBeGreaterThan(0);
+  });
+});
+
+describe("effectiveEnforcement: the cluster's own minor is read from its status (reference §2.2, §2.3)", () => {
+  it.each([
+    {
+      rule: "status Manual with the install version the MCO wrote is an install-version fallback",
+      snapshot: prodEast422(),
+      mode: "Manual",
+      value: { ocpVersion: "4.12.7", rhcosVersion: null },
+      fallback: true,
+    },
+    {
+      rule: "status Manual copied from the admin's spec is not a fallback",
+      snapshot: prodEast422Acknowledged(),
+      mode: "Manual",
+      value: { ocpVersion: null, rhcosVersion: "9.6.20250701-0" },
+      fallback: false,
+    },
+    {
+      rule: "status Automatic is read as it is",
+      snapshot: {
+        ...prodEast422(),
+        enforcement: {
+          served: true,
+          spec: null,
+          status: { mode: "Automatic", automatic: { ocpVersion: "4.22.3", rhcosVersion: null }, manual: null },
+        },
+      },
+      mode: "Automatic",
+      value: { ocpVersion: "4.22.3", rhcosVersion: null },
+      fallback: false,
+    },
+  ])("$rule", ({ snapshot, mode, value, fallback }) => {
+    for (const release of ["4.22.3", "4.22.9", "4.22"]) {
+      const e = effectiveEnforcement(snapshot, release);
+      expect(e).toMatchObject({ source: "cluster", mode, value, installVersionFallback: fallback });
+    }
+  });
+
+  it("does not read the status for another minor: it predicts there", () => {
+    expect(effectiveEnforcement(prodEast422Acknowledged(), "4.23.1")).toMatchObject({
+      source: "predicted",
+      mode: "Manual",
+      value: { ocpVersion: null, rhcosVersion: "9.6.20250701-0" },
+    });
+  });
+
+  it("predicts when the status is not written yet, even at the cluster's own minor", () => {
+    const s = { ...prodEast422(), enforcement: { served: true, spec: null, status: null } };
+    expect(effectiveEnforcement(s, "4.22.3")).toMatchObject({ source: "predicted", mode: "Manual", value: { ocpVersion: "4.12.7" } });
+  });
+});
+
+describe("assessSkew: the Upgradeable condition and its message (reference §2.3, §2.4)", () => {
+  it("prod-east at 4.19.10 predicted at 4.22.3: Manual fallback with 4.12.7 → Upgradeable=False, ClusterBootImageSkewError, word for word", () => {
+    const a = assessSkew(prodEast(), "4.22.3");
+    expect(a.limits).toEqual({ ocpVersion: "4.13.0", rhelVersion: "9.2" });
+    expect(a.enforcement).toMatchObject({ mode: "Manual", value: { ocpVersion: "4.12.7" }, installVersionFallback: true });
+    expect(a.block).toEqual({ reason: "ClusterBootImageSkewError", message: PROD_EAST_422_MESSAGE, source: "predicted" });
+    expect(a.block?.message).toBe(ocpMessage("4.12.7", "4.22"));
+  });
+
+  it("prod-east projected at 4.22.3: the block is read from ClusterOperator machine-config, in the cluster's words", () => {
+    const s = prodEast422();
+    const co = s.machineConfigOperator!.find((c) => c.type === "Upgradeable")!;
+    co.message = "the cluster's own words";
+    const a = assessSkew(s, "4.22.3");
+    expect(a.enforcement.source).toBe("cluster");
+    expect(a.verdict?.outcome).toBe("below-limit");
+    expect(a.block).toEqual({ reason: "ClusterBootImageSkewError", message: "the cluster's own words", source: "cluster" });
+  });
+
+  type Case = { rule: string; snapshot: ClusterSnapshot; release: string; block: string | null; verdict?: string; note?: RegExp };
+  const cases: Case[] = [
+    {
+      rule: "§2.4 docs link version = the newest history entry once at the release (4.23 predicted)",
+      snapshot: prodEast422(),
+      release: "4.23.2",
+      block: ocpMessage("4.12.7", "4.23"),
+    },
+    {
+      rule: "§2.4 docs link version of a minor-only release",
+      snapshot: prodEast(),
+      release: "4.24",
+      block: ocpMessage("4.12.7", "4.24"),
+    },
+    {
+      rule: "§2.3 RHCOS variant of the message, RHEL from the legacy build",
+      snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "412.86.202212081411-0" }, "RHCOSVersion") }),
+      release: "4.22.1",
+      block:
+        "Upgrades have been disabled because the cluster is using RHCOS boot image version 412.86.202212081411-0(RHEL version: 8.6), which is below the minimum required RHEL version 9.2. To enable upgrades, please update your boot images or disable boot image skew enforcement by following the documentation at " +
+        docs("4.22"),
+    },
+    {
+      rule: "§2.3 only ocpVersion is compared when both are given",
+      snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0", rhcosVersion: "412.86.202212081411-0" }) }),
+      release: "4.22.1",
+      block: null,
+      verdict: "within-limit",
+    },
+    {
+      rule: "§2.3 the limit itself (4.13.0) is within",
+      snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0" }) }),
+      release: "4.22.1",
+      block: null,
+      verdict: "within-limit",
+    },
+    {
+      rule: "§2.3 a current-scheme RHEL 9.6 build is within",
+      snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
+      release: "4.22.1",
+      block: null,
+      verdict: "within-limit",
+    },
+    {
+      rule: "§2.3 an unparseable OCP version is treated as in skew (no block)",
+      snapshot: variant({ enforcement: manualSpec({ ocpVersion: "four.twelve" }) }),
+      release: "4.22.1",
+      block: null,
+      verdict: "unparseable",
+    },
+    {
+      rule: "§2.3 an unparseable RHCOS build is treated as in skew (no block)",
+      snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "rhcos-latest" }, "RHCOSVersion") }),
+      release: "4.22.1",
+      block: null,
+      verdict: "unparseable",
+    },
+    {
+      rule: "§2.3 an unparseable status value on the cluster itself does not block",
+      snapshot: {
+        ...prodEast422(),
+        machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")],
+        enforcement: {
+          served: true,
+          spec: null,
+          status: { mode: "Manual", automatic: null, manual: { mode: "OCPVersion", ocpVersion: "x.y.z", rhcosVersion: null } },
+        },
+      },
+      release: "4.22.3",
+      block: null,
+      verdict: "unparseable",
+    },
+    {
+      rule: "§2.1 an unparseable release has no limit",
+      snapshot: prodEast(),
+      release: "latest",
+      block: null,
+    },
+    {
+      rule: "§0 releases before 4.22 do not enforce",
+      snapshot: prodEast(),
+      release: "4.21.9",
+      block: null,
+    },
+    {
+      rule: "§2.2 install version unreadable → 0.0.0 is below the limit",
+      snapshot: variant({ version: null }),
+      release: "4.22.0",
+      block: ocpMessage("0.0.0", "4.22"),
+    },
+    {
+      rule: "§2.2.3 single-node: None, nothing to compare",
+      snapshot: variant({ topology: "SingleReplica" }),
+      release: "4.22.0",
+      block: null,
+    },
+    {
+      rule: "§2.2.4 managed + clean pass: the release's own boot images are within",
+      snapshot: healthyCluster(),
+      release: "4.22.0",
+      block: null,
+      verdict: "within-limit",
+    },
+    {
+      rule: "§2.2.2 bare metal is predicted like the legacy provisioning path, with a note",
+      snapshot: variant({ platform: "BareMetal", managedMachineSets: { spec: null, status: null } }),
+      release: "4.22.0",
+      block: ocpMessage("4.12.7", "4.22"),
+      note: /legacy provisioning path/,
+    },
+    {
+      rule: "§2.4 DegradedPool overrides the skew reason: the skew block is still predicted underneath",
+      snapshot: {
+        ...prodEast422(),
+        machineConfigOperator: [
+          cond(
+            "Upgradeable",
+            "False",
+            "DegradedPool",
+            "One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading",
+          ),
+        ],
+      },
+      release: "4.22.3",
+      block: PROD_EAST_422_MESSAGE,
+      verdict: "below-limit",
+      note: /overrides ClusterBootImageSkewError/,
+    },
+    {
+      rule: "§2.4 ClusterOperator unreadable: the block is predicted from the cluster's own record",
+      snapshot: { ...prodEast422(), machineConfigOperator: null },
+      release: "4.22.3",
+      block: PROD_EAST_422_MESSAGE,
+      note: /could not be read/,
+    },
+    {
+      rule: "§2.4 the cluster says Upgradeable=True: no block, even if its record is below (not synced yet)",
+      snapshot: { ...prodEast422(), machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")] },
+      release: "4.22.3",
+      block: null,
+      verdict: "below-limit",
+      note: /not report the block yet/,
+    },
+  ];
+
+  it.each(cases)("$rule", ({ snapshot, release, block, verdict, note }) => {
+    const a = assessSkew(snapshot, release);
+    if (block === null) expect(a.block).toBeNull();
+    else expect(a.block).toMatchObject({ reason: "ClusterBootImageSkewError", message: block });
+    if (verdict) expect(a.verdict?.outcome).toBe(verdict);
+    if (note) expect(a.notes.join(" ")).toMatch(note);
+  });
+
+  it("§2.1 takes the limits from the table it is given", () => {
+    const table = [
+      { fromRelease: "4.22.0", ocpVersion: "4.13.0", rhelVersion: "9.2" },
+      { fromRelease: "4.25.0", ocpVersion: "4.16.0", rhelVersion: "9.4" },
+    ];
+    const acked = variant({ enforcement: manualSpec({ ocpVersion: "4.14.2" }) });
+    expect(assessSkew(acked, "4.24.0", table).block).toBeNull();
+    expect(assessSkew(acked, "4.25.1", table).block?.message).toContain(
+      "OCP boot image version 4.14.2, which is below the minimum required version 4.16.0.",
+    );
+    expect(assessSkew(acked, "4.22.0", []).limits).toBeNull();
+  });
+});
+
+describe("clusterSkew: the fleet status", () => {
+  it.each([
+    {
+      rule: "blocked: the cluster's own Upgradeable=False",
+      snapshot: prodEast422(),
+      status: "blocked",
+      summary: /ClusterBootImageSkewError/,
+    },
+    { rule: "at-risk: blocked once at the first enforcing release", snapshot: prodEast(), status: "at-risk", summary: /once at 4\.22/ },
+    { rule: "ok: acknowledged with an RHCOS 9.6 boot image", snapshot: prodEast422Acknowledged(), status: "ok", summary: /within/ },
+    { rule: "ok: managed boot images, clean pass predicted at 4.22", snapshot: healthyCluster(), status: "ok", summary: /4\.22\.0/ },
+    {
+      rule: "opted-out: spec None",
+      snapshot: variant({ enforcement: { served: true, spec: { mode: "None", manual: null }, status: null } }),
+      status: "opted-out",
+      summary: /mode None/,
+    },
+    { rule: "unknown: no ClusterVersion", snapshot: variant({ version: null }), status: "unknown", summary: /not known/ },
+    {
+      rule: "unknown: an unparseable current version",
+      snapshot: variant({ version: versionFacts(history("not-a-version")) }),
+      status: "unknown",
+      summary: /not known/,
+    },
+  ])("$rule", ({ snapshot, status, summary }) => {
+    const result = clusterSkew(snapshot);
+    expect(result.status).toBe(status);
+    expect(result.summary).toMatch(summary);
+  });
+
+  it("is ok when no release in the table enforces", () => {
+    expect(clusterSkew(prodEast(), [])).toMatchObject({ status: "ok", summary: "no release in the limits table enforces skew yet" });
+  });
+
+  it("names the first enforcing release", () => {
+    expect(firstEnforcingRelease("4.19.10")).toBe("4.22.0");
+    expect(firstEnforcingRelease("4.22.3")).toBe("4.22.3");
+    expect(firstEnforcingRelease("4.22.3", [])).toBeNull();
+    expect(firstEnforcingRelease(null)).toBeNull();
+  });
+});
+
+describe("oldest boot image and lag", () => {
+  it("finds prod-east's 4.12 AMI, seven minors behind", () => {
+    expect(oldestBootImage(prodEast())).toEqual({
+      machineSet: "prod-east-7xk2p-worker-us-east-1a",
+      ocpVersion: "4.12.7",
+      rhcosBuild: "412.86.202301311551-0",
+      lagMinors: 7,
+    });
+  });
+
+  it("orders by RHCOS build date when no OCP version is known, after known versions", () => {
+    const s = healthyCluster({
+      machineSets: [
+        machineSet("newer", { rhcosBuild: "9.6.20250701-0" }),
+        machineSet("older", { rhcosBuild: "9.4.20240501-0" }),
+        machineSet("unknown"),
+      ],
+    });
+    expect(oldestBootImage(s)?.machineSet).toBe("older");
+    expect(oldestBootImage(healthyCluster({ machineSets: [machineSet("unknown")] }))).toBeNull();
+  });
+
+  it.each([
+    ["4.19.10", "4.12.7", 7],
+    ["4.19.10", "4.19.0", 0],
+    ["4.19.10", "4.20.1", 0],
+    ["5.0.1", "4.12.7", null],
+    [null, "4.12.7", null],
+  ])("lagMinors(%s, %s) = %s", (cluster, boot, lag) => {
+    expect(lagMinors(cluster, boot)).toBe(lag);
+  });
+
+  it("treats a later major as past every 4.x minor in the platform timeline", () => {
+    expect(platformMinor("4.19.10")).toBe(19);
+    expect(platformMinor("5.0")).toBe(Number.MAX_SAFE_INTEGER);
+    expect(platformMinor(null)).toBe(0);
+  });
+});
+
+describe("managedBootImagesWhatIf", () => {
+  it("prod-east: all four MachineSets would be updated, ending Automatic on 4.19.10's boot images", () => {
+    const w = managedBootImagesWhatIf(prodEast());
+    expect(w.supported).toBe(true);
+    expect(w.wouldUpdate).toHaveLength(4);
+    expect(w.wouldSkip).toEqual([]);
+    expect(w.result).toBe("Automatic with the boot images of 4.19.10");
+  });
+
+  it("a skipped MachineSet keeps the install version", () => {
+    const s = variant({
+      machineSets: [...prodEast().machineSets, machineSet("owned", { skipReason: "has an owner reference (Foo/bar)" })],
+    });
+    const w = managedBootImagesWhatIf(s);
+    expect(w.wouldSkip).toEqual([{ machineSet: "owned", reason: "has an owner reference (Foo/bar)" }]);
+    expect(w.result).toBe("Automatic, but still the install version 4.12.7 while 1 MachineSet(s) are skipped");
+  });
+
+  it("an unsupported platform is said so", () => {
+    expect(managedBootImagesWhatIf(variant({ platform: "None" }))).toMatchObject({
+      supported: false,
+      result: expect.stringContaining("does not update boot images on None"),
+    });
+  });
+});

@@ -1,0 +1,301 @@
+import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
+import { checkBootImageSkew, installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, skewLimitsFor } from "./skew";
+import type { SkewLimitEntry, SkewLimits, SkewVerdict } from "./skew";
+import { conditionOf, type ClusterSnapshot, type EnforcementValue, type MachineSetFacts } from "./snapshot";
+import { compareVersions, formatVersion, parseOcpVersion, parseRhcosBuild } from "./versions";
+
+/**
+ * Boot-image skew of one cluster at a release: the MCO's way (which mode, which value, which
+ * Upgradeable condition, reference §2.2–§2.4) and Fleetskew's way (per MachineSet lag, the oldest
+ * boot image, what managed boot images would change).
+ */
+export type EnforcementMode = "Automatic" | "Manual" | "None";
+
+export type EffectiveEnforcement = {
+  mode: EnforcementMode;
+  value: EnforcementValue | null;
+  /** "cluster": read from MachineConfiguration status; "predicted": the §2.2 rules applied at another release. */
+  source: "cluster" | "predicted";
+  /** Why this mode, in words. */
+  basis: string;
+  /** The value is the install version the MCO assumes when it knows nothing better. */
+  installVersionFallback: boolean;
+};
+
+export type SkewBlock = { reason: string; message: string; source: "cluster" | "predicted" };
+
+export type SkewAssessment = {
+  release: string;
+  /** The limit the MCO of `release` enforces; null when that release does not enforce. */
+  limits: SkewLimits | null;
+  enforcement: EffectiveEnforcement;
+  verdict: SkewVerdict | null;
+  /** Upgradeable=False on ClusterOperator machine-config because of boot images, at `release`. */
+  block: SkewBlock | null;
+  notes: string[];
+};
+
+const sameMinor = (a: string | null | undefined, b: string | null | undefined) => {
+  const x = parseOcpVersion(a);
+  const y = parseOcpVersion(b);
+  return !!x && !!y && x.major === y.major && x.minor === y.minor;
+};
+
+const normalized = (text: string | null | undefined) => {
+  const v = parseOcpVersion(text);
+  return v ? formatVersion(v) : null;
+};
+
+const historyOf = (s: ClusterSnapshot) => s.version?.history ?? [];
+
+/**
+ * The minor to look up in the 4.x platform timeline (platforms.ts). A later major (the "5.0" line of
+ * reference §0) keeps everything 4.x HEAD has, so it counts as past every 4.x minor; 0 when unparseable.
+ */
+export function platformMinor(release: string | null | undefined): number {
+  const v = parseOcpVersion(release);
+  if (!v) return 0;
+  return v.major > 4 ? Number.MAX_SAFE_INTEGER : v.minor;
+}
+
+/** The effective enforcement mode and value at `release` (§2.2, first match wins). */
+export function effectiveEnforcement(s: ClusterSnapshot, release: string): EffectiveEnforcement {
+  const install = installVersion(historyOf(s));
+  const status = s.enforcement?.status;
+  if (status && s.enforcement?.served && sameMinor(release, s.version?.current)) {
+    const mode = (["Automatic", "Manual", "None"].includes(status.mode) ? status.mode : "None") as EnforcementMode;
+    const value = mode === "Automatic" ? status.automatic : mode === "Manual" ? status.manual : null;
+    return {
+      mode,
+      value: value ? { ocpVersion: value.ocpVersion, rhcosVersion: value.rhcosVersion } : null,
+      source: "cluster",
+      basis: "read from MachineConfiguration status.bootImageSkewEnforcementStatus",
+      installVersionFallback: mode !== "None" && !s.enforcement.spec && !!value?.ocpVersion && value.ocpVersion === install,
+    };
+  }
+  const predicted = (mode: EnforcementMode, basis: string, value: EnforcementValue | null, fallback = false): EffectiveEnforcement => ({
+    mode,
+    value,
+    source: "predicted",
+    basis,
+    installVersionFallback: fallback,
+  });
+  const spec = s.enforcement?.spec;
+  if (spec?.mode === "Manual" && spec.manual)
+    return predicted("Manual", "spec.bootImageSkewEnforcement is Manual (an acknowledgement)", {
+      ocpVersion: spec.manual.ocpVersion,
+      rhcosVersion: spec.manual.rhcosVersion,
+    });
+  if (spec?.mode === "None") return predicted("None", "spec.bootImageSkewEnforcement is None (the admin opted out)", null);
+  if (s.topology === "SingleReplica") return predicted("None", "single-node cluster: the MCO does not enforce boot-image skew", null);
+
+  const minor = platformMinor(release);
+  const supported = bootImagesSupported(s.platform, minor);
+  const managed =
+    s.managedMachineSets.spec ??
+    (bootImagesDefaultOn(s.platform, minor) ? "All" : sameMinor(release, s.version?.current) ? s.managedMachineSets.status : null) ??
+    "None";
+  const fallbackValue = { ocpVersion: install, rhcosVersion: null };
+  if (supported && managed === "All") {
+    const skipped = s.machineSets.filter((m) => m.ifAllManaged.action === "skip");
+    if (skipped.length > 0)
+      return predicted(
+        "Automatic",
+        `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version`,
+        fallbackValue,
+        true,
+      );
+    const atRelease = sameMinor(release, s.version?.current) ? normalized(s.bootImageRelease) : normalized(release);
+    return atRelease
+      ? predicted("Automatic", "managed boot images: every MachineSet is moved to the release's boot image", {
+          ocpVersion: atRelease,
+          rhcosVersion: null,
+        })
+      : predicted("Automatic", "managed boot images, but the boot image release is unknown", fallbackValue, true);
+  }
+  const why = !supported
+    ? `the MCO does not update boot images on ${s.platform ?? "this platform"} at ${release}`
+    : `MachineSet boot images are not fully managed (mode ${managed})`;
+  return predicted("Manual", `${why}, so it falls back to Manual with the install version`, fallbackValue, true);
+}
+
+const UPGRADEABLE_PREFIX = "Cluster operator machine-config cannot be upgraded between minor versions: ";
+
+/**
+ * Skew at `release`. For the cluster's own release the cluster's status is read (its own words);
+ * for another release the MCO's rules are applied to what the cluster has now.
+ */
+export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): SkewAssessment {
+  const limits = skewLimitsFor(release, table);
+  const enforcement = effectiveEnforcement(s, release);
+  const notes: string[] = [];
+  if (s.platform === "BareMetal" && enforcement.source === "predicted" && enforcement.mode !== "None")
+    notes.push(
+      "bare metal: the MCO enforces only on the legacy provisioning path (Provisioning provisioningOSDownloadURL set); otherwise it sets mode None",
+    );
+  if (!limits) return { release, limits, enforcement, verdict: null, block: null, notes };
+
+  if (enforcement.source === "cluster") {
+    const upgradeable = conditionOf(s.machineConfigOperator, "Upgradeable");
+    const verdict = enforcement.value ? checkBootImageSkew(enforcement.value, limits, historyOf(s)[0]?.version ?? null) : null;
+    if (upgradeable?.status === "False" && upgradeable.reason === UPGRADEABLE_SKEW_REASON)
+      return {
+        release,
+        limits,
+        enforcement,
+        verdict,
+        block: { reason: UPGRADEABLE_SKEW_REASON, message: upgradeable.message ?? "", source: "cluster" },
+        notes,
+      };
+    if (verdict?.outcome === "below-limit") {
+      const predictedBlock = { reason: UPGRADEABLE_SKEW_REASON, message: verdict.message, source: "predicted" as const };
+      // §2.4: DegradedPool / InterruptedBuild override the skew reason; the skew block is still there underneath.
+      if (upgradeable?.status === "False") {
+        notes.push(
+          `the MCO reports Upgradeable=False with reason ${upgradeable.reason ?? "(none)"}, which overrides ${UPGRADEABLE_SKEW_REASON}; the boot-image block shows once that is resolved`,
+        );
+        return { release, limits, enforcement, verdict, block: predictedBlock, notes };
+      }
+      if (!s.machineConfigOperator) {
+        notes.push("ClusterOperator machine-config could not be read; the block is predicted from the cluster's own boot-image record");
+        return { release, limits, enforcement, verdict, block: predictedBlock, notes };
+      }
+      notes.push("the value is below the limit but the cluster does not report the block yet (the MCO may not have synced)");
+    }
+    return { release, limits, enforcement, verdict, block: null, notes };
+  }
+
+  if (enforcement.mode === "None" || !enforcement.value) return { release, limits, enforcement, verdict: null, block: null, notes };
+  // Once at `release`, its newest history entry is `release`: that is the docs link version the MCO uses.
+  const verdict = checkBootImageSkew(enforcement.value, limits, release);
+  const block =
+    verdict.outcome === "below-limit" ? { reason: UPGRADEABLE_SKEW_REASON, message: verdict.message, source: "predicted" as const } : null;
+  return { release, limits, enforcement, verdict, block, notes };
+}
+
+/** The ClusterVersion wording of a machine-config block, as recent CVOs fold one blocking operator. */
+export const clusterVersionWording = (message: string) => `${UPGRADEABLE_PREFIX}${message}`;
+
+/** The first release at or after `current` whose MCO enforces a limit (the table's earliest applicable entry). */
+export function firstEnforcingRelease(current: string | null, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): string | null {
+  const v = parseOcpVersion(current);
+  if (!v) return null;
+  if (skewLimitsFor(current, table)) return formatVersion(v);
+  const later = table
+    .map((e) => parseOcpVersion(e.fromRelease)!)
+    .filter((r) => compareVersions(r, v) > 0)
+    .sort(compareVersions)[0];
+  return later ? formatVersion(later) : null;
+}
+
+export type SkewStatus = "ok" | "at-risk" | "blocked" | "opted-out" | "unknown";
+
+export type ClusterSkew = {
+  status: SkewStatus;
+  /** One sentence for tables and tooltips. */
+  summary: string;
+  /** The assessment that decided the status: at the current release, or at the first enforcing one. */
+  assessment: SkewAssessment | null;
+  oldest: OldestBootImage | null;
+  effectiveMode: EnforcementMode | null;
+};
+
+export type OldestBootImage = { machineSet: string; ocpVersion: string | null; rhcosBuild: string | null; lagMinors: number | null };
+
+/** Minor releases between a boot image and the cluster (4.19 cluster, 4.12 image → 7). */
+export function lagMinors(clusterVersion: string | null, bootVersion: string | null): number | null {
+  const c = parseOcpVersion(clusterVersion);
+  const b = parseOcpVersion(bootVersion);
+  if (!c || !b || c.major !== b.major) return null;
+  return Math.max(0, c.minor - b.minor);
+}
+
+/** Ordering key of a boot image: OCP version when known, else the RHCOS build date. */
+function age(m: MachineSetFacts): [number, number, number, string] | null {
+  const v = parseOcpVersion(m.ocpVersion);
+  if (v) return [v.major, v.minor, v.patch, parseRhcosBuild(m.rhcosBuild)?.date ?? ""];
+  const b = parseRhcosBuild(m.rhcosBuild);
+  return b ? [Number.MAX_SAFE_INTEGER, 0, 0, b.date] : null;
+}
+
+export function oldestBootImage(s: ClusterSnapshot): OldestBootImage | null {
+  let best: MachineSetFacts | null = null;
+  let bestAge: ReturnType<typeof age> = null;
+  for (const m of s.machineSets) {
+    const a = age(m);
+    if (!a) continue;
+    if (!bestAge || compareAge(a, bestAge) < 0) {
+      best = m;
+      bestAge = a;
+    }
+  }
+  if (!best) return null;
+  return {
+    machineSet: best.machineSet,
+    ocpVersion: best.ocpVersion,
+    rhcosBuild: best.rhcosBuild,
+    lagMinors: lagMinors(s.version?.current ?? null, best.ocpVersion),
+  };
+}
+
+function compareAge(a: [number, number, number, string], b: [number, number, number, string]): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3].localeCompare(b[3]);
+}
+
+/** The fleet-level status: blocked now, or going to be blocked at the first enforcing release. */
+export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): ClusterSkew {
+  const current = s.version?.current ?? null;
+  const oldest = oldestBootImage(s);
+  if (!current || !parseOcpVersion(current))
+    return { status: "unknown", summary: "the cluster version is not known", assessment: null, oldest, effectiveMode: null };
+  const enforcing = firstEnforcingRelease(current, table);
+  const now = assessSkew(s, current, table);
+  const effectiveMode = now.enforcement.mode;
+  if (s.enforcement?.spec?.mode === "None")
+    return {
+      status: "opted-out",
+      summary: "skew enforcement is off (mode None): scaling may fail with old boot images",
+      assessment: now,
+      oldest,
+      effectiveMode,
+    };
+  if (now.limits) {
+    if (now.block) return { status: "blocked", summary: `Upgradeable=False (${now.block.reason})`, assessment: now, oldest, effectiveMode };
+    return { status: "ok", summary: `within the ${current} limit`, assessment: now, oldest, effectiveMode };
+  }
+  if (!enforcing)
+    return { status: "ok", summary: "no release in the limits table enforces skew yet", assessment: now, oldest, effectiveMode };
+  const later = assessSkew(s, enforcing, table);
+  if (later.block)
+    return {
+      status: "at-risk",
+      summary: `will be blocked from minor updates once at ${parseOcpVersion(enforcing)!.major}.${parseOcpVersion(enforcing)!.minor}`,
+      assessment: later,
+      oldest,
+      effectiveMode,
+    };
+  return { status: "ok", summary: `within the limit ${enforcing} will enforce`, assessment: later, oldest, effectiveMode };
+}
+
+export type ManagedWhatIf = {
+  supported: boolean;
+  wouldUpdate: string[];
+  wouldSkip: { machineSet: string; reason: string }[];
+  /** The enforcement the MCO would then settle on. */
+  result: string;
+};
+
+/** What enabling managed boot images (MachineSets: All) would change on this cluster now. */
+export function managedBootImagesWhatIf(s: ClusterSnapshot): ManagedWhatIf {
+  const supported = bootImagesSupported(s.platform, platformMinor(s.version?.current));
+  const wouldUpdate = s.machineSets.filter((m) => m.ifAllManaged.action === "update").map((m) => m.machineSet);
+  const wouldSkip = s.machineSets
+    .filter((m) => m.ifAllManaged.action === "skip")
+    .map((m) => ({ machineSet: m.machineSet, reason: m.ifAllManaged.reason }));
+  const result = !supported
+    ? `the MCO does not update boot images on ${s.platform ?? "this platform"} at ${s.version?.current ?? "this version"}`
+    : wouldSkip.length
+      ? `Automatic, but still the install version ${installVersion(historyOf(s))} while ${wouldSkip.length} MachineSet(s) are skipped`
+      : `Automatic with the boot images of ${normalized(s.bootImageRelease) ?? "the current release"}`;
+  return { supported, wouldUpdate, wouldSkip, result };
+}

@@ -1,0 +1,128 @@
+import type { ResolvedBootImage } from "./bootImages";
+
+/**
+ * A cluster as Fleetskew understands it: normalized from the objects read in one sweep, with no raw
+ * JSON kept. Everything shown about a cluster (skew, readiness, pools, nodes) is derived from this,
+ * and history is the sequence of its changes. Capture time is kept outside, so that two sweeps that
+ * saw the same state produce equal snapshots.
+ */
+export type Condition = { type: string; status: string; reason: string | null; message: string | null; since: string | null };
+
+export type VersionHistoryEntry = { version: string; state: string; startedTime: string | null; completionTime: string | null };
+
+export type ConditionalUpdate = {
+  version: string;
+  recommended: "True" | "False" | "Unknown";
+  risks: { name: string; message: string; url: string | null }[];
+};
+
+export type ClusterVersionFacts = {
+  /** Newest Completed history entry, else desired version. */
+  current: string | null;
+  desired: string | null;
+  channel: string | null;
+  /** desiredUpdate set to something other than the current version: an update was asked for. */
+  updating: boolean;
+  /** Newest first, as the API keeps it. */
+  history: VersionHistoryEntry[];
+  conditions: Condition[];
+  availableUpdates: string[];
+  conditionalUpdates: ConditionalUpdate[];
+  multiArch: boolean;
+};
+
+export type EnforcementValue = { ocpVersion: string | null; rhcosVersion: string | null };
+
+export type SkewEnforcementFacts = {
+  /** The cluster's API has `bootImageSkewEnforcement` (4.20 and later, gate on). */
+  served: boolean;
+  spec: { mode: string; manual: (EnforcementValue & { mode: string | null }) | null } | null;
+  status: { mode: string; automatic: EnforcementValue | null; manual: (EnforcementValue & { mode: string | null }) | null } | null;
+};
+
+export type MachineSetFacts = ResolvedBootImage & {
+  replicas: number | null;
+  /** The MCO's decision if MachineSets were managed with mode All: what enabling managed boot images would do. */
+  ifAllManaged: { action: "update" | "skip"; reason: string };
+};
+
+export type PoolFacts = {
+  name: string;
+  machineCount: number;
+  readyMachineCount: number;
+  updatedMachineCount: number;
+  degradedMachineCount: number;
+  paused: boolean;
+  degraded: boolean;
+  updating: boolean;
+  buildInterrupted: boolean;
+  /** On-cluster layering: a MachineOSConfig targets this pool. */
+  imageMode: boolean;
+  pinnedImageSets: string[];
+  degradedMessage: string | null;
+};
+
+export type PinnedImageProgress = {
+  set: string;
+  currentGeneration: number | null;
+  desiredGeneration: number | null;
+  lastFailedGeneration: number | null;
+  error: string | null;
+};
+
+export type NodeFacts = {
+  name: string;
+  pool: string | null;
+  roles: string[];
+  osImage: string | null;
+  ready: boolean | null;
+  /** Allocatable ephemeral storage in bytes, when the node says. */
+  ephemeralBytes: number | null;
+  mcoState: string | null;
+  pinned: PinnedImageProgress[];
+  pinnedProgressing: boolean;
+  pinnedDegraded: boolean;
+  pinnedMessage: string | null;
+};
+
+export type PinnedImageSetFacts = { name: string; images: number; generation: number | null; labels: Record<string, string> };
+
+export type ImageModeFacts = {
+  pool: string;
+  build: string | null;
+  buildState: "succeeded" | "building" | "failed" | "interrupted" | "unknown";
+};
+
+/** One part of the read that failed; the rest of the snapshot stands. */
+export type ReadProblem = { part: string; kind: "not-available" | "error"; message: string };
+
+/** Image → RHCOS build → OCP release, as one cluster's coreos-bootimages stream names them (fleet catalog). */
+export type StreamImage = { key: string; rhcosBuild: string; ocpVersion: string | null };
+
+export type ClusterSnapshot = {
+  version: ClusterVersionFacts | null;
+  platform: string | null;
+  /** Infrastructure status.controlPlaneTopology, e.g. SingleReplica for single-node clusters. */
+  topology: string | null;
+  /** ClusterOperator machine-config conditions (Upgradeable, Degraded, …). */
+  machineConfigOperator: Condition[] | null;
+  enforcement: SkewEnforcementFacts | null;
+  /** MachineSet boot-image management mode (All, Partial, None) as the admin set it and as the MCO applies it; null when not set. */
+  managedMachineSets: { spec: string | null; status: string | null };
+  optedInAt: string | null;
+  bootImageConditions: Condition[];
+  /** coreos-bootimages data.releaseVersion. */
+  bootImageRelease: string | null;
+  streamImages: StreamImage[];
+  machineSets: MachineSetFacts[];
+  pools: PoolFacts[];
+  nodes: NodeFacts[];
+  pinnedImageSets: PinnedImageSetFacts[];
+  imageMode: ImageModeFacts[];
+  adminGates: Record<string, string> | null;
+  adminAcks: Record<string, string> | null;
+  problems: ReadProblem[];
+};
+
+export const conditionOf = (conditions: Condition[] | null | undefined, type: string): Condition | null =>
+  (conditions ?? []).find((c) => c.type === type) ?? null;
