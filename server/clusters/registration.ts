@@ -198,6 +198,11 @@ export async function removeCluster(name: string, actor: Actor): Promise<void> {
 export async function credentialsOf(name: string): Promise<ClusterCredentials> {
   const sealed = await findClusterCredentials(name);
   if (!sealed) throw new UserFacingError(404, `no cluster named ${name}`);
+  return openCredentials(name, sealed);
+}
+
+/** Opens sealed credentials read along with other data (the collector's claims). */
+export async function openCredentials(name: string, sealed: Buffer): Promise<ClusterCredentials> {
   return CredentialsSchema.parse(JSON.parse(open(await secretKey(), sealed, context(name))));
 }
 

@@ -39,6 +39,10 @@ const EnvSchema = z.object({
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
   FLEETSKEW_DEMO: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
+  FLEETSKEW_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1, "must be at least 1").max(86_400).default(300),
+  FLEETSKEW_SWEEP_CONCURRENCY: z.coerce.number().int().min(1).max(1000, "must be at most 1000").default(32),
+  FLEETSKEW_SWEEP_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(730),
 });
 
 export type AppConfig = {
@@ -54,6 +58,8 @@ export type AppConfig = {
   secretKey: string | undefined;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
   kube: { timeoutMs: number; retries: number };
+  /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
+  collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number };
   /** Serve a simulated demo fleet while no real cluster is registered (default on). */
   demo: boolean;
 };
@@ -82,6 +88,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     secretKey: e.FLEETSKEW_SECRET_KEY,
     kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES },
+    collector: {
+      intervalMs: e.FLEETSKEW_SWEEP_INTERVAL_SECONDS * 1000,
+      concurrency: e.FLEETSKEW_SWEEP_CONCURRENCY,
+      clusterTimeoutMs: e.FLEETSKEW_SWEEP_TIMEOUT_SECONDS * 1000,
+      retentionDays: e.FLEETSKEW_HISTORY_RETENTION_DAYS,
+    },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
   };
 }

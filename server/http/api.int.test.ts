@@ -5,7 +5,7 @@ import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsersRoute, POST as createUserRoute } from "@/app/api/v1/users/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { listAudit } from "../store/audit";
-import { useMigratedDatabase } from "../testing/database";
+import { projectMigrations, useMigratedDatabase } from "../testing/database";
 import { CLIENT_IP_HEADER } from "./request";
 
 /**
@@ -43,7 +43,7 @@ describe("API access", () => {
   it("reports health with the migration count", async () => {
     const response = await health();
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", database: "postgres", migrations: 1 });
+    expect(await response.json()).toEqual({ status: "ok", database: "postgres", migrations: projectMigrations().length });
   });
 
   it("answers 401 without a session and 403 for the wrong role", async () => {

@@ -1,26 +1,32 @@
 import { pruneAuthState } from "../auth/housekeeping";
-import { testRegisteredCluster } from "../clusters/registration";
-import { listClusterSummaries } from "../store/clusters";
+import { Collector, defaultCollectorOptions, workerName } from "../collector/collector";
+import { requestConfig } from "../http/request";
+import { loadSkewLimits } from "../fleet/skewLimits";
+import { pruneHistory } from "../store/history";
 
 const HOUR = 3_600_000;
-
-/** Tests clusters never contacted yet (just registered, or the demo fleet), a few at a time. */
-async function contactNewClusters(concurrency = 4): Promise<void> {
-  const queue = (await listClusterSummaries()).filter((c) => c.lastContactStatus === "unknown").map((c) => c.name);
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      for (let name = queue.shift(); name; name = queue.shift()) await testRegisteredCluster(name).catch(() => undefined);
-    }),
-  );
-}
+const DAY = 24 * HOUR;
 
 let started = false;
 
+/**
+ * Work the web process does besides serving: the collector (it shares the fleet with any
+ * `npm run collector` workers through leases) and housekeeping.
+ */
 export function startBackgroundWork(): void {
   if (started) return;
   started = true;
+  const config = requestConfig();
   const report = (what: string) => (error: unknown) => console.error(`fleetskew: ${what} failed:`, (error as Error).message);
   void pruneAuthState().catch(report("housekeeping"));
   setInterval(() => void pruneAuthState().catch(report("housekeeping")), HOUR).unref();
-  void contactNewClusters().catch(report("first contact with new clusters"));
+  const prune = () => pruneHistory(new Date(Date.now() - config.collector.retentionDays * DAY)).catch(report("history retention"));
+  setInterval(prune, DAY).unref();
+  void loadSkewLimits()
+    .then((limits) => {
+      const collector = new Collector(defaultCollectorOptions(config, workerName("web"), () => limits.current()));
+      // No stop on exit: each sweep is stored in one transaction, so an interrupted one leaves nothing behind.
+      collector.start(report("collector"));
+    })
+    .catch(report("starting the collector"));
 }

@@ -112,6 +112,47 @@ export async function insertCluster(input: NewCluster, actor: Actor): Promise<Cl
   }
 }
 
+/**
+ * Registers many clusters in one transaction, each with its own audit event (bulk imports, the
+ * fleet benchmark). Names already registered make the whole batch fail with ClusterNameTakenError.
+ */
+export async function insertClusters(inputs: NewCluster[], actor: Actor): Promise<number> {
+  if (inputs.length === 0) return 0;
+  try {
+    const [created] = await getDb().$transaction([
+      getDb().cluster.createMany({
+        data: inputs.map((input) => ({
+          name: input.name,
+          displayName: input.displayName,
+          labels: input.labels,
+          platform: input.platform,
+          apiUrl: input.apiUrl,
+          encryptedCredentials: new Uint8Array(input.encryptedCredentials),
+          lastContactAt: input.contact?.at ?? null,
+          lastContactStatus: input.contact?.status ?? "unknown",
+          lastContactError: input.contact?.error ?? null,
+        })),
+      }),
+      getDb().auditEvent.createMany({
+        data: inputs.map((input) =>
+          auditRow({
+            ...actor,
+            action: "cluster.register",
+            targetType: "cluster",
+            targetId: input.name,
+            details: { apiUrl: input.apiUrl, ...actor.details },
+          }),
+        ),
+      }),
+    ]);
+    return created.count;
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+      throw new ClusterNameTakenError(`one of ${inputs.length} clusters is already registered`);
+    throw error;
+  }
+}
+
 export type ClusterChange = {
   displayName?: string;
   labels?: Record<string, string>;

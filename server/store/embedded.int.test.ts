@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { migrationsDir } from "../testing/database";
+import { migrationsDir, projectMigrations } from "../testing/database";
 import { closeDb } from "./db";
 import { startEmbeddedDatabase } from "./embedded";
 import { appliedMigrationCount } from "./health";
@@ -20,14 +20,14 @@ describe("embedded database (PGlite over a loopback socket)", () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "fleetskew-embedded-"));
     let embedded = await startEmbeddedDatabase(dataDir);
     expect(embedded.url).toMatch(/^postgresql:\/\/postgres@127\.0\.0\.1:\d+\/postgres/);
-    expect((await migrate(embedded.url, { dir: migrationsDir })).applied).toEqual(["20261122000000_init"]);
+    expect((await migrate(embedded.url, { dir: migrationsDir })).applied).toEqual(projectMigrations());
 
     process.env.DATABASE_URL = embedded.url;
     process.env.FLEETSKEW_DATABASE_MODE = "embedded";
     const user = await createUser({ username: "ada", role: "technician", passwordHash: "scrypt$x" }, { actor: null });
     // An interactive transaction (row locks, guard, audit) through the single-connection pool.
     await updateUser(user.id, { role: "approver" }, { actor: "test" }, () => undefined);
-    expect(await appliedMigrationCount()).toBe(1);
+    expect(await appliedMigrationCount()).toBe(projectMigrations().length);
     await closeDb();
     await embedded.stop();
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase, migrationsDir, type TestDatabase } from "../testing/database";
+import { createTestDatabase, migrationsDir, projectMigrations, type TestDatabase } from "../testing/database";
 import { checksumOf, migrate } from "./migrate";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
@@ -33,16 +33,17 @@ describe("migrate (real Postgres)", () => {
 
   it("applies the project's migrations and records them the way Prisma does", async () => {
     const result = await migrate(db.url, { dir });
-    expect(result.applied).toEqual(["20261122000000_init"]);
+    expect(result.applied).toEqual(projectMigrations());
     const rows = await query<{ migration_name: string; checksum: string; finished_at: Date; applied_steps_count: number; id: string }>(
       db.url,
       `SELECT * FROM "_prisma_migrations"`,
     );
     const sql = await readFile(path.join(dir, "20261122000000_init/migration.sql"), "utf8");
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ migration_name: "20261122000000_init", checksum: checksumOf(sql), applied_steps_count: 1 });
-    expect(rows[0]!.finished_at).toBeInstanceOf(Date);
-    expect(rows[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rows).toHaveLength(projectMigrations().length);
+    const init = rows.find((r) => r.migration_name === "20261122000000_init")!;
+    expect(init).toMatchObject({ migration_name: "20261122000000_init", checksum: checksumOf(sql), applied_steps_count: 1 });
+    expect(init.finished_at).toBeInstanceOf(Date);
+    expect(init.id).toMatch(/^[0-9a-f-]{36}$/);
     const tables = await query<{ table_name: string }>(
       db.url,
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
@@ -54,7 +55,7 @@ describe("migrate (real Postgres)", () => {
     await migrate(db.url, { dir });
     const again = await migrate(db.url, { dir });
     expect(again.applied).toEqual([]);
-    expect(await query(db.url, `SELECT 1 FROM "_prisma_migrations"`)).toHaveLength(1);
+    expect(await query(db.url, `SELECT 1 FROM "_prisma_migrations"`)).toHaveLength(projectMigrations().length);
   });
 
   it("refuses to start when an applied migration file has changed", async () => {
@@ -79,14 +80,11 @@ describe("migrate (real Postgres)", () => {
     await writeFile(path.join(dir, "20261123000000_more/migration.sql"), `CREATE TABLE "More" (id int);\nSELECT pg_sleep(0.2);\n`);
     const results = await Promise.all([migrate(db.url, { dir }), migrate(db.url, { dir }), migrate(db.url, { dir })]);
     const appliedEverywhere = results.flatMap((r) => r.applied).sort();
-    expect(appliedEverywhere).toEqual(["20261122000000_init", "20261123000000_more"]);
+    expect(appliedEverywhere).toEqual([...projectMigrations(), "20261123000000_more"]);
     const rows = await query<{ migration_name: string; n: number }>(
       db.url,
       `SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1 ORDER BY 1`,
     );
-    expect(rows).toEqual([
-      { migration_name: "20261122000000_init", n: 1 },
-      { migration_name: "20261123000000_more", n: 1 },
-    ]);
+    expect(rows).toEqual([...projectMigrations(), "20261123000000_more"].map((migration_name) => ({ migration_name, n: 1 })));
   });
 });

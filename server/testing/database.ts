@@ -1,41 +1,13 @@
-import { randomBytes } from "node:crypto";
-import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "../store/db";
 import { migrate } from "../store/migrate";
+import { createTestDatabase, migrationsDir, type TestDatabase } from "./postgres";
 
 /**
- * Integration tests run against real Postgres: FLEETSKEW_TEST_DATABASE_URL, else DATABASE_URL, else
- * the local server's `test` database. Each test file gets a database of its own, dropped afterwards.
+ * Integration tests run against real Postgres (see ./postgres for which server). Each test file
+ * gets a database of its own, dropped afterwards.
  */
-const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
-
-export const migrationsDir = path.resolve(__dirname, "../../prisma/migrations");
-
-export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
-
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `fleetskew_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    name,
-    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
-  };
-}
+export { createTestDatabase, migrationsDir, projectMigrations, type TestDatabase } from "./postgres";
 
 /**
  * Registers hooks giving this test file a fresh, migrated database that the store (getDb) uses.

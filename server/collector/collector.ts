@@ -1,0 +1,243 @@
+import { createHash, randomBytes } from "node:crypto";
+import os from "node:os";
+import { openCredentials } from "../clusters/registration";
+import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
+import { ClusterClient, type ClientOptions } from "../kube/client";
+import { readClusterObjects, type ClusterObjects } from "../kube/readers";
+import { loadCatalog, recordSweepFailure, recordSweepSuccess, type SweepOutcome } from "../store/history";
+import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
+import { digest, FleetCatalog } from "./evaluate";
+
+/**
+ * The collector: sweeps due clusters with bounded concurrency. Any number of collectors (the web
+ * process and `npm run collector` workers) share the fleet through leases in Postgres. One cluster's
+ * failure is recorded on that cluster and never delays the others.
+ */
+export type CollectorOptions = {
+  worker: string;
+  intervalMs: number;
+  concurrency: number;
+  clusterTimeoutMs: number;
+  client: ClientOptions;
+  limits: () => SkewLimitEntry[];
+  now: () => Date;
+  /** How long an idle collector waits before looking for due clusters again. */
+  pollMs: number;
+};
+
+export type SweepResult = { cluster: string; outcome: "ok" | "failed"; stored: SweepOutcome; error?: string; durationMs: number };
+
+export const workerName = (role: string) => `${role}:${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+
+/** Failed clusters are retried sooner than the interval at first, then less and less often. */
+export function backoffMs(failures: number, intervalMs: number): number {
+  const base = Math.min(intervalMs, 30_000);
+  return Math.min(base * 2 ** Math.max(0, failures), Math.max(intervalMs, 30 * 60_000));
+}
+
+/** Spreads the next sweeps by ±10% so a fleet registered at once does not stay in lockstep. */
+const jitter = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
+
+type Failure = { status: "unreachable" | "unauthorized" | "stale"; error: string };
+
+/**
+ * Whether a read is good enough to become history. Forbidden or missing kinds are part of the
+ * picture (recorded as problems); anything else that failed would make a partial snapshot look like
+ * a change (MachineSets "disappearing"), so the cluster is marked stale and its last state kept.
+ */
+export function judgeRead(objects: ClusterObjects): Failure | null {
+  const parts = Object.entries(objects);
+  const errors = parts.flatMap(([part, r]) => (r.status === "error" ? [{ part, error: r.error }] : []));
+  if (errors.some((e) => e.error.kind === "unauthorized"))
+    return { status: "unauthorized", error: errors.find((e) => e.error.kind === "unauthorized")!.error.message };
+  const network = errors.filter((e) => e.error.kind === "unreachable" || e.error.kind === "timeout");
+  if (network.length === parts.length) return { status: "unreachable", error: network[0]!.error.message };
+  const serious = errors.filter((e) => e.error.kind !== "forbidden");
+  if (serious.length) return { status: "stale", error: `${serious[0]!.part}: ${serious[0]!.error.message}` };
+  for (const [part, r] of parts)
+    if (r.status === "ok" && "skipped" in r && r.skipped.length)
+      return { status: "stale", error: `${part}: ${r.skipped[0]!.name} has an unexpected shape (${r.skipped[0]!.problem})` };
+  return null;
+}
+
+class Deadline extends Error {}
+
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Deadline(`${what} did not finish within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+export class Collector {
+  private readonly catalog = new FleetCatalog();
+  private catalogLoadedAt = 0;
+  private readonly clients = new Map<string, { fingerprint: string; client: ClusterClient }>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  readonly stats = { sweeps: 0, errors: 0, durationMs: 0 };
+
+  constructor(readonly options: CollectorOptions) {}
+
+  private async refreshCatalog(): Promise<void> {
+    if (Date.now() - this.catalogLoadedAt < 60_000) return;
+    this.catalog.add(await loadCatalog());
+    this.catalogLoadedAt = Date.now();
+  }
+
+  private async clientFor(claim: ClaimedCluster): Promise<ClusterClient> {
+    const fingerprint = createHash("sha1").update(claim.sealedCredentials).digest("hex");
+    const cached = this.clients.get(claim.name);
+    if (cached?.fingerprint === fingerprint) return cached.client;
+    const client = new ClusterClient(await openCredentials(claim.name, claim.sealedCredentials), this.options.client);
+    // A bounded cache: beyond it, clients (and their keep-alive pools) are rebuilt on demand.
+    if (this.clients.size >= 5_000) this.clients.delete(this.clients.keys().next().value!);
+    this.clients.set(claim.name, { fingerprint, client });
+    return client;
+  }
+
+  /** Reads, digests and stores one claimed cluster. Never throws: failures are the cluster's. */
+  async sweep(claim: ClaimedCluster): Promise<SweepResult> {
+    const started = performance.now();
+    const at = this.options.now();
+    const elapsed = () => performance.now() - started;
+    const fail = async (failure: Failure): Promise<SweepResult> => {
+      const nextSweepAt = new Date(at.getTime() + jitter(backoffMs(claim.failures, this.options.intervalMs)));
+      const stored = await recordSweepFailure({
+        clusterId: claim.clusterId,
+        worker: this.options.worker,
+        at,
+        ...failure,
+        durationMs: elapsed(),
+        nextSweepAt,
+      });
+      return { cluster: claim.name, outcome: "failed", stored, error: `${failure.status}: ${failure.error}`, durationMs: elapsed() };
+    };
+    try {
+      const client = await this.clientFor(claim);
+      const objects = await withDeadline(readClusterObjects(client), this.options.clusterTimeoutMs, `reading ${claim.name}`);
+      const failure = judgeRead(objects);
+      if (failure) return await fail(failure);
+      const limits = this.options.limits();
+      const d = digest(objects, this.catalog, limits, at);
+      this.catalog.add(d.snapshot.streamImages);
+      const stored = await recordSweepSuccess({
+        clusterId: claim.clusterId,
+        clusterName: claim.name,
+        worker: this.options.worker,
+        at,
+        snapshot: d.snapshot,
+        snapshotHash: d.snapshotHash,
+        facts: d.facts,
+        summary: d.summary,
+        backfill: d.backfill,
+        catalog: d.snapshot.streamImages,
+        platform: d.snapshot.platform,
+        durationMs: elapsed(),
+        nextSweepAt: new Date(at.getTime() + jitter(this.options.intervalMs)),
+      });
+      return { cluster: claim.name, outcome: "ok", stored, durationMs: elapsed() };
+    } catch (error) {
+      if (error instanceof Deadline) return fail({ status: "unreachable", error: error.message });
+      // Our own bug or the database: say so on the cluster rather than stopping the collector.
+      const message = error instanceof Error ? error.message : String(error);
+      try {
+        return await fail({ status: "stale", error: `could not be processed: ${message}` });
+      } catch {
+        return { cluster: claim.name, outcome: "failed", stored: "lease-lost", error: message, durationMs: elapsed() };
+      }
+    }
+  }
+
+  /** Claims and sweeps due clusters until none is due; used by tests, the benchmark and the loop. */
+  async runOnce(): Promise<SweepResult[]> {
+    await ensureSchedules();
+    await this.refreshCatalog();
+    const results: SweepResult[] = [];
+    const inFlight = new Set<Promise<void>>();
+    let exhausted = false;
+    while (!exhausted || inFlight.size) {
+      if (!exhausted && inFlight.size < this.options.concurrency) {
+        const room = this.options.concurrency - inFlight.size;
+        const claims = await claimDueClusters(this.options.worker, room, this.leaseMs(), this.options.now());
+        if (claims.length < room) exhausted = true;
+        for (const claim of claims) {
+          const p: Promise<void> = this.sweep(claim).then((r) => {
+            results.push(r);
+            this.stats.sweeps++;
+            if (r.outcome === "failed") this.stats.errors++;
+            this.stats.durationMs += r.durationMs;
+            inFlight.delete(p);
+          });
+          inFlight.add(p);
+        }
+        if (claims.length) continue;
+      }
+      if (inFlight.size) await Promise.race(inFlight);
+    }
+    return results;
+  }
+
+  private leaseMs(): number {
+    return this.options.clusterTimeoutMs * 2 + 30_000;
+  }
+
+  start(onError: (error: unknown) => void = (e) => console.error("fleetskew collector:", e)): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        try {
+          const before = { ...this.stats };
+          await this.runOnce();
+          const delta = {
+            sweeps: this.stats.sweeps - before.sweeps,
+            errors: this.stats.errors - before.errors,
+            durationMs: this.stats.durationMs - before.durationMs,
+          };
+          if (delta.sweeps) await addWorkerStats(this.options.worker, delta);
+        } catch (error) {
+          onError(error);
+        }
+        if (!this.running) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.options.pollMs);
+          timer.unref?.();
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+    })();
+  }
+
+  /** Stops after the sweeps in flight are stored: nothing is left half-done. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+}
+
+export function defaultCollectorOptions(
+  config: {
+    collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number };
+    kube: { timeoutMs: number; retries: number };
+  },
+  worker: string,
+  limits: () => SkewLimitEntry[] = () => MCO_SKEW_LIMITS,
+): CollectorOptions {
+  return {
+    worker,
+    intervalMs: config.collector.intervalMs,
+    concurrency: config.collector.concurrency,
+    clusterTimeoutMs: config.collector.clusterTimeoutMs,
+    client: { timeoutMs: config.kube.timeoutMs, retries: config.kube.retries, retryDelayMs: 300 },
+    limits,
+    now: () => new Date(),
+    pollMs: Math.min(5_000, config.collector.intervalMs),
+  };
+}

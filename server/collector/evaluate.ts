@@ -1,0 +1,68 @@
+import type { BootImageCatalog } from "../domain/bootImages";
+import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
+import { defaultTarget, evaluateReadiness, type Readiness } from "../domain/readiness";
+import type { SkewLimitEntry } from "../domain/skew";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import type { ClusterObjects } from "../kube/readers";
+import type { StateSummary } from "../store/history";
+import { backfillOf, factsOf, hashOf, withHashes } from "./facts";
+import { normalizeSnapshot } from "./normalize";
+
+/** The fleet-learned catalog, kept in memory by each collector process and fed by every stream it sees. */
+export class FleetCatalog implements BootImageCatalog {
+  private readonly entries = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
+
+  add(entries: { key: string; rhcosBuild: string; ocpVersion: string | null }[]): void {
+    for (const e of entries) if (!this.entries.has(e.key)) this.entries.set(e.key, { rhcosBuild: e.rhcosBuild, ocpVersion: e.ocpVersion });
+  }
+
+  lookup(key: string) {
+    return this.entries.get(key) ?? null;
+  }
+
+  get size() {
+    return this.entries.size;
+  }
+}
+
+export type Evaluation = {
+  snapshot: ClusterSnapshot;
+  skew: ClusterSkew;
+  readiness: Readiness | null;
+  summary: StateSummary;
+};
+
+/** Snapshot → skew, readiness for the default target, and the summary columns the fleet table uses. */
+export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEntry[]): Evaluation {
+  const skew = clusterSkew(snapshot, limits);
+  const target = defaultTarget(snapshot);
+  const readiness = target ? evaluateReadiness(snapshot, target, { limits }) : null;
+  const firstBlocker = readiness?.checks.find((c) => c.status === "fail");
+  return {
+    snapshot,
+    skew,
+    readiness,
+    summary: {
+      version: snapshot.version?.current ?? null,
+      skewStatus: skew.status,
+      skewSummary: skew.summary,
+      enforcementMode: skew.effectiveMode,
+      oldestBootImage: skew.oldest?.ocpVersion ?? skew.oldest?.rhcosBuild ?? null,
+      readinessTarget: readiness?.target ?? null,
+      readinessStatus: readiness?.status ?? "unknown",
+      readinessBlocker: firstBlocker?.title ?? null,
+    },
+  };
+}
+
+/** Everything a store write needs from one read of a cluster. */
+export function digest(objects: ClusterObjects, catalog: BootImageCatalog, limits: SkewLimitEntry[], now: Date) {
+  const snapshot = normalizeSnapshot(objects, catalog);
+  const evaluation = evaluateSnapshot(snapshot, limits);
+  return {
+    ...evaluation,
+    snapshotHash: hashOf(snapshot),
+    facts: withHashes(factsOf(snapshot, evaluation.skew, evaluation.readiness)),
+    backfill: backfillOf(snapshot, now, limits),
+  };
+}

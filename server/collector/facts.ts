@@ -1,0 +1,188 @@
+import { createHash } from "node:crypto";
+import type { ClusterSkew } from "../domain/clusterSkew";
+import type { Readiness } from "../domain/readiness";
+import { installVersion, MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
+import { conditionOf, type ClusterSnapshot } from "../domain/snapshot";
+import { compareVersions, parseOcpVersion } from "../domain/versions";
+
+/**
+ * The facts Fleetskew keeps history of, derived from a snapshot. Each is small and changes only
+ * when something a person cares about changes (no timestamps, no replica counts), so that steady
+ * clusters write nothing.
+ */
+export type FactName = "version" | "bootImage" | "enforcement" | "upgradeable" | "pool" | "pinned" | "readiness" | "skew";
+
+export type Fact = { fact: FactName; key: string; value: Record<string, unknown> };
+
+export type VersionFact = { current: string | null; desired: string | null; updating: boolean };
+export type BootImageFact = {
+  display: string;
+  ocpVersion: string | null;
+  rhcosBuild: string | null;
+  provenance: string;
+  mco: "update" | "skip";
+  reason: string;
+};
+export type SkewFact = { status: string; oldest: string | null; oldestBuild: string | null; lag: number | null; mode: string | null };
+export type ReadinessFact = { target: string; status: string; blockers: string[] };
+
+export function factsOf(s: ClusterSnapshot, skew: ClusterSkew, readiness: Readiness | null): Fact[] {
+  const facts: Fact[] = [];
+  if (s.version)
+    facts.push({
+      fact: "version",
+      key: "",
+      value: { current: s.version.current, desired: s.version.desired, updating: s.version.updating } satisfies VersionFact,
+    });
+  for (const m of s.machineSets)
+    facts.push({
+      fact: "bootImage",
+      key: m.machineSet,
+      value: {
+        display: m.display,
+        ocpVersion: m.ocpVersion,
+        rhcosBuild: m.rhcosBuild,
+        provenance: m.provenance,
+        mco: m.mco.action,
+        reason: m.mco.reason,
+      } satisfies BootImageFact,
+    });
+  const status = s.enforcement?.status;
+  if (s.enforcement)
+    facts.push({
+      fact: "enforcement",
+      key: "",
+      value: {
+        mode: status?.mode ?? null,
+        ocpVersion: (status?.automatic ?? status?.manual)?.ocpVersion ?? null,
+        rhcosVersion: (status?.automatic ?? status?.manual)?.rhcosVersion ?? null,
+        specMode: s.enforcement.spec?.mode ?? null,
+      },
+    });
+  const upgradeable = conditionOf(s.machineConfigOperator, "Upgradeable");
+  if (s.machineConfigOperator)
+    facts.push({
+      fact: "upgradeable",
+      key: "",
+      value: { status: upgradeable?.status ?? "True", reason: upgradeable?.reason ?? null, message: upgradeable?.message ?? null },
+    });
+  for (const p of s.pools)
+    facts.push({
+      fact: "pool",
+      key: p.name,
+      value: {
+        machines: p.machineCount,
+        ready: p.readyMachineCount,
+        updated: p.updatedMachineCount,
+        degraded: p.degraded,
+        paused: p.paused,
+        updating: p.updating,
+        imageMode: p.imageMode,
+      },
+    });
+  for (const n of s.nodes)
+    if (n.pinned.length)
+      facts.push({
+        fact: "pinned",
+        key: n.name,
+        value: {
+          sets: n.pinned.map((p) => ({
+            set: p.set,
+            current: p.currentGeneration,
+            desired: p.desiredGeneration,
+            failed: p.lastFailedGeneration,
+          })),
+          degraded: n.pinnedDegraded,
+          error: n.pinnedMessage,
+        },
+      });
+  if (readiness)
+    facts.push({
+      fact: "readiness",
+      key: "",
+      value: { target: readiness.target, status: readiness.status, blockers: readiness.blockers } satisfies ReadinessFact,
+    });
+  facts.push({ fact: "skew", key: "", value: skewFact(skew) });
+  return facts;
+}
+
+export const skewFact = (skew: ClusterSkew): SkewFact => ({
+  status: skew.status,
+  oldest: skew.oldest?.ocpVersion ?? null,
+  oldestBuild: skew.oldest?.rhcosBuild ?? null,
+  lag: skew.oldest?.lagMinors ?? null,
+  mode: skew.effectiveMode,
+});
+
+export const hashOf = (value: unknown) => createHash("sha1").update(JSON.stringify(value)).digest("base64url");
+
+export const withHashes = (facts: Fact[]) => facts.map((f) => ({ ...f, hash: hashOf(f.value) }));
+
+/**
+ * The approximate past of a cluster seen for the first time (all of it inferred):
+ * - its versions over time from ClusterVersion history;
+ * - every MachineSet booting the install version's image from the install until the MCO opted the
+ *   cluster into boot-image updates (`boot-image-updates-opted-in-at`), or until now;
+ * - the skew that implies at install time.
+ */
+export function backfillOf(
+  s: ClusterSnapshot,
+  now: Date,
+  table: SkewLimitEntry[] = MCO_SKEW_LIMITS,
+): { fact: FactName; key: string; value: Record<string, unknown>; at: Date }[] {
+  const history = s.version?.history ?? [];
+  const out: { fact: FactName; key: string; value: Record<string, unknown>; at: Date }[] = [];
+  const time = (t: string | null) => {
+    const d = t ? new Date(t) : null;
+    return d && !Number.isNaN(d.getTime()) && d < now ? d : null;
+  };
+  const completed = [...history].reverse().filter((h) => h.state === "Completed");
+  for (const h of completed) {
+    const at = time(h.completionTime) ?? time(h.startedTime);
+    if (at)
+      out.push({ fact: "version", key: "", value: { current: h.version, desired: h.version, updating: false } satisfies VersionFact, at });
+  }
+  const oldestEntry = [...history].reverse()[0];
+  const installedAt = time(oldestEntry?.completionTime ?? null) ?? time(oldestEntry?.startedTime ?? null);
+  const install = installVersion(history);
+  if (!installedAt || install === "0.0.0") return out;
+  for (const m of s.machineSets)
+    out.push({
+      fact: "bootImage",
+      key: m.machineSet,
+      value: {
+        display: "the image the cluster was installed with",
+        ocpVersion: install,
+        rhcosBuild: null,
+        provenance: "install-version",
+        mco: m.mco.action,
+        reason: "inferred from the install version",
+      } satisfies BootImageFact,
+      at: installedAt,
+    });
+  const optedIn = time(s.optedInAt);
+  if (optedIn && optedIn > installedAt)
+    for (const m of s.machineSets.filter((x) => x.mco.action === "update"))
+      out.push({
+        fact: "bootImage",
+        key: m.machineSet,
+        value: {
+          display: m.display,
+          ocpVersion: m.ocpVersion,
+          rhcosBuild: m.rhcosBuild,
+          provenance: m.provenance,
+          mco: m.mco.action,
+          reason: "managed since the MCO opted the cluster in",
+        } satisfies BootImageFact,
+        at: optedIn,
+      });
+  const limit = table.map((e) => parseOcpVersion(e.ocpVersion)!).sort(compareVersions)[0];
+  const below = limit ? compareVersions(parseOcpVersion(install)!, limit) < 0 : false;
+  out.push({
+    fact: "skew",
+    key: "",
+    value: { status: below ? "at-risk" : "ok", oldest: install, oldestBuild: null, lag: 0, mode: null } satisfies SkewFact,
+    at: installedAt,
+  });
+  return out;
+}

@@ -1,0 +1,382 @@
+import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext } from "../domain/bootImages";
+import type {
+  ClusterSnapshot,
+  Condition,
+  ConditionalUpdate,
+  EnforcementValue,
+  ImageModeFacts,
+  MachineSetFacts,
+  NodeFacts,
+  PoolFacts,
+  ReadProblem,
+  StreamImage,
+} from "../domain/snapshot";
+import { conditionOf } from "../domain/snapshot";
+import { formatVersion, parseOcpVersion } from "../domain/versions";
+import type { ClusterObjects } from "../kube/readers";
+
+/**
+ * Turns the objects read from one cluster into a ClusterSnapshot. Every field is read defensively:
+ * objects come from clusters of many versions, and a part that could not be read becomes a
+ * problem entry, never an exception.
+ */
+type Any = Record<string, unknown>;
+const obj = (v: unknown): Any => (v && typeof v === "object" && !Array.isArray(v) ? (v as Any) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+function conditions(list: unknown): Condition[] {
+  return arr(list)
+    .map(obj)
+    .filter((c) => str(c.type))
+    .map((c) => ({
+      type: String(c.type),
+      status: str(c.status) ?? "Unknown",
+      reason: str(c.reason),
+      message: str(c.message),
+      since: str(c.lastTransitionTime),
+    }))
+    .sort((a, b) => a.type.localeCompare(b.type));
+}
+
+const isTrue = (list: Condition[], type: string) => conditionOf(list, type)?.status === "True";
+
+/** Kubernetes quantities as bytes ("114345831029", "125238252Ki", "100Gi"). */
+export function quantityBytes(q: string | undefined | null): number | null {
+  if (!q) return null;
+  const m = /^(\d+(?:\.\d+)?)([KMGTPE]i?|[kmgtpe])?$/.exec(q.trim());
+  if (!m) return null;
+  const units: Record<string, number> = {
+    "": 1,
+    k: 1e3,
+    K: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    P: 1e15,
+    E: 1e18,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    Pi: 2 ** 50,
+    Ei: 2 ** 60,
+  };
+  const unit = units[m[2] ?? ""];
+  return unit === undefined ? null : Math.round(Number(m[1]) * unit);
+}
+
+function enforcementValue(v: unknown): (EnforcementValue & { mode: string | null }) | null {
+  const o = obj(v);
+  if (!Object.keys(o).length) return null;
+  return { mode: str(o.mode), ocpVersion: str(o.ocpVersion), rhcosVersion: str(o.rhcosVersion) };
+}
+
+function streamImages(stream: unknown, releaseVersion: string | null): StreamImage[] {
+  const ocp = parseOcpVersion(releaseVersion);
+  const ocpVersion = ocp ? formatVersion(ocp) : null;
+  const out: StreamImage[] = [];
+  for (const archValue of Object.values(obj(obj(stream).architectures))) {
+    const images = obj(obj(archValue).images);
+    for (const [region, entry] of Object.entries(obj(obj(images.aws).regions))) {
+      const image = str(obj(entry).image);
+      const release = str(obj(entry).release);
+      const key = image ? catalogKey({ platform: "AWS", ami: image, region, via: "id" }) : null;
+      if (key && release) out.push({ key, rhcosBuild: release, ocpVersion });
+    }
+    const gcp = obj(images.gcp);
+    if (str(gcp.project) && str(gcp.name) && str(gcp.release)) {
+      const key = catalogKey({ platform: "GCP", image: `projects/${gcp.project}/global/images/${gcp.name}` });
+      if (key) out.push({ key, rhcosBuild: String(gcp.release), ocpVersion });
+    }
+  }
+  return out.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+function buildState(conds: Condition[]): ImageModeFacts["buildState"] {
+  if (isTrue(conds, "Succeeded")) return "succeeded";
+  if (isTrue(conds, "Failed")) return "failed";
+  if (isTrue(conds, "Interrupted")) return "interrupted";
+  if (isTrue(conds, "Building") || isTrue(conds, "Prepared")) return "building";
+  return "unknown";
+}
+
+export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
+  const problems: ReadProblem[] = [];
+  const value = <T>(
+    part: string,
+    r: { status: "ok"; value: T } | { status: "not-available"; reason: string } | { status: "error"; error: Error },
+  ) => {
+    if (r.status === "ok") return r.value;
+    problems.push(
+      r.status === "error" ? { part, kind: "error", message: r.error.message } : { part, kind: "not-available", message: r.reason },
+    );
+    return null;
+  };
+  const items = <T>(
+    part: string,
+    r:
+      | { status: "ok"; items: T[]; skipped: { name: string; problem: string }[] }
+      | { status: "not-available"; reason: string }
+      | { status: "error"; error: Error },
+  ): T[] | null => {
+    if (r.status === "ok") {
+      for (const s of r.skipped) problems.push({ part, kind: "error", message: `${s.name} skipped: ${s.problem}` });
+      return r.items;
+    }
+    problems.push(
+      r.status === "error" ? { part, kind: "error", message: r.error.message } : { part, kind: "not-available", message: r.reason },
+    );
+    return null;
+  };
+
+  const cv = value("ClusterVersion", read.clusterVersion) as Any | null;
+  const co = value("ClusterOperator machine-config", read.machineConfigOperator) as Any | null;
+  const infra = value("Infrastructure", read.infrastructure) as Any | null;
+  const mc = value("MachineConfiguration", read.machineConfiguration) as Any | null;
+  const machineSets = items("MachineSets", read.machineSets) as Any[] | null;
+  const bootImagesCm = value("coreos-bootimages", read.bootImages) as Any | null;
+  const adminGates = read.adminGates.status === "ok" ? (obj(read.adminGates.value.data) as Record<string, string>) : null;
+  const adminAcks = read.adminAcks.status === "ok" ? (obj(read.adminAcks.value.data) as Record<string, string>) : null;
+  const pools = (items("MachineConfigPools", read.pools) ?? []) as Any[];
+  const mcns = (read.machineConfigNodes.status === "ok" ? read.machineConfigNodes.items : []) as Any[];
+  const pinnedSets = (read.pinnedImageSets.status === "ok" ? read.pinnedImageSets.items : []) as Any[];
+  const nodes = (items("Nodes", read.nodes) ?? []) as Any[];
+  const moscs = (read.machineOSConfigs.status === "ok" ? read.machineOSConfigs.items : []) as Any[];
+  const mosbs = (read.machineOSBuilds.status === "ok" ? read.machineOSBuilds.items : []) as Any[];
+  for (const [part, r] of [
+    ["MachineConfigNodes", read.machineConfigNodes],
+    ["PinnedImageSets", read.pinnedImageSets],
+    ["MachineOSConfigs", read.machineOSConfigs],
+  ] as const)
+    if (r.status === "error") problems.push({ part, kind: "error", message: r.error.message });
+
+  // ClusterVersion
+  const cvStatus = obj(cv?.status);
+  const history = arr(cvStatus.history)
+    .map(obj)
+    .filter((h) => str(h.version))
+    .map((h) => ({
+      version: String(h.version),
+      state: str(h.state) ?? "Partial",
+      startedTime: str(h.startedTime),
+      completionTime: str(h.completionTime),
+    }));
+  const current = history.find((h) => h.state === "Completed")?.version ?? str(obj(cvStatus.desired).version);
+  const desiredUpdate = str(obj(obj(cv?.spec).desiredUpdate).version);
+  const conditionalUpdates: ConditionalUpdate[] = arr(cvStatus.conditionalUpdates)
+    .map(obj)
+    .map((u) => {
+      const recommended = conditionOf(conditions(u.conditions), "Recommended")?.status;
+      return {
+        version: str(obj(u.release).version) ?? "",
+        recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
+        risks: arr(u.risks)
+          .map(obj)
+          .map((r) => ({ name: str(r.name) ?? "unnamed risk", message: str(r.message) ?? "", url: str(r.url) })),
+      };
+    })
+    .filter((u) => u.version);
+  const version = cv
+    ? {
+        current,
+        desired: str(obj(cvStatus.desired).version),
+        channel: str(obj(cv.spec).channel),
+        updating: !!desiredUpdate && desiredUpdate !== current,
+        history,
+        conditions: conditions(cvStatus.conditions),
+        availableUpdates: arr(cvStatus.availableUpdates)
+          .map((u) => str(obj(u).version))
+          .filter((v): v is string => !!v),
+        conditionalUpdates,
+        multiArch: str(obj(cvStatus.desired).architecture) === "Multi",
+      }
+    : null;
+
+  // Infrastructure, MachineConfiguration
+  const infraStatus = obj(infra?.status);
+  const platform = str(obj(infraStatus.platformStatus).type) ?? str(infraStatus.platform);
+  const mcSpec = obj(mc?.spec);
+  const mcStatus = obj(mc?.status);
+  const managerMode = (managers: unknown) =>
+    str(
+      obj(
+        arr(managers)
+          .map(obj)
+          .find((m) => m.resource === "machinesets")?.selection,
+      ).mode,
+    );
+  const statusManagers = arr(obj(mcStatus.managedBootImagesStatus).machineManagers).map(obj);
+  // The 4.20+ API carries bootImageSkewEnforcement in its status; older clusters never write it.
+  const served = mc ? "bootImageSkewEnforcementStatus" in mcStatus || "bootImageSkewEnforcement" in mcSpec : false;
+  const specEnforcement = obj(mcSpec.bootImageSkewEnforcement);
+  const statusEnforcement = obj(mcStatus.bootImageSkewEnforcementStatus);
+  const enforcement = mc
+    ? {
+        served,
+        spec: str(specEnforcement.mode) ? { mode: String(specEnforcement.mode), manual: enforcementValue(specEnforcement.manual) } : null,
+        status: str(statusEnforcement.mode)
+          ? {
+              mode: String(statusEnforcement.mode),
+              automatic: enforcementValue(statusEnforcement.automatic),
+              manual: enforcementValue(statusEnforcement.manual),
+            }
+          : null,
+      }
+    : null;
+
+  // Boot images
+  const cmData = obj(bootImagesCm?.data);
+  let stream: unknown = null;
+  if (str(cmData.stream)) {
+    try {
+      stream = JSON.parse(String(cmData.stream));
+    } catch {
+      problems.push({ part: "coreos-bootimages", kind: "error", message: "data.stream is not valid JSON" });
+    }
+  }
+  const releaseVersion = str(cmData.releaseVersion);
+  const context: ClusterBootContext = {
+    stream,
+    releaseVersion,
+    history,
+    platform,
+    machineManagers: statusManagers as ClusterBootContext["machineManagers"],
+    multiArch: version?.multiArch,
+  };
+  const allManaged = {
+    ...context,
+    machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+  };
+  const machineSetFacts: MachineSetFacts[] = (machineSets ?? [])
+    .map((ms) => {
+      const meta = obj(ms.metadata);
+      const spec = obj(ms.spec);
+      const template = obj(spec.template);
+      const input = {
+        name: String(meta.name),
+        labels: obj(meta.labels) as Record<string, string>,
+        annotations: obj(meta.annotations) as Record<string, string>,
+        ownerReferences: arr(meta.ownerReferences) as { kind: string; name: string }[],
+        templateLabels: obj(obj(template.metadata).labels) as Record<string, string>,
+        providerSpec: obj(obj(template.spec).providerSpec).value,
+      };
+      const resolved = resolveBootImage(input, context, catalog);
+      return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, allManaged, catalog).mco };
+    })
+    .sort((a, b) => a.machineSet.localeCompare(b.machineSet));
+
+  // Pools, nodes, pinned images, image mode
+  const imageModePools = new Set(moscs.map((m) => str(obj(obj(m.spec).machineConfigPool).name)).filter(Boolean));
+  const poolFacts: PoolFacts[] = pools
+    .map((p) => {
+      const status = obj(p.status);
+      const conds = conditions(status.conditions);
+      return {
+        name: String(obj(p.metadata).name),
+        machineCount: num(status.machineCount) ?? 0,
+        readyMachineCount: num(status.readyMachineCount) ?? 0,
+        updatedMachineCount: num(status.updatedMachineCount) ?? 0,
+        degradedMachineCount: num(status.degradedMachineCount) ?? 0,
+        paused: obj(p.spec).paused === true,
+        degraded: isTrue(conds, "Degraded"),
+        updating: isTrue(conds, "Updating"),
+        buildInterrupted: isTrue(conds, "BuildInterrupted"),
+        imageMode: imageModePools.has(String(obj(p.metadata).name)),
+        pinnedImageSets: arr(obj(p.spec).pinnedImageSets)
+          .map((s) => str(obj(s).name))
+          .filter((s): s is string => !!s)
+          .sort(),
+        degradedMessage: isTrue(conds, "Degraded") ? (conditionOf(conds, "Degraded")?.message ?? null) : null,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  const mcnByNode = new Map(mcns.map((m) => [String(obj(m.metadata).name), m]));
+  const nodeFacts: NodeFacts[] = nodes
+    .map((n) => {
+      const meta = obj(n.metadata);
+      const name = String(meta.name);
+      const status = obj(n.status);
+      const mcn = mcnByNode.get(name);
+      const mcnStatus = obj(mcn?.status);
+      const mcnConds = conditions(mcnStatus.conditions);
+      const labels = obj(meta.labels) as Record<string, string>;
+      const annotations = obj(meta.annotations) as Record<string, string>;
+      const ready = conditionOf(conditions(status.conditions), "Ready");
+      return {
+        name,
+        pool: str(obj(obj(mcn?.spec).pool).name),
+        roles: Object.keys(labels)
+          .filter((k) => k.startsWith("node-role.kubernetes.io/"))
+          .map((k) => k.slice("node-role.kubernetes.io/".length))
+          .sort(),
+        osImage: str(obj(status.nodeInfo).osImage),
+        ready: ready ? ready.status === "True" : null,
+        ephemeralBytes: quantityBytes(str(obj(status.allocatable)["ephemeral-storage"])),
+        mcoState: str(annotations["machineconfiguration.openshift.io/state"]),
+        pinned: arr(mcnStatus.pinnedImageSets)
+          .map(obj)
+          .filter((e) => str(e.name))
+          .map((e) => ({
+            set: String(e.name),
+            currentGeneration: num(e.currentGeneration),
+            desiredGeneration: num(e.desiredGeneration),
+            lastFailedGeneration: num(e.lastFailedGeneration),
+            error: str(e.lastFailedGenerationError),
+          }))
+          .sort((a, b) => a.set.localeCompare(b.set)),
+        pinnedProgressing: isTrue(mcnConds, "PinnedImageSetsProgressing"),
+        pinnedDegraded: isTrue(mcnConds, "PinnedImageSetsDegraded"),
+        pinnedMessage:
+          conditionOf(mcnConds, "PinnedImageSetsDegraded")?.status === "True"
+            ? (conditionOf(mcnConds, "PinnedImageSetsDegraded")?.message ?? null)
+            : null,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+
+  const buildByName = new Map(mosbs.map((b) => [String(obj(b.metadata).name), b]));
+  const imageMode: ImageModeFacts[] = moscs
+    .map((m) => {
+      const build =
+        str(obj(obj(m.status).machineOSBuild).name) ??
+        str(obj(obj(m.metadata).annotations)["machineconfiguration.openshift.io/current-machine-os-build"]);
+      const mosb = build ? buildByName.get(build) : undefined;
+      return {
+        pool: str(obj(obj(m.spec).machineConfigPool).name) ?? String(obj(m.metadata).name),
+        build,
+        buildState: mosb ? buildState(conditions(obj(mosb.status).conditions)) : ("unknown" as const),
+      };
+    })
+    .sort((a, b) => a.pool.localeCompare(b.pool));
+
+  return {
+    version,
+    platform,
+    topology: str(infraStatus.controlPlaneTopology),
+    machineConfigOperator: co ? conditions(obj(co.status).conditions) : null,
+    enforcement,
+    managedMachineSets: { spec: managerMode(obj(mcSpec.managedBootImages).machineManagers), status: managerMode(statusManagers) },
+    optedInAt: str(obj(obj(mc?.metadata).annotations)["machineconfiguration.openshift.io/boot-image-updates-opted-in-at"]),
+    bootImageConditions: conditions(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate")),
+    bootImageRelease: releaseVersion,
+    streamImages: streamImages(stream, releaseVersion),
+    machineSets: machineSetFacts,
+    pools: poolFacts,
+    nodes: nodeFacts,
+    pinnedImageSets: pinnedSets
+      .map((s) => ({
+        name: String(obj(s.metadata).name),
+        images: arr(obj(s.spec).pinnedImages).length,
+        generation: num(obj(s.metadata).generation),
+        labels: obj(obj(s.metadata).labels) as Record<string, string>,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    imageMode,
+    adminGates,
+    adminAcks,
+    problems,
+  };
+}

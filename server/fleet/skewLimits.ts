@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
+import { compareVersions, parseOcpVersion } from "../domain/versions";
+import { UserFacingError } from "../errors";
+import { readSetting, writeSetting } from "../store/settings";
+
+/**
+ * The skew limits table: the releases Fleetskew knows (compiled into the MCO, reference §2.1) plus
+ * entries an admin adds for releases published after this build. An added entry for a release
+ * already in the table replaces it.
+ */
+const KEY = "skewLimits";
+const release = z
+  .string()
+  .trim()
+  .regex(/^\d+\.\d+\.\d+$/, "must be a release like 4.24.0");
+
+export const SkewLimitEntrySchema = z.object({
+  fromRelease: release,
+  ocpVersion: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+\.\d+$/, "must be an OCP version like 4.16.0"),
+  rhelVersion: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+$/, "must be a RHEL version like 9.4"),
+});
+export const SkewLimitTableSchema = z.array(SkewLimitEntrySchema).max(50, "at most 50 entries");
+
+export function mergeSkewLimits(extra: SkewLimitEntry[]): SkewLimitEntry[] {
+  const byRelease = new Map(MCO_SKEW_LIMITS.map((e) => [e.fromRelease, e]));
+  for (const e of extra) byRelease.set(e.fromRelease, e);
+  return [...byRelease.values()].sort((a, b) => compareVersions(parseOcpVersion(a.fromRelease)!, parseOcpVersion(b.fromRelease)!));
+}
+
+export async function readExtraSkewLimits(): Promise<SkewLimitEntry[]> {
+  const parsed = SkewLimitTableSchema.safeParse(await readSetting(KEY));
+  return parsed.success ? parsed.data : [];
+}
+
+export async function saveExtraSkewLimits(
+  entries: SkewLimitEntry[],
+  actor: { actor: string; ip: string | null },
+): Promise<SkewLimitEntry[]> {
+  for (const e of entries)
+    if (MCO_SKEW_LIMITS.some((b) => b.fromRelease === e.fromRelease && (b.ocpVersion !== e.ocpVersion || b.rhelVersion !== e.rhelVersion)))
+      throw new UserFacingError(400, `${e.fromRelease} is a known release; its limit comes from the MCO and cannot be changed here`);
+  await writeSetting(KEY, entries, actor);
+  return mergeSkewLimits(entries);
+}
+
+/** The table for long-running work, refreshed once a minute so an admin's change reaches every process. */
+export async function loadSkewLimits(): Promise<{ current: () => SkewLimitEntry[] }> {
+  let table = mergeSkewLimits(await readExtraSkewLimits().catch(() => []));
+  const timer = setInterval(() => {
+    readExtraSkewLimits()
+      .then((extra) => (table = mergeSkewLimits(extra)))
+      .catch(() => undefined);
+  }, 60_000);
+  timer.unref();
+  return { current: () => table };
+}

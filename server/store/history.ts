@@ -1,0 +1,305 @@
+import { getDb } from "./db";
+import type { Prisma } from "./generated/prisma/client";
+import type { ContactStatus } from "./clusters";
+
+/**
+ * Fleet history. The newest snapshot of a cluster lives in ClusterState; ClusterFact holds one row
+ * per change of one fact. A sweep writes everything it learned in one transaction, and only while
+ * its lease is held, so a worker killed mid-sweep leaves nothing half-written, and a sweep repeated
+ * by another worker finds the facts unchanged and writes no duplicate.
+ */
+export type FactValue = { fact: string; key: string; value: unknown; hash: string };
+export type InferredFact = { fact: string; key: string; value: unknown; at: Date };
+
+export type StateSummary = {
+  version: string | null;
+  skewStatus: string;
+  skewSummary: string;
+  enforcementMode: string | null;
+  oldestBootImage: string | null;
+  readinessTarget: string | null;
+  readinessStatus: string;
+  readinessBlocker: string | null;
+};
+
+export type SweepSuccess = {
+  clusterId: string;
+  worker: string;
+  at: Date;
+  snapshot: unknown;
+  snapshotHash: string;
+  facts: FactValue[];
+  summary: StateSummary;
+  /** Written only on first contact (no state yet): the approximate past. */
+  backfill: InferredFact[];
+  catalog: { key: string; rhcosBuild: string; ocpVersion: string | null }[];
+  clusterName: string;
+  platform: string | null;
+  durationMs: number;
+  nextSweepAt: Date;
+};
+
+export type SweepOutcome = "written" | "unchanged" | "lease-lost";
+
+const SNAPSHOT_KEY = "_snapshot";
+const factKey = (f: { fact: string; key: string }) => `${f.fact}/${f.key}`;
+
+export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
+  return getDb().$transaction(async (tx) => {
+    // Fencing: the lease row is locked and must still be ours.
+    const lease = await tx.$queryRaw<{ leaseOwner: string | null }[]>`
+      SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;
+    if (lease.length > 0 && lease[0]!.leaseOwner !== input.worker) return "lease-lost";
+
+    const state = await tx.clusterState.findUnique({ where: { clusterId: input.clusterId }, select: { factHashes: true } });
+    const previous = (state?.factHashes ?? {}) as Record<string, string>;
+    const hashes: Record<string, string> = { [SNAPSHOT_KEY]: input.snapshotHash };
+    const rows: Prisma.ClusterFactCreateManyInput[] = [];
+    if (!state)
+      for (const b of input.backfill)
+        rows.push({
+          clusterId: input.clusterId,
+          at: b.at,
+          fact: b.fact,
+          key: b.key,
+          value: b.value as Prisma.InputJsonValue,
+          inferred: true,
+        });
+    for (const f of input.facts) {
+      const k = factKey(f);
+      hashes[k] = f.hash;
+      if (previous[k] !== f.hash)
+        rows.push({ clusterId: input.clusterId, at: input.at, fact: f.fact, key: f.key, value: f.value as Prisma.InputJsonValue });
+    }
+    for (const k of Object.keys(previous)) {
+      if (k === SNAPSHOT_KEY || k in hashes) continue;
+      const slash = k.indexOf("/");
+      rows.push({ clusterId: input.clusterId, at: input.at, fact: k.slice(0, slash), key: k.slice(slash + 1), value: undefined });
+    }
+    if (rows.length) await tx.clusterFact.createMany({ data: rows });
+
+    const changed = previous[SNAPSHOT_KEY] !== input.snapshotHash;
+    if (!state) {
+      await tx.clusterState.create({
+        data: {
+          clusterId: input.clusterId,
+          snapshot: input.snapshot as Prisma.InputJsonValue,
+          factHashes: hashes,
+          observedAt: input.at,
+          lastSeenAt: input.at,
+          ...input.summary,
+        },
+      });
+    } else if (changed || rows.length) {
+      await tx.clusterState.update({
+        where: { clusterId: input.clusterId },
+        data: {
+          snapshot: input.snapshot as Prisma.InputJsonValue,
+          factHashes: hashes,
+          observedAt: input.at,
+          lastSeenAt: input.at,
+          ...input.summary,
+        },
+      });
+    } else {
+      await tx.clusterState.update({ where: { clusterId: input.clusterId }, data: { lastSeenAt: input.at } });
+    }
+    await tx.cluster.update({
+      where: { id: input.clusterId },
+      data: {
+        lastContactAt: input.at,
+        lastContactStatus: "ok",
+        lastContactError: null,
+        ...(input.platform ? { platform: input.platform } : {}),
+      },
+    });
+    await tx.sweepSchedule.updateMany({
+      where: { clusterId: input.clusterId },
+      data: {
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        nextSweepAt: input.nextSweepAt,
+        failures: 0,
+        lastSweepAt: input.at,
+        lastDurationMs: Math.round(input.durationMs),
+        lastError: null,
+      },
+    });
+    if (input.catalog.length)
+      await tx.bootImageCatalogEntry.createMany({
+        data: input.catalog.map((c) => ({ ...c, sourceCluster: input.clusterName })),
+        skipDuplicates: true,
+      });
+    return changed || rows.length ? "written" : "unchanged";
+  });
+}
+
+export type SweepFailure = {
+  clusterId: string;
+  worker: string;
+  at: Date;
+  status: Exclude<ContactStatus, "ok" | "unknown">;
+  error: string;
+  durationMs: number;
+  nextSweepAt: Date;
+};
+
+/** A failed sweep keeps the last good state and history; only the contact status and schedule move. */
+export async function recordSweepFailure(input: SweepFailure): Promise<SweepOutcome> {
+  return getDb().$transaction(async (tx) => {
+    const lease = await tx.$queryRaw<{ leaseOwner: string | null }[]>`
+      SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;
+    if (lease.length > 0 && lease[0]!.leaseOwner !== input.worker) return "lease-lost";
+    await tx.cluster.update({
+      where: { id: input.clusterId },
+      data: { lastContactAt: input.at, lastContactStatus: input.status, lastContactError: input.error },
+    });
+    await tx.sweepSchedule.updateMany({
+      where: { clusterId: input.clusterId },
+      data: {
+        leaseOwner: null,
+        leaseExpiresAt: null,
+        nextSweepAt: input.nextSweepAt,
+        failures: { increment: 1 },
+        lastSweepAt: input.at,
+        lastDurationMs: Math.round(input.durationMs),
+        lastError: input.error,
+      },
+    });
+    return "written";
+  });
+}
+
+/** Snapshot of an offline cluster (imported dumps), stored like a sweep but never scheduled. */
+export async function recordOfflineSnapshot(input: Omit<SweepSuccess, "worker" | "durationMs" | "nextSweepAt">): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    await tx.clusterFact.deleteMany({ where: { clusterId: input.clusterId } });
+    await tx.clusterState.deleteMany({ where: { clusterId: input.clusterId } });
+    const rows: Prisma.ClusterFactCreateManyInput[] = [
+      ...input.backfill.map((b) => ({
+        clusterId: input.clusterId,
+        at: b.at,
+        fact: b.fact,
+        key: b.key,
+        value: b.value as Prisma.InputJsonValue,
+        inferred: true,
+      })),
+      ...input.facts.map((f) => ({
+        clusterId: input.clusterId,
+        at: input.at,
+        fact: f.fact,
+        key: f.key,
+        value: f.value as Prisma.InputJsonValue,
+      })),
+    ];
+    if (rows.length) await tx.clusterFact.createMany({ data: rows });
+    await tx.clusterState.create({
+      data: {
+        clusterId: input.clusterId,
+        snapshot: input.snapshot as Prisma.InputJsonValue,
+        factHashes: Object.fromEntries([[SNAPSHOT_KEY, input.snapshotHash], ...input.facts.map((f) => [factKey(f), f.hash])]),
+        observedAt: input.at,
+        lastSeenAt: input.at,
+        ...input.summary,
+      },
+    });
+    await tx.cluster.update({
+      where: { id: input.clusterId },
+      data: { lastContactAt: input.at, lastContactStatus: "ok", lastContactError: null, platform: input.platform },
+    });
+    if (input.catalog.length)
+      await tx.bootImageCatalogEntry.createMany({
+        data: input.catalog.map((c) => ({ ...c, sourceCluster: input.clusterName })),
+        skipDuplicates: true,
+      });
+  });
+}
+
+export type CatalogEntry = { key: string; rhcosBuild: string; ocpVersion: string | null };
+
+export async function loadCatalog(): Promise<CatalogEntry[]> {
+  return getDb().bootImageCatalogEntry.findMany({ select: { key: true, rhcosBuild: true, ocpVersion: true } });
+}
+
+export type StoredState = StateSummary & { snapshot: unknown; observedAt: string; lastSeenAt: string };
+
+export async function findClusterState(clusterId: string): Promise<StoredState | null> {
+  const row = await getDb().clusterState.findUnique({ where: { clusterId }, omit: { factHashes: true } });
+  if (!row) return null;
+  const { clusterId: _id, observedAt, lastSeenAt, ...rest } = row;
+  return { ...rest, observedAt: observedAt.toISOString(), lastSeenAt: lastSeenAt.toISOString() };
+}
+
+export type FactRow = { at: string; fact: string; key: string; value: unknown; inferred: boolean };
+
+/**
+ * A cluster's facts of the given kinds between from and to, plus the newest row before `from` for
+ * each fact/key (the state the window opens with).
+ */
+export async function factsInWindow(clusterId: string, facts: string[], from: Date, to: Date): Promise<FactRow[]> {
+  const rows = await getDb().$queryRaw<{ at: Date; fact: string; key: string; value: unknown; inferred: boolean }[]>`
+    (SELECT DISTINCT ON ("fact", "key") "at", "fact", "key", "value", "inferred", "id"
+       FROM "ClusterFact"
+      WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" < ${from}
+      ORDER BY "fact", "key", "at" DESC, "id" DESC)
+    UNION ALL
+    (SELECT "at", "fact", "key", "value", "inferred", "id"
+       FROM "ClusterFact"
+      WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" >= ${from} AND "at" <= ${to})
+    ORDER BY "at", "id"`;
+  return rows.map((r) => ({ at: r.at.toISOString(), fact: r.fact, key: r.key, value: r.value, inferred: r.inferred }));
+}
+
+/** Every change of one fact across the fleet, with the cluster's previous value, oldest first. */
+export async function fleetFactChanges(
+  fact: string,
+  field: string,
+): Promise<{ at: string; value: string | null; previous: string | null }[]> {
+  const rows = await getDb().$queryRaw<{ at: Date; value: string | null; previous: string | null }[]>`
+    SELECT "at", "v" AS "value", LAG("v") OVER (PARTITION BY "clusterId" ORDER BY "at", "id") AS "previous"
+      FROM (SELECT "clusterId", "at", "id", "value" ->> ${field} AS "v" FROM "ClusterFact" WHERE "fact" = ${fact}) f
+     ORDER BY "at"`;
+  return rows.map((r) => ({ at: r.at.toISOString(), value: r.value, previous: r.previous }));
+}
+
+/**
+ * Deletes history older than the cutoff, except the newest row of each fact/key before it, which
+ * still describes the state at the cutoff.
+ */
+export async function pruneHistory(cutoff: Date): Promise<number> {
+  return getDb().$executeRaw`
+    DELETE FROM "ClusterFact" f
+     WHERE f."at" < ${cutoff}
+       AND EXISTS (SELECT 1 FROM "ClusterFact" n
+                    WHERE n."clusterId" = f."clusterId" AND n."fact" = f."fact" AND n."key" = f."key"
+                      AND n."at" < ${cutoff} AND (n."at", n."id") > (f."at", f."id"))`;
+}
+
+/**
+ * Appends history rows as they are, outside any sweep (imported history, the fleet benchmark's
+ * year of synthetic changes). Nothing is compared or deduplicated: the caller owns the rows.
+ */
+export async function appendClusterFacts(rows: (InferredFact & { clusterId: string; inferred?: boolean })[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const { count } = await getDb().clusterFact.createMany({
+    data: rows.map((r) => ({
+      clusterId: r.clusterId,
+      at: r.at,
+      fact: r.fact,
+      key: r.key,
+      value: r.value === null ? undefined : (r.value as Prisma.InputJsonValue),
+      inferred: r.inferred ?? false,
+    })),
+  });
+  return count;
+}
+
+/** Rows of history across the fleet. */
+export async function historyRowCount(): Promise<number> {
+  return getDb().clusterFact.count();
+}
+
+export async function historyBytes(): Promise<number> {
+  const rows = await getDb().$queryRaw<{ bytes: bigint }[]>`SELECT pg_total_relation_size('"ClusterFact"') AS bytes`;
+  return Number(rows[0]?.bytes ?? 0);
+}

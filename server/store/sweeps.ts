@@ -1,0 +1,86 @@
+import { getDb } from "./db";
+
+/**
+ * The collector's schedule. A worker claims due clusters by taking a lease in one UPDATE over rows
+ * locked with FOR UPDATE SKIP LOCKED: two workers never claim the same cluster, and a worker that
+ * dies leaves a lease that simply expires. Results are written only while the lease is still held.
+ */
+export type ClaimedCluster = { clusterId: string; name: string; failures: number; sealedCredentials: Buffer };
+
+/** Gives every swept (not offline) cluster a schedule row; new clusters are due at once. */
+export async function ensureSchedules(): Promise<number> {
+  return getDb().$executeRaw`
+    INSERT INTO "SweepSchedule" ("clusterId")
+    SELECT c."id" FROM "Cluster" c
+    WHERE NOT c."offline" AND NOT EXISTS (SELECT 1 FROM "SweepSchedule" s WHERE s."clusterId" = c."id")
+    ON CONFLICT DO NOTHING`;
+}
+
+export async function claimDueClusters(worker: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedCluster[]> {
+  const until = new Date(now.getTime() + leaseMs);
+  const rows = await getDb().$queryRaw<(Omit<ClaimedCluster, "sealedCredentials"> & { sealedCredentials: Uint8Array })[]>`
+    UPDATE "SweepSchedule" s
+    SET "leaseOwner" = ${worker}, "leaseExpiresAt" = ${until}
+    FROM "Cluster" c
+    WHERE c."id" = s."clusterId" AND s."clusterId" IN (
+      SELECT "clusterId" FROM "SweepSchedule"
+      WHERE "nextSweepAt" <= ${now} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})
+      ORDER BY "nextSweepAt"
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED)
+    RETURNING s."clusterId" AS "clusterId", c."name" AS "name", s."failures" AS "failures",
+              c."encryptedCredentials" AS "sealedCredentials"`;
+  return rows.map((r) => ({ ...r, sealedCredentials: Buffer.from(r.sealedCredentials) }));
+}
+
+/** The next due time of the schedule, for a worker deciding how long to sleep. */
+export async function nextDueAt(): Promise<Date | null> {
+  const row = await getDb().sweepSchedule.findFirst({ orderBy: { nextSweepAt: "asc" }, select: { nextSweepAt: true } });
+  return row?.nextSweepAt ?? null;
+}
+
+/** Makes every cluster due now (an admin's "sweep now", tests). */
+export async function makeAllDue(now = new Date()): Promise<void> {
+  await getDb().sweepSchedule.updateMany({ data: { nextSweepAt: now } });
+}
+
+export async function makeDue(clusterName: string, now = new Date()): Promise<void> {
+  await getDb().sweepSchedule.updateMany({ where: { cluster: { name: clusterName } }, data: { nextSweepAt: now } });
+}
+
+export type WorkerStats = { worker: string; sweeps: number; errors: number; durationMs: number; updatedAt: string };
+
+export async function addWorkerStats(worker: string, delta: { sweeps: number; errors: number; durationMs: number }): Promise<void> {
+  await getDb().collectorStat.upsert({
+    where: { worker },
+    create: { worker, sweeps: delta.sweeps, errors: delta.errors, durationMs: BigInt(Math.round(delta.durationMs)) },
+    update: {
+      sweeps: { increment: delta.sweeps },
+      errors: { increment: delta.errors },
+      durationMs: { increment: BigInt(Math.round(delta.durationMs)) },
+    },
+  });
+}
+
+export async function listWorkerStats(): Promise<WorkerStats[]> {
+  const rows = await getDb().collectorStat.findMany({ orderBy: { worker: "asc" } });
+  return rows.map((r) => ({
+    worker: r.worker,
+    sweeps: r.sweeps,
+    errors: r.errors,
+    durationMs: Number(r.durationMs),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+export type ScheduleSummary = { due: number; leased: number; failing: number; lastDurations: number[] };
+
+export async function scheduleSummary(now = new Date()): Promise<ScheduleSummary> {
+  const [due, leased, failing, recent] = await Promise.all([
+    getDb().sweepSchedule.count({ where: { nextSweepAt: { lte: now } } }),
+    getDb().sweepSchedule.count({ where: { leaseExpiresAt: { gt: now } } }),
+    getDb().sweepSchedule.count({ where: { failures: { gt: 0 } } }),
+    getDb().sweepSchedule.findMany({ where: { lastDurationMs: { not: null } }, select: { lastDurationMs: true } }),
+  ]);
+  return { due, leased, failing, lastDurations: recent.map((r) => r.lastDurationMs!) };
+}

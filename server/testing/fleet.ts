@@ -1,0 +1,31 @@
+import { sealCredentials } from "../clusters/registration";
+import type { ClusterCredentials } from "../kube/credentials";
+import type { SimCluster } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { insertCluster } from "../store/clusters";
+
+/** Credentials for one simulated cluster, as a kubeconfig for it would carry. */
+export const simulatorCredentials = (sim: SimulatorServer, cluster: { name: string; spec: { token: string } }): ClusterCredentials => ({
+  server: `${sim.url}/clusters/${cluster.name}`,
+  token: cluster.spec.token,
+  certificateAuthority: sim.ca,
+  insecureSkipTlsVerify: false,
+});
+
+/** Registers simulated clusters straight through the store (registration itself is tested elsewhere). */
+export async function registerSimulatedClusters(sim: SimulatorServer, clusters: SimCluster[]): Promise<void> {
+  for (const cluster of clusters) {
+    const credentials = simulatorCredentials(sim, cluster);
+    await insertCluster(
+      {
+        name: cluster.name,
+        displayName: cluster.name,
+        labels: { site: cluster.name.startsWith("prod") ? "east" : "lab" },
+        platform: null,
+        apiUrl: credentials.server,
+        encryptedCredentials: await sealCredentials(cluster.name, credentials),
+      },
+      { actor: "test" },
+    );
+  }
+}

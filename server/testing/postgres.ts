@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+/**
+ * Throwaway Postgres databases for tests and benchmarks: FLEETSKEW_TEST_DATABASE_URL, else
+ * DATABASE_URL, else the local server's `test` database names the server to create them on.
+ * Free of vitest, so benchmarks (plain tsx) can use it too.
+ */
+const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+export const migrationsDir = path.resolve(__dirname, "../../prisma/migrations");
+
+/** The project's migrations by name, oldest first. */
+export const projectMigrations = (): string[] =>
+  readdirSync(migrationsDir)
+    .filter((d) => existsSync(path.join(migrationsDir, d, "migration.sql")))
+    .sort();
+
+export type TestDatabase = { url: string; name: string; drop(): Promise<void> };
+
+async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `fleetskew_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: () => admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
