@@ -1,7 +1,8 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { api } from "./api";
+import type { Seed } from "./seed";
+import { useSeededQuery } from "./seededQuery";
 import { Card } from "./ui";
 
 export type AuditEventRow = {
@@ -26,13 +27,15 @@ function describeDetails(details: unknown): string {
 
 const OUTCOME_STYLE: Record<string, string> = { success: "text-ok", failure: "text-danger", denied: "text-warn" };
 
-export function AuditLog({ initial }: { initial: AuditEventRow[] }) {
-  const { data, isFetching } = useQuery({
-    queryKey: ["audit"],
-    queryFn: () => api<{ events: AuditEventRow[] }>("/api/v1/audit?limit=100").then((r) => r.events),
-    initialData: initial,
-    refetchInterval: 30_000,
-  });
+export function AuditLog({ initial }: { initial: Seed<AuditEventRow[]> }) {
+  const { data, isFetching } = useSeededQuery(
+    {
+      queryKey: ["audit"],
+      queryFn: () => api<{ events: AuditEventRow[] }>("/api/v1/audit?limit=100").then((r) => r.events),
+      refetchInterval: 30_000,
+    },
+    initial,
+  );
   return (
     <Card className="overflow-x-auto">
       <table className="w-full text-left text-sm">

@@ -1,20 +1,21 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api } from "./api";
-import { LastContact, type ClusterRow } from "./ClusterTable";
+import type { Seed } from "./seed";
+import { useSeededQuery } from "./seededQuery";
+import { LastContact, type ClusterRow } from "./LastContact";
 import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
 import { parseLabels } from "./labels";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
 
-export function ClustersAdmin({ initial }: { initial: ClusterRow[] }) {
+export function ClustersAdmin({ initial }: { initial: Seed<ClusterRow[]> }) {
   const queryClient = useQueryClient();
-  const clusters = useQuery({
-    queryKey: ["clusters"],
-    queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters),
-    initialData: initial,
-  });
+  const clusters = useSeededQuery(
+    { queryKey: ["clusters"], queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters) },
+    initial,
+  );
   const [result, setResult] = useState<{ name: string; report: ConnectionReport } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ name: string; displayName: string; labels: string } | null>(null);

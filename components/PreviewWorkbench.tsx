@@ -4,7 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
 import { api } from "./api";
-import type { ClusterRow } from "./ClusterTable";
+import type { ClusterRow } from "./LastContact";
 import { Alert, Button, Card, Field } from "./ui";
 
 type Action = { type: string; reload?: { serviceName: string }; restart?: { serviceName: string } };

@@ -1,21 +1,30 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { api } from "./api";
+import type { Seed } from "./seed";
+import { useSeededQuery } from "./seededQuery";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
 export type UserRow = { id: string; username: string; displayName: string | null; role: Role; disabled: boolean; createdAt: string };
 type Role = "viewer" | "technician" | "approver" | "admin";
 const ROLES: Role[] = ["viewer", "technician", "approver", "admin"];
 
-export function UsersAdmin({ initial, me, roleDescriptions }: { initial: UserRow[]; me: string; roleDescriptions: Record<Role, string> }) {
+export function UsersAdmin({
+  initial,
+  me,
+  roleDescriptions,
+}: {
+  initial: Seed<UserRow[]>;
+  me: string;
+  roleDescriptions: Record<Role, string>;
+}) {
   const queryClient = useQueryClient();
-  const users = useQuery({
-    queryKey: ["users"],
-    queryFn: () => api<{ users: UserRow[] }>("/api/v1/users").then((r) => r.users),
-    initialData: initial,
-  });
+  const users = useSeededQuery(
+    { queryKey: ["users"], queryFn: () => api<{ users: UserRow[] }>("/api/v1/users").then((r) => r.users) },
+    initial,
+  );
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [newRole, setNewRole] = useState<Role>("viewer");
 

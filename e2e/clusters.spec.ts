@@ -52,6 +52,6 @@ test("an admin registers a simulated cluster from its kubeconfig and sees its ve
   await expect(form.getByRole("alert")).toHaveText("the kubeconfig has no contexts");
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet" }).click();
-  await expect(page.getByRole("rowheader", { name: /Production East \(us-east-1\)/ })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Clusters" }).getByRole("link", { name: "Production East (us-east-1)" })).toBeVisible();
   await snap(page, testInfo, "09-fleet-with-cluster");
 });

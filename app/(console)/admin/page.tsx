@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { UsersAdmin } from "@/components/UsersAdmin";
+import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
@@ -14,7 +15,7 @@ export default async function AdminPage() {
   return (
     <>
       <PageHeader title="Users" description="Who can sign in to Fleetskew and what each person may do." />
-      <UsersAdmin initial={users} me={me.id} roleDescriptions={ROLE_DESCRIPTIONS} />
+      <UsersAdmin initial={seed(users)} me={me.id} roleDescriptions={ROLE_DESCRIPTIONS} />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AuditLog } from "@/components/AuditLog";
+import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
@@ -13,7 +14,7 @@ export default async function AuditPage() {
   return (
     <>
       <PageHeader title="Audit log" description="Every sign-in and every change made through Fleetskew, newest first." />
-      <AuditLog initial={events} />
+      <AuditLog initial={seed(events)} />
     </>
   );
 }

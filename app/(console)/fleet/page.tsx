@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
-import { ClusterTable } from "@/components/ClusterTable";
+import { FleetView } from "@/components/fleet/FleetView";
+import type { FleetCluster } from "@/components/fleet/types";
+import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { listClusterSummaries } from "@/server/store/clusters";
+import { listFleet } from "@/server/fleet/fleet";
 
 export const metadata: Metadata = { title: "Fleet" };
 
 export default async function FleetPage() {
   await requirePageUser(SECTIONS.fleet.access);
-  const clusters = await listClusterSummaries();
+  const clusters = (await listFleet()) as FleetCluster[];
   return (
     <>
-      <PageHeader title="Fleet" description="Every registered cluster, its platform and when Fleetskew last reached it." />
-      <ClusterTable clusters={clusters} />
+      <PageHeader
+        title="Fleet"
+        description="Boot-image skew and upgrade readiness of every registered cluster, as of the collector's latest sweep."
+      />
+      <FleetView initial={seed(clusters)} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ClusterRegistration } from "@/components/ClusterRegistration";
 import { ClustersAdmin } from "@/components/ClustersAdmin";
+import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
@@ -18,7 +19,7 @@ export default async function ClustersAdminPage() {
         description="The clusters Fleetskew watches. Credentials are stored encrypted and never shown again; Fleetskew needs only read access, plus the write permissions in docs/rbac.md for bundles and acknowledgements."
       />
       <div className="flex flex-col gap-6">
-        <ClustersAdmin initial={clusters} />
+        <ClustersAdmin initial={seed(clusters)} />
         <div className="max-w-3xl">
           <ClusterRegistration />
         </div>

@@ -1,16 +1,13 @@
-import { changeCluster, findClusterSummary, removeCluster, UpdateClusterSchema } from "@/server/clusters/registration";
-import { UserFacingError } from "@/server/errors";
+import { changeCluster, removeCluster, UpdateClusterSchema } from "@/server/clusters/registration";
+import { clusterDetail } from "@/server/fleet/fleet";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const GET = apiRoute<Params>({ access: "any" }, async ({ params }) => {
-  const cluster = await findClusterSummary(params.name);
-  if (!cluster) throw new UserFacingError(404, `no cluster named ${params.name}`);
-  return { cluster };
-});
+/** The cluster's newest snapshot with skew, the managed-boot-images what-if and readiness for the default target. */
+export const GET = apiRoute<Params>({ access: "any" }, async ({ params }) => clusterDetail(params.name));
 
 export const PATCH = apiRoute<Params, typeof UpdateClusterSchema>(
   { access: ["admin"], body: UpdateClusterSchema, maxBodyBytes: 600 * 1024 },

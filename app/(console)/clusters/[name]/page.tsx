@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ClusterView } from "@/components/fleet/ClusterView";
+import type { ClusterDetail } from "@/components/fleet/types";
+import { seed } from "@/components/seed";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { UserFacingError } from "@/server/errors";
+import { clusterDetail } from "@/server/fleet/fleet";
+
+type Props = { params: Promise<{ name: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: decodeURIComponent((await params).name) };
+}
+
+export default async function ClusterPage({ params }: Props) {
+  await requirePageUser(SECTIONS.fleet.access);
+  const name = decodeURIComponent((await params).name);
+  let detail: ClusterDetail;
+  try {
+    detail = (await clusterDetail(name)) as unknown as ClusterDetail;
+  } catch (error) {
+    if (error instanceof UserFacingError && error.status === 404) notFound();
+    throw error;
+  }
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/fleet" className="text-accent hover:underline">
+          Fleet
+        </Link>{" "}
+        / {detail.cluster.displayName}
+      </nav>
+      <PageHeader title={detail.cluster.displayName} description={detail.cluster.displayName !== name ? name : undefined} />
+      <ClusterView name={name} initial={seed(detail)} />
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+export type ClusterRow = {
+  id: string;
+  name: string;
+  displayName: string;
+  labels: Record<string, string>;
+  platform: string | null;
+  apiUrl: string;
+  lastContactAt: string | null;
+  lastContactStatus: "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
+  lastContactError: string | null;
+};
+
+/** How a cluster's last contact reads, wherever it is shown. */
+const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
+  ok: { label: "Reachable", className: "text-ok" },
+  unknown: { label: "Not contacted yet", className: "text-muted" },
+  unreachable: { label: "Unreachable", className: "text-danger" },
+  unauthorized: { label: "Credentials refused", className: "text-danger" },
+  stale: { label: "Stale", className: "text-warn" },
+};
+
+/** A cluster's last contact: status in words, when, and the error if there was one. */
+export function LastContact({ cluster }: { cluster: Pick<ClusterRow, "lastContactStatus" | "lastContactAt" | "lastContactError"> }) {
+  const status = CONTACT_STATUS[cluster.lastContactStatus];
+  return (
+    <>
+      <span className={status.className}>{status.label}</span>
+      {cluster.lastContactAt ? <div className="text-xs text-muted">{new Date(cluster.lastContactAt).toLocaleString()}</div> : null}
+      {cluster.lastContactError ? <div className="text-xs text-danger">{cluster.lastContactError}</div> : null}
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { api } from "../api";
+import { Alert, Card, Select } from "../ui";
+import { SKEW } from "./status";
+import type { FleetTimeline, SkewStatus } from "./types";
+
+const STACK: SkewStatus[] = ["ok", "opted-out", "at-risk", "blocked"];
+const RANGES = { "90": "Last 90 days", "365": "Last year", "1095": "Last 3 years" } as const;
+
+/** How many clusters were in and out of skew over time (backfilled history included). */
+export function FleetTimelineChart() {
+  const [days, setDays] = useState<keyof typeof RANGES>("365");
+  const q = useQuery({
+    queryKey: ["fleet-timeline", days],
+    queryFn: () => api<FleetTimeline>(`/api/v1/fleet/timeline?from=${new Date(Date.now() - Number(days) * 86_400_000).toISOString()}`),
+    refetchInterval: 60_000,
+  });
+  const data = (q.data?.days ?? []).map((d) => ({ day: d.day, ...Object.fromEntries(STACK.map((s) => [s, d.counts[s] ?? 0])) }));
+  const last = data.at(-1) as Record<string, number | string> | undefined;
+  return (
+    <Card className="p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <h2 className="font-semibold">Fleet skew over time</h2>
+          <p className="text-xs text-muted">
+            Clusters per skew status at the end of each day. History before a cluster was first swept is inferred from its ClusterVersion
+            history.
+          </p>
+        </div>
+        <label className="flex items-center gap-2 text-sm">
+          <span>Range</span>
+          <Select value={days} onChange={(e) => setDays(e.target.value as keyof typeof RANGES)}>
+            {Object.entries(RANGES).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </label>
+      </div>
+      {q.error ? <Alert tone="error">Could not load the fleet timeline: {(q.error as Error).message}</Alert> : null}
+      <div
+        className="mt-3 h-56"
+        role="img"
+        aria-label={`Fleet skew over time; today: ${STACK.map((s) => `${SKEW[s].label} ${last?.[s] ?? 0}`).join(", ")}`}
+      >
+        <ResponsiveContainer width="100%" height="100%">
+          <AreaChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
+            <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={40} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+            <Tooltip />
+            <Legend />
+            {STACK.map((s) => (
+              <Area
+                key={s}
+                type="stepAfter"
+                dataKey={s}
+                name={SKEW[s].label}
+                stackId="1"
+                stroke={SKEW[s].color}
+                fill={SKEW[s].color}
+                fillOpacity={0.5}
+                isAnimationActive={false}
+              />
+            ))}
+          </AreaChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,276 @@
+import { clusterSkew, lagMinors, managedBootImagesWhatIf, type ClusterSkew, type ManagedWhatIf } from "../domain/clusterSkew";
+import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
+import type { SkewLimitEntry } from "../domain/skew";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { compareVersions, minorOf, parseOcpVersion } from "../domain/versions";
+import { UserFacingError } from "../errors";
+import { requestConfig } from "../http/request";
+import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
+import { findFleetRow, listFleetRows, type FleetRow } from "../store/fleet";
+import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
+
+/** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */
+export type FleetCluster = FleetRow & { stale: boolean };
+
+const STALE_AFTER_INTERVALS = 3;
+
+export function isStale(row: FleetRow, now: Date, intervalMs: number): boolean {
+  if (row.offline) return false;
+  if (row.lastContactStatus !== "ok" && row.lastContactStatus !== "unknown") return true;
+  return !!row.lastSeenAt && now.getTime() - new Date(row.lastSeenAt).getTime() > STALE_AFTER_INTERVALS * intervalMs;
+}
+
+const withStale = (rows: FleetRow[]) => {
+  const now = new Date();
+  const interval = requestConfig().collector.intervalMs;
+  return rows.map((r) => ({ ...r, stale: isStale(r, now, interval) }));
+};
+
+export async function listFleet(): Promise<FleetCluster[]> {
+  return withStale(await listFleetRows());
+}
+
+export async function skewLimits(): Promise<SkewLimitEntry[]> {
+  return mergeSkewLimits(await readExtraSkewLimits());
+}
+
+export type FleetSummary = {
+  clusters: number;
+  bySkew: Record<string, number>;
+  byReadiness: Record<string, number>;
+  versions: { minor: string; count: number }[];
+  stale: number;
+  offline: number;
+  mostCommonBlocker: { title: string; clusters: number } | null;
+  generatedAt: string;
+};
+
+export function summarize(rows: FleetCluster[]): FleetSummary {
+  const count = (key: (r: FleetCluster) => string) =>
+    rows.reduce<Record<string, number>>((acc, r) => ((acc[key(r)] = (acc[key(r)] ?? 0) + 1), acc), {});
+  const minors = count((r) => minorOf(r.version) ?? "unknown");
+  const blockers = count((r) => r.readinessBlocker ?? "");
+  delete blockers[""];
+  const top = Object.entries(blockers).sort((a, b) => b[1] - a[1])[0];
+  return {
+    clusters: rows.length,
+    bySkew: count((r) => r.skewStatus),
+    byReadiness: count((r) => r.readinessStatus),
+    versions: Object.entries(minors)
+      .map(([minor, n]) => ({ minor, count: n }))
+      .sort((a, b) => {
+        const x = parseOcpVersion(a.minor);
+        const y = parseOcpVersion(b.minor);
+        return x && y ? compareVersions(x, y) : x ? -1 : 1;
+      }),
+    stale: rows.filter((r) => r.stale).length,
+    offline: rows.filter((r) => r.offline).length,
+    mostCommonBlocker: top ? { title: top[0], clusters: top[1] } : null,
+    generatedAt: new Date().toISOString(),
+  };
+}
+
+export async function fleetSummary(): Promise<FleetSummary> {
+  return summarize(await listFleet());
+}
+
+async function clusterOrThrow(name: string): Promise<FleetCluster> {
+  const row = await findFleetRow(name);
+  if (!row) throw new UserFacingError(404, `no cluster named ${name}`);
+  return withStale([row])[0]!;
+}
+
+async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
+  return ((await findClusterState(row.id))?.snapshot as ClusterSnapshot | undefined) ?? null;
+}
+
+export type ClusterDetail = {
+  cluster: FleetCluster;
+  snapshot: ClusterSnapshot | null;
+  skew: ClusterSkew | null;
+  lags: { machineSet: string; lagMinors: number | null }[];
+  managedWhatIf: ManagedWhatIf | null;
+  readiness: Readiness | null;
+  observedAt: string | null;
+};
+
+export async function clusterDetail(name: string): Promise<ClusterDetail> {
+  const cluster = await clusterOrThrow(name);
+  const state = await findClusterState(cluster.id);
+  const snapshot = (state?.snapshot as ClusterSnapshot | undefined) ?? null;
+  if (!snapshot) return { cluster, snapshot: null, skew: null, lags: [], managedWhatIf: null, readiness: null, observedAt: null };
+  const limits = await skewLimits();
+  const target = defaultTarget(snapshot);
+  return {
+    cluster,
+    snapshot,
+    skew: clusterSkew(snapshot, limits),
+    lags: snapshot.machineSets.map((m) => ({
+      machineSet: m.machineSet,
+      lagMinors: lagMinors(snapshot.version?.current ?? null, m.ocpVersion),
+    })),
+    managedWhatIf: managedBootImagesWhatIf(snapshot),
+    readiness: target ? evaluateReadiness(snapshot, target, { limits }) : null,
+    observedAt: state!.observedAt,
+  };
+}
+
+const TARGET = /^\d+\.\d+(\.\d+)?$/;
+
+export async function clusterReadiness(name: string, target: string | null): Promise<Readiness> {
+  if (target !== null && !TARGET.test(target))
+    throw new UserFacingError(400, `target must be a version like 4.22 or 4.22.3, not "${target}"`);
+  const cluster = await clusterOrThrow(name);
+  const snapshot = await snapshotOf(cluster);
+  if (!snapshot) throw new UserFacingError(409, `${name} has not been read yet; readiness needs one successful sweep`);
+  const chosen = target ?? defaultTarget(snapshot);
+  if (!chosen) throw new UserFacingError(409, `${name}'s version is not known, so there is no default target; ask for one with ?target=`);
+  return evaluateReadiness(snapshot, chosen, { limits: await skewLimits() });
+}
+
+export async function fleetReadiness(target: string | null) {
+  const rows = await listFleet();
+  const limits = await skewLimits();
+  const items = await Promise.all(
+    rows.map(async (r) => {
+      const snapshot = await snapshotOf(r);
+      const chosen = snapshot ? (target ?? defaultTarget(snapshot)) : null;
+      return { cluster: r.name, readiness: snapshot && chosen ? evaluateReadiness(snapshot, chosen, { limits }) : null };
+    }),
+  );
+  return rollUpReadiness(items);
+}
+
+export type TimelinePoint = { at: string; inferred: boolean };
+export type Timeline = {
+  cluster: string;
+  from: string;
+  to: string;
+  version: (TimelinePoint & { version: string | null })[];
+  oldestBootImage: (TimelinePoint & { ocpVersion: string | null; rhcosBuild: string | null })[];
+  skew: (TimelinePoint & { status: string })[];
+  /** The OCP boot-image limit and the first release that enforces it. */
+  limit: { ocpVersion: string; fromRelease: string } | null;
+  events: (TimelinePoint & { kind: "upgrade" | "enforcement" | "upgradeable"; title: string })[];
+};
+
+type BootValue = { ocpVersion: string | null; rhcosBuild: string | null };
+
+const older = (a: BootValue, b: BootValue) => {
+  const x = parseOcpVersion(a.ocpVersion);
+  const y = parseOcpVersion(b.ocpVersion);
+  if (x && y) return compareVersions(x, y) < 0;
+  return !!x && !y;
+};
+
+/** Builds the chart series from fact rows in time order; rows before the window are clamped to its start. */
+export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: Date, limits: SkewLimitEntry[]): Timeline {
+  const clamp = (at: string) => (new Date(at) < from ? from.toISOString() : at);
+  const t: Timeline = {
+    cluster,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    version: [],
+    oldestBootImage: [],
+    skew: [],
+    limit: null,
+    events: [],
+  };
+  const first = limits[0];
+  if (first) t.limit = { ocpVersion: first.ocpVersion, fromRelease: first.fromRelease };
+  const boot = new Map<string, BootValue & { inferred: boolean }>();
+  let lastOldest: string | null = null;
+  let lastVersion: string | null = null;
+  for (const r of rows) {
+    const v = (r.value ?? null) as Record<string, unknown> | null;
+    const at = clamp(r.at);
+    if (r.fact === "version") {
+      const version = (v?.current as string | null) ?? null;
+      t.version.push({ at, inferred: r.inferred, version });
+      if (lastVersion && version && version !== lastVersion && new Date(r.at) >= from)
+        t.events.push({ at, inferred: r.inferred, kind: "upgrade", title: `${lastVersion} → ${version}` });
+      lastVersion = version ?? lastVersion;
+    } else if (r.fact === "bootImage") {
+      if (v)
+        boot.set(r.key, {
+          ocpVersion: (v.ocpVersion as string) ?? null,
+          rhcosBuild: (v.rhcosBuild as string) ?? null,
+          inferred: r.inferred,
+        });
+      else boot.delete(r.key);
+      let oldest: (BootValue & { inferred: boolean }) | null = null;
+      for (const b of boot.values()) if (!oldest || older(b, oldest)) oldest = b;
+      const key = oldest ? `${oldest.ocpVersion}|${oldest.rhcosBuild}` : null;
+      if (oldest && key !== lastOldest) {
+        const point = { at, inferred: oldest.inferred, ocpVersion: oldest.ocpVersion, rhcosBuild: oldest.rhcosBuild };
+        // Several MachineSets change at one instant: keep the last state of that instant only.
+        if (t.oldestBootImage.at(-1)?.at === at) t.oldestBootImage[t.oldestBootImage.length - 1] = point;
+        else t.oldestBootImage.push(point);
+        lastOldest = key;
+      }
+    } else if (r.fact === "skew" && v) {
+      t.skew.push({ at, inferred: r.inferred, status: String(v.status) });
+    } else if (r.fact === "enforcement" && v && new Date(r.at) >= from) {
+      const value = (v.ocpVersion ?? v.rhcosVersion ?? "") as string;
+      t.events.push({
+        at,
+        inferred: r.inferred,
+        kind: "enforcement",
+        title: `Skew enforcement ${v.mode ?? "unset"}${value ? ` (${value})` : ""}`,
+      });
+    } else if (r.fact === "upgradeable" && v && new Date(r.at) >= from) {
+      t.events.push({
+        at,
+        inferred: r.inferred,
+        kind: "upgradeable",
+        title: v.status === "False" ? `Upgradeable=False (${v.reason ?? "no reason"})` : "Upgradeable again",
+      });
+    }
+  }
+  return t;
+}
+
+const DAY = 86_400_000;
+
+function parseWindow(fromText: string | null, toText: string | null, defaultDays: number): { from: Date; to: Date } {
+  const to = toText ? new Date(toText) : new Date();
+  const from = fromText ? new Date(fromText) : new Date(to.getTime() - defaultDays * DAY);
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
+    throw new UserFacingError(400, "from and to must be ISO 8601 dates, e.g. 2026-01-01 or 2026-01-01T00:00:00Z");
+  if (from >= to) throw new UserFacingError(400, "from must be before to");
+  if (to.getTime() - from.getTime() > 20 * 365 * DAY) throw new UserFacingError(400, "the window may span at most 20 years");
+  return { from, to };
+}
+
+export async function clusterTimeline(name: string, fromText: string | null, toText: string | null): Promise<Timeline> {
+  const { from, to } = parseWindow(fromText, toText, 365 * 4);
+  const cluster = await clusterOrThrow(name);
+  const rows = await factsInWindow(cluster.id, ["version", "bootImage", "skew", "enforcement", "upgradeable"], from, to);
+  return buildTimeline(name, rows, from, to, await skewLimits());
+}
+
+export type FleetTimeline = { from: string; to: string; days: { day: string; counts: Record<string, number> }[] };
+
+/** Clusters per skew status at the end of each day (inferred history included). */
+export async function fleetTimeline(fromText: string | null, toText: string | null): Promise<FleetTimeline> {
+  const { from, to } = parseWindow(fromText, toText, 365);
+  const changes = await fleetFactChanges("skew", "status");
+  const counts: Record<string, number> = {};
+  const days: FleetTimeline["days"] = [];
+  const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+  let i = 0;
+  const step = Math.max(DAY, Math.ceil((to.getTime() - from.getTime()) / 400 / DAY) * DAY);
+  for (
+    let end = new Date(Math.ceil(from.getTime() / DAY) * DAY);
+    end <= new Date(to.getTime() + step);
+    end = new Date(end.getTime() + step)
+  ) {
+    while (i < changes.length && new Date(changes[i]!.at) < end) {
+      const c = changes[i++]!;
+      if (c.previous) counts[c.previous] = (counts[c.previous] ?? 1) - 1;
+      if (c.value) counts[c.value] = (counts[c.value] ?? 0) + 1;
+    }
+    days.push({ day: dayOf(new Date(end.getTime() - 1)), counts: { ...counts } });
+  }
+  return { from: from.toISOString(), to: to.toISOString(), days };
+}
