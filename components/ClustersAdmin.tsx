@@ -92,7 +92,7 @@ export function ClustersAdmin({ initial }: { initial: Seed<ClusterRow[]> }) {
                   ))}
                 </div>
               </th>
-              <td className="px-4 py-3 font-mono text-xs">{c.apiUrl}</td>
+              <td className="px-4 py-3 font-mono text-xs">{c.apiUrl || "—"}</td>
               <td className="px-4 py-3">
                 <LastContact cluster={c} />
               </td>
@@ -112,14 +112,18 @@ export function ClustersAdmin({ initial }: { initial: Seed<ClusterRow[]> }) {
                 >
                   Edit
                 </Button>{" "}
-                <Button
-                  variant="secondary"
-                  disabled={test.isPending}
-                  onClick={() => test.mutate(c.name)}
-                  aria-label={`Test connection to ${c.name}`}
-                >
-                  {test.isPending && test.variables === c.name ? "Testing…" : "Test"}
-                </Button>{" "}
+                {c.offline ? null : (
+                  <>
+                    <Button
+                      variant="secondary"
+                      disabled={test.isPending}
+                      onClick={() => test.mutate(c.name)}
+                      aria-label={`Test connection to ${c.name}`}
+                    >
+                      {test.isPending && test.variables === c.name ? "Testing…" : "Test"}
+                    </Button>{" "}
+                  </>
+                )}
                 <Button
                   variant="danger"
                   disabled={remove.isPending}

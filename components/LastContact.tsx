@@ -8,6 +8,9 @@ export type ClusterRow = {
   lastContactAt: string | null;
   lastContactStatus: "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
   lastContactError: string | null;
+  /** Imported from object dumps: never contacted; lastSeenAt is the capture time. */
+  offline: boolean;
+  lastSeenAt: string | null;
 };
 
 /** How a cluster's last contact reads, wherever it is shown. */
@@ -19,8 +22,24 @@ const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; c
   stale: { label: "Stale", className: "text-warn" },
 };
 
-/** A cluster's last contact: status in words, when, and the error if there was one. */
-export function LastContact({ cluster }: { cluster: Pick<ClusterRow, "lastContactStatus" | "lastContactAt" | "lastContactError"> }) {
+/**
+ * A cluster's last contact: status in words, when, and the error if there was one. An offline
+ * import is never contacted, so it shows when it was captured instead.
+ */
+export function LastContact({
+  cluster,
+}: {
+  cluster: Pick<ClusterRow, "lastContactStatus" | "lastContactAt" | "lastContactError" | "offline" | "lastSeenAt">;
+}) {
+  if (cluster.offline)
+    return (
+      <>
+        <span className="text-muted">Offline import</span>
+        <div className="text-xs text-muted">
+          captured {cluster.lastSeenAt ? new Date(cluster.lastSeenAt).toLocaleString() : "at an unknown time"}
+        </div>
+      </>
+    );
   const status = CONTACT_STATUS[cluster.lastContactStatus];
   return (
     <>

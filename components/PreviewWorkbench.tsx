@@ -70,6 +70,8 @@ export function PreviewWorkbench() {
     queryKey: ["clusters"],
     queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters),
   });
+  // Offline imports are never contacted, so there is no live cluster to preview on.
+  const live = clusters.data?.filter((c) => !c.offline);
   const problems = useMemo(() => yamlProblems(yaml), [yaml]);
 
   const run = useMutation({
@@ -142,9 +144,9 @@ export function PreviewWorkbench() {
           <div id="mc-yaml-problems">{problems.length ? <Alert tone="error">{problems.join("; ")}</Alert> : null}</div>
           <fieldset className="flex flex-col gap-2">
             <legend className="text-sm font-medium">Clusters</legend>
-            {clusters.data?.length === 0 ? <p className="text-sm text-muted">No clusters are registered.</p> : null}
+            {live?.length === 0 ? <p className="text-sm text-muted">No clusters are registered.</p> : null}
             <div className="flex flex-wrap gap-x-5 gap-y-2">
-              {clusters.data?.map((c) => (
+              {live?.map((c) => (
                 <label key={c.name} className="flex items-center gap-2 text-sm">
                   <input
                     type="checkbox"

@@ -15,7 +15,7 @@ export async function startSession(
   const expiresAt = new Date(now.getTime() + meta.ttlHours * 3_600_000);
   await insertSession(
     { tokenHash: hashToken(token), userId: user.id, expiresAt, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null },
-    { actor: user.username, action: "session.login", targetType: "user", targetId: user.username, ip: meta.ip },
+    { actor: user.username, role: user.role, action: "session.login", targetType: "user", targetId: user.username, ip: meta.ip },
   );
   return { token, expiresAt };
 }
@@ -33,6 +33,7 @@ export async function userForToken(token: string | undefined, now: Date = new Da
 export async function endSession(token: string, user: UserRecord, ip: string | null): Promise<void> {
   await deleteSession(hashToken(token), {
     actor: user.username,
+    role: user.role,
     action: "session.logout",
     targetType: "user",
     targetId: user.username,

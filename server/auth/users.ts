@@ -1,3 +1,4 @@
+import { auditActor, type Actor } from "./actor";
 import { z } from "zod";
 import { UserFacingError } from "../errors";
 import { createUser, listUsers, updateUser, UsernameTakenError, type UserChange, type UserRecord } from "../store/users";
@@ -35,8 +36,6 @@ export const UserChangeSchema = z
   })
   .refine((c) => Object.values(c).some((v) => v !== undefined), "Nothing to change");
 
-type Actor = { user: UserRecord; ip: string | null };
-
 export { listUsers };
 
 export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor): Promise<UserRecord> {
@@ -48,7 +47,7 @@ export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor
         role: input.role,
         passwordHash: await hashPassword(input.password),
       },
-      { actor: actor.user.username, ip: actor.ip },
+      auditActor(actor),
     );
   } catch (error) {
     if (error instanceof UsernameTakenError) throw new UserFacingError(409, error.message);
@@ -64,7 +63,7 @@ export async function changeUser(id: string, input: z.infer<typeof UserChangeSch
     displayName: input.displayName,
     passwordHash: input.password ? await hashPassword(input.password) : undefined,
   };
-  const updated = await updateUser(id, change, { actor: actor.user.username, ip: actor.ip }, (current, all) => {
+  const updated = await updateUser(id, change, auditActor(actor), (current, all) => {
     const losesAdmin =
       current.role === "admin" && !current.disabled && (input.disabled === true || (input.role !== undefined && input.role !== "admin"));
     if (losesAdmin && current.id === actor.user.id) {

@@ -1,3 +1,4 @@
+import { auditActor, type Actor } from "../auth/actor";
 import { z } from "zod";
 import { UserFacingError } from "../errors";
 import { requestConfig } from "../http/request";
@@ -36,9 +37,11 @@ export const ClusterNameSchema = z
   .regex(
     /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
     "Name may use lower-case letters, digits and dashes, and must start and end with a letter or digit",
-  );
+  )
+  // /api/v1/clusters/import is the offline import, so a cluster of that name could not be addressed.
+  .refine((name) => name !== "import", "The name import is reserved; choose another");
 
-const LabelsSchema = z
+export const LabelsSchema = z
   .record(
     z.string().regex(/^[\w./-]{1,63}$/, "label keys may use letters, digits, '.', '/', '-' and '_'"),
     z.string().max(63, "label values are at most 63 characters"),
@@ -78,8 +81,6 @@ export const UpdateClusterSchema = z
     source: CredentialSourceSchema.optional(),
   })
   .refine((c) => c.displayName !== undefined || c.labels !== undefined || c.source !== undefined, "Nothing to change");
-
-type Actor = { user: UserRecord; ip: string | null };
 
 /** Turns what the admin entered into credentials, or a 400 that says what is wrong. */
 export function resolveCredentials(source: CredentialSource): ClusterCredentials {
@@ -160,8 +161,7 @@ export async function registerCluster(
         contact: { ...contact, at: new Date() },
       },
       {
-        actor: actor.user.username,
-        ip: actor.ip,
+        ...auditActor(actor),
         details: { tls: credentials.insecureSkipTlsVerify ? "verification skipped" : "verified", source: input.source.type },
       },
     );
@@ -173,6 +173,8 @@ export async function registerCluster(
 }
 
 export async function changeCluster(name: string, input: z.infer<typeof UpdateClusterSchema>, actor: Actor): Promise<ClusterSummary> {
+  if (input.source && (await findClusterSummary(name))?.offline)
+    throw new UserFacingError(409, `${offlineMessage(name)}; register the live cluster under another name`);
   const credentials = input.source ? resolveCredentials(input.source) : undefined;
   const updated = await updateCluster(
     name,
@@ -183,22 +185,25 @@ export async function changeCluster(name: string, input: z.infer<typeof UpdateCl
         ? { apiUrl: credentials.server, encryptedCredentials: seal(await secretKey(), JSON.stringify(credentials), context(name)) }
         : {}),
     },
-    { actor: actor.user.username, ip: actor.ip },
+    auditActor(actor),
   );
   if (!updated) throw new UserFacingError(404, `no cluster named ${name}`);
   return updated;
 }
 
 export async function removeCluster(name: string, actor: Actor): Promise<void> {
-  if (!(await deleteCluster(name, { actor: actor.user.username, ip: actor.ip })))
-    throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!(await deleteCluster(name, auditActor(actor)))) throw new UserFacingError(404, `no cluster named ${name}`);
 }
+
+const offlineMessage = (name: string) =>
+  `${name} is an offline import: Fleetskew has no credentials for it and never contacts it (import newer dumps to update it)`;
 
 /** The stored credentials of a registered cluster, decrypted; for server-side use only. */
 export async function credentialsOf(name: string): Promise<ClusterCredentials> {
-  const sealed = await findClusterCredentials(name);
-  if (!sealed) throw new UserFacingError(404, `no cluster named ${name}`);
-  return openCredentials(name, sealed);
+  const stored = await findClusterCredentials(name);
+  if (!stored) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (stored.offline) throw new UserFacingError(409, offlineMessage(name));
+  return openCredentials(name, stored.sealed);
 }
 
 /** Opens sealed credentials read along with other data (the collector's claims). */

@@ -26,8 +26,8 @@ type Options<B extends z.ZodType | undefined> = {
 };
 
 export const json = (data: unknown, init: ResponseInit = {}) => Response.json(data, init);
-export const problem = (status: number, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ error: message }, { status, headers });
+export const problem = (status: number, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
+  Response.json({ ...extra, error: message }, { status, headers });
 
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
@@ -96,7 +96,7 @@ export function apiRoute<P = Record<string, never>, B extends z.ZodType | undefi
       });
       return result instanceof Response ? result : json(result);
     } catch (error) {
-      if (error instanceof UserFacingError) return problem(error.status, error.message, error.headers);
+      if (error instanceof UserFacingError) return problem(error.status, error.message, error.headers, error.extra);
       if (isDatabaseUnavailable(error)) {
         console.error(`${request.method} ${new URL(request.url).pathname}: database unavailable:`, (error as Error).message);
         return problem(503, "The database is unavailable; try again shortly", { "retry-after": "5" });

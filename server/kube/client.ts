@@ -37,6 +37,15 @@ export type ClientOptions = {
   retryDelayMs: number;
 };
 
+/**
+ * What the readers need of a cluster: a live one (ClusterClient) or objects captured from one
+ * (CapturedCluster). Failures are KubeErrors either way.
+ */
+export interface ObjectSource {
+  get(ref: KindRef, name: string, namespace?: string): Promise<unknown>;
+  list(ref: KindRef, options?: { namespace?: string; labelSelector?: string }): Promise<unknown[]>;
+}
+
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };
 
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
@@ -127,7 +136,7 @@ const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
  * One cluster's API, through @kubernetes/client-node. Reads retry a bounded number of times;
  * writes never retry on their own (a 409 is the caller's to resolve by re-reading).
  */
-export class ClusterClient {
+export class ClusterClient implements ObjectSource {
   private readonly custom: k8s.CustomObjectsApi;
   private readonly core: k8s.CoreV1Api;
   private readonly kc: k8s.KubeConfig;

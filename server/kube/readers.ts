@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { KubeError, type ClusterClient, type KindRef } from "./client";
+import { KubeError, type KindRef, type ObjectSource } from "./client";
 import { KINDS } from "./kinds";
 import * as S from "./schemas";
 
@@ -28,7 +28,7 @@ function failed(error: unknown): { status: "not-available"; reason: string } | {
 }
 
 export async function readOne<T extends z.ZodType>(
-  client: ClusterClient,
+  client: ObjectSource,
   ref: KindRef,
   name: string,
   schema: T,
@@ -50,7 +50,7 @@ export async function readOne<T extends z.ZodType>(
 
 /** Lists a kind; objects of an unexpected shape are skipped and reported, never fatal. */
 export async function readList<T extends z.ZodType>(
-  client: ClusterClient,
+  client: ObjectSource,
   ref: KindRef,
   schema: T,
   options: { namespace?: string; labelSelector?: string } = {},
@@ -73,26 +73,28 @@ export async function readList<T extends z.ZodType>(
   }
 }
 
-export const readClusterVersion = (c: ClusterClient) => readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema);
-export const readMachineConfigOperator = (c: ClusterClient) => readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema);
-export const readInfrastructure = (c: ClusterClient) => readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema);
-export const readMachineConfiguration = (c: ClusterClient) =>
+export const readClusterVersion = (c: ObjectSource) => readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema);
+export const readMachineConfigOperator = (c: ObjectSource) => readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema);
+export const readInfrastructure = (c: ObjectSource) => readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema);
+export const readMachineConfiguration = (c: ObjectSource) =>
   readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema);
-export const readMachineSets = (c: ClusterClient) =>
+export const readMachineSets = (c: ObjectSource) =>
   readList(c, KINDS.machineSet, S.MachineSetSchema, { namespace: "openshift-machine-api" });
-export const readBootImagesConfigMap = (c: ClusterClient) =>
+export const readBootImagesConfigMap = (c: ObjectSource) =>
   readOne(c, KINDS.configMap, "coreos-bootimages", S.ConfigMapSchema, "openshift-machine-config-operator");
-export const readAdminGates = (c: ClusterClient) =>
+export const readAdminGates = (c: ObjectSource) =>
   readOne(c, KINDS.configMap, "admin-gates", S.ConfigMapSchema, "openshift-config-managed");
-export const readAdminAcks = (c: ClusterClient) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config");
-export const readMachineConfigPools = (c: ClusterClient) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema);
-export const readMachineConfigNodes = (c: ClusterClient) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema);
-export const readPinnedImageSets = (c: ClusterClient) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema);
-export const readMachineConfigs = (c: ClusterClient, labelSelector?: string) =>
+export const readAdminAcks = (c: ObjectSource) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config");
+export const readMachineConfigPools = (c: ObjectSource) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema);
+export const readMachineConfigNodes = (c: ObjectSource) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema);
+export const readPinnedImageSets = (c: ObjectSource) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema);
+export const readMachineConfigs = (c: ObjectSource, labelSelector?: string) =>
   readList(c, KINDS.machineConfig, S.MachineConfigSchema, { labelSelector });
-export const readNodes = (c: ClusterClient) => readList(c, KINDS.node, S.NodeSchema);
-export const readMachineOSConfigs = (c: ClusterClient) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
-export const readMachineOSBuilds = (c: ClusterClient) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
+export const readNodes = (c: ObjectSource) => readList(c, KINDS.node, S.NodeSchema);
+export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
+export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
+/** Every pod of the cluster: only bundle prechecks read them (which pods pull from a registry after a reboot). */
+export const readPods = (c: ObjectSource) => readList(c, KINDS.pod, S.PodSchema);
 
 /** Everything the console reads from one cluster; each part stands on its own when others fail. */
 const READ_SET = {
@@ -114,7 +116,7 @@ const READ_SET = {
 
 export type ClusterObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };
 
-export async function readClusterObjects(c: ClusterClient): Promise<ClusterObjects> {
+export async function readClusterObjects(c: ObjectSource): Promise<ClusterObjects> {
   const entries = await Promise.all(Object.entries(READ_SET).map(async ([key, read]) => [key, await read(c)] as const));
   return Object.fromEntries(entries) as ClusterObjects;
 }

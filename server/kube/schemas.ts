@@ -127,8 +127,20 @@ export const MachineOSConfigSchema = object({
   status: z.looseObject({}).optional(),
 });
 export const MachineOSBuildSchema = object({ status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional() });
+const Container = z.looseObject({ name: z.string(), image: z.string().optional(), imagePullPolicy: z.string().optional() });
+export const PodSchema = object({
+  spec: z
+    .looseObject({
+      nodeName: z.string().optional(),
+      containers: z.array(Container).default([]),
+      initContainers: z.array(Container).optional(),
+    })
+    .optional(),
+  status: z.looseObject({ phase: z.string().optional() }).optional(),
+});
 
 export type ClusterVersion = z.infer<typeof ClusterVersionSchema>;
 export type MachineSet = z.infer<typeof MachineSetSchema>;
 export type ConfigMap = z.infer<typeof ConfigMapSchema>;
 export type MachineConfigNode = z.infer<typeof MachineConfigNodeSchema>;
+export type Pod = z.infer<typeof PodSchema>;

@@ -13,8 +13,10 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** The same preview on several clusters at once, a few at a time; one cluster's failure is reported, not fatal. */
 export async function previewOnFleet(names: string[] | "all", proposed: RenderedConfig, concurrency = 4): Promise<FleetPreview> {
-  const registered = (await listClusterSummaries()).map((c) => c.name);
-  const chosen = names === "all" ? registered : names;
+  const summaries = await listClusterSummaries();
+  const registered = summaries.map((c) => c.name);
+  // Offline imports are never contacted: "all" means the live clusters; one named is refused with the reason.
+  const chosen = names === "all" ? summaries.filter((c) => !c.offline).map((c) => c.name) : names;
   const unknown = chosen.filter((n) => !registered.includes(n));
   if (unknown.length) throw new UserFacingError(404, `no cluster named ${unknown.join(", ")}`);
   const queue = [...chosen];

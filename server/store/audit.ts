@@ -1,9 +1,14 @@
+import { auditSummary } from "../domain/auditSummary";
 import type { Prisma } from "./generated/prisma/client";
 import { getDb } from "./db";
 
 export type AuditInput = {
   actor: string | null;
+  /** The role the actor acted with; null for the system and for failed sign-ins. */
+  role?: string | null;
   action: string;
+  /** One sentence a person reads in the audit log; derived from the action and target when absent. */
+  summary?: string;
   targetType?: string;
   targetId?: string;
   outcome?: "success" | "failure" | "denied";
@@ -15,9 +20,11 @@ export type AuditRecord = {
   id: string;
   at: string;
   actor: string | null;
+  role: string | null;
   action: string;
   targetType: string | null;
   targetId: string | null;
+  summary: string;
   outcome: string;
   details: unknown;
   ip: string | null;
@@ -27,9 +34,11 @@ export type AuditRecord = {
 export function auditRow(event: AuditInput): Prisma.AuditEventCreateInput {
   return {
     actor: event.actor,
+    role: event.role ?? null,
     action: event.action,
     targetType: event.targetType ?? null,
     targetId: event.targetId ?? null,
+    summary: event.summary ?? auditSummary(event),
     outcome: event.outcome ?? "success",
     details: (event.details ?? undefined) as Prisma.InputJsonValue | undefined,
     ip: event.ip ?? null,
@@ -41,22 +50,45 @@ export async function recordAudit(event: AuditInput): Promise<void> {
   await getDb().auditEvent.create({ data: auditRow(event) });
 }
 
-export async function listAudit(options: { limit?: number; before?: string; action?: string } = {}): Promise<AuditRecord[]> {
+export type AuditFilter = {
+  limit?: number;
+  /** Events older than this id (paging). */
+  before?: string;
+  /** An action or its prefix: "bundle." matches every bundle action. */
+  action?: string;
+  actor?: string;
+  /** The target's name (a cluster, a user, a bundle digest). */
+  target?: string;
+  outcome?: "success" | "failure" | "denied";
+  from?: Date;
+  to?: Date;
+};
+
+/** Newest first; at most 500 per page, or `max` for exports. */
+export async function listAudit(options: AuditFilter = {}, max = 500): Promise<AuditRecord[]> {
   const rows = await getDb().auditEvent.findMany({
     where: {
       ...(options.before ? { id: { lt: BigInt(options.before) } } : {}),
       ...(options.action ? { action: { startsWith: options.action } } : {}),
+      ...(options.actor ? { actor: options.actor } : {}),
+      ...(options.target ? { targetId: { contains: options.target, mode: "insensitive" as const } } : {}),
+      ...(options.outcome ? { outcome: options.outcome } : {}),
+      ...(options.from || options.to
+        ? { at: { ...(options.from ? { gte: options.from } : {}), ...(options.to ? { lt: options.to } : {}) } }
+        : {}),
     },
     orderBy: { id: "desc" },
-    take: Math.min(Math.max(options.limit ?? 100, 1), 500),
+    take: Math.min(Math.max(options.limit ?? 100, 1), max),
   });
   return rows.map((r) => ({
     id: r.id.toString(),
     at: r.at.toISOString(),
     actor: r.actor,
+    role: r.role,
     action: r.action,
     targetType: r.targetType,
     targetId: r.targetId,
+    summary: r.summary ?? auditSummary(r),
     outcome: r.outcome,
     details: r.details,
     ip: r.ip,

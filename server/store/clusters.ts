@@ -15,6 +15,8 @@ export type ClusterSummary = {
   lastContactAt: string | null;
   lastContactStatus: ContactStatus;
   lastContactError: string | null;
+  /** Imported from object dumps: never contacted, no credentials. */
+  offline: boolean;
 };
 
 type Actor = Omit<AuditInput, "action" | "targetType" | "targetId">;
@@ -33,6 +35,7 @@ const toSummary = (r: {
   lastContactAt: Date | null;
   lastContactStatus: ContactStatus;
   lastContactError: string | null;
+  offline: boolean;
 }): ClusterSummary => ({
   id: r.id,
   name: r.name,
@@ -43,6 +46,7 @@ const toSummary = (r: {
   lastContactAt: r.lastContactAt?.toISOString() ?? null,
   lastContactStatus: r.lastContactStatus,
   lastContactError: r.lastContactError,
+  offline: r.offline,
 });
 
 export async function countClusters(where: { excludeLabel?: [string, string] } = {}): Promise<number> {
@@ -61,10 +65,13 @@ export async function findClusterSummary(name: string): Promise<ClusterSummary |
   return row ? toSummary(row) : null;
 }
 
-/** The sealed credentials of a cluster, for server/clusters to open; never leaves the server. */
-export async function findClusterCredentials(name: string): Promise<Buffer | null> {
-  const row = await getDb().cluster.findUnique({ where: { name }, select: { encryptedCredentials: true } });
-  return row ? Buffer.from(row.encryptedCredentials) : null;
+/**
+ * The sealed credentials of a cluster, for server/clusters to open; never leaves the server. An
+ * offline cluster has none (an empty value), which `offline` says so nobody tries to open it.
+ */
+export async function findClusterCredentials(name: string): Promise<{ sealed: Buffer; offline: boolean } | null> {
+  const row = await getDb().cluster.findUnique({ where: { name }, select: { encryptedCredentials: true, offline: true } });
+  return row ? { sealed: Buffer.from(row.encryptedCredentials), offline: row.offline } : null;
 }
 
 export type NewCluster = {

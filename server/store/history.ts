@@ -44,6 +44,79 @@ export type SweepOutcome = "written" | "unchanged" | "lease-lost";
 const SNAPSHOT_KEY = "_snapshot";
 const factKey = (f: { fact: string; key: string }) => `${f.fact}/${f.key}`;
 
+/** What one read of a cluster (a sweep or an offline capture) adds to its state and history. */
+export type Observation = Pick<SweepSuccess, "clusterId" | "at" | "snapshot" | "snapshotHash" | "facts" | "summary" | "backfill">;
+
+/**
+ * Writes an observation inside the caller's transaction: history rows for the facts that changed
+ * (and the backfill, on first contact), and the newest state; when nothing changed, only the time
+ * the cluster was last seen moves.
+ */
+export async function writeObservation(tx: Prisma.TransactionClient, input: Observation): Promise<{ changed: boolean; rows: number }> {
+  const state = await tx.clusterState.findUnique({ where: { clusterId: input.clusterId }, select: { factHashes: true } });
+  const previous = (state?.factHashes ?? {}) as Record<string, string>;
+  const hashes: Record<string, string> = { [SNAPSHOT_KEY]: input.snapshotHash };
+  const rows: Prisma.ClusterFactCreateManyInput[] = [];
+  if (!state)
+    for (const b of input.backfill)
+      rows.push({
+        clusterId: input.clusterId,
+        at: b.at,
+        fact: b.fact,
+        key: b.key,
+        value: b.value as Prisma.InputJsonValue,
+        inferred: true,
+      });
+  for (const f of input.facts) {
+    const k = factKey(f);
+    hashes[k] = f.hash;
+    if (previous[k] !== f.hash)
+      rows.push({ clusterId: input.clusterId, at: input.at, fact: f.fact, key: f.key, value: f.value as Prisma.InputJsonValue });
+  }
+  for (const k of Object.keys(previous)) {
+    if (k === SNAPSHOT_KEY || k in hashes) continue;
+    const slash = k.indexOf("/");
+    rows.push({ clusterId: input.clusterId, at: input.at, fact: k.slice(0, slash), key: k.slice(slash + 1), value: undefined });
+  }
+  if (rows.length) await tx.clusterFact.createMany({ data: rows });
+
+  const changed = previous[SNAPSHOT_KEY] !== input.snapshotHash;
+  if (!state) {
+    await tx.clusterState.create({
+      data: {
+        clusterId: input.clusterId,
+        snapshot: input.snapshot as Prisma.InputJsonValue,
+        factHashes: hashes,
+        observedAt: input.at,
+        lastSeenAt: input.at,
+        ...input.summary,
+      },
+    });
+  } else if (changed || rows.length) {
+    await tx.clusterState.update({
+      where: { clusterId: input.clusterId },
+      data: {
+        snapshot: input.snapshot as Prisma.InputJsonValue,
+        factHashes: hashes,
+        observedAt: input.at,
+        lastSeenAt: input.at,
+        ...input.summary,
+      },
+    });
+  } else {
+    await tx.clusterState.update({ where: { clusterId: input.clusterId }, data: { lastSeenAt: input.at } });
+  }
+  return { changed, rows: rows.length };
+}
+
+export async function addToCatalog(tx: Prisma.TransactionClient, catalog: SweepSuccess["catalog"], clusterName: string): Promise<void> {
+  if (catalog.length)
+    await tx.bootImageCatalogEntry.createMany({
+      data: catalog.map((c) => ({ ...c, sourceCluster: clusterName })),
+      skipDuplicates: true,
+    });
+}
+
 export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
   return getDb().$transaction(async (tx) => {
     // Fencing: the lease row is locked and must still be ours.
@@ -51,59 +124,7 @@ export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutc
       SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;
     if (lease.length > 0 && lease[0]!.leaseOwner !== input.worker) return "lease-lost";
 
-    const state = await tx.clusterState.findUnique({ where: { clusterId: input.clusterId }, select: { factHashes: true } });
-    const previous = (state?.factHashes ?? {}) as Record<string, string>;
-    const hashes: Record<string, string> = { [SNAPSHOT_KEY]: input.snapshotHash };
-    const rows: Prisma.ClusterFactCreateManyInput[] = [];
-    if (!state)
-      for (const b of input.backfill)
-        rows.push({
-          clusterId: input.clusterId,
-          at: b.at,
-          fact: b.fact,
-          key: b.key,
-          value: b.value as Prisma.InputJsonValue,
-          inferred: true,
-        });
-    for (const f of input.facts) {
-      const k = factKey(f);
-      hashes[k] = f.hash;
-      if (previous[k] !== f.hash)
-        rows.push({ clusterId: input.clusterId, at: input.at, fact: f.fact, key: f.key, value: f.value as Prisma.InputJsonValue });
-    }
-    for (const k of Object.keys(previous)) {
-      if (k === SNAPSHOT_KEY || k in hashes) continue;
-      const slash = k.indexOf("/");
-      rows.push({ clusterId: input.clusterId, at: input.at, fact: k.slice(0, slash), key: k.slice(slash + 1), value: undefined });
-    }
-    if (rows.length) await tx.clusterFact.createMany({ data: rows });
-
-    const changed = previous[SNAPSHOT_KEY] !== input.snapshotHash;
-    if (!state) {
-      await tx.clusterState.create({
-        data: {
-          clusterId: input.clusterId,
-          snapshot: input.snapshot as Prisma.InputJsonValue,
-          factHashes: hashes,
-          observedAt: input.at,
-          lastSeenAt: input.at,
-          ...input.summary,
-        },
-      });
-    } else if (changed || rows.length) {
-      await tx.clusterState.update({
-        where: { clusterId: input.clusterId },
-        data: {
-          snapshot: input.snapshot as Prisma.InputJsonValue,
-          factHashes: hashes,
-          observedAt: input.at,
-          lastSeenAt: input.at,
-          ...input.summary,
-        },
-      });
-    } else {
-      await tx.clusterState.update({ where: { clusterId: input.clusterId }, data: { lastSeenAt: input.at } });
-    }
+    const { changed, rows } = await writeObservation(tx, input);
     await tx.cluster.update({
       where: { id: input.clusterId },
       data: {
@@ -125,12 +146,8 @@ export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutc
         lastError: null,
       },
     });
-    if (input.catalog.length)
-      await tx.bootImageCatalogEntry.createMany({
-        data: input.catalog.map((c) => ({ ...c, sourceCluster: input.clusterName })),
-        skipDuplicates: true,
-      });
-    return changed || rows.length ? "written" : "unchanged";
+    await addToCatalog(tx, input.catalog, input.clusterName);
+    return changed || rows ? "written" : "unchanged";
   });
 }
 
@@ -167,51 +184,6 @@ export async function recordSweepFailure(input: SweepFailure): Promise<SweepOutc
       },
     });
     return "written";
-  });
-}
-
-/** Snapshot of an offline cluster (imported dumps), stored like a sweep but never scheduled. */
-export async function recordOfflineSnapshot(input: Omit<SweepSuccess, "worker" | "durationMs" | "nextSweepAt">): Promise<void> {
-  await getDb().$transaction(async (tx) => {
-    await tx.clusterFact.deleteMany({ where: { clusterId: input.clusterId } });
-    await tx.clusterState.deleteMany({ where: { clusterId: input.clusterId } });
-    const rows: Prisma.ClusterFactCreateManyInput[] = [
-      ...input.backfill.map((b) => ({
-        clusterId: input.clusterId,
-        at: b.at,
-        fact: b.fact,
-        key: b.key,
-        value: b.value as Prisma.InputJsonValue,
-        inferred: true,
-      })),
-      ...input.facts.map((f) => ({
-        clusterId: input.clusterId,
-        at: input.at,
-        fact: f.fact,
-        key: f.key,
-        value: f.value as Prisma.InputJsonValue,
-      })),
-    ];
-    if (rows.length) await tx.clusterFact.createMany({ data: rows });
-    await tx.clusterState.create({
-      data: {
-        clusterId: input.clusterId,
-        snapshot: input.snapshot as Prisma.InputJsonValue,
-        factHashes: Object.fromEntries([[SNAPSHOT_KEY, input.snapshotHash], ...input.facts.map((f) => [factKey(f), f.hash])]),
-        observedAt: input.at,
-        lastSeenAt: input.at,
-        ...input.summary,
-      },
-    });
-    await tx.cluster.update({
-      where: { id: input.clusterId },
-      data: { lastContactAt: input.at, lastContactStatus: "ok", lastContactError: null, platform: input.platform },
-    });
-    if (input.catalog.length)
-      await tx.bootImageCatalogEntry.createMany({
-        data: input.catalog.map((c) => ({ ...c, sourceCluster: input.clusterName })),
-        skipDuplicates: true,
-      });
   });
 }
 

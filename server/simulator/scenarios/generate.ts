@@ -415,7 +415,12 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
   });
   // About half the fleet has acknowledged its gate already (decided by the name, so it is stable).
   const acked = hexOf(`${p.name}/ack`, 1) < "8";
-  push({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "admin-acks", namespace: "openshift-config" }, data: acked ? { [gate]: "true" } : {} });
+  push({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "admin-acks", namespace: "openshift-config" },
+    data: acked ? { [gate]: "true" } : {},
+  });
 
   // MachineSets.
   const msTemplate = byKind("MachineSet")[0]!;

@@ -1,17 +1,19 @@
 import type { Metadata } from "next";
 import { ClusterRegistration } from "@/components/ClusterRegistration";
 import { ClustersAdmin } from "@/components/ClustersAdmin";
+import { OfflineImport } from "@/components/OfflineImport";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { listClusterSummaries } from "@/server/store/clusters";
+import { listFleet } from "@/server/fleet/fleet";
 
 export const metadata: Metadata = { title: "Clusters" };
 
 export default async function ClustersAdminPage() {
   await requirePageUser(SECTIONS.admin.access);
-  const clusters = await listClusterSummaries();
+  // The same rows the table refetches from GET /api/v1/clusters.
+  const clusters = await listFleet();
   return (
     <>
       <PageHeader
@@ -22,6 +24,9 @@ export default async function ClustersAdminPage() {
         <ClustersAdmin initial={seed(clusters)} />
         <div className="max-w-3xl">
           <ClusterRegistration />
+        </div>
+        <div className="max-w-3xl">
+          <OfflineImport />
         </div>
       </div>
     </>
