@@ -1,17 +1,20 @@
 "use client";
 
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
 import { api } from "./api";
 import type { Seed } from "./seed";
-import { useSeededQuery } from "./seededQuery";
-import { Card } from "./ui";
+import { Button, Card, Select, TextInput } from "./ui";
 
 export type AuditEventRow = {
   id: string;
   at: string;
   actor: string | null;
+  role: string | null;
   action: string;
   targetType: string | null;
   targetId: string | null;
+  summary: string;
   outcome: string;
   details: unknown;
   ip: string | null;
@@ -27,60 +30,153 @@ function describeDetails(details: unknown): string {
 
 const OUTCOME_STYLE: Record<string, string> = { success: "text-ok", failure: "text-danger", denied: "text-warn" };
 
+const ACTIONS: [string, string][] = [
+  ["", "Everything"],
+  ["session.", "Sign-ins"],
+  ["user.", "Users"],
+  ["cluster.register", "Cluster registrations"],
+  ["cluster.write", "Writes to clusters"],
+  ["bundle.", "Bundles and upgrades"],
+  ["acknowledgement.", "Acknowledgements"],
+  ["settings.", "Settings"],
+];
+
+type Filters = { action: string; actor: string; target: string; outcome: string; from: string; to: string };
+const NONE: Filters = { action: "", actor: "", target: "", outcome: "", from: "", to: "" };
+const PAGE = 100;
+
+const queryOf = (f: Filters, extra: Record<string, string> = {}) =>
+  new URLSearchParams(Object.entries({ ...f, ...extra }).filter(([, v]) => v !== "")).toString();
+
 export function AuditLog({ initial }: { initial: Seed<AuditEventRow[]> }) {
-  const { data, isFetching } = useSeededQuery(
-    {
-      queryKey: ["audit"],
-      queryFn: () => api<{ events: AuditEventRow[] }>("/api/v1/audit?limit=100").then((r) => r.events),
-      refetchInterval: 30_000,
-    },
-    initial,
-  );
+  const [filters, setFilters] = useState<Filters>(NONE);
+  const deferred = useDeferredValue(filters);
+  const unfiltered = queryOf(deferred) === "";
+  const q = useInfiniteQuery({
+    queryKey: ["audit", deferred],
+    queryFn: ({ pageParam }) =>
+      api<{ events: AuditEventRow[] }>(
+        `/api/v1/audit?${queryOf(deferred, { limit: String(PAGE), ...(pageParam ? { before: pageParam } : {}) })}`,
+      ).then((r) => r.events),
+    initialPageParam: "",
+    getNextPageParam: (last) => (last.length === PAGE ? last.at(-1)!.id : undefined),
+    ...(unfiltered ? { initialData: { pages: [initial.data], pageParams: [""] }, initialDataUpdatedAt: initial.at } : {}),
+    refetchInterval: 30_000,
+  });
+  const events = q.data?.pages.flat() ?? [];
+  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   return (
     <Card className="overflow-x-auto">
+      <form
+        role="search"
+        aria-label="Filter the audit log"
+        className="flex flex-wrap items-end gap-3 border-b border-line p-4"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">What</span>
+          <Select value={filters.action} onChange={(e) => set({ action: e.target.value })}>
+            {ACTIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">Who</span>
+          <TextInput
+            value={filters.actor}
+            onChange={(e) => set({ actor: e.target.value.trim() })}
+            placeholder="username"
+            className="w-32"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">Target</span>
+          <TextInput
+            value={filters.target}
+            onChange={(e) => set({ target: e.target.value.trim() })}
+            placeholder="cluster, user…"
+            className="w-40"
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">Outcome</span>
+          <Select value={filters.outcome} onChange={(e) => set({ outcome: e.target.value })}>
+            <option value="">Any</option>
+            <option value="success">success</option>
+            <option value="failure">failure</option>
+            <option value="denied">denied</option>
+          </Select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">From</span>
+          <TextInput type="date" value={filters.from} onChange={(e) => set({ from: e.target.value })} />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">Until</span>
+          <TextInput type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
+        </label>
+        <a
+          className="ml-auto rounded-md border border-line px-3.5 py-2 text-sm font-medium hover:bg-canvas"
+          href={`/api/v1/audit?${queryOf(filters, { format: "csv" })}`}
+          download
+        >
+          Export CSV
+        </a>
+      </form>
+      {q.error ? (
+        <p className="p-4 text-sm text-danger" role="alert">
+          {q.error.message}
+        </p>
+      ) : null}
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Audit events{isFetching ? " (refreshing)" : ""}</caption>
+        <caption className="sr-only">Audit events{q.isFetching ? " (refreshing)" : ""}</caption>
         <thead className="border-b border-line text-muted">
           <tr>
-            <th scope="col" className="px-4 py-3 font-medium">
-              When
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Who
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              What
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Target
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Outcome
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Details
-            </th>
+            {["When", "Who", "What", "Summary", "Outcome", "Details"].map((h) => (
+              <th key={h} scope="col" className="px-4 py-3 font-medium">
+                {h}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {data.map((e) => (
+          {events.map((e) => (
             <tr key={e.id} className="border-b border-line align-top last:border-0">
               <td className="whitespace-nowrap px-4 py-2">
                 <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
               </td>
-              <td className="px-4 py-2">{e.actor ?? <span className="text-muted">system</span>}</td>
-              <td className="px-4 py-2 font-mono text-xs">{e.action}</td>
-              <td className="px-4 py-2">{e.targetId ? `${e.targetType ?? ""} ${e.targetId}` : "—"}</td>
+              <td className="px-4 py-2">
+                {e.actor ?? <span className="text-muted">Fleetskew</span>}
+                {e.role ? <span className="block text-xs text-muted">{e.role}</span> : null}
+              </td>
+              <td className="px-4 py-2 font-mono text-xs">
+                {e.action}
+                {e.targetId ? <span className="block font-sans text-muted">{`${e.targetType ?? ""} ${e.targetId}`}</span> : null}
+              </td>
+              <td className="max-w-md px-4 py-2">{e.summary}</td>
               <td className={`px-4 py-2 ${OUTCOME_STYLE[e.outcome] ?? ""}`}>{e.outcome}</td>
-              <td className="max-w-md px-4 py-2 text-xs text-muted">
-                {describeDetails(e.details)}
-                {e.ip ? <div>from {e.ip}</div> : null}
+              <td className="max-w-sm px-4 py-2 text-xs text-muted">
+                <details>
+                  <summary className="cursor-pointer">details</summary>
+                  {describeDetails(e.details)}
+                  {e.ip ? <div>from {e.ip}</div> : null}
+                </details>
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {data.length === 0 ? <p className="p-6 text-center text-muted">Nothing has happened yet.</p> : null}
+      {events.length === 0 && !q.isFetching ? <p className="p-6 text-center text-muted">Nothing matches.</p> : null}
+      {q.hasNextPage ? (
+        <div className="p-4">
+          <Button type="button" variant="secondary" disabled={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+            {q.isFetchingNextPage ? "Loading…" : "Older events"}
+          </Button>
+        </div>
+      ) : null}
     </Card>
   );
 }

@@ -1,18 +1,5 @@
-import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
-
-/** Registers clusters of the simulated fleet through the API unless an earlier test did. */
-async function register(request: APIRequestContext, names: string[]) {
-  const login = await request.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } });
-  expect(login.ok()).toBe(true);
-  const kubeconfig = readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8");
-  for (const name of names) {
-    if ((await request.get(`/api/v1/clusters/${name}`)).status() !== 404) continue;
-    const created = await request.post("/api/v1/clusters", { data: { name, source: { type: "kubeconfig", kubeconfig, context: name } } });
-    expect(created.status()).toBe(201);
-  }
-}
+import { expect, test } from "@playwright/test";
+import { ADMIN_PASSWORD, register, signIn, snap } from "./helpers";
 
 test("the fleet page shows skew and readiness per cluster, and filters them", async ({ page, request }, testInfo) => {
   await register(request, ["prod-east", "prod-east-422"]);

@@ -1,6 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { parse } from "yaml";
 
 export const ADMIN_PASSWORD = process.env.FLEETSKEW_E2E_ADMIN_PASSWORD!;
 
@@ -19,4 +20,57 @@ export async function signIn(page: Page, username: string, password: string) {
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/fleet$/);
+}
+
+/** Signs the API request context in as the admin. */
+export async function adminApi(request: APIRequestContext) {
+  const login = await request.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } });
+  expect(login.ok()).toBe(true);
+}
+
+/** Registers clusters of the simulated fleet through the API unless an earlier test did (signs in as admin). */
+export async function register(request: APIRequestContext, names: string[]) {
+  await adminApi(request);
+  const kubeconfig = readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8");
+  for (const name of names) {
+    if ((await request.get(`/api/v1/clusters/${name}`)).status() !== 404) continue;
+    const created = await request.post("/api/v1/clusters", { data: { name, source: { type: "kubeconfig", kubeconfig, context: name } } });
+    expect(created.status()).toBe(201);
+  }
+}
+
+/** Creates a user unless one by that name exists (needs an admin session on `request`). */
+export async function ensureUser(request: APIRequestContext, user: { username: string; password: string; role: string }) {
+  const created = await request.post("/api/v1/users", { data: user });
+  expect([201, 409]).toContain(created.status());
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+}
+
+/** A simulated cluster's API as the kubeconfig the simulator wrote names it: URL and admin token. */
+export function simulatedCluster(name: string): { server: string; token: string } {
+  const config = parse(readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8")) as {
+    clusters: { name: string; cluster: { server: string } }[];
+    users: { name: string; user: { token: string } }[];
+    contexts: { name: string; context: { cluster: string; user: string } }[];
+  };
+  const context = config.contexts.find((c) => c.name === name)!.context;
+  return {
+    server: config.clusters.find((c) => c.name === context.cluster)!.cluster.server,
+    token: config.users.find((u) => u.name === context.user)!.user.token,
+  };
+}
+
+/** Sets a simulated node's allocatable ephemeral storage through the cluster's own API (a disk filling up). */
+export async function setNodeDisk(request: APIRequestContext, cluster: string, node: string, quantity: string) {
+  const { server, token } = simulatedCluster(cluster);
+  const response = await request.patch(`${server}/api/v1/nodes/${node}/status`, {
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/merge-patch+json" },
+    data: JSON.stringify({ status: { allocatable: { "ephemeral-storage": quantity } } }),
+    ignoreHTTPSErrors: true,
+  });
+  expect(response.status()).toBe(200);
 }

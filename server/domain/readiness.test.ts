@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RELEASE_LABEL } from "./bundles";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus, type Readiness } from "./readiness";
 import type { ClusterSnapshot, Condition } from "./snapshot";
 import {
@@ -656,9 +657,9 @@ describe("pinned-images: MachineConfigNode status.pinnedImageSets (reference §5
   ]);
   it.each([
     {
-      rule: "a failed generation (lastFailed ≥ desired, with error) fails with the node's error text",
+      rule: "a failed generation (lastFailed ≥ desired, with error) of a set outside any bundle for the target warns with the node's error text",
       nodes: [doneMaster, failedWorker, pulling],
-      status: "fail",
+      status: "warn",
       detail: /ip-10-0-77-201\.ec2\.internal, set worker-prefetch-app-images: "storage available is less than minimum required"/,
     },
     {
@@ -674,6 +675,22 @@ describe("pinned-images: MachineConfigNode status.pinnedImageSets (reference §5
     const c = run(healthyCluster({ nodes }), "4.19.11", "pinned-images");
     expect(c.status).toBe(status);
     expect(c.detail).toMatch(detail);
+  });
+
+  it("a failed set of the bundle for the target release fails; the same failure for another release only warns", () => {
+    const bundleSet = { name: "worker-prefetch-app-images", images: 3, generation: 2, labels: { [RELEASE_LABEL]: "4.19.11" } };
+    const cluster = healthyCluster({ nodes: [doneMaster, failedWorker], pinnedImageSets: [bundleSet] });
+    const forTarget = run(cluster, "4.19.11", "pinned-images");
+    expect(forTarget.status).toBe("fail");
+    expect(forTarget.detail).toMatch(/Pre-loading the bundle for 4\.19\.11 failed on 1 node/);
+    expect(run(cluster, "4.20", "pinned-images").status).toBe("warn");
+    // A minor target counts bundles for any release of that minor.
+    expect(run(cluster, "4.19", "pinned-images").status).toBe("fail");
+    const stillPulling = healthyCluster({ nodes: [pulling], pinnedImageSets: [bundleSet] });
+    expect(run(stillPulling, "4.19.11", "pinned-images")).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/still being pulled/),
+    });
   });
 
   it("cites the MachineConfigNode entry", () => {

@@ -1,6 +1,7 @@
 import { assessSkew, oldestBootImage, platformMinor, type SkewAssessment } from "./clusterSkew";
 import { bootImagesSupported } from "./platforms";
 import { installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, type SkewLimitEntry } from "./skew";
+import { RELEASE_LABEL } from "./bundles";
 import { conditionOf, type ClusterSnapshot, type Condition } from "./snapshot";
 import { compareVersions, parseOcpVersion, parseRhcosBuild, type Version } from "./versions";
 
@@ -666,9 +667,30 @@ function machineSetsSkippedCheck(c: Context): Draft {
   );
 }
 
+/** Sets a bundle for `target` pinned (labelled with its release by Fleetskew, see bundles.ts). */
+function bundleSetsFor(c: Context): Set<string> {
+  const t = c.target.version;
+  const sets = Array.isArray(c.s.pinnedImageSets) ? c.s.pinnedImageSets : [];
+  return new Set(
+    sets
+      .filter((set) => {
+        const release = parseOcpVersion(set?.labels?.[RELEASE_LABEL]);
+        if (!release || !t) return false;
+        return c.target.minorOnly ? release.major === t.major && release.minor === t.minor : compareVersions(release, t) === 0;
+      })
+      .map((set) => set.name),
+  );
+}
+
+/**
+ * Pinned images (reference §5.2, §6): the images of a bundle for the target must be on every node
+ * before the update, or the nodes pull them during it (which a disconnected site cannot). Other
+ * sets failing or still pulling are worth a look but do not stop the update.
+ */
 function pinnedImagesCheck(c: Context): Draft {
   const problem = problemOf(c.s, "MachineConfigNodes");
   const nodes = Array.isArray(c.s.nodes) ? c.s.nodes : [];
+  const bundle = bundleSetsFor(c);
   const failed: { node: string; set: string; error: string }[] = [];
   const pulling: { node: string; set: string; current: number; desired: number }[] = [];
   let entries = 0;
@@ -677,25 +699,44 @@ function pinnedImagesCheck(c: Context): Draft {
       entries++;
       const desired = p.desiredGeneration ?? 0;
       const current = p.currentGeneration ?? 0;
+      if (current >= desired && desired > 0) continue;
       if (p.lastFailedGeneration !== null && p.lastFailedGeneration !== undefined && p.lastFailedGeneration >= desired && p.error)
         failed.push({ node: n.name, set: p.set, error: p.error });
       else if (current < desired) pulling.push({ node: n.name, set: p.set, current, desired });
     }
   }
   const mcn = (node: string, set: string): Evidence => ({ kind: "MachineConfigNode", name: node, field: `status.pinnedImageSets[${set}]` });
-  if (failed.length)
+  const nodesOf = (xs: { node: string }[]) => plural(new Set(xs.map((x) => x.node)).size, "node");
+  const bundleFailed = failed.filter((f) => bundle.has(f.set));
+  const bundlePulling = pulling.filter((p) => bundle.has(p.set));
+  const describeFailed = (xs: typeof failed) => xs.map((f) => `${f.node}, set ${f.set}: ${quote(f.error)}`).join("; ");
+  const describePulling = (xs: typeof pulling) =>
+    xs.map((p) => `${p.node}, set ${p.set} (generation ${p.current} of ${p.desired})`).join("; ");
+  const fixFailure =
+    "Fix the cause on each node (for a disk-space error: the MCO wants twice the images' size plus 16 GiB of allocatable ephemeral storage, so free space or remove images from the set); the MCO then retries.";
+  if (bundleFailed.length)
     return fail(
-      `Pre-loading pinned images failed on ${plural(new Set(failed.map((f) => f.node)).size, "node")}: ` +
-        failed.map((f) => `${f.node}, set ${f.set}: ${quote(f.error)}`).join("; ") +
-        ". Those nodes would pull the images during the update instead.",
+      `Pre-loading the bundle for ${c.target.text} failed on ${nodesOf(bundleFailed)}: ${describeFailed(bundleFailed)}. ` +
+        "Those nodes would have to pull the release images during the update, which a disconnected site cannot.",
+      bundleFailed.map((f) => mcn(f.node, f.set)),
+      fixFailure,
+    );
+  if (bundlePulling.length)
+    return warn(
+      `The bundle for ${c.target.text} is still being pulled on ${nodesOf(bundlePulling)}: ${describePulling(bundlePulling)}.`,
+      bundlePulling.map((p) => mcn(p.node, p.set)),
+      "Wait until every node reports the set's current generation equal to its desired generation.",
+    );
+  if (failed.length)
+    return warn(
+      `Pre-loading pinned images failed on ${nodesOf(failed)}: ${describeFailed(failed)}. ` +
+        `${bundle.size ? `The bundle for ${c.target.text} is complete; these` : "These"} sets are not part of a bundle for ${c.target.text}, so they do not stop the update, but their images are not on those nodes.`,
       failed.map((f) => mcn(f.node, f.set)),
-      "Fix the cause on each node (for a disk-space error: the MCO wants twice the images' size plus 16 GiB of allocatable ephemeral storage, so free space or remove images from the set); the MCO then retries.",
+      fixFailure,
     );
   if (pulling.length)
     return warn(
-      `Pinned images are still being pulled on ${plural(new Set(pulling.map((p) => p.node)).size, "node")}: ` +
-        pulling.map((p) => `${p.node}, set ${p.set} (generation ${p.current} of ${p.desired})`).join("; ") +
-        ".",
+      `Pinned images are still being pulled on ${nodesOf(pulling)}: ${describePulling(pulling)}.`,
       pulling.map((p) => mcn(p.node, p.set)),
       "Wait until every node reports the set's current generation equal to its desired generation.",
     );
@@ -704,6 +745,7 @@ function pinnedImagesCheck(c: Context): Draft {
     return problemsOf(c.s, "MachineConfigNodes").every((p) => p.kind === "not-available")
       ? pass(`Pinned-image progress is not reported by this cluster (${problem}).`)
       : unknown(`Pinned-image progress is not known: ${problem}.`);
+  if (bundle.size) return pass(`The bundle for ${c.target.text} is pulled and pinned on every node.`);
   return pass(entries ? "Every node has pulled and pinned its pinned image sets." : "No pinned image sets are being pre-loaded.");
 }
 

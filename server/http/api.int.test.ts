@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { DELETE as logout, GET as whoami, POST as loginRoute } from "@/app/api/v1/session/route";
+import { GET as auditRoute } from "@/app/api/v1/audit/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsersRoute, POST as createUserRoute } from "@/app/api/v1/users/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
@@ -143,5 +144,28 @@ describe("API access", () => {
     );
     expect(response.status).toBe(200);
     expect(response.headers.get("set-cookie")).toMatch(/; Secure$/);
+  });
+
+  it("filters the audit log and exports it as CSV, quoting what needs quoting", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const filtered = await auditRoute(request("/api/v1/audit?action=session.&actor=admin&outcome=success", { cookie: admin }));
+    const { events } = (await filtered.json()) as { events: { action: string; actor: string; role: string; summary: string }[] };
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.action.startsWith("session.") && e.actor === "admin")).toBe(true);
+    expect(events[0]).toMatchObject({ role: "admin", summary: "signed in" });
+
+    const csv = await auditRoute(request("/api/v1/audit?format=csv&action=user.", { cookie: admin }));
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="fleetskew-audit-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await csv.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,at,actor,role,action,targetType,targetId,summary,outcome,ip,details");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => l.includes(",user.create,") || l.includes(",user.update,"))).toBe(true);
+    // Details are JSON with quotes and commas: one quoted field, quotes doubled.
+    expect(lines.find((l) => l.includes(",user.create,"))).toMatch(/,"\{""role"":""technician""[^\r\n]*\}"$/);
+
+    const bad = await auditRoute(request("/api/v1/audit?from=last-week", { cookie: admin }));
+    expect([bad.status, (await bad.json()).error]).toEqual([400, "from: dates are ISO 8601, e.g. 2026-11-01"]);
   });
 });

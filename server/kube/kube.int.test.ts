@@ -194,11 +194,14 @@ describe("writers", () => {
     expect([final.spec.logLevel, final.spec.operatorLogLevel]).toEqual(["Debug", "Trace"]);
   });
 
-  it("refuse a change reviewed against an older version of the object", async () => {
-    await expect(setBootImageSkewEnforcement(client(), { mode: "None" }, "1")).rejects.toMatchObject({
+  it("refuse a change asked for against a value the cluster no longer has; leave a value already there alone", async () => {
+    const asked = { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: "4.12.0" } } as const;
+    await expect(setBootImageSkewEnforcement(client(), { mode: "None" }, { baseline: asked })).rejects.toMatchObject({
       kind: "conflict",
-      message: expect.stringContaining("changed since it was reviewed"),
+      message: expect.stringContaining("changed on the cluster since the request was made: it is now Manual, 9.6.20250701-0"),
     });
+    const current = { mode: "Manual", manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" } } as const;
+    expect((await setBootImageSkewEnforcement(client(), current, { baseline: asked })).result).toBe("unchanged");
   });
 
   it("start an upgrade once", async () => {

@@ -1,10 +1,17 @@
 import { isDeepStrictEqual } from "node:util";
 import { KubeError, type ClusterClient, type KindRef } from "./client";
+import { describeSpec, sameSpec, type EnforcementSpecValue, type SkewEnforcementSpec } from "../domain/acknowledgements";
 import { KINDS } from "./kinds";
 
 type Obj = { metadata: { name: string; resourceVersion?: string; labels?: Record<string, string> }; spec?: unknown };
 
-export type PinnedImageSetInput = { name: string; pool: string; images: string[]; labels?: Record<string, string> };
+export type PinnedImageSetInput = {
+  name: string;
+  pool: string;
+  images: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+};
 
 /**
  * Creates a PinnedImageSet for one pool (selected by the role label, reference §6). Applying the
@@ -15,7 +22,11 @@ export async function createPinnedImageSet(client: ClusterClient, input: PinnedI
   const body = {
     apiVersion: "machineconfiguration.openshift.io/v1",
     kind: "PinnedImageSet",
-    metadata: { name: input.name, labels: { ...input.labels, "machineconfiguration.openshift.io/role": input.pool } },
+    metadata: {
+      name: input.name,
+      labels: { ...input.labels, "machineconfiguration.openshift.io/role": input.pool },
+      ...(input.annotations ? { annotations: input.annotations } : {}),
+    },
     spec,
   };
   try {
@@ -74,16 +85,28 @@ export async function patchWithPrecondition(
   }
 }
 
-export type SkewEnforcementSpec =
-  | { mode: "None" }
-  | { mode: "Manual"; manual: { mode: "OCPVersion"; ocpVersion: string } | { mode: "RHCOSVersion"; rhcosVersion: string } };
+export type { SkewEnforcementSpec };
 
-/** Sets MachineConfiguration/cluster spec.bootImageSkewEnforcement (replacing the whole union). */
-export function setBootImageSkewEnforcement(client: ClusterClient, value: SkewEnforcementSpec, expectedResourceVersion?: string) {
+/**
+ * Sets MachineConfiguration/cluster spec.bootImageSkewEnforcement (replacing the whole union).
+ * With a `baseline` (the value seen when the change was asked for), a cluster whose value has
+ * since changed to something else is refused rather than overwritten; one that already holds the
+ * value is left alone.
+ */
+export function setBootImageSkewEnforcement(
+  client: ClusterClient,
+  value: SkewEnforcementSpec,
+  options: { baseline?: EnforcementSpecValue | null } = {},
+) {
   return patchWithPrecondition(client, KINDS.machineConfiguration, "cluster", (current) => {
-    if (expectedResourceVersion && current.metadata.resourceVersion !== expectedResourceVersion) {
-      throw new KubeError("conflict", "the cluster's MachineConfiguration changed since it was reviewed; review it again", 409);
-    }
+    const now = ((current.spec ?? {}) as { bootImageSkewEnforcement?: EnforcementSpecValue }).bootImageSkewEnforcement ?? null;
+    if (sameSpec(now, value)) return null;
+    if (options.baseline !== undefined && !sameSpec(now, options.baseline))
+      throw new KubeError(
+        "conflict",
+        `spec.bootImageSkewEnforcement changed on the cluster since the request was made: it is now ${describeSpec(now)} (it was ${describeSpec(options.baseline)}); request again if this acknowledgement is still right`,
+        409,
+      );
     // null first clears the old union members (merge patch would otherwise keep e.g. manual.ocpVersion).
     return {
       spec: {

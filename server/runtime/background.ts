@@ -1,4 +1,6 @@
+import { followAcknowledgements } from "../acknowledgements/acknowledgements";
 import { pruneAuthState } from "../auth/housekeeping";
+import { followApplications } from "../bundles/applications";
 import { Collector, defaultCollectorOptions, workerName } from "../collector/collector";
 import { requestConfig } from "../http/request";
 import { loadSkewLimits } from "../fleet/skewLimits";
@@ -6,6 +8,7 @@ import { pruneHistory } from "../store/history";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+const FOLLOW_MS = 5_000;
 
 let started = false;
 
@@ -22,6 +25,21 @@ export function startBackgroundWork(): void {
   setInterval(() => void pruneAuthState().catch(report("housekeeping")), HOUR).unref();
   const prune = () => pruneHistory(new Date(Date.now() - config.collector.retentionDays * DAY)).catch(report("history retention"));
   setInterval(prune, DAY).unref();
+  // Bundle applications and acknowledgements move on by themselves: sets created after a restart,
+  // upgrades noticed when done, requests expired, acknowledgements checked against the MCO.
+  let following = false;
+  const follow = async () => {
+    if (following) return;
+    following = true;
+    try {
+      await followApplications().catch(report("following bundle applications"));
+      await followAcknowledgements().catch(report("following acknowledgements"));
+    } finally {
+      following = false;
+    }
+  };
+  void follow();
+  setInterval(() => void follow(), FOLLOW_MS).unref();
   void loadSkewLimits()
     .then((limits) => {
       const collector = new Collector(defaultCollectorOptions(config, workerName("web"), () => limits.current()));

@@ -78,3 +78,23 @@ export async function listFleetRows(name?: string): Promise<FleetRow[]> {
 export async function findFleetRow(name: string): Promise<FleetRow | null> {
   return (await listFleetRows(name))[0] ?? null;
 }
+
+export type StoredSnapshot = { id: string; name: string; offline: boolean; snapshot: unknown; lastSeenAt: string };
+
+/**
+ * Newest snapshots of many clusters, a page at a time in name order (snapshots are large: callers
+ * that scan the fleet go page by page). `concerning` keeps clusters whose skew is blocked or at
+ * risk, or whose enforcement is Manual: the ones an acknowledgement can be about.
+ */
+export async function listSnapshots(options: { after?: string; limit?: number; concerning?: boolean } = {}): Promise<StoredSnapshot[]> {
+  const rows = await getDb().clusterState.findMany({
+    where: {
+      cluster: { name: { gt: options.after ?? "" } },
+      ...(options.concerning ? { OR: [{ skewStatus: { in: ["blocked", "at-risk"] } }, { enforcementMode: "Manual" }] } : {}),
+    },
+    orderBy: { cluster: { name: "asc" } },
+    take: Math.min(options.limit ?? 200, 1000),
+    select: { snapshot: true, lastSeenAt: true, cluster: { select: { id: true, name: true, offline: true } } },
+  });
+  return rows.map((r) => ({ ...r.cluster, snapshot: r.snapshot, lastSeenAt: r.lastSeenAt.toISOString() }));
+}

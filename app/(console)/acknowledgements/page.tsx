@@ -1,21 +1,23 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ComingSoon";
+import { AcknowledgementsView, type Acknowledgement } from "@/components/acknowledgements/AcknowledgementsView";
+import { seed } from "@/components/seed";
+import { PageHeader } from "@/components/ui";
+import { listAcknowledgementViews } from "@/server/acknowledgements/acknowledgements";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 
 export const metadata: Metadata = { title: "Acknowledgements" };
 
 export default async function AcknowledgementsPage() {
-  await requirePageUser(SECTIONS.acknowledgements.access);
+  const me = await requirePageUser(SECTIONS.acknowledgements.access);
+  const requests = (await listAcknowledgementViews()) as Acknowledgement[];
   return (
-    <ComingSoon
-      title="Boot-image acknowledgements"
-      description="Record the oldest boot image of clusters whose boot images are updated by hand."
-      points={[
-        "Clusters in Manual skew enforcement whose recorded boot image fails the limit.",
-        "A technician requests with evidence; a different person with the approver role approves.",
-        "Fleetskew patches the cluster and checks that the Machine Config Operator accepted it.",
-      ]}
-    />
+    <>
+      <PageHeader
+        title="Boot-image acknowledgements"
+        description="Record the oldest boot image a cluster really uses, where boot images are updated by hand. One person requests it with evidence, another approves; Fleetskew writes it to the cluster and checks that the MCO took it."
+      />
+      <AcknowledgementsView me={{ id: me.id, username: me.username, role: me.role }} requests={seed(requests)} />
+    </>
   );
 }

@@ -1,21 +1,22 @@
 import type { Metadata } from "next";
-import { ComingSoon } from "@/components/ComingSoon";
+import { BundlesView } from "@/components/bundles/BundlesView";
+import { seed } from "@/components/seed";
+import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
+import { listApplications } from "@/server/store/bundles";
 
 export const metadata: Metadata = { title: "Bundles" };
 
 export default async function BundlesPage() {
-  await requirePageUser(SECTIONS.bundles.access);
+  const me = await requirePageUser(SECTIONS.bundles.access);
   return (
-    <ComingSoon
-      title="Upgrade bundles"
-      description="Pre-load a release's images on a disconnected cluster before upgrading it."
-      points={[
-        "Approvers vet a bundle by its digest; technicians apply it on site.",
-        "Prechecks for disk space, pods that re-pull images, and pools that are degraded or updating.",
-        "Every node's pre-load progress, in plain words, until the cluster is ready to upgrade.",
-      ]}
-    />
+    <>
+      <PageHeader
+        title="Upgrade bundles"
+        description="Pre-load a release's images on a disconnected cluster, follow every node, then start the upgrade."
+      />
+      <BundlesView me={{ id: me.id, username: me.username, role: me.role }} applications={seed(await listApplications())} />
+    </>
   );
 }

@@ -73,6 +73,38 @@ function clusterBasics(opts: { infraId: string; region: string; apiHost: string;
 }
 
 // The release image the reference cluster's pools run (made up, in the right format).
+/**
+ * A few running pods: most use IfNotPresent; a catalog source and one application pull with
+ * Always, as disconnected sites meet them before an upgrade.
+ */
+function workloadPods(): KubeObject[] {
+  const pod = (namespace: string, name: string, node: string, image: string, imagePullPolicy: string): KubeObject => ({
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace, labels: { app: name.replace(/-[a-z0-9]+-[a-z0-9]+$/, "") } },
+    spec: { nodeName: node, containers: [{ name: "main", image, imagePullPolicy }] },
+    status: { phase: "Running" },
+  });
+  return [
+    ...["openshift-marketplace", "payments"].map(namespace),
+    pod(
+      "openshift-marketplace",
+      "redhat-operators-7x9kq",
+      "ip-10-0-77-201.ec2.internal",
+      "registry.redhat.io/redhat/redhat-operator-index:v4.19",
+      "Always",
+    ),
+    pod(
+      "payments",
+      "payments-api-6f7d9c-x2kq8",
+      "ip-10-0-33-150.ec2.internal",
+      "registry.example.com/payments/api@sha256:172dd4a0366000604e2c4de41457aa1eb3093bb59ead22e0f1d472a2aaade094",
+      "IfNotPresent",
+    ),
+    pod("payments", "payments-worker-5b8c7d-m4n2p", "ip-10-0-33-150.ec2.internal", "registry.example.com/payments/worker:latest", "Always"),
+  ];
+}
+
 const OS_IMAGE = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:9d2f3c1a0b8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817065f4e";
 
 export function prodEastObjects(): KubeObject[] {
@@ -86,6 +118,7 @@ export function prodEastObjects(): KubeObject[] {
       acked: [],
     }),
     ...fixture,
+    ...workloadPods(),
     ...machineConfigsForPools(
       fixture.filter((o) => o.kind === "MachineConfigPool"),
       OS_IMAGE,

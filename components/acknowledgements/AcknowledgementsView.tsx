@@ -1,0 +1,359 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { api } from "../api";
+import { can, type Me } from "../bundles/types";
+import { LastUpdated } from "../fleet/status";
+import type { Seed } from "../seed";
+import { useSeededQuery } from "../seededQuery";
+import { Alert, Button, Card, Field, TextInput } from "../ui";
+
+type Mode = "OCPVersion" | "RHCOSVersion" | "None";
+type Status = "pending" | "applying" | "applied" | "failed" | "rejected" | "expired";
+
+export type Candidate = {
+  cluster: string;
+  version: string | null;
+  release: string;
+  reason: "below-limit" | "install-version-fallback";
+  detail: string;
+  served: boolean;
+  pending: { id: string; requestedBy: string } | null;
+  machineSets: { name: string; bootImage: string | null }[];
+  assessment: { verdict: { outcome: string; message?: string } | null; block: { message: string } | null };
+};
+
+export type Acknowledgement = {
+  id: string;
+  cluster: string;
+  mode: Mode;
+  ocpVersion: string | null;
+  rhcosVersion: string | null;
+  evidence: string;
+  machineSets: string[];
+  status: Status;
+  requestedById: string;
+  requestedBy: string;
+  requestedAt: string;
+  expiresAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+  result: string | null;
+  appliedAt: string | null;
+  verifiedAt: string | null;
+  release: string | null;
+  prediction: { upgradeable: boolean; release: string | null; message: string };
+};
+
+const STATUS: Record<Status, { label: string; className: string }> = {
+  pending: { label: "Waiting for approval", className: "bg-warn/10 text-warn" },
+  applying: { label: "Approved, writing", className: "bg-accent/10 text-accent" },
+  applied: { label: "Applied", className: "bg-ok/10 text-ok" },
+  failed: { label: "Failed", className: "bg-danger/10 text-danger" },
+  rejected: { label: "Rejected", className: "bg-muted/10 text-muted" },
+  expired: { label: "Expired", className: "bg-muted/10 text-muted" },
+};
+
+const valueOf = (a: { mode: Mode; ocpVersion: string | null; rhcosVersion: string | null }) =>
+  a.mode === "None" ? "enforcement off (None)" : `${a.mode === "OCPVersion" ? "OCP" : "RHCOS"} ${a.ocpVersion ?? a.rhcosVersion}`;
+
+function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<Mode>("RHCOSVersion");
+  const [value, setValue] = useState("");
+  const [evidence, setEvidence] = useState("");
+  const [machineSets, setMachineSets] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const submit = useMutation({
+    mutationFn: () =>
+      api("/api/v1/acknowledgements", {
+        method: "POST",
+        body: {
+          cluster: candidate.cluster,
+          mode,
+          ...(mode === "OCPVersion" ? { ocpVersion: value } : mode === "RHCOSVersion" ? { rhcosVersion: value } : {}),
+          evidence,
+          machineSets,
+        },
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["acknowledgements"] });
+      void queryClient.invalidateQueries({ queryKey: ["ack-candidates"] });
+      onDone();
+    },
+    onError: (e) => setError(e.message),
+  });
+  const field = mode === "OCPVersion" ? "ocpVersion" : "rhcosVersion";
+  const fieldError = error && error.startsWith(`${field}:`) ? error.slice(field.length + 1).trim() : null;
+  return (
+    <form
+      aria-label={`Request an acknowledgement for ${candidate.cluster}`}
+      className="flex flex-col gap-3 rounded-md border border-line p-4"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        setError(null);
+        submit.mutate();
+      }}
+    >
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="mb-1 font-medium">What the oldest boot image is</legend>
+        {(
+          [
+            ["RHCOSVersion", "An RHCOS build"],
+            ["OCPVersion", "An OpenShift release"],
+            ["None", "Turn skew enforcement off"],
+          ] as const
+        ).map(([m, label]) => (
+          <label key={m} className="flex items-center gap-2">
+            <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
+            {label}
+          </label>
+        ))}
+      </fieldset>
+      {mode !== "None" ? (
+        <Field
+          label={mode === "RHCOSVersion" ? "RHCOS build" : "OpenShift release"}
+          htmlFor="ack-value"
+          hint={mode === "RHCOSVersion" ? "e.g. 9.6.20250701-0 or 412.86.202212081411-0" : "e.g. 4.19.0 (x.y.z)"}
+        >
+          <TextInput
+            id="ack-value"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={!!fieldError}
+            className="font-mono"
+          />
+          {fieldError ? <span className="text-xs text-danger">{fieldError}</span> : null}
+        </Field>
+      ) : (
+        <Alert tone="error">
+          With enforcement off the MCO stops checking boot images altogether. New machines may then fail to scale up from an old boot image,
+          and the cluster raises the MCCBootImageSkewEnforcementNone alert.
+        </Alert>
+      )}
+      <Field
+        label="Evidence"
+        htmlFor="ack-evidence"
+        hint="How you know: which image each MachineSet boots now, and since when (a change ticket, console screenshots)."
+      >
+        <textarea
+          id="ack-evidence"
+          className="min-h-20 rounded-md border border-line bg-surface px-3 py-2 text-sm"
+          value={evidence}
+          onChange={(e) => setEvidence(e.target.value)}
+        />
+      </Field>
+      {candidate.machineSets.length ? (
+        <fieldset className="text-sm">
+          <legend className="mb-1 font-medium">MachineSets you confirm were updated (optional)</legend>
+          {candidate.machineSets.map((m) => (
+            <label key={m.name} className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={machineSets.includes(m.name)}
+                onChange={(e) => setMachineSets((cur) => (e.target.checked ? [...cur, m.name] : cur.filter((x) => x !== m.name)))}
+              />
+              {m.name} <span className="text-xs text-muted">(Fleetskew sees {m.bootImage ?? "an unknown image"})</span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <div className="flex gap-2">
+        <Button type="submit" disabled={submit.isPending}>
+          Send for approval
+        </Button>
+        <Button type="button" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+      {error && !fieldError ? <Alert tone="error">{error}</Alert> : null}
+    </form>
+  );
+}
+
+function Candidates({ me }: { me: Me }) {
+  const [draft, setDraft] = useState("");
+  const [target, setTarget] = useState("");
+  const [open, setOpen] = useState<string | null>(null);
+  const q = useQuery({
+    queryKey: ["ack-candidates", target],
+    queryFn: () =>
+      api<{ clusters: Candidate[] }>(`/api/v1/acknowledgements/candidates${target ? `?target=${encodeURIComponent(target)}` : ""}`).then(
+        (r) => r.clusters,
+      ),
+    refetchInterval: 30_000,
+  });
+  return (
+    <Card className="p-5">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 className="text-lg font-semibold">Clusters that need an acknowledgement</h2>
+          <p className="text-sm text-muted">
+            Where boot images are updated by hand, the MCO compares the recorded oldest boot image with its limit, or assumes the install
+            version.
+          </p>
+        </div>
+        <form
+          className="flex items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTarget(draft.trim());
+          }}
+        >
+          <Field label="At release" htmlFor="ack-target" hint="Blank: the cluster's own, or the first that enforces.">
+            <TextInput
+              id="ack-target"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder="e.g. 4.22.3"
+              className="w-32"
+            />
+          </Field>
+          <Button type="submit" variant="secondary">
+            Show
+          </Button>
+        </form>
+      </div>
+      {q.error ? <Alert tone="error">{q.error.message}</Alert> : null}
+      {q.data && q.data.length === 0 ? (
+        <p className="mt-3 text-sm text-muted">None: every cluster is within the limit or managed automatically.</p>
+      ) : null}
+      <ul className="mt-3 flex flex-col gap-3">
+        {(q.data ?? []).map((c) => (
+          <li key={c.cluster} data-cluster={c.cluster} className="rounded-md border border-line p-3 text-sm">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <p>
+                <Link href={`/clusters/${encodeURIComponent(c.cluster)}`} className="font-semibold text-accent hover:underline">
+                  {c.cluster}
+                </Link>{" "}
+                {c.version ? `(${c.version})` : ""} at {c.release}:{" "}
+                <strong>{c.reason === "below-limit" ? "minor updates blocked" : "the MCO assumes the install version"}</strong>
+              </p>
+              {c.pending ? (
+                <span className="text-xs text-muted">Request by {c.pending.requestedBy} waiting for approval</span>
+              ) : !c.served ? (
+                <span className="text-xs text-muted">Its API has no bootImageSkewEnforcement before 4.20: update the cluster first</span>
+              ) : can(me, ["technician"]) ? (
+                <Button type="button" variant="secondary" onClick={() => setOpen(open === c.cluster ? null : c.cluster)}>
+                  Request acknowledgement
+                </Button>
+              ) : null}
+            </div>
+            <p className="text-muted">{c.detail}</p>
+            {c.assessment.block ? <p className="mt-1 text-xs">{c.assessment.block.message}</p> : null}
+            {open === c.cluster ? (
+              <div className="mt-3">
+                <RequestForm candidate={c} onDone={() => setOpen(null)} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function Decision({ ack, me }: { ack: Acknowledgement; me: Me }) {
+  const queryClient = useQueryClient();
+  const [comment, setComment] = useState("");
+  const decide = useMutation({
+    mutationFn: (decision: "approve" | "reject") =>
+      api(`/api/v1/acknowledgements/${ack.id}/${decision}`, { method: "POST", body: { comment } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["acknowledgements"] });
+      void queryClient.invalidateQueries({ queryKey: ["ack-candidates"] });
+    },
+  });
+  if (ack.status !== "pending" || !can(me, ["approver"])) return null;
+  if (ack.requestedById === me.id)
+    return <p className="text-xs text-muted">You requested this; someone else with the approver role decides it.</p>;
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={`comment-${ack.id}`} className="text-xs font-medium">
+        Comment
+      </label>
+      <TextInput id={`comment-${ack.id}`} value={comment} onChange={(e) => setComment(e.target.value)} />
+      <div className="flex gap-2">
+        <Button type="button" disabled={decide.isPending} onClick={() => decide.mutate("approve")}>
+          {decide.isPending && decide.variables === "approve" ? "Approving…" : "Approve"}
+        </Button>
+        <Button type="button" variant="danger" disabled={decide.isPending} onClick={() => decide.mutate("reject")}>
+          Reject
+        </Button>
+      </div>
+      {decide.error ? <Alert tone="error">{decide.error.message}</Alert> : null}
+    </div>
+  );
+}
+
+function Requests({ me, initial }: { me: Me; initial: Seed<Acknowledgement[]> }) {
+  const q = useSeededQuery(
+    {
+      queryKey: ["acknowledgements"],
+      queryFn: () => api<{ acknowledgements: Acknowledgement[] }>("/api/v1/acknowledgements").then((r) => r.acknowledgements),
+      refetchInterval: 10_000,
+    },
+    initial,
+  );
+  return (
+    <Card className="p-5">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold">Requests</h2>
+        <LastUpdated at={q.dataUpdatedAt} fetching={q.isFetching} />
+      </div>
+      {q.data.length === 0 ? <p className="mt-2 text-sm text-muted">No requests yet.</p> : null}
+      <ul className="mt-3 flex flex-col gap-3">
+        {q.data.map((a) => (
+          <li
+            key={a.id}
+            data-request={a.id}
+            data-status={a.status}
+            className="grid gap-3 rounded-md border border-line p-3 text-sm md:grid-cols-[1fr_16rem]"
+          >
+            <div className="flex flex-col gap-1">
+              <p>
+                <span className={`mr-2 inline-flex rounded px-2 py-0.5 text-xs font-medium ${STATUS[a.status].className}`}>
+                  {STATUS[a.status].label}
+                </span>
+                <strong>{a.cluster}</strong>: {valueOf(a)}
+              </p>
+              <p className="text-xs text-muted">
+                Requested by {a.requestedBy} on {new Date(a.requestedAt).toLocaleString()}
+                {a.status === "pending" ? `, expires ${new Date(a.expiresAt).toLocaleDateString()}` : ""}
+                {a.decidedBy
+                  ? ` · ${a.status === "rejected" ? "rejected" : "approved"} by ${a.decidedBy}${a.comment ? `: “${a.comment}”` : ""}`
+                  : ""}
+              </p>
+              <p>
+                <span className="font-medium">Evidence:</span> {a.evidence}
+              </p>
+              {a.machineSets.length ? <p className="text-xs">MachineSets confirmed: {a.machineSets.join(", ")}</p> : null}
+              <p className={a.prediction.upgradeable ? "text-ok" : "text-danger"}>
+                Predicted at {a.prediction.release ?? "its release"}: Upgradeable {a.prediction.upgradeable ? "True" : "False"}.{" "}
+                {a.prediction.message}
+              </p>
+              {a.result ? (
+                <p className={a.status === "failed" ? "text-danger" : ""} aria-label="Cluster's answer">
+                  {a.result}
+                </p>
+              ) : null}
+            </div>
+            <Decision ack={a} me={me} />
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+export function AcknowledgementsView({ me, requests }: { me: Me; requests: Seed<Acknowledgement[]> }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <Candidates me={me} />
+      <Requests me={me} initial={requests} />
+    </div>
+  );
+}

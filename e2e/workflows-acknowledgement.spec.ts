@@ -1,0 +1,81 @@
+import { expect, test } from "@playwright/test";
+import { ensureUser, register, signIn, signOut, snap } from "./helpers";
+
+// Runs after the read-only specs (file order): it acknowledges prod-east-422's boot image in the shared simulator.
+const TECH = { username: "ack-tech", password: "ack technician password", role: "technician" };
+const APPROVER = { username: "ack-approver", password: "ack approver password", role: "approver" };
+
+test("a technician requests an acknowledgement for prod-east-422, cannot approve it, an approver does, and Upgradeable turns true", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  await register(request, ["prod-east-422"]);
+  await ensureUser(request, TECH);
+  await ensureUser(request, APPROVER);
+
+  await signIn(page, TECH.username, TECH.password);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Acknowledgements" }).click();
+  await expect(page).toHaveURL(/\/acknowledgements$/);
+  // Listed once the collector has read the cluster (a few seconds after registering).
+  const candidate = page.locator('li[data-cluster="prod-east-422"]');
+  await expect(async () => {
+    await page.reload();
+    await expect(candidate).toContainText("minor updates blocked", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(candidate).toContainText("OCP boot image version 4.12.7, which is below the minimum required version 4.13.0");
+  await candidate.getByRole("button", { name: "Request acknowledgement" }).click();
+
+  const form = page.getByRole("form", { name: "Request an acknowledgement for prod-east-422" });
+  await form.getByLabel("An RHCOS build").check();
+  await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.2025");
+  await form.getByLabel("Evidence").fill("Worker MachineSets moved to ami-0a1b2c3d (RHCOS 9.6.20250701-0) on 2026-11-18, change CHG-1234.");
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  // The API's own format rule, before anything reaches the cluster.
+  await expect(form.getByText(/rhcosVersion must be between 14 and 21 characters long/)).toBeVisible();
+  await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.20250701-0");
+  await form.getByLabel(/prod-east-7xk2p-worker-us-east-1a/).check();
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  const request422 = page.locator('li[data-request][data-status="pending"]').filter({ hasText: "prod-east-422" });
+  await expect(request422).toContainText("Waiting for approval");
+  await expect(request422).toContainText("Predicted at 4.22.3: Upgradeable True");
+  await snap(page, testInfo, "50-ack-requested");
+
+  // The requester cannot approve it: no button, and the API refuses.
+  await expect(request422.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  const id = await request422.getAttribute("data-request");
+  const refused = await page.request.post(`/api/v1/acknowledgements/${id}/approve`, { data: { comment: "" } });
+  expect(refused.status()).toBe(403);
+  await signOut(page);
+
+  // An approver approves it; the cluster takes it and the MCO lifts the block.
+  await signIn(page, APPROVER.username, APPROVER.password);
+  await page.goto("/acknowledgements");
+  const pending = page.locator(`li[data-request="${id}"]`);
+  await pending.getByLabel("Comment").fill("AMI ids checked in the AWS console");
+  await pending.getByRole("button", { name: "Approve" }).click();
+  await expect(pending).toHaveAttribute("data-status", "applied", { timeout: 20_000 });
+  await expect(pending.getByLabel("Cluster's answer")).toContainText("no boot-image block (Upgradeable=True)", { timeout: 20_000 });
+  await snap(page, testInfo, "51-ack-applied");
+
+  // The next sweep sees it: prod-east-422 no longer needs an acknowledgement, and its skew is within the limit.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator('li[data-cluster="prod-east-422"]')).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.goto("/fleet");
+  await expect(page.getByRole("table", { name: "Clusters" }).getByRole("row").filter({ hasText: "prod-east-422" })).toContainText(
+    "Within limit",
+  );
+
+  // The audit page shows each step.
+  await page.goto("/audit");
+  await page.getByRole("textbox", { name: "Target" }).fill("prod-east-422");
+  for (const [action, actor] of [
+    ["acknowledgement.request", TECH.username],
+    ["acknowledgement.approve", APPROVER.username],
+    ["cluster.write", APPROVER.username],
+  ])
+    await expect(page.getByRole("row").filter({ hasText: action }).filter({ hasText: actor }).first()).toBeVisible();
+  await snap(page, testInfo, "52-ack-audit");
+});

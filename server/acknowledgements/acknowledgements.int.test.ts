@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { Collector } from "../collector/collector";
+import { MCO_SKEW_LIMITS } from "../domain/skew";
+import { ClusterClient } from "../kube/client";
+import { KINDS } from "../kube/kinds";
+import { setBootImageSkewEnforcement } from "../kube/writers";
+import type { Fleet } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { Reconciler, scaledClock } from "../simulator/reconciler";
+import { startTestSimulator } from "../simulator/testing";
+import { expireAcknowledgements } from "../store/acknowledgements";
+import { listAudit } from "../store/audit";
+import { getDb } from "../store/db";
+import { makeAllDue } from "../store/sweeps";
+import { createUser } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
+import {
+  acknowledgementCandidates,
+  approveAcknowledgement,
+  listAcknowledgementViews,
+  rejectAcknowledgement,
+  requestAcknowledgement,
+} from "./acknowledgements";
+
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+
+let fleet: Fleet;
+let sim: SimulatorServer;
+let reconciler: Reconciler;
+let tech: Actor, approver: Actor, otherApprover: Actor;
+
+const sweep = async () => {
+  await makeAllDue();
+  await new Collector({
+    worker: "test",
+    intervalMs: 300_000,
+    concurrency: 4,
+    clusterTimeoutMs: 10_000,
+    client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
+    limits: () => MCO_SKEW_LIMITS,
+    now: () => new Date(),
+    pollMs: 50,
+  }).runOnce();
+};
+const client = (name: string) => new ClusterClient(simulatorCredentials(sim, fleet.get(name)!));
+const upgradeableOf = async (name: string) =>
+  (
+    (await client(name).get(KINDS.clusterOperator, "machine-config")) as {
+      status: { conditions: { type: string; status: string; reason?: string }[] };
+    }
+  ).status.conditions.find((c) => c.type === "Upgradeable");
+const request = (over: Record<string, unknown> = {}) =>
+  requestAcknowledgement(
+    {
+      cluster: "prod-east-422",
+      mode: "RHCOSVersion",
+      rhcosVersion: "9.6.20250701-0",
+      evidence: "All three worker MachineSets were moved to ami-0a1b2c (RHCOS 9.6.20250701-0) on 2026-11-18; see change CHG-1234.",
+      machineSets: ["prod-east-7xk2p-worker-us-east-1a"],
+      ...over,
+    } as never,
+    tech,
+  );
+
+beforeAll(async () => {
+  ({ fleet, sim } = await startTestSimulator());
+  reconciler = new Reconciler(fleet, scaledClock(1));
+  reconciler.start(50);
+  await registerSimulatedClusters(sim, fleet.list());
+  const user = async (username: string, role: "technician" | "approver") => ({
+    user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
+    ip: "127.0.0.1",
+  });
+  tech = await user("tom", "technician");
+  approver = await user("alice", "approver");
+  otherApprover = await user("bob", "approver");
+  await sweep();
+});
+afterAll(() => {
+  reconciler.stop();
+  return sim.close();
+});
+
+describe("which clusters need an acknowledgement", () => {
+  it("lists prod-east-422 (Manual, install version below the limit) and prod-east, which cannot take one before 4.20", async () => {
+    const candidates = await acknowledgementCandidates(null);
+    const byName = new Map(candidates.map((c) => [c.cluster, c]));
+    expect(byName.get("prod-east-422")).toMatchObject({ release: "4.22.3", reason: "below-limit", served: true, pending: null });
+    expect(byName.get("prod-east")).toMatchObject({ release: "4.22.0", reason: "below-limit", served: false });
+    await expect(acknowledgementCandidates("latest")).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("refuses a request for a cluster whose API has no bootImageSkewEnforcement", async () => {
+    await expect(request({ cluster: "prod-east" })).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/arrives with 4\.20/),
+    });
+    await expect(request({ machineSets: ["no-such-machineset"] })).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("a request, decided by someone else", () => {
+  it("the requester cannot approve it; an approver can, and the cluster's Upgradeable turns true", async () => {
+    expect(await upgradeableOf("prod-east-422")).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError" });
+    const ack = await request();
+    expect(ack).toMatchObject({ status: "pending", requestedBy: "tom", baseline: null });
+    await expect(request()).rejects.toMatchObject({ status: 409 });
+
+    // The requester holds the technician role here; the rule holds for an approver who requested too (below).
+    await expect(approveAcknowledgement(ack.id, "", { ...tech, user: { ...tech.user, role: "approver" } })).rejects.toMatchObject({
+      status: 403,
+    });
+    const [view] = await listAcknowledgementViews(["pending"]);
+    expect(view!.prediction).toMatchObject({ upgradeable: true, release: "4.22.3" });
+
+    const approved = await approveAcknowledgement(ack.id, "checked the AMI ids in the console", approver);
+    expect(approved).toMatchObject({ status: "applied", decidedBy: "alice" });
+    expect(approved.verifiedAt).not.toBeNull();
+    expect(approved.result).toMatch(/mirrored it into status\.bootImageSkewEnforcementStatus .* no boot-image block \(Upgradeable=True\)/);
+    const mc = (await client("prod-east-422").get(KINDS.machineConfiguration, "cluster")) as {
+      spec: { bootImageSkewEnforcement: unknown };
+    };
+    expect(mc.spec.bootImageSkewEnforcement).toEqual({ mode: "Manual", manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" } });
+    expect((await upgradeableOf("prod-east-422"))?.status).not.toBe("False");
+
+    // Decided once: a second decision is a 409.
+    await expect(approveAcknowledgement(ack.id, "", otherApprover)).rejects.toMatchObject({ status: 409 });
+    await expect(rejectAcknowledgement(ack.id, "too late", otherApprover)).rejects.toMatchObject({ status: 409 });
+
+    const actions = (await listAudit({ target: "prod-east-422" })).map((e) => [e.action, e.actor, e.outcome]).reverse();
+    expect(actions).toEqual([
+      ["cluster.register", "test", "success"],
+      ["acknowledgement.request", "tom", "success"],
+      ["acknowledgement.approve", "alice", "success"],
+      ["cluster.write", "alice", "success"],
+    ]);
+  });
+
+  it("a value changed on the cluster since the request is re-read and refused, never overwritten", async () => {
+    const ack = await request({ mode: "OCPVersion", ocpVersion: "4.19.0", rhcosVersion: undefined });
+    // Someone sets None directly on the cluster after the request was made.
+    await setBootImageSkewEnforcement(client("prod-east-422"), { mode: "None" });
+    const decided = await approveAcknowledgement(ack.id, "", approver);
+    expect(decided.status).toBe("failed");
+    expect(decided.result).toMatch(/changed on the cluster since the request was made: it is now None \(it was Manual, 9\.6\.20250701-0\)/);
+    const mc = (await client("prod-east-422").get(KINDS.machineConfiguration, "cluster")) as {
+      spec: { bootImageSkewEnforcement: { mode: string } };
+    };
+    expect(mc.spec.bootImageSkewEnforcement.mode).toBe("None");
+    const [write] = await listAudit({ action: "cluster.write", target: "prod-east-422" });
+    expect(write).toMatchObject({ outcome: "failure", actor: "alice" });
+  });
+
+  it("a rejection needs a comment; an undecided request expires after 7 days", async () => {
+    const ack = await request({ mode: "None", rhcosVersion: undefined });
+    await expect(rejectAcknowledgement(ack.id, "", approver)).rejects.toMatchObject({ status: 400 });
+    expect(await rejectAcknowledgement(ack.id, "opting out needs a change ticket", approver)).toMatchObject({
+      status: "rejected",
+      decidedBy: "alice",
+    });
+
+    const waiting = await request();
+    expect(await expireAcknowledgements(new Date())).toEqual([]);
+    const expired = await expireAcknowledgements(new Date(Date.now() + 7 * 86_400_000 + 1000));
+    expect(expired.map((a) => [a.id, a.status])).toEqual([[waiting.id, "expired"]]);
+    await expect(approveAcknowledgement(waiting.id, "", approver)).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe("the audit log", () => {
+  it("refuses UPDATE and DELETE at the database", async () => {
+    const before = await getDb().auditEvent.count();
+    await expect(getDb().$executeRawUnsafe(`UPDATE "AuditEvent" SET "actor" = 'mallory'`)).rejects.toThrow(/append-only/);
+    await expect(getDb().$executeRawUnsafe(`DELETE FROM "AuditEvent"`)).rejects.toThrow(/append-only/);
+    await expect(getDb().$executeRawUnsafe(`TRUNCATE "AuditEvent"`)).rejects.toThrow(/append-only/);
+    expect(await getDb().auditEvent.count()).toBe(before);
+    expect(await getDb().auditEvent.count({ where: { actor: "mallory" } })).toBe(0);
+  });
+});

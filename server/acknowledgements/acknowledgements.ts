@@ -1,0 +1,292 @@
+import { z } from "zod";
+import { auditActor, type Actor } from "../auth/actor";
+import { auditedClusterWrite, clusterAnswer, clusterClient } from "../clusters/access";
+import {
+  ACK_TTL_MS,
+  acknowledgementNeed,
+  describeSpec,
+  predictUpgradeable,
+  sameSpec,
+  specOf,
+  type AckCandidate,
+  type AckPrediction,
+  type AcknowledgementRequest,
+  type EnforcementSpecValue,
+} from "../domain/acknowledgements";
+import { UPGRADEABLE_SKEW_REASON } from "../domain/skew";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { parseOcpVersion } from "../domain/versions";
+import { UserFacingError } from "../errors";
+import { skewLimits } from "../fleet/fleet";
+import { readMachineConfigOperator, readMachineConfiguration } from "../kube/readers";
+import { setBootImageSkewEnforcement } from "../kube/writers";
+import {
+  changeAcknowledgement,
+  expireAcknowledgements,
+  findAcknowledgement,
+  insertAcknowledgement,
+  listAcknowledgements,
+  type AckStatus,
+  type AcknowledgementRecord,
+} from "../store/acknowledgements";
+import { findClusterSummary } from "../store/clusters";
+import { listSnapshots } from "../store/fleet";
+import { findClusterState } from "../store/history";
+
+/**
+ * Manual boot-image acknowledgements, end to end: which clusters need one, the request, the
+ * decision by someone else, the conditional write to the cluster, and checking that the MCO took it.
+ */
+export type Candidate = AckCandidate & {
+  cluster: string;
+  version: string | null;
+  /** The cluster's API has spec.bootImageSkewEnforcement (4.20 and later). */
+  served: boolean;
+  pending: { id: string; requestedBy: string } | null;
+  machineSets: { name: string; bootImage: string | null }[];
+};
+
+const snapshotIsUsable = (s: unknown): s is ClusterSnapshot => !!s && typeof s === "object" && "machineSets" in s;
+
+/** Clusters that need an acknowledgement, now or at `target` (any release; default: the next one that enforces). */
+export async function acknowledgementCandidates(target: string | null): Promise<Candidate[]> {
+  if (target !== null && !parseOcpVersion(target)) throw new UserFacingError(400, `target must be a release like 4.22.3, not "${target}"`);
+  const limits = await skewLimits();
+  const pending = new Map((await listAcknowledgements({ statuses: ["pending", "applying"] })).map((a) => [a.clusterId, a]));
+  const out: Candidate[] = [];
+  for (let after: string | undefined, page; (page = await listSnapshots({ after, limit: 500, concerning: target === null })).length;) {
+    after = page.at(-1)!.name;
+    for (const row of page) {
+      if (row.offline || !snapshotIsUsable(row.snapshot)) continue;
+      const need = acknowledgementNeed(row.snapshot, limits, target);
+      if (!need) continue;
+      const p = pending.get(row.id);
+      out.push({
+        ...need,
+        cluster: row.name,
+        version: row.snapshot.version?.current ?? null,
+        served: !!row.snapshot.enforcement?.served,
+        pending: p ? { id: p.id, requestedBy: p.requestedBy } : null,
+        machineSets: row.snapshot.machineSets.map((m) => ({ name: m.machineSet, bootImage: m.ocpVersion ?? m.rhcosBuild })),
+      });
+    }
+  }
+  return out;
+}
+
+async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name: string; snapshot: ClusterSnapshot }> {
+  const cluster = await findClusterSummary(name);
+  if (!cluster) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (cluster.offline) throw new UserFacingError(409, `${name} is an offline import; Fleetskew cannot write to it`);
+  const state = await findClusterState(cluster.id);
+  if (!state || !snapshotIsUsable(state.snapshot))
+    throw new UserFacingError(409, `${name} has not been read yet; wait for its first sweep (a few seconds after registering)`);
+  return { id: cluster.id, name: cluster.name, snapshot: state.snapshot };
+}
+
+/** spec.bootImageSkewEnforcement as the cluster has it now; the last sweep's value when it cannot be read. */
+async function currentSpec(cluster: string, snapshot: ClusterSnapshot): Promise<EnforcementSpecValue | null> {
+  try {
+    const mc = await readMachineConfiguration(await clusterClient(cluster));
+    if (mc.status === "ok")
+      return ((mc.value.spec ?? {}) as { bootImageSkewEnforcement?: EnforcementSpecValue }).bootImageSkewEnforcement ?? null;
+  } catch {
+    /* fall back to the snapshot */
+  }
+  return snapshot.enforcement?.spec ?? null;
+}
+
+/** A technician or admin asks for an acknowledgement; nothing is sent to the cluster yet. */
+export async function requestAcknowledgement(input: AcknowledgementRequest, actor: Actor): Promise<AcknowledgementRecord> {
+  const cluster = await liveClusterWithSnapshot(input.cluster);
+  const s = cluster.snapshot;
+  if (!s.enforcement?.served)
+    throw new UserFacingError(
+      409,
+      `${cluster.name} runs ${s.version?.current ?? "an OpenShift version"} whose API has no spec.bootImageSkewEnforcement (it arrives with 4.20); there is nothing to acknowledge until the cluster is updated`,
+    );
+  const known = new Set(s.machineSets.map((m) => m.machineSet));
+  const unknown = (input.machineSets ?? []).filter((m) => !known.has(m));
+  if (unknown.length) throw new UserFacingError(400, `${cluster.name} has no MachineSet named ${unknown.join(", ")}`);
+  const open = (await listAcknowledgements({ clusterId: cluster.id, statuses: ["pending", "applying"] }))[0];
+  if (open)
+    throw new UserFacingError(
+      409,
+      `A request for ${cluster.name} by ${open.requestedBy} is already ${open.status}; decide or let it expire first`,
+    );
+  const value = input.mode === "OCPVersion" ? input.ocpVersion! : input.mode === "RHCOSVersion" ? input.rhcosVersion! : "None";
+  return insertAcknowledgement(
+    {
+      clusterId: cluster.id,
+      mode: input.mode,
+      ocpVersion: input.mode === "OCPVersion" ? input.ocpVersion! : null,
+      rhcosVersion: input.mode === "RHCOSVersion" ? input.rhcosVersion! : null,
+      evidence: input.evidence,
+      machineSets: input.machineSets ?? [],
+      requestedById: actor.user.id,
+      requestedBy: actor.user.username,
+      expiresAt: new Date(Date.now() + ACK_TTL_MS),
+      baseline: await currentSpec(cluster.name, s),
+    },
+    {
+      ...auditActor(actor),
+      action: "acknowledgement.request",
+      targetType: "cluster",
+      targetId: cluster.name,
+      summary:
+        input.mode === "None"
+          ? `asked to turn boot-image skew enforcement off on ${cluster.name}`
+          : `asked to acknowledge boot image ${value} on ${cluster.name}`,
+      details: { mode: input.mode, value, machineSets: input.machineSets ?? [] },
+    },
+  );
+}
+
+export const DecisionSchema = z.object({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
+
+/** Takes the decision under a row lock: never by the requester, only while pending and not expired. */
+function decide(id: string, actor: Actor, decision: "approve" | "reject", comment: string) {
+  return changeAcknowledgement(id, (current) => {
+    if (current.requestedById === actor.user.id)
+      throw new UserFacingError(403, `You requested this acknowledgement; someone else with the approver role must ${decision} it`);
+    if (current.status !== "pending") throw new UserFacingError(409, `This request is no longer pending: it is ${current.status}`);
+    if (new Date(current.expiresAt) < new Date())
+      throw new UserFacingError(409, "This request expired (7 days without a decision); ask for a new one");
+    if (decision === "reject" && comment.length < 3)
+      throw new UserFacingError(400, "Say why you reject it (a comment of at least 3 characters)");
+    return {
+      change: {
+        status: decision === "approve" ? "applying" : "rejected",
+        decidedBy: actor.user.username,
+        decidedAt: new Date(),
+        comment: comment || null,
+      },
+      audit: {
+        ...auditActor(actor),
+        action: `acknowledgement.${decision}`,
+        targetType: "cluster",
+        targetId: current.cluster,
+        summary: `${decision === "approve" ? "approved" : "rejected"} ${current.requestedBy}'s acknowledgement request for ${current.cluster}${comment ? `: ${comment}` : ""}`,
+        details: { request: current.id, comment },
+      },
+    };
+  });
+}
+
+async function recordOrThrow(id: string): Promise<AcknowledgementRecord> {
+  const record = await findAcknowledgement(id);
+  if (!record) throw new UserFacingError(404, `no acknowledgement request ${id}`);
+  return record;
+}
+
+export async function rejectAcknowledgement(id: string, comment: string, actor: Actor): Promise<AcknowledgementRecord> {
+  await recordOrThrow(id);
+  return (await decide(id, actor, "reject", comment))!;
+}
+
+/**
+ * Approves, then merge-patches spec.bootImageSkewEnforcement on condition that the cluster still
+ * has the value seen at request time (a 409 is read again and checked, never overwritten), then
+ * waits briefly for the MCO to mirror it into status.
+ */
+export async function approveAcknowledgement(id: string, comment: string, actor: Actor): Promise<AcknowledgementRecord> {
+  await recordOrThrow(id);
+  const approved = (await decide(id, actor, "approve", comment))!;
+  const spec = specOf(approved);
+  try {
+    const client = await clusterClient(approved.cluster);
+    const { result } = await auditedClusterWrite(
+      auditActor(actor),
+      approved.cluster,
+      {
+        object: "MachineConfiguration cluster",
+        change: `set spec.bootImageSkewEnforcement to ${describeSpec(spec)}`,
+        details: { request: id },
+      },
+      () => setBootImageSkewEnforcement(client, spec, { baseline: (approved.baseline ?? null) as EnforcementSpecValue | null }),
+      (r) => (r.result === "patched" ? "written" : "the cluster already had this value"),
+    );
+    await changeAcknowledgement(id, () => ({
+      change: {
+        status: "applied",
+        appliedAt: new Date(),
+        result: `${result === "patched" ? "Written to" : "Already in"} MachineConfiguration cluster spec.bootImageSkewEnforcement (${describeSpec(spec)}); waiting for the MCO to mirror it into status.`,
+      },
+    }));
+  } catch (error) {
+    await changeAcknowledgement(id, () => ({
+      change: { status: "failed", result: `The cluster did not take it: ${clusterAnswer(error)}` },
+    }));
+    return recordOrThrow(id);
+  }
+  for (let attempt = 0; attempt < 8; attempt++) {
+    if (await verifyAcknowledgement(id)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return recordOrThrow(id);
+}
+
+/**
+ * Checks that the MCO mirrored an applied acknowledgement into status and that machine-config's
+ * Upgradeable follows it. True once verified (or when there is nothing left to verify).
+ */
+export async function verifyAcknowledgement(id: string): Promise<boolean> {
+  const ack = await findAcknowledgement(id);
+  if (!ack || ack.status !== "applied" || ack.verifiedAt) return true;
+  const spec = specOf(ack);
+  const client = await clusterClient(ack.cluster);
+  const [mc, co] = await Promise.all([readMachineConfiguration(client), readMachineConfigOperator(client)]);
+  if (mc.status !== "ok") return false;
+  const status =
+    ((mc.value.status ?? {}) as { bootImageSkewEnforcementStatus?: EnforcementSpecValue }).bootImageSkewEnforcementStatus ?? null;
+  if (!sameSpec(status, spec)) return false;
+  const upgradeable = co.status === "ok" ? (co.value.status?.conditions ?? []).find((c) => c.type === "Upgradeable") : undefined;
+  const skewBlock = upgradeable?.status === "False" && upgradeable.reason === UPGRADEABLE_SKEW_REASON;
+  const state = await findClusterState(ack.clusterId);
+  const release = (state?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null;
+  const predicted = predictUpgradeable(ack, release, await skewLimits());
+  if (predicted.upgradeable === skewBlock) return false; // the operator has not caught up yet
+  await changeAcknowledgement(id, (current) => ({
+    change: {
+      verifiedAt: new Date(),
+      result: `${current.result ? `${current.result.replace(/; waiting for the MCO to mirror it into status\.$/, ".")} ` : ""}The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports ${
+        skewBlock ? `Upgradeable=False (${UPGRADEABLE_SKEW_REASON})` : "no boot-image block (Upgradeable=True)"
+      }.`,
+    },
+  }));
+  return true;
+}
+
+export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPrediction; release: string | null };
+
+export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
+  const limits = await skewLimits();
+  const records = await listAcknowledgements({ statuses });
+  const releases = new Map<string, string | null>();
+  for (const r of records)
+    if (!releases.has(r.clusterId))
+      releases.set(r.clusterId, ((await findClusterState(r.clusterId))?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null);
+  return records.map((r) => ({
+    ...r,
+    release: releases.get(r.clusterId) ?? null,
+    prediction: predictUpgradeable(r, releases.get(r.clusterId) ?? null, limits),
+  }));
+}
+
+/** Background: expire old requests, and verify applied ones the MCO had not mirrored yet (for up to an hour). */
+export async function followAcknowledgements(now = new Date()): Promise<void> {
+  await expireAcknowledgements(now);
+  for (const ack of await listAcknowledgements({ statuses: ["applied"] })) {
+    if (ack.verifiedAt || !ack.appliedAt) continue;
+    if (now.getTime() - new Date(ack.appliedAt).getTime() > 3_600_000) {
+      if (!ack.result?.includes("not confirmed"))
+        await changeAcknowledgement(ack.id, (current) => ({
+          change: {
+            result: `${current.result ?? ""} Not confirmed: the MCO had not mirrored the value an hour after it was written; check the machine-config operator.`,
+          },
+        }));
+      continue;
+    }
+    await verifyAcknowledgement(ack.id).catch(() => false);
+  }
+}

@@ -1,0 +1,278 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "../auth/actor";
+import { manifestDigest, type BundleManifest } from "../domain/bundles";
+import { UserFacingError } from "../errors";
+import { ClusterClient } from "../kube/client";
+import { KINDS } from "../kube/kinds";
+import type { Fleet } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { Reconciler } from "../simulator/reconciler";
+import { startTestSimulator } from "../simulator/testing";
+import { listAudit } from "../store/audit";
+import { findClusterSummary } from "../store/clusters";
+import { getDb } from "../store/db";
+import { insertApplication, listApplications } from "../store/bundles";
+import { createUser } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
+import { applicationProgress, applyBundle, followApplications, precheck, startUpgrade, unpin } from "./applications";
+import { BundleRefusedError, uploadBundle, vetBundle } from "./bundles";
+
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+
+let fleet: Fleet;
+let sim: SimulatorServer;
+let reconciler: Reconciler;
+const clock = { t: Date.parse("2026-11-20T08:00:00Z"), now: () => new Date(clock.t) };
+const advance = (minutes: number) => {
+  clock.t += minutes * 60_000;
+  for (const name of ["prod-east", "prod-east-422"]) reconciler.reconcile(fleet.get(name)!);
+};
+let admin: Actor, tech: Actor, approver: Actor;
+
+const digestOf = (n: string) => n.repeat(64).slice(0, 64);
+function manifest(release: string, images = 3, bytes = 2 * 1024 ** 3): BundleManifest {
+  return {
+    apiVersion: "fleetskew.io/v1",
+    kind: "UpgradeBundle",
+    release: { version: release, image: `quay.io/openshift-release-dev/ocp-release@sha256:${digestOf(release.at(-1)!)}` },
+    images: Array.from({ length: images }, (_, i) => ({
+      name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digestOf(String(i))}`,
+      sizeBytes: bytes,
+    })),
+    createdAt: "2026-11-01T09:00:00Z",
+  };
+}
+const bytesOf = (m: unknown) => new TextEncoder().encode(JSON.stringify(m, null, 2));
+
+async function vettedUpload(m: BundleManifest) {
+  const bytes = bytesOf(m);
+  await vetBundle({ digest: manifestDigest(bytes), note: `release ${m.release.version} mirrored on 2026-11-01` }, approver);
+  return uploadBundle(bytes, tech);
+}
+
+const client = (name: string) => new ClusterClient(simulatorCredentials(sim, fleet.get(name)!));
+const setsOn = async (name: string) =>
+  ((await client(name).list(KINDS.pinnedImageSet)) as { metadata: { name: string; labels?: Record<string, string> } }[]).map(
+    (s) => s.metadata,
+  );
+
+/** Sets a node's allocatable ephemeral storage, as a node whose disk filled up reports it. */
+function setNodeDisk(cluster: string, node: string, quantity: string) {
+  const c = fleet.get(cluster)!;
+  const info = c.kindFor({ apiVersion: "v1", kind: "Node" })!;
+  const current = c.store.get(info, undefined, node) as { status: { allocatable: Record<string, string> } };
+  const status = { ...current.status, allocatable: { ...current.status.allocatable, "ephemeral-storage": quantity } };
+  c.store.replace(info, undefined, node, { ...current, status } as never, "status");
+}
+
+beforeAll(async () => {
+  ({ fleet, sim } = await startTestSimulator());
+  reconciler = new Reconciler(fleet, clock);
+  await registerSimulatedClusters(sim, fleet.list());
+  const user = async (username: string, role: "admin" | "technician" | "approver") => ({
+    user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
+    ip: "127.0.0.1",
+  });
+  admin = await user("ada", "admin");
+  tech = await user("tom", "technician");
+  approver = await user("alice", "approver");
+});
+afterAll(() => sim.close());
+
+describe("vetting and uploading a bundle", () => {
+  it("refuses an unvetted manifest, showing its digest, and audits the refusal", async () => {
+    const bytes = bytesOf(manifest("4.19.11"));
+    const refused = await uploadBundle(bytes, tech).catch((e) => e);
+    expect(refused).toBeInstanceOf(BundleRefusedError);
+    expect(refused.status).toBe(422);
+    expect(refused.message).toContain(`sha256:${manifestDigest(bytes)} has not been vetted`);
+    expect(refused.extra).toMatchObject({ digest: `sha256:${manifestDigest(bytes)}` });
+    const [event] = await listAudit({ action: "bundle.upload" });
+    expect(event).toMatchObject({ actor: "tom", role: "technician", outcome: "denied" });
+    expect(await getDb().bundle.count()).toBe(0);
+  });
+
+  it("says exactly what is wrong with a vetted manifest that does not validate", async () => {
+    const bad = manifest("4.19.11");
+    bad.images[1]!.name = "quay.io/openshift-release-dev/ocp-v4.0-art-dev:4.19.11";
+    (bad.images[2] as { sizeBytes: number }).sizeBytes = -1;
+    const bytes = bytesOf(bad);
+    await vetBundle({ digest: `sha256:${manifestDigest(bytes).toUpperCase()}`, note: "vetted by mistake" }, approver);
+    const refused = await uploadBundle(bytes, tech).catch((e) => e);
+    expect(refused).toBeInstanceOf(BundleRefusedError);
+    expect(refused.problems).toEqual([
+      'images[1].name: "quay.io/openshift-release-dev/ocp-v4.0-art-dev:4.19.11" names the tag "4.19.11"; a bundle pins images by digest (…@sha256:<64 hex>)',
+      "images[2].sizeBytes: must be more than 0",
+    ]);
+  });
+
+  it("vets a digest once, and accepts the vetted manifest", async () => {
+    const m = manifest("4.19.11");
+    const uploaded = await vettedUpload(m);
+    expect(uploaded).toMatchObject({ releaseVersion: "4.19.11", imageCount: 3, totalBytes: 6 * 1024 ** 3, uploadedBy: "tom" });
+    await expect(vetBundle({ digest: uploaded.digest, note: "again" }, approver)).rejects.toMatchObject({ status: 409 });
+    await expect(vetBundle({ digest: "abc", note: "short" }, approver)).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe("applying a bundle to prod-east", () => {
+  const m = manifest("4.19.11");
+  const digest = manifestDigest(bytesOf(m));
+
+  it("prechecks: disk space as the MCO judges it, pods that always pull, sets already pinned", async () => {
+    const result = await precheck(digest, "prod-east");
+    const byId = (id: string, pool: string | null = null) => result.checks.find((c) => c.id === id && c.pool === pool)!;
+    expect(byId("disk-space", "worker")).toMatchObject({ status: "pass" });
+    expect(byId("always-pull-pods")).toMatchObject({
+      status: "warn",
+      items: ["openshift-marketplace/redhat-operators-7x9kq", "payments/payments-worker-5b8c7d-m4n2p"],
+    });
+    expect(byId("existing-pinned-image-sets")).toMatchObject({
+      status: "warn",
+      items: ["master-ocp-4.19.11-prefetch", "worker-prefetch-app-images"],
+    });
+    expect(result).toMatchObject({ canApply: true, needsConfirmation: true });
+
+    // A bundle too big for the nodes' disks fails the check with the figures.
+    const huge = await vettedUpload(manifest("4.19.12", 2, 30 * 1024 ** 3));
+    const tooBig = await precheck(huge.digest, "prod-east");
+    expect(tooBig.canApply).toBe(false);
+    expect(tooBig.checks.find((c) => c.id === "disk-space" && c.pool === "worker")).toMatchObject({
+      status: "fail",
+      detail: expect.stringMatching(/twice the images' size \(120\.0 GiB\) plus 16 GiB .* ip-10-0-77-201\.ec2\.internal has 106\.5 GiB/),
+    });
+    await expect(applyBundle({ digest: huge.digest, cluster: "prod-east", confirmWarnings: true }, tech)).rejects.toMatchObject({
+      status: 409,
+    });
+    expect(await listApplications()).toEqual([]);
+  });
+
+  it("needs the warnings confirmed, then pins one set per pool, labelled for the pool; applying twice changes nothing", async () => {
+    await expect(applyBundle({ digest, cluster: "prod-east", confirmWarnings: false }, tech)).rejects.toMatchObject({
+      status: 409,
+      extra: { needsConfirmation: true },
+    });
+    const { application, created } = await applyBundle({ digest, cluster: "prod-east", confirmWarnings: true }, tech);
+    expect(created).toBe(true);
+    expect(application).toMatchObject({ state: "preloading", cluster: "prod-east", createdBy: "tom", lastError: null });
+    expect(application.pools.map((p) => p.pool).sort()).toEqual(["infra", "master", "worker"]);
+    const ours = (await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"] === "4.19.11");
+    expect(ours.map((s) => [s.name, s.labels!["machineconfiguration.openshift.io/role"]]).sort()).toEqual(
+      application.pools.map((p) => [p.set, p.pool]).sort(),
+    );
+    const writes = await listAudit({ action: "cluster.write", target: "prod-east" });
+    expect(writes).toHaveLength(3);
+    expect(writes.every((w) => w.outcome === "success" && w.actor === "tom")).toBe(true);
+
+    const again = await applyBundle({ digest, cluster: "prod-east", confirmWarnings: true }, tech);
+    expect(again).toEqual({ application: expect.objectContaining({ id: application.id }), created: false });
+    expect(await listAudit({ action: "cluster.write", target: "prod-east" })).toHaveLength(3);
+  });
+
+  it("follows every node, explains an injected disk failure, and blocks the upgrade until it is fixed", async () => {
+    const [application] = await listApplications();
+    advance(1); // the MCO starts pulling
+    setNodeDisk("prod-east", "ip-10-0-33-150.ec2.internal", "20Gi");
+    advance(60);
+    let progress = await applicationProgress(application!.id);
+    expect(progress.source).toBe("live");
+    const failed = progress.nodes.find((n) => n.node === "ip-10-0-33-150.ec2.internal")!;
+    expect(failed).toMatchObject({
+      state: "failed",
+      label: "failed: not enough disk",
+      error: "storage available is less than minimum required",
+    });
+    expect(failed.remedy).toMatch(/needs 28\.0 GiB of allocatable disk .* reports 20\.0 GiB/);
+    expect(progress.summary).toMatchObject({ failed: 1, allDone: false });
+    expect(progress.readiness?.checks.find((c) => c.id === "pinned-images")?.status).toBe("fail");
+    await expect(startUpgrade(application!.id, {}, tech)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/An admin can start it anyway/),
+    });
+    await expect(startUpgrade(application!.id, { overrideReason: "go" }, admin)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/write why/),
+    });
+
+    setNodeDisk("prod-east", "ip-10-0-33-150.ec2.internal", "114345831029");
+    advance(1);
+    advance(60);
+    progress = await applicationProgress(application!.id);
+    expect(progress.nodes.every((n) => n.state === "done")).toBe(true);
+    expect(progress.summary.allDone).toBe(true);
+    expect(progress.blockers).toEqual([]);
+  });
+
+  it("starts the upgrade to the bundle's release digest, notices when it is done, and unpins the previous bundle after the next", async () => {
+    const [application] = await listApplications();
+    const started = await startUpgrade(application!.id, {}, tech);
+    expect(started).toMatchObject({ state: "upgrading", upgradeStartedBy: "tom", overrideReason: null });
+    const cv = (await client("prod-east").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: unknown } };
+    expect(cv.spec.desiredUpdate).toMatchObject({ version: "4.19.11", image: m.release.image });
+    await expect(startUpgrade(application!.id, {}, tech)).rejects.toMatchObject({ status: 409 });
+
+    advance(1);
+    advance(120);
+    await followApplications();
+    expect((await listApplications())[0]).toMatchObject({ id: application!.id, state: "upgraded" });
+
+    // The next bundle: once its upgrade completes, the first one's sets are removed.
+    const next = await vettedUpload(manifest("4.19.13"));
+    const second = (await applyBundle({ digest: next.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
+    advance(1);
+    advance(60);
+    await startUpgrade(second.id, {}, tech);
+    advance(1);
+    advance(120);
+    await followApplications();
+    const states = Object.fromEntries((await listApplications()).map((a) => [a.releaseVersion, a.state]));
+    expect(states).toEqual({ "4.19.11": "unpinned", "4.19.13": "upgraded" });
+    const left = (await setsOn("prod-east")).map((s) => s.labels?.["fleetskew.io/release"]).filter(Boolean);
+    expect(new Set(left)).toEqual(new Set(["4.19.13"]));
+    const unpinned = await unpin(second.id, tech);
+    expect(unpinned.state).toBe("unpinned");
+    expect((await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"])).toEqual([]);
+  });
+});
+
+describe("an application interrupted before its sets were created", () => {
+  it("is finished by the background follower, creating each set once", async () => {
+    const m = manifest("4.22.4");
+    const bundle = await vettedUpload(m);
+    const cluster = (await findClusterSummary("prod-east-422"))!;
+    const pools = ["master", "worker", "infra"].map((pool) => ({ pool, set: `fleetskew-4-22-4-${bundle.digest.slice(0, 8)}-${pool}` }));
+    const { application } = await insertApplication(
+      { bundleDigest: bundle.digest, clusterId: cluster.id, pools, confirmedWarnings: [], createdBy: "tom" },
+      { actor: "tom", role: "technician", ip: null, summary: "applied" },
+    );
+    expect(application.state).toBe("applying");
+    await followApplications();
+    await followApplications();
+    const after = (await listApplications()).find((a) => a.id === application.id)!;
+    expect(after.state).toBe("preloading");
+    expect(
+      (await setsOn("prod-east-422"))
+        .filter((s) => s.labels?.["fleetskew.io/release"] === "4.22.4")
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(pools.map((p) => p.set).sort());
+    // Someone deletes a set on the cluster: it is created again.
+    await client("prod-east-422").delete(KINDS.pinnedImageSet, pools[1]!.set);
+    await followApplications();
+    expect((await setsOn("prod-east-422")).map((s) => s.name)).toContain(pools[1]!.set);
+    const writes = (await listAudit({ action: "cluster.write", target: "prod-east-422" })).filter((w) => w.actor === null);
+    // Three creations, then one pass that finds two sets there and creates the missing one.
+    expect(writes.map((w) => w.details)).toHaveLength(6);
+    expect(writes.filter((w) => /: created$/.test(w.summary))).toHaveLength(4);
+  });
+
+  it("a cluster that does not serve PinnedImageSet says so", async () => {
+    const bundle = await vettedUpload(manifest("4.16.31"));
+    await expect(precheck(bundle.digest, "legacy")).rejects.toSatisfy(
+      (e: unknown) => e instanceof UserFacingError && e.status === 422 && /does not serve PinnedImageSet/.test(e.message),
+    );
+  });
+});

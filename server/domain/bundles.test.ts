@@ -1,0 +1,234 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkManifest,
+  diskVerdict,
+  explainPinFailure,
+  imageReferenceProblem,
+  manifestDigest,
+  nodePinProgress,
+  normalizeDigest,
+  pinnedImageSetName,
+  precheckBundle,
+  summarizeProgress,
+  type BundleManifest,
+  type PrecheckInput,
+} from "./bundles";
+import { node } from "./testing/snapshots";
+
+const GiB = 1024 ** 3;
+const hex = (c: string) => c.repeat(64);
+const manifest: BundleManifest = {
+  apiVersion: "fleetskew.io/v1",
+  kind: "UpgradeBundle",
+  release: { version: "4.19.11", image: `quay.io/openshift-release-dev/ocp-release@sha256:${hex("a")}` },
+  images: [
+    { name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hex("b")}`, sizeBytes: 10 * GiB },
+    { name: `mirror.example.com:5000/ocp4/openshift4@sha256:${hex("c")}`, sizeBytes: 5 * GiB },
+  ],
+  createdAt: "2026-11-01T09:00:00Z",
+};
+
+describe("image references (PinnedImageSet ImageDigestFormat)", () => {
+  it.each([
+    [`quay.io/openshift-release-dev/ocp-release@sha256:${hex("a")}`, null],
+    [`mirror.example.com:5000/ocp@sha256:${hex("0")}`, null],
+    ["quay.io/openshift-release-dev/ocp-release:4.19.11", /names the tag "4\.19\.11"/],
+    [`quay.io/ocp-release@sha256:${hex("A")}`, /64 lowercase hex/],
+    [`quay.io/a/b/c@sha256:${hex("a")}`, /host\[:port\]\[\/namespace\]\/name/],
+    [`localhost/ocp@sha256:${hex("a")}`, /host\[:port\]/],
+    ["", /1 to 447/],
+  ])("%s", (ref, problem) => {
+    const found = imageReferenceProblem(ref);
+    if (problem === null) expect(found).toBeNull();
+    else expect(found).toMatch(problem);
+  });
+});
+
+describe("manifests", () => {
+  it("accepts a valid manifest", () => {
+    expect(checkManifest(JSON.stringify(manifest))).toEqual({ ok: true, manifest });
+  });
+
+  it.each([
+    ["not JSON", "{", /not valid JSON/],
+    ["wrong kind", JSON.stringify({ ...manifest, kind: "Bundle" }), /^kind: must be "UpgradeBundle"$/],
+    ["no images", JSON.stringify({ ...manifest, images: [] }), /^images: must list at least one image$/],
+    [
+      "a tag for the release",
+      JSON.stringify({ ...manifest, release: { ...manifest.release, image: "quay.io/x/ocp-release:4.19" } }),
+      /^release\.image: .*names the tag/,
+    ],
+    [
+      "a fractional size",
+      JSON.stringify({ ...manifest, images: [{ ...manifest.images[0], sizeBytes: 1.5 }] }),
+      /^images\[0\]\.sizeBytes: must be a whole number/,
+    ],
+    [
+      "an image listed twice",
+      JSON.stringify({ ...manifest, images: [manifest.images[0], manifest.images[0]] }),
+      /^images\[1\]\.name: .* is listed twice/,
+    ],
+    ["an unknown field", JSON.stringify({ ...manifest, extra: 1 }), /extra/],
+    [
+      "a bad release version",
+      JSON.stringify({ ...manifest, release: { ...manifest.release, version: "4.19" } }),
+      /^release\.version: must be an OpenShift release/,
+    ],
+    ["a bad date", JSON.stringify({ ...manifest, createdAt: "yesterday" }), /^createdAt: must be an ISO 8601 time/],
+  ])("refuses %s, naming where", (_what, text, problem) => {
+    const result = checkManifest(text);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems.some((p) => problem.test(p))).toBe(true);
+  });
+
+  it("digests are of the file's bytes; people may paste them with a prefix and in capitals", () => {
+    // As `sha256sum` prints it for the same file.
+    expect(manifestDigest("{}\n")).toBe("ca3d163bab055381827226140568f3bef7eaac187cebd76878e0b63e9e442356");
+    expect(manifestDigest(Buffer.from("{}\n"))).toBe("ca3d163bab055381827226140568f3bef7eaac187cebd76878e0b63e9e442356");
+    expect(normalizeDigest(` sha256:${hex("A")} `)).toBe(hex("a"));
+    expect(normalizeDigest("abc")).toBeNull();
+  });
+
+  it("names a pool's set after the release, the digest and the pool", () => {
+    expect(pinnedImageSetName(manifest, hex("d"), "worker")).toBe("fleetskew-4-19-11-dddddddd-worker");
+  });
+});
+
+describe("the MCO's disk check (reference §6)", () => {
+  it.each([
+    ["room for twice the images", 100 * GiB, 40 * GiB, true],
+    ["exactly at the limit is refused (strictly less than)", 96 * GiB, 40 * GiB, false],
+    ["less than 16 GiB allocatable is refused whatever the images", 15 * GiB, 1, false],
+    ["unknown allocatable", null, 1, null],
+  ])("%s", (_rule, allocatable, images, ok) => {
+    expect(diskVerdict(allocatable as number | null, images).ok).toBe(ok);
+  });
+});
+
+const input = (over: Partial<PrecheckInput> = {}): PrecheckInput => ({
+  manifest,
+  digest: hex("d"),
+  pools: [
+    { name: "master", machineConfigSelector: undefined, degraded: false, updating: false, degradedMessage: null },
+    { name: "worker", machineConfigSelector: undefined, degraded: false, updating: false, degradedMessage: null },
+  ],
+  nodes: [
+    { name: "m1", pool: "master", ephemeralBytes: 120 * GiB, ready: true },
+    { name: "w1", pool: "worker", ephemeralBytes: 120 * GiB, ready: true },
+    { name: "w2", pool: "worker", ephemeralBytes: 40 * GiB, ready: true },
+  ],
+  alwaysPullPods: [],
+  pinnedImageSets: [],
+  unavailable: [],
+  ...over,
+});
+
+describe("prechecks", () => {
+  it("fails a pool with a node short of disk, naming the node and the figures", () => {
+    const checks = precheckBundle(input());
+    expect(checks.find((c) => c.id === "disk-space" && c.pool === "master")!.status).toBe("pass");
+    const worker = checks.find((c) => c.id === "disk-space" && c.pool === "worker")!;
+    expect(worker).toMatchObject({ status: "fail", items: ["w2"] });
+    expect(worker.detail).toContain("(30.0 GiB) plus 16 GiB");
+    expect(worker.detail).toContain("w2 has 40.0 GiB");
+  });
+
+  it("fails a degraded pool, warns for an updating one, pods that always pull and other pinned sets", () => {
+    const checks = precheckBundle(
+      input({
+        nodes: [],
+        pools: [
+          {
+            name: "master",
+            machineConfigSelector: undefined,
+            degraded: true,
+            updating: false,
+            degradedMessage: "node m1 is reporting: boom",
+          },
+          { name: "worker", machineConfigSelector: undefined, degraded: false, updating: true, degradedMessage: null },
+        ],
+        alwaysPullPods: [{ namespace: "shop", name: "cart-1", node: "w1", containers: ["main"] }],
+        pinnedImageSets: [{ name: "old", labels: { "fleetskew.io/release": "4.19.10" }, images: ["x"] }],
+      }),
+    );
+    const status = Object.fromEntries(checks.map((c) => [`${c.id}/${c.pool ?? ""}`, c.status]));
+    expect(status).toMatchObject({
+      "pool-degraded/master": "fail",
+      "pool-updating/worker": "warn",
+      "always-pull-pods/": "warn",
+      "existing-pinned-image-sets/": "warn",
+    });
+    expect(checks.find((c) => c.id === "existing-pinned-image-sets")!.detail).toContain("old (bundle for 4.19.10)");
+  });
+
+  it("recognises its own sets as already applied; unreadable parts become warnings", () => {
+    const own = pinnedImageSetName(manifest, hex("d"), "worker");
+    const checks = precheckBundle(
+      input({
+        nodes: [],
+        pinnedImageSets: [{ name: own, labels: {}, images: [] }],
+        unavailable: [{ part: "pods", reason: "pods is forbidden" }],
+      }),
+    );
+    expect(checks.find((c) => c.id === "already-applied")!.status).toBe("pass");
+    expect(checks.find((c) => c.id === "existing-pinned-image-sets")!.status).toBe("pass");
+    expect(checks.find((c) => c.id === "always-pull-pods")).toMatchObject({
+      status: "warn",
+      detail: expect.stringContaining("pods is forbidden"),
+    });
+  });
+});
+
+describe("a node's pre-load in plain words (MachineConfigNode, reference §5.2)", () => {
+  const set = { name: "s", generation: 2 };
+  it.each([
+    ["current generation reached: done", node("n", "worker", [{ set: "s", currentGeneration: 2, desiredGeneration: 2 }]), "done"],
+    [
+      "progressing: pulling",
+      { ...node("n", "worker", [{ set: "s", currentGeneration: 1, desiredGeneration: 2 }]), pinnedProgressing: true },
+      "pulling",
+    ],
+    ["no entry yet: waiting", node("n", "worker"), "waiting"],
+    [
+      "failed for this generation while degraded: failed",
+      {
+        ...node("n", "worker", [
+          { set: "s", currentGeneration: 1, desiredGeneration: 2, lastFailedGeneration: 2, error: "no space left on device" },
+        ]),
+        pinnedDegraded: true,
+      },
+      "failed",
+    ],
+    [
+      "an old failure, being retried: pulling",
+      {
+        ...node("n", "worker", [{ set: "s", currentGeneration: 1, desiredGeneration: 2, lastFailedGeneration: 2, error: "x" }]),
+        pinnedProgressing: true,
+      },
+      "pulling",
+    ],
+  ])("%s", (_rule, n, state) => {
+    expect(nodePinProgress(n, set, GiB).state).toBe(state);
+  });
+
+  it.each([
+    ["storage available is less than minimum required", "failed: not enough disk"],
+    ["write /var/lib/containers: no space left on device", "failed: disk filled up while pulling"],
+    ["reading manifest sha256:abc in mirror.example.com/ocp: manifest unknown", "failed: image not in the mirror"],
+    ["unauthorized: authentication required", "failed: the registry refused the node"],
+    ["dial tcp 10.0.0.5:5000: i/o timeout", "failed: registry not reachable"],
+    ["something else entirely", "failed"],
+  ])("explains %s", (error, label) => {
+    const explained = explainPinFailure(error, 10 * GiB, 20 * GiB);
+    expect(explained.label).toBe(label);
+    expect(explained.remedy.length).toBeGreaterThan(20);
+  });
+
+  it("summarizes: all done only when every node is done", () => {
+    const done = nodePinProgress(node("a", "worker", [{ set: "s", currentGeneration: 2, desiredGeneration: 2 }]), set, 1);
+    const waiting = nodePinProgress(node("b", "worker"), set, 1);
+    expect(summarizeProgress([done, waiting])).toEqual({ total: 2, done: 1, pulling: 0, waiting: 1, failed: 0, allDone: false });
+    expect(summarizeProgress([done]).allDone).toBe(true);
+    expect(summarizeProgress([]).allDone).toBe(false);
+  });
+});

@@ -1,0 +1,157 @@
+import { auditRow, type AuditInput } from "./audit";
+import { getDb } from "./db";
+import type { Prisma } from "./generated/prisma/client";
+
+/**
+ * Manual boot-image acknowledgement requests. A decision is taken under a row lock, so two
+ * approvers clicking at once produce one decision; every change carries its audit event.
+ */
+export const ACK_STATUSES = ["pending", "applying", "applied", "failed", "rejected", "expired"] as const;
+export type AckStatus = (typeof ACK_STATUSES)[number];
+
+export type AcknowledgementRecord = {
+  id: string;
+  clusterId: string;
+  cluster: string;
+  mode: "OCPVersion" | "RHCOSVersion" | "None";
+  ocpVersion: string | null;
+  rhcosVersion: string | null;
+  evidence: string;
+  machineSets: string[];
+  status: AckStatus;
+  requestedById: string;
+  requestedBy: string;
+  requestedAt: string;
+  expiresAt: string;
+  baseline: unknown;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+  result: string | null;
+  appliedAt: string | null;
+  verifiedAt: string | null;
+};
+
+const include = { cluster: { select: { name: true } } } as const;
+type Row = Prisma.AcknowledgementGetPayload<{ include: typeof include }>;
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+const recordOf = (r: Row): AcknowledgementRecord => ({
+  id: r.id,
+  clusterId: r.clusterId,
+  cluster: r.cluster.name,
+  mode: r.mode as AcknowledgementRecord["mode"],
+  ocpVersion: r.ocpVersion,
+  rhcosVersion: r.rhcosVersion,
+  evidence: r.evidence,
+  machineSets: r.machineSets as string[],
+  status: r.status as AckStatus,
+  requestedById: r.requestedById,
+  requestedBy: r.requestedBy,
+  requestedAt: r.requestedAt.toISOString(),
+  expiresAt: r.expiresAt.toISOString(),
+  baseline: r.baseline,
+  decidedBy: r.decidedBy,
+  decidedAt: iso(r.decidedAt),
+  comment: r.comment,
+  result: r.result,
+  appliedAt: iso(r.appliedAt),
+  verifiedAt: iso(r.verifiedAt),
+});
+
+export type NewAcknowledgement = {
+  clusterId: string;
+  mode: string;
+  ocpVersion: string | null;
+  rhcosVersion: string | null;
+  evidence: string;
+  machineSets: string[];
+  requestedById: string;
+  requestedBy: string;
+  expiresAt: Date;
+  baseline: unknown;
+};
+
+export async function insertAcknowledgement(input: NewAcknowledgement, audit: AuditInput): Promise<AcknowledgementRecord> {
+  return getDb().$transaction(async (tx) => {
+    const row = await tx.acknowledgement.create({
+      data: { ...input, status: "pending", baseline: (input.baseline ?? undefined) as Prisma.InputJsonValue | undefined },
+      include,
+    });
+    await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, request: row.id } }) });
+    return recordOf(row);
+  });
+}
+
+export async function findAcknowledgement(id: string): Promise<AcknowledgementRecord | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const row = await getDb().acknowledgement.findUnique({ where: { id }, include });
+  return row ? recordOf(row) : null;
+}
+
+export async function listAcknowledgements(filter: { statuses?: AckStatus[]; clusterId?: string } = {}): Promise<AcknowledgementRecord[]> {
+  const rows = await getDb().acknowledgement.findMany({
+    where: {
+      ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
+      ...(filter.clusterId ? { clusterId: filter.clusterId } : {}),
+    },
+    orderBy: { requestedAt: "desc" },
+    take: 500,
+    include,
+  });
+  return rows.map(recordOf);
+}
+
+export type AckChange = Partial<{
+  status: AckStatus;
+  decidedBy: string;
+  decidedAt: Date;
+  comment: string | null;
+  result: string | null;
+  appliedAt: Date;
+  verifiedAt: Date;
+}>;
+
+/**
+ * Changes a request under a row lock. `decide` sees the current record and returns the change
+ * and its audit event, or throws (e.g. not pending any more); nothing is written then.
+ */
+export async function changeAcknowledgement(
+  id: string,
+  decide: (current: AcknowledgementRecord) => { change: AckChange; audit?: AuditInput },
+): Promise<AcknowledgementRecord | null> {
+  return getDb().$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Acknowledgement" WHERE "id" = ${id}::uuid FOR UPDATE`;
+    if (locked.length === 0) return null;
+    const current = recordOf((await tx.acknowledgement.findUnique({ where: { id }, include }))!);
+    const { change, audit } = decide(current);
+    const row = await tx.acknowledgement.update({ where: { id }, data: change, include });
+    if (audit) await tx.auditEvent.create({ data: auditRow(audit) });
+    return recordOf(row);
+  });
+}
+
+/** Marks pending requests past their expiry as expired, each with an audit event; returns them. */
+export async function expireAcknowledgements(now: Date): Promise<AcknowledgementRecord[]> {
+  const due = await getDb().acknowledgement.findMany({ where: { status: "pending", expiresAt: { lt: now } }, select: { id: true } });
+  const expired: AcknowledgementRecord[] = [];
+  for (const { id } of due) {
+    const record = await changeAcknowledgement(id, (current) =>
+      current.status !== "pending"
+        ? { change: {} }
+        : {
+            change: { status: "expired", result: "No decision within 7 days; request a new acknowledgement if it is still needed." },
+            audit: {
+              actor: null,
+              action: "acknowledgement.expire",
+              targetType: "cluster",
+              targetId: current.cluster,
+              summary: `acknowledgement request by ${current.requestedBy} for ${current.cluster} expired undecided`,
+              details: { request: current.id },
+            },
+          },
+    );
+    if (record?.status === "expired") expired.push(record);
+  }
+  return expired;
+}
