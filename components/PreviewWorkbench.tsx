@@ -24,7 +24,15 @@ type PoolPreview = {
     warnings: string[];
   };
 };
-type ClusterPreview = { cluster: string; policySource: string; pools: PoolPreview[]; unmatched: string | null };
+type ClusterPreview = {
+  cluster: string;
+  source: "live" | "stored";
+  observedAt: string;
+  sourceNote: string | null;
+  policySource: string;
+  pools: PoolPreview[];
+  unmatched: string | null;
+};
 
 const EXAMPLE = `apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
@@ -180,8 +188,12 @@ export function PreviewWorkbench() {
             {"error" in r ? <Alert tone="error">{r.error}</Alert> : null}
             {"result" in r && r.result ? (
               <>
+                {r.result.source === "stored" ? <Alert tone="info">{r.result.sourceNote}</Alert> : null}
                 <p className="text-xs text-muted">
-                  Live configuration; policy from{" "}
+                  {r.result.source === "live"
+                    ? "Live configuration"
+                    : `Configuration as of ${new Date(r.result.observedAt).toLocaleString()}`}
+                  ; policy from{" "}
                   {r.result.policySource === "cluster-status"
                     ? "the cluster's MachineConfiguration status"
                     : r.result.policySource === "defaults"

@@ -7,7 +7,9 @@ import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { describeAction, effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
 import { UserFacingError } from "../errors";
-import { ClusterClient, type ClientOptions } from "../kube/client";
+import { CapturedCluster } from "../kube/captured";
+import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/client";
+import type { DumpObject } from "../kube/dumps";
 import type { ClusterCredentials } from "../kube/credentials";
 import {
   readInfrastructure,
@@ -16,6 +18,7 @@ import {
   readMachineConfiguration,
   readMachineOSConfigs,
 } from "../kube/readers";
+import { findPreviewInputs } from "../store/previewInputs";
 
 /** The proposed MachineConfig as the API takes it: YAML or JSON text, at most 1 MiB. */
 export const MachineConfigText = z
@@ -36,7 +39,18 @@ export type PoolPreview = {
   files: FileComparison[];
 };
 
-export type ClusterPreview = { cluster: string; source: "live"; policySource: string; pools: PoolPreview[]; unmatched: string | null };
+export type ClusterPreview = {
+  cluster: string;
+  /** "live": read from the cluster now; "stored": the copy kept from its last sweep, the cluster being unreachable. */
+  source: "live" | "stored";
+  /** When the configuration previewed was read. */
+  observedAt: string;
+  /** Why the stored copy was used. */
+  sourceNote: string | null;
+  policySource: string;
+  pools: PoolPreview[];
+  unmatched: string | null;
+};
 
 /** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
 export function parseProposedMachineConfig(text: string): RenderedConfig {
@@ -73,7 +87,8 @@ const text = (c: RenderedConfig, path: string) => {
 /**
  * Previews a proposed MachineConfig on one cluster: for every pool whose machineConfigSelector
  * matches its labels, the pool's sources are merged without and with it (replacing one of the same
- * name), and the MCO's decision is applied with the cluster's own disruption policy.
+ * name), and the MCO's decision is applied with the cluster's own disruption policy. The cluster is
+ * read live; when it cannot be, the copy its last sweep kept is used, and the answer says so.
  */
 export async function previewOnCluster(
   name: string,
@@ -83,93 +98,111 @@ export async function previewOnCluster(
 ): Promise<ClusterPreview> {
   const client = new ClusterClient(credentials, { timeoutMs: 10_000, retries: 1, retryDelayMs: 200, ...options });
   try {
-    const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs] = await Promise.all([
-      readMachineConfigPools(client),
-      readMachineConfigs(client),
-      readMachineConfiguration(client),
-      readInfrastructure(client),
-      readMachineOSConfigs(client),
-    ]);
-    for (const r of [pools, configs]) {
-      if (r.status === "error") throw new UserFacingError(503, `cannot read ${name}: ${r.error.message}`);
-      if (r.status === "not-available") throw new UserFacingError(422, `${name} does not serve MachineConfigs or pools: ${r.reason}`);
-    }
-    if (pools.status !== "ok" || configs.status !== "ok") throw new Error("unreachable");
-    const warnings: string[] = [];
-    const { policies, source } = effectivePolicies(machineConfiguration.status === "ok" ? machineConfiguration.value : null, warnings);
-    const overrides = ((machineConfiguration.status === "ok"
-      ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
-          ?.irreconcilableValidationOverrides?.storage
-      : undefined) ?? []) as never[];
-    const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
-    const imageModePools = new Set(
-      machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : [],
-    );
-    const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
-
-    const results: PoolPreview[] = [];
-    for (const pool of pools.items) {
-      const spec = (pool.spec ?? {}) as {
-        machineConfigSelector?: LabelSelector;
-        configuration?: { name?: string; source?: { name: string }[] };
-      };
-      if (!selectorMatches(spec.machineConfigSelector, proposed.labels)) continue;
-      const notes: string[] = [...warnings];
-      const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
-      const missing = sourceNames.filter((n) => !byName.has(n));
-      if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
-      const sources = sourceNames.filter((n) => byName.has(n)).map((n) => readMachineConfig(byName.get(n), n));
-      const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
-      const defaultOs = rendered ? readMachineConfig(rendered, spec.configuration!.name!).osImageURL : "";
-      let before: RenderedConfig;
-      let after: RenderedConfig;
-      try {
-        before = mergeMachineConfigs(sources.length ? sources : [proposed], defaultOs);
-        after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
-      } catch (error) {
-        if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool.metadata.name}: ${error.message}`);
-        throw error;
-      }
-      let preview: Preview;
-      try {
-        preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides });
-      } catch (error) {
-        if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
-        throw error;
-      }
-      if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
-      if (imageModePools.has(pool.metadata.name)) {
-        notes.push(
-          preview.imageMode?.newImageBuilt ||
-            before.osImageURL !== after.osImageURL ||
-            before.kernelType !== after.kernelType ||
-            JSON.stringify(before.extensions) !== JSON.stringify(after.extensions) ||
-            JSON.stringify(before.kernelArguments) !== JSON.stringify(after.kernelArguments)
-            ? "image-mode pool: a new OS image is built before nodes update"
-            : "image-mode pool: the current OS image is reused; files, units and SSH keys follow the disruption policy",
-        );
-      }
-      const files = preview.changes
-        .filter((c) => c.kind === "file")
-        .map((c) => {
-          const b = text(before, c.name);
-          const a = text(after, c.name);
-          return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
-        });
-      const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
-      results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview, notes, files });
-    }
-    return {
-      cluster: name,
-      source: "live",
-      policySource: source,
-      pools: results,
-      unmatched:
-        results.length === 0
-          ? `no pool of ${name} selects this MachineConfig's labels; label it like machineconfiguration.openshift.io/role: worker`
-          : null,
-    };
+    return await previewFrom(client, name, proposed, { source: "live", observedAt: new Date().toISOString(), sourceNote: null });
+  } catch (error) {
+    if (!(error instanceof ClusterUnreadable)) throw error;
+    const stored = await findPreviewInputs(name);
+    if (!stored) throw new UserFacingError(503, `${error.message}; no earlier copy of its configuration is kept yet`);
+    return previewFrom(new CapturedCluster(stored.objects as DumpObject[]), name, proposed, {
+      source: "stored",
+      observedAt: stored.confirmedAt,
+      sourceNote: `${error.message}. This preview uses the configuration Fleetskew kept from its last sweep (${stored.confirmedAt}).`,
+    });
   } finally {
     client.close();
   }
+}
+
+class ClusterUnreadable extends UserFacingError {}
+
+async function previewFrom(
+  cluster: ObjectSource,
+  name: string,
+  proposed: RenderedConfig,
+  origin: Pick<ClusterPreview, "source" | "observedAt" | "sourceNote">,
+): Promise<ClusterPreview> {
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs] = await Promise.all([
+    readMachineConfigPools(cluster),
+    readMachineConfigs(cluster),
+    readMachineConfiguration(cluster),
+    readInfrastructure(cluster),
+    readMachineOSConfigs(cluster),
+  ]);
+  for (const r of [pools, configs]) {
+    if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
+    if (r.status === "not-available") throw new UserFacingError(422, `${name} does not serve MachineConfigs or pools: ${r.reason}`);
+  }
+  if (pools.status !== "ok" || configs.status !== "ok") throw new Error("unreachable");
+  const warnings: string[] = [];
+  const { policies, source } = effectivePolicies(machineConfiguration.status === "ok" ? machineConfiguration.value : null, warnings);
+  const overrides = ((machineConfiguration.status === "ok"
+    ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
+        ?.irreconcilableValidationOverrides?.storage
+    : undefined) ?? []) as never[];
+  const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
+  const imageModePools = new Set(machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : []);
+  const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
+
+  const results: PoolPreview[] = [];
+  for (const pool of pools.items) {
+    const spec = (pool.spec ?? {}) as {
+      machineConfigSelector?: LabelSelector;
+      configuration?: { name?: string; source?: { name: string }[] };
+    };
+    if (!selectorMatches(spec.machineConfigSelector, proposed.labels)) continue;
+    const notes: string[] = [...warnings];
+    const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
+    const missing = sourceNames.filter((n) => !byName.has(n));
+    if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
+    const sources = sourceNames.filter((n) => byName.has(n)).map((n) => readMachineConfig(byName.get(n), n));
+    const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
+    const defaultOs = rendered ? readMachineConfig(rendered, spec.configuration!.name!).osImageURL : "";
+    let before: RenderedConfig;
+    let after: RenderedConfig;
+    try {
+      before = mergeMachineConfigs(sources.length ? sources : [proposed], defaultOs);
+      after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
+    } catch (error) {
+      if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool.metadata.name}: ${error.message}`);
+      throw error;
+    }
+    let preview: Preview;
+    try {
+      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides });
+    } catch (error) {
+      if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
+      throw error;
+    }
+    if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
+    if (imageModePools.has(pool.metadata.name)) {
+      notes.push(
+        preview.imageMode?.newImageBuilt ||
+          before.osImageURL !== after.osImageURL ||
+          before.kernelType !== after.kernelType ||
+          JSON.stringify(before.extensions) !== JSON.stringify(after.extensions) ||
+          JSON.stringify(before.kernelArguments) !== JSON.stringify(after.kernelArguments)
+          ? "image-mode pool: a new OS image is built before nodes update"
+          : "image-mode pool: the current OS image is reused; files, units and SSH keys follow the disruption policy",
+      );
+    }
+    const files = preview.changes
+      .filter((c) => c.kind === "file")
+      .map((c) => {
+        const b = text(before, c.name);
+        const a = text(after, c.name);
+        return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
+      });
+    const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
+    results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview, notes, files });
+  }
+  return {
+    cluster: name,
+    ...origin,
+    policySource: source,
+    pools: results,
+    unmatched:
+      results.length === 0
+        ? `no pool of ${name} selects this MachineConfig's labels; label it like machineconfiguration.openshift.io/role: worker`
+        : null,
+  };
 }

@@ -6,7 +6,16 @@ import type { RenderedConfig } from "../domain/disruption/machineConfig";
 
 export type FleetPreview = {
   clusters: ({ cluster: string; error: string } | ClusterPreview)[];
-  summary: { rebootNodes: number; rebootClusters: number; otherNodes: number; otherClusters: number; failed: number; text: string };
+  summary: {
+    rebootNodes: number;
+    rebootClusters: number;
+    otherNodes: number;
+    otherClusters: number;
+    /** Unreachable clusters previewed from the configuration kept from their last sweep. */
+    stored: number;
+    failed: number;
+    text: string;
+  };
 };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -50,6 +59,7 @@ export async function previewOnFleet(names: string[] | "all", proposed: Rendered
     if (reboots.length) rebootClusters++;
     else if (others.length) otherClusters++;
   }
-  const text = `reboots ${plural(rebootNodes, "node")} in ${plural(rebootClusters, "cluster")}, no reboot in ${plural(otherClusters, "cluster")} (${plural(otherNodes, "node")})${failed ? `; ${plural(failed, "cluster")} could not be previewed` : ""}`;
-  return { clusters, summary: { rebootNodes, rebootClusters, otherNodes, otherClusters, failed, text } };
+  const stored = clusters.filter((c) => !("error" in c) && c.source === "stored").length;
+  const text = `reboots ${plural(rebootNodes, "node")} in ${plural(rebootClusters, "cluster")}, no reboot in ${plural(otherClusters, "cluster")} (${plural(otherNodes, "node")})${stored ? `; ${plural(stored, "unreachable cluster")} previewed from the configuration of ${stored === 1 ? "its" : "their"} last sweep` : ""}${failed ? `; ${plural(failed, "cluster")} could not be previewed` : ""}`;
+  return { clusters, summary: { rebootNodes, rebootClusters, otherNodes, otherClusters, stored, failed, text } };
 }

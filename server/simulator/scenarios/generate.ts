@@ -2,6 +2,7 @@ import { checkBootImageSkew, skewLimitsFor } from "../../domain/skew";
 import type { ClusterSpec, Faults } from "../cluster";
 import type { KubeObject } from "../store";
 import { amiFor, azureVersionFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./bootImages";
+import { machineConfigsForPools } from "./machineConfigs";
 import { prodEast422Objects, prodEastObjects, readFixture } from "./prodEast";
 import { bootImagesDefaultOn, bootImagesSupported } from "../../domain/platforms";
 import { hexOf, pick, rng, uidOf, weighted } from "./random";
@@ -606,6 +607,13 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
   if (p.imageMode) {
     for (const kind of ["MachineOSConfig", "MachineOSBuild"]) push(structuredClone(byKind(kind)[0]!));
   }
+  // Source and rendered MachineConfigs by the names the pools list, so every cluster can be previewed.
+  const osImageURL = `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hexOf(`${p.name}/os/${current}`, 64)}`;
+  for (const mc of machineConfigsForPools(
+    objects.filter((o) => o.kind === "MachineConfigPool"),
+    osImageURL,
+  ))
+    push(mc);
   return objects;
 }
 
