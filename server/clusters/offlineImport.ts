@@ -3,6 +3,7 @@ import { auditActor, type Actor } from "../auth/actor";
 import { digest, FleetCatalog } from "../collector/evaluate";
 import { UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
+import { invalidateFleetList } from "../fleet/fleetList";
 import { CapturedCluster } from "../kube/captured";
 import { DumpParseError, parseDumpFile, type DumpObject } from "../kube/dumps";
 import { readClusterObjects, type ClusterObjects } from "../kube/readers";
@@ -216,6 +217,7 @@ export async function importOfflineCluster(
         details: { files: upload.files.length, objects: parsed.length, read: read.read, warnings: warnings.length },
       },
     );
+    invalidateFleetList();
     return {
       cluster: fields.name,
       created: stored.cluster === "created",

@@ -1,4 +1,5 @@
 import { auditActor, type Actor } from "../auth/actor";
+import { invalidateFleetList } from "../fleet/fleetList";
 import { z } from "zod";
 import { UserFacingError } from "../errors";
 import { requestConfig } from "../http/request";
@@ -165,6 +166,7 @@ export async function registerCluster(
         details: { tls: credentials.insecureSkipTlsVerify ? "verification skipped" : "verified", source: input.source.type },
       },
     );
+    invalidateFleetList();
     return { cluster, report };
   } catch (error) {
     if (error instanceof ClusterNameTakenError) throw new UserFacingError(409, error.message);
@@ -188,11 +190,13 @@ export async function changeCluster(name: string, input: z.infer<typeof UpdateCl
     auditActor(actor),
   );
   if (!updated) throw new UserFacingError(404, `no cluster named ${name}`);
+  invalidateFleetList();
   return updated;
 }
 
 export async function removeCluster(name: string, actor: Actor): Promise<void> {
   if (!(await deleteCluster(name, auditActor(actor)))) throw new UserFacingError(404, `no cluster named ${name}`);
+  invalidateFleetList();
 }
 
 const offlineMessage = (name: string) =>

@@ -2,11 +2,13 @@ import { createHash, randomBytes } from "node:crypto";
 import os from "node:os";
 import { openCredentials } from "../clusters/registration";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
+import { invalidateFleetList } from "../fleet/fleetList";
 import { ClusterClient, type ClientOptions } from "../kube/client";
 import { readClusterObjects, type ClusterObjects } from "../kube/readers";
-import { loadCatalog, recordSweepFailure, recordSweepSuccess, type SweepOutcome } from "../store/history";
+import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
 import { digest, FleetCatalog } from "./evaluate";
+import { PreviewInputsKeeper } from "./previewInputs";
 
 /**
  * The collector: sweeps due clusters with bounded concurrency. Any number of collectors (the web
@@ -23,9 +25,19 @@ export type CollectorOptions = {
   now: () => Date;
   /** How long an idle collector waits before looking for due clusters again. */
   pollMs: number;
+  /** Called as each sweep finishes (progress reports, the benchmark's throughput). */
+  onSweep?: (result: SweepResult) => void;
 };
 
-export type SweepResult = { cluster: string; outcome: "ok" | "failed"; stored: SweepOutcome; error?: string; durationMs: number };
+export type SweepResult = {
+  cluster: string;
+  outcome: "ok" | "failed";
+  stored: SweepOutcome;
+  error?: string;
+  durationMs: number;
+  /** Where a successful sweep's time went: reading the cluster, digesting the objects, storing the result. */
+  phases?: { readMs: number; digestMs: number; storeMs: number };
+};
 
 export const workerName = (role: string) => `${role}:${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
@@ -72,6 +84,7 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 
 export class Collector {
   private readonly catalog = new FleetCatalog();
+  private readonly previewInputs = new PreviewInputsKeeper();
   private catalogLoadedAt = 0;
   private readonly clients = new Map<string, { fingerprint: string; client: ClusterClient }>();
   private running = false;
@@ -92,8 +105,14 @@ export class Collector {
     const cached = this.clients.get(claim.name);
     if (cached?.fingerprint === fingerprint) return cached.client;
     const client = new ClusterClient(await openCredentials(claim.name, claim.sealedCredentials), this.options.client);
-    // A bounded cache: beyond it, clients (and their keep-alive pools) are rebuilt on demand.
-    if (this.clients.size >= 5_000) this.clients.delete(this.clients.keys().next().value!);
+    // A bounded cache (a client is a few KiB; a sweep through a fleet larger than the cache would
+    // rebuild every client): beyond it, clients and their keep-alive pools are rebuilt on demand.
+    if (cached) cached.client.close();
+    else if (this.clients.size >= 20_000) {
+      const [oldest, entry] = this.clients.entries().next().value!;
+      entry.client.close();
+      this.clients.delete(oldest);
+    }
     this.clients.set(claim.name, { fingerprint, client });
     return client;
   }
@@ -118,27 +137,54 @@ export class Collector {
     try {
       const client = await this.clientFor(claim);
       const objects = await withDeadline(readClusterObjects(client), this.options.clusterTimeoutMs, `reading ${claim.name}`);
+      const readMs = elapsed();
       const failure = judgeRead(objects);
       if (failure) return await fail(failure);
       const limits = this.options.limits();
       const d = digest(objects, this.catalog, limits, at);
-      this.catalog.add(d.snapshot.streamImages);
-      const stored = await recordSweepSuccess({
-        clusterId: claim.clusterId,
-        clusterName: claim.name,
-        worker: this.options.worker,
-        at,
-        snapshot: d.snapshot,
-        snapshotHash: d.snapshotHash,
-        facts: d.facts,
-        summary: d.summary,
-        backfill: d.backfill,
-        catalog: d.snapshot.streamImages,
-        platform: d.snapshot.platform,
-        durationMs: elapsed(),
-        nextSweepAt: new Date(at.getTime() + jitter(this.options.intervalMs)),
-      });
-      return { cluster: claim.name, outcome: "ok", stored, durationMs: elapsed() };
+      const digestMs = elapsed() - readMs;
+      // Only images no process has stored yet are written (the catalog is shared through the database).
+      const newImages = this.catalog.add(d.snapshot.streamImages);
+      const nextSweepAt = new Date(at.getTime() + jitter(this.options.intervalMs));
+      const unchanged =
+        newImages.length === 0 &&
+        (await recordUnchangedSweep({
+          clusterId: claim.clusterId,
+          worker: this.options.worker,
+          at,
+          snapshotHash: d.snapshotHash,
+          durationMs: elapsed(),
+          nextSweepAt,
+        }));
+      const stored = unchanged
+        ? "unchanged"
+        : await recordSweepSuccess({
+            clusterId: claim.clusterId,
+            clusterName: claim.name,
+            worker: this.options.worker,
+            at,
+            snapshot: d.snapshot,
+            snapshotHash: d.snapshotHash,
+            facts: d.facts,
+            summary: d.summary,
+            backfill: d.backfill,
+            catalog: newImages,
+            platform: d.snapshot.platform,
+            durationMs: elapsed(),
+            nextSweepAt,
+          });
+      const durationMs = elapsed();
+      // Something a person would see changed: the fleet list of this process shows it at once.
+      if (stored === "written") invalidateFleetList();
+      // After the sweep is stored: what a preview needs, read again only when it changed.
+      if (stored !== "lease-lost") await this.previewInputs.keep(claim.clusterId, client, objects, at).catch(() => undefined);
+      return {
+        cluster: claim.name,
+        outcome: "ok",
+        stored,
+        durationMs,
+        phases: { readMs, digestMs, storeMs: durationMs - readMs - digestMs },
+      };
     } catch (error) {
       if (error instanceof Deadline) return fail({ status: "unreachable", error: error.message });
       // Our own bug or the database: say so on the cluster rather than stopping the collector.
@@ -166,6 +212,7 @@ export class Collector {
         for (const claim of claims) {
           const p: Promise<void> = this.sweep(claim).then((r) => {
             results.push(r);
+            this.options.onSweep?.(r);
             this.stats.sweeps++;
             if (r.outcome === "failed") this.stats.errors++;
             this.stats.durationMs += r.durationMs;

@@ -12,8 +12,11 @@ import { normalizeSnapshot } from "./normalize";
 export class FleetCatalog implements BootImageCatalog {
   private readonly entries = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
 
-  add(entries: { key: string; rhcosBuild: string; ocpVersion: string | null }[]): void {
-    for (const e of entries) if (!this.entries.has(e.key)) this.entries.set(e.key, { rhcosBuild: e.rhcosBuild, ocpVersion: e.ocpVersion });
+  /** Adds what it does not know yet, and returns those entries (the ones worth storing). */
+  add<T extends { key: string; rhcosBuild: string; ocpVersion: string | null }>(entries: T[]): T[] {
+    const added = entries.filter((e) => !this.entries.has(e.key));
+    for (const e of added) this.entries.set(e.key, { rhcosBuild: e.rhcosBuild, ocpVersion: e.ocpVersion });
+    return added;
   }
 
   lookup(key: string) {
@@ -59,10 +62,12 @@ export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEnt
 export function digest(objects: ClusterObjects, catalog: BootImageCatalog, limits: SkewLimitEntry[], now: Date) {
   const snapshot = normalizeSnapshot(objects, catalog);
   const evaluation = evaluateSnapshot(snapshot, limits);
+  const facts = withHashes(factsOf(snapshot, evaluation.skew, evaluation.readiness));
   return {
     ...evaluation,
-    snapshotHash: hashOf(snapshot),
-    facts: withHashes(factsOf(snapshot, evaluation.skew, evaluation.readiness)),
+    // What is derived counts too: new skew limits change the verdicts of an unchanged cluster.
+    snapshotHash: hashOf({ snapshot, summary: evaluation.summary, facts: facts.map((f) => f.hash) }),
+    facts,
     backfill: backfillOf(snapshot, now, limits),
   };
 }

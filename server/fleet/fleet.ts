@@ -4,31 +4,22 @@ import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { compareVersions, minorOf, parseOcpVersion } from "../domain/versions";
 import { UserFacingError } from "../errors";
-import { requestConfig } from "../http/request";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
-import { findFleetRow, listFleetRows, type FleetRow } from "../store/fleet";
+import { listAcknowledgements } from "../store/acknowledgements";
+import { listApplications } from "../store/bundles";
+import { findFleetRow, type FleetRow } from "../store/fleet";
+import { cachedFleetJson, cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
 /** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */
-export type FleetCluster = FleetRow & { stale: boolean };
+export type FleetCluster = FleetRow;
 
-const STALE_AFTER_INTERVALS = 3;
-
-export function isStale(row: FleetRow, now: Date, intervalMs: number): boolean {
-  if (row.offline) return false;
-  if (row.lastContactStatus !== "ok" && row.lastContactStatus !== "unknown") return true;
-  return !!row.lastSeenAt && now.getTime() - new Date(row.lastSeenAt).getTime() > STALE_AFTER_INTERVALS * intervalMs;
-}
-
-const withStale = (rows: FleetRow[]) => {
-  const now = new Date();
-  const interval = requestConfig().collector.intervalMs;
-  return rows.map((r) => ({ ...r, stale: isStale(r, now, interval) }));
-};
-
+/** Every cluster with its summary, as of at most a few seconds ago (see fleetList.ts). */
 export async function listFleet(): Promise<FleetCluster[]> {
-  return withStale(await listFleetRows());
+  return cachedFleetRows();
 }
+
+export { cachedFleetJson as fleetListJson, invalidateFleetList };
 
 export async function skewLimits(): Promise<SkewLimitEntry[]> {
   return mergeSkewLimits(await readExtraSkewLimits());
@@ -75,9 +66,9 @@ export async function fleetSummary(): Promise<FleetSummary> {
 }
 
 async function clusterOrThrow(name: string): Promise<FleetCluster> {
-  const row = await findFleetRow(name);
+  const row = await findFleetRow(name, staleBefore());
   if (!row) throw new UserFacingError(404, `no cluster named ${name}`);
-  return withStale([row])[0]!;
+  return row;
 }
 
 async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
@@ -142,6 +133,7 @@ export async function fleetReadiness(target: string | null) {
 }
 
 export type TimelinePoint = { at: string; inferred: boolean };
+export type TimelineEventKind = "upgrade" | "enforcement" | "upgradeable" | "acknowledgement" | "bundle";
 export type Timeline = {
   cluster: string;
   from: string;
@@ -151,7 +143,7 @@ export type Timeline = {
   skew: (TimelinePoint & { status: string })[];
   /** The OCP boot-image limit and the first release that enforces it. */
   limit: { ocpVersion: string; fromRelease: string } | null;
-  events: (TimelinePoint & { kind: "upgrade" | "enforcement" | "upgradeable"; title: string })[];
+  events: (TimelinePoint & { kind: TimelineEventKind; title: string })[];
 };
 
 type BootValue = { ocpVersion: string | null; rhcosBuild: string | null };
@@ -242,11 +234,59 @@ function parseWindow(fromText: string | null, toText: string | null, defaultDays
   return { from, to };
 }
 
+/** What people did to the cluster through Fleetskew: acknowledgements written, bundles applied, upgrades started. */
+export function workflowEvents(
+  acknowledgements: {
+    appliedAt: string | null;
+    mode: string;
+    ocpVersion: string | null;
+    rhcosVersion: string | null;
+    decidedBy: string | null;
+  }[],
+  applications: {
+    createdAt: string;
+    releaseVersion: string;
+    createdBy: string;
+    upgradeStartedAt: string | null;
+    upgradeStartedBy: string | null;
+  }[],
+): Timeline["events"] {
+  const events: Timeline["events"] = [];
+  for (const a of acknowledgements)
+    if (a.appliedAt)
+      events.push({
+        at: a.appliedAt,
+        inferred: false,
+        kind: "acknowledgement",
+        title: `Boot image acknowledged: ${a.mode === "None" ? "enforcement off" : (a.ocpVersion ?? a.rhcosVersion)}${a.decidedBy ? ` (approved by ${a.decidedBy})` : ""}`,
+      });
+  for (const b of applications) {
+    events.push({ at: b.createdAt, inferred: false, kind: "bundle", title: `Bundle for ${b.releaseVersion} applied by ${b.createdBy}` });
+    if (b.upgradeStartedAt)
+      events.push({
+        at: b.upgradeStartedAt,
+        inferred: false,
+        kind: "bundle",
+        title: `Upgrade to ${b.releaseVersion} started by ${b.upgradeStartedBy ?? "someone"}`,
+      });
+  }
+  return events;
+}
+
 export async function clusterTimeline(name: string, fromText: string | null, toText: string | null): Promise<Timeline> {
   const { from, to } = parseWindow(fromText, toText, 365 * 4);
   const cluster = await clusterOrThrow(name);
-  const rows = await factsInWindow(cluster.id, ["version", "bootImage", "skew", "enforcement", "upgradeable"], from, to);
-  return buildTimeline(name, rows, from, to, await skewLimits());
+  const [rows, acknowledgements, applications] = await Promise.all([
+    factsInWindow(cluster.id, ["version", "bootImage", "skew", "enforcement", "upgradeable"], from, to),
+    listAcknowledgements({ clusterId: cluster.id, statuses: ["applied"] }),
+    listApplications({ clusterId: cluster.id }),
+  ]);
+  const timeline = buildTimeline(name, rows, from, to, await skewLimits());
+  const inWindow = (e: { at: string }) => new Date(e.at) >= from && new Date(e.at) <= to;
+  timeline.events = [...timeline.events, ...workflowEvents(acknowledgements, applications).filter(inWindow)].sort((a, b) =>
+    a.at.localeCompare(b.at),
+  );
+  return timeline;
 }
 
 export type FleetTimeline = { from: string; to: string; days: { day: string; counts: Record<string, number> }[] };

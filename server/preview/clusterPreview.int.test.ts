@@ -7,6 +7,9 @@ import { POST as fleetRoute } from "@/app/api/v1/preview/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { registerCluster } from "../clusters/registration";
 import { CLIENT_IP_HEADER } from "../http/request";
+import { Collector } from "../collector/collector";
+import { MCO_SKEW_LIMITS } from "../domain/skew";
+import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { kubeconfigFor } from "../simulator/kubeconfig";
 import { startTestSimulator } from "../simulator/testing";
@@ -16,6 +19,7 @@ import { useMigratedDatabase } from "../testing/database";
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
 let sim: SimulatorServer;
+let fleet: Fleet;
 let cookie: string;
 const ORIGIN = "http://127.0.0.1:3000";
 
@@ -54,6 +58,7 @@ async function preview(machineConfig: string, cluster = "prod-east") {
 beforeAll(async () => {
   const started = await startTestSimulator();
   sim = started.sim;
+  fleet = started.fleet;
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
   await registerCluster(
     {
@@ -110,6 +115,37 @@ describe("preview on the fixture cluster prod-east", () => {
     const unlabelled = await preview(proposal("50-nothing", { "/etc/x": "y" }, "nonexistent-role"));
     expect(unlabelled.body.unmatched).toMatch(/no pool of prod-east selects/);
     expect((await preview(proposal("x", {}), "no-such-cluster")).status).toBe(404);
+  });
+});
+
+describe("an unreachable cluster", () => {
+  it("is previewed from the configuration its last sweep kept, and the answer says so", async () => {
+    const collector = new Collector({
+      worker: "test",
+      intervalMs: 300_000,
+      concurrency: 2,
+      clusterTimeoutMs: 10_000,
+      client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
+      limits: () => MCO_SKEW_LIMITS,
+      now: () => new Date(),
+      pollMs: 50,
+    });
+    expect((await collector.runOnce()).map((r) => r.outcome)).toEqual(["ok"]);
+    const change = proposal("99-worker-chrony", { "/etc/chrony.conf": "server ntp.example.com iburst\n" });
+    const live = await preview(change);
+    fleet.setFaults("prod-east", { errorEvery: 1, errorStatus: 503 });
+    try {
+      const { status, body } = await preview(change);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ source: "stored", policySource: "cluster-status" });
+      expect(body.sourceNote).toMatch(
+        /^cannot read prod-east now: .*This preview uses the configuration Fleetskew kept from its last sweep/,
+      );
+      // The same answer as from the live cluster.
+      expect(body.pools).toEqual(live.body.pools);
+    } finally {
+      fleet.setFaults("prod-east", undefined);
+    }
   });
 });
 

@@ -1,35 +1,51 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client";
 import { databaseMode } from "../config/env";
 
 export type Db = PrismaClient;
 
 // One client per process (kept on globalThis so Next's dev reloads do not open a pool per edit).
-const holder = globalThis as unknown as { __fleetskewDb?: { url: string; client: PrismaClient } };
+const holder = globalThis as unknown as { __fleetskewDb?: { url: string; client: PrismaClient; pool: pg.Pool } };
 
 /**
  * The process's Prisma client for DATABASE_URL. The embedded database is one PGlite session, so
  * its pool is a single connection; a second would interleave transactions (see DESIGN.md).
  */
 export function getDb(): Db {
+  return connection().client;
+}
+
+/**
+ * The same connections for the few reads where Prisma's row conversion costs more than the query
+ * (the fleet list at 10,000 clusters); store modules only.
+ */
+export function getPool(): pg.Pool {
+  return connection().pool;
+}
+
+function connection(): { client: PrismaClient; pool: pg.Pool } {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set: start Fleetskew with `npm start`, which provides one");
-  if (holder.__fleetskewDb?.url === url) return holder.__fleetskewDb.client;
+  if (holder.__fleetskewDb?.url === url) return holder.__fleetskewDb;
   const embedded = databaseMode() === "embedded";
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: url,
     max: embedded ? 1 : 10,
     connectionTimeoutMillis: 5_000,
     // Keep the embedded database's one connection open rather than reconnecting after idling.
     idleTimeoutMillis: embedded ? 0 : 30_000,
   });
-  const client = new PrismaClient({ adapter });
-  holder.__fleetskewDb = { url, client };
-  return client;
+  // An idle connection the server dropped must not take the process down; the next query reconnects.
+  pool.on("error", () => undefined);
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  holder.__fleetskewDb = { url, client, pool };
+  return holder.__fleetskewDb;
 }
 
 export async function closeDb(): Promise<void> {
   const current = holder.__fleetskewDb;
   holder.__fleetskewDb = undefined;
   await current?.client.$disconnect();
+  await current?.pool.end().catch(() => undefined);
 }

@@ -117,6 +117,35 @@ export async function addToCatalog(tx: Prisma.TransactionClient, catalog: SweepS
     });
 }
 
+/**
+ * The common case in one statement: the cluster looks exactly as last time, so only the times
+ * move (last seen, last contact, next sweep), on condition that this worker still holds the lease.
+ * False when the snapshot differs or the lease is gone: then `recordSweepSuccess` decides.
+ */
+export async function recordUnchangedSweep(
+  input: Pick<SweepSuccess, "clusterId" | "worker" | "at" | "snapshotHash" | "durationMs" | "nextSweepAt">,
+): Promise<boolean> {
+  const rows = await getDb().$queryRaw<{ n: number }[]>`
+    WITH same AS (
+      SELECT l."clusterId" FROM "SweepSchedule" l JOIN "ClusterState" s ON s."clusterId" = l."clusterId"
+       WHERE l."clusterId" = ${input.clusterId}::uuid AND l."leaseOwner" = ${input.worker}
+         AND s."factHashes" ->> ${SNAPSHOT_KEY} = ${input.snapshotHash}
+         FOR UPDATE OF l
+    ), state AS (
+      UPDATE "ClusterState" SET "lastSeenAt" = ${input.at} WHERE "clusterId" IN (SELECT "clusterId" FROM same) RETURNING 1
+    ), cluster AS (
+      UPDATE "Cluster" SET "lastContactAt" = ${input.at}, "lastContactStatus" = 'ok', "lastContactError" = NULL
+       WHERE "id" IN (SELECT "clusterId" FROM same) RETURNING 1
+    ), schedule AS (
+      UPDATE "SweepSchedule"
+         SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "nextSweepAt" = ${input.nextSweepAt}, "failures" = 0,
+             "lastSweepAt" = ${input.at}, "lastDurationMs" = ${Math.round(input.durationMs)}, "lastError" = NULL
+       WHERE "clusterId" IN (SELECT "clusterId" FROM same) RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM same)::int AS n`;
+  return rows[0]?.n === 1;
+}
+
 export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
   return getDb().$transaction(async (tx) => {
     // Fencing: the lease row is locked and must still be ours.

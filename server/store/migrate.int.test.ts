@@ -76,15 +76,15 @@ describe("migrate (real Postgres)", () => {
 
   it("two concurrent runs end in one applied set", async () => {
     // A second migration makes the window in which the runs could interleave wider.
-    await cp(path.join(dir, "20261122000000_init"), path.join(dir, "20261123000000_more"), { recursive: true });
-    await writeFile(path.join(dir, "20261123000000_more/migration.sql"), `CREATE TABLE "More" (id int);\nSELECT pg_sleep(0.2);\n`);
+    await cp(path.join(dir, "20261122000000_init"), path.join(dir, "29991231000000_more"), { recursive: true });
+    await writeFile(path.join(dir, "29991231000000_more/migration.sql"), `CREATE TABLE "More" (id int);\nSELECT pg_sleep(0.2);\n`);
     const results = await Promise.all([migrate(db.url, { dir }), migrate(db.url, { dir }), migrate(db.url, { dir })]);
     const appliedEverywhere = results.flatMap((r) => r.applied).sort();
-    expect(appliedEverywhere).toEqual([...projectMigrations(), "20261123000000_more"]);
+    expect(appliedEverywhere).toEqual([...projectMigrations(), "29991231000000_more"]);
     const rows = await query<{ migration_name: string; n: number }>(
       db.url,
       `SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY 1 ORDER BY 1`,
     );
-    expect(rows).toEqual([...projectMigrations(), "20261123000000_more"].map((migration_name) => ({ migration_name, n: 1 })));
+    expect(rows).toEqual([...projectMigrations(), "29991231000000_more"].map((migration_name) => ({ migration_name, n: 1 })));
   });
 });

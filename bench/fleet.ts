@@ -1,0 +1,732 @@
+/**
+ * The fleet at scale, end to end on one machine: the real collector sweeping N simulated clusters
+ * (a child process) over HTTPS into a fresh Postgres database, the fleet list route, a year of
+ * history per cluster, and a sequential kubectl loop for comparison. Prints its figures and the
+ * targets next to them; a missed target is reported, not fatal. See docs/benchmarks.md.
+ *
+ *   BENCH_FLEET_SIZES=1000,10000   fleet sizes, run in this order
+ *   BENCH_SWEEP_CONCURRENCY=96     clusters swept at once by the collector
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { stringify } from "yaml";
+import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
+import { POST as loginRoute } from "../app/api/v1/session/route";
+import { ensureInitialAccounts } from "../server/auth/bootstrap";
+import { sealCredentials } from "../server/clusters/registration";
+import { Collector, defaultCollectorOptions, workerName, type SweepResult } from "../server/collector/collector";
+import { clusterTimeline, invalidateFleetList, listFleet } from "../server/fleet/fleet";
+import { CLIENT_IP_HEADER, requestConfig } from "../server/http/request";
+import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
+import { insertClusters, type NewCluster } from "../server/store/clusters";
+import { closeDb } from "../server/store/db";
+import { appendClusterFacts, factsInWindow, historyBytes, historyRowCount, type InferredFact } from "../server/store/history";
+import { migrate } from "../server/store/migrate";
+import { makeAllDue } from "../server/store/sweeps";
+import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
+
+const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
+const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
+const HISTORY_CLUSTERS = 100;
+const HISTORY_DAYS = 365;
+const LIST_WARMUP = 5;
+const LIST_REQUESTS = 50;
+const LIST_PACING_MS = 250;
+const TIMELINE_CALLS = 200;
+const KUBECTL_SAMPLE = 20;
+
+const TARGET = {
+  sweepPerSecond: 35, // at 10,000 clusters: a 5-minute interval needs 33.3/s
+  kubectlRatio: 50,
+  listP95Ms: 200,
+  timelineP95Ms: 50,
+  bytesPerClusterDay: 2048,
+  collectorRssMiB: 1024,
+};
+
+const DAY = 86_400_000;
+const ORIGIN = "http://127.0.0.1:3000";
+const ADMIN_PASSWORD = randomBytes(18).toString("base64url");
+
+const percentile = (values: number[], p: number) =>
+  values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]! : NaN;
+const procStatus = (pid: number | "self", field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const log = (line: string) => console.log(line);
+const progress = (line: string) => console.log(`  .. ${line}`);
+
+/** "PASS" or "MISS by …" for a figure against its target. */
+function verdict(value: number, target: number, better: "higher" | "lower", unit = ""): string {
+  if (!Number.isFinite(value)) return "n/a";
+  const ok = better === "higher" ? value >= target : value <= target;
+  const sign = better === "higher" ? "≥" : "≤";
+  if (ok) return `PASS (target ${sign} ${target}${unit})`;
+  const off = better === "higher" ? (target - value) / target : (value - target) / target;
+  return `MISS by ${(off * 100).toFixed(0)}% (target ${sign} ${target}${unit})`;
+}
+
+/** Peak RSS of this process from now on: clear_refs 5 resets VmHWM (Linux ≥ 4.0). */
+function resetPeakRss(): void {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+  } catch {
+    /* the peak then covers the whole process lifetime */
+  }
+}
+
+type Simulator = { child: ChildProcess; kubeconfig: string; startupMs: number; peakRssMiB: () => number };
+
+async function startSimulator(clusters: number, dir: string): Promise<Simulator> {
+  const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
+  const started = performance.now();
+  // node --import tsx runs the simulator in this child itself, so its RSS is the simulator's alone.
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(__dirname, "../scripts/simulator.ts"),
+      "--clusters",
+      String(clusters),
+      "--port",
+      "0",
+      "--kubeconfig",
+      kubeconfigFile,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  const startupMs = performance.now() - started;
+  let peak = 0;
+  return {
+    child,
+    kubeconfig: readFileSync(kubeconfigFile, "utf8"),
+    startupMs,
+    peakRssMiB: () => {
+      try {
+        peak = Math.max(peak, procStatus(child.pid!, "VmHWM"));
+      } catch {
+        /* exited */
+      }
+      return peak;
+    },
+  };
+}
+
+/** Registers every simulated cluster through the store, credentials sealed as registration does. */
+async function registerFleet(kubeconfigText: string): Promise<{ names: string[]; credentials: Map<string, ClusterCredentials> }> {
+  const kubeconfig = parseKubeconfig(kubeconfigText);
+  const credentials = new Map<string, ClusterCredentials>();
+  for (const context of kubeconfig.contexts) credentials.set(context.name, kubeconfig.credentialsFor(context.name));
+  const names = [...credentials.keys()];
+  for (let i = 0; i < names.length; i += 1_000) {
+    const batch: NewCluster[] = [];
+    for (const name of names.slice(i, i + 1_000)) {
+      const c = credentials.get(name)!;
+      batch.push({
+        name,
+        displayName: name,
+        labels: { site: name.split("-")[0]!, region: name.split("-")[1] ?? "none" },
+        platform: null,
+        apiUrl: c.server,
+        encryptedCredentials: await sealCredentials(name, c),
+      });
+    }
+    await insertClusters(batch, { actor: "bench" });
+  }
+  return { names, credentials };
+}
+
+type Sweep = {
+  seconds: number;
+  clusters: number;
+  sweeps: number;
+  ok: number;
+  failed: number;
+  written: number;
+  rowsAdded: number;
+  perCluster: { p50: number; p95: number };
+  /** Sweeps per second while the pipeline is full (see pipelineRate). */
+  rate: number;
+  /** p50 of each phase of a successful sweep, ms. */
+  phases: { read: number; digest: number; store: number };
+  /** CPU seconds spent during the sweep by the collector (this process), the simulator and Postgres. */
+  cpu: { collector: number; simulator: number; postgres: number };
+  results: SweepResult[];
+};
+
+/** utime + stime of a process in seconds (Linux /proc, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number | "self"): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every Postgres server process on this machine (the test server the benchmark's database lives on). */
+function postgresCpuSeconds(): number {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("postgres");
+      } catch {
+        return false;
+      }
+    })
+    .reduce((sum, pid) => sum + cpuSeconds(Number(pid)), 0);
+}
+
+/**
+ * Sweeps completed per second while the pipeline is full: between the 5th and the 95th percentile
+ * of completion times. A pass's wall time also holds its tail, the few clusters that time out;
+ * in the running collector those overlap with the next clusters' sweeps.
+ */
+function pipelineRate(finishedAt: number[]): number {
+  const sorted = [...finishedAt].sort((a, b) => a - b);
+  if (sorted.length < 20) return NaN;
+  const lo = sorted[Math.floor(sorted.length * 0.05)]!;
+  const hi = sorted[Math.floor(sorted.length * 0.95)]!;
+  return (Math.floor(sorted.length * 0.95) - Math.floor(sorted.length * 0.05)) / ((hi - lo) / 1000);
+}
+
+async function sweep(collector: Collector, onTick: () => void, simulatorPid: number): Promise<Sweep> {
+  const rowsBefore = await historyRowCount();
+  const timer = setInterval(onTick, 1_000);
+  const cpuBefore = { collector: cpuSeconds("self"), simulator: cpuSeconds(simulatorPid), postgres: postgresCpuSeconds() };
+  const started = performance.now();
+  const finishedAt: number[] = [];
+  collector.options.onSweep = () => finishedAt.push(performance.now());
+  const results = await collector.runOnce();
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = {
+    collector: cpuSeconds("self") - cpuBefore.collector,
+    simulator: cpuSeconds(simulatorPid) - cpuBefore.simulator,
+    postgres: postgresCpuSeconds() - cpuBefore.postgres,
+  };
+  clearInterval(timer);
+  onTick();
+  // A failing cluster is retried after its backoff, possibly within the same pass: count clusters once, by their last outcome.
+  const last = new Map(results.map((r) => [r.cluster, r]));
+  const durations = results.map((r) => r.durationMs);
+  return {
+    seconds,
+    clusters: last.size,
+    sweeps: results.length,
+    ok: [...last.values()].filter((r) => r.outcome === "ok").length,
+    failed: [...last.values()].filter((r) => r.outcome === "failed").length,
+    written: results.filter((r) => r.outcome === "ok" && r.stored === "written").length,
+    rowsAdded: (await historyRowCount()) - rowsBefore,
+    perCluster: { p50: percentile(durations, 50), p95: percentile(durations, 95) },
+    rate: pipelineRate(finishedAt),
+    phases: {
+      read: percentile(
+        results.flatMap((r) => (r.phases ? [r.phases.readMs] : [])),
+        50,
+      ),
+      digest: percentile(
+        results.flatMap((r) => (r.phases ? [r.phases.digestMs] : [])),
+        50,
+      ),
+      store: percentile(
+        results.flatMap((r) => (r.phases ? [r.phases.storeMs] : [])),
+        50,
+      ),
+    },
+    cpu,
+    results,
+  };
+}
+
+async function signIn(): Promise<string> {
+  await ensureInitialAccounts({ dataDir: requestConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
+  const response = await loginRoute(
+    new Request(`${ORIGIN}/api/v1/session`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1", "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+    }),
+  );
+  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+/** GET /api/v1/clusters through the real route handler, timed until the body is parsed. */
+async function measureFleetList(cookie: string, expected: number) {
+  const once = async () => {
+    const started = performance.now();
+    const response = await listClustersRoute(
+      new Request(`${ORIGIN}/api/v1/clusters`, { headers: { host: "127.0.0.1:3000", cookie, [CLIENT_IP_HEADER]: "127.0.0.1" } }),
+    );
+    const text = await response.text();
+    const body = JSON.parse(text) as { clusters: unknown[] };
+    const ms = performance.now() - started;
+    if (response.status !== 200 || body.clusters.length !== expected)
+      throw new Error(`GET /api/v1/clusters answered ${response.status} with ${body.clusters?.length} clusters, expected ${expected}`);
+    return { ms, bytes: Buffer.byteLength(text) };
+  };
+  for (let i = 0; i < LIST_WARMUP; i++) await once();
+  // Spread over longer than the list's freshness (5 s), so background refreshes overlap requests.
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < LIST_REQUESTS; i++) {
+    const r = await once();
+    times.push(r.ms);
+    bytes = r.bytes;
+    await new Promise((resolve) => setTimeout(resolve, LIST_PACING_MS));
+  }
+  // What one refresh costs: reading every row from Postgres again.
+  const refreshes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    invalidateFleetList();
+    const started = performance.now();
+    await listFleet();
+    refreshes.push(performance.now() - started);
+  }
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    bytes,
+    refresh: { p50: percentile(refreshes, 50), p95: percentile(refreshes, 95) },
+  };
+}
+
+/** A small deterministic PRNG (mulberry32), so every run seeds the same history. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const RHCOS: Record<number, string> = {
+  12: "412.86.202303211731-0",
+  13: "413.92.202305021736-0",
+  14: "414.92.202310210434-0",
+  15: "415.92.202402201450-0",
+  16: "416.94.202406251923-0",
+  17: "417.94.202410090854-0",
+  18: "418.94.202501221327-0",
+  19: "9.6.20250523-0",
+  20: "9.6.20250925-0",
+  21: "9.6.20260115-0",
+  22: "9.6.20260402-0",
+};
+
+/**
+ * A year of realistic changes for one cluster, in the shapes the collector stores (server/collector/facts.ts):
+ * a z-stream upgrade about monthly (a minor one about every fourth), pools rolling node by node with
+ * readiness dipping, readiness blocked while updating, boot images moved by the MCO after minor
+ * upgrades when managed, pinned-image pre-loads now and then (one in eight failing on a node), the
+ * skew status and Upgradeable changing a few times, an enforcement change on some clusters.
+ * MachineSet and pool names are the cluster's own (from its real sweep).
+ */
+function yearOfHistory(
+  clusterId: string,
+  index: number,
+  current: { machineSets: string[]; pools: { name: string; machines: number }[] },
+  from: Date,
+  to: Date,
+) {
+  const r = prng(7_919 * (index + 1));
+  const rows: (InferredFact & { clusterId: string })[] = [];
+  const add = (at: number, fact: string, key: string, value: Record<string, unknown> | null) =>
+    rows.push({ clusterId, at: new Date(at), fact, key, value });
+  const machineSets = current.machineSets.length ? current.machineSets : [`${index}-worker-a`, `${index}-worker-b`, `${index}-worker-c`];
+  const pools = current.pools.length
+    ? current.pools
+    : [
+        { name: "master", machines: 3 },
+        { name: "worker", machines: 3 + Math.floor(r() * 4) },
+      ];
+  const workers = pools.find((p) => p.name === "worker")?.machines ?? 3;
+  const nodes = Array.from({ length: workers }, (_, i) => `worker-${i}.cluster-${index}.example.com`);
+  const managed = r() < 0.5;
+  let minor = 16 + Math.floor(r() * 3);
+  let patch = 3 + Math.floor(r() * 20);
+  let bootMinor = 12 + Math.floor(r() * 3);
+  let skewStatus = bootMinor < 13 ? "at-risk" : "ok";
+  let pinnedGeneration = 1;
+  const version = () => `4.${minor}.${patch}`;
+  const boot = (ms: string, at: number) =>
+    add(at, "bootImage", ms, {
+      display: `ami-${(index * 7919 + bootMinor).toString(16).padStart(17, "0")}`,
+      ocpVersion: `4.${bootMinor}.0`,
+      rhcosBuild: RHCOS[bootMinor] ?? null,
+      provenance: "stream",
+      mco: managed ? "update" : "skip",
+      reason: managed ? "the MCO updates this MachineSet" : "managedBootImages does not select this MachineSet",
+    });
+  const skew = (at: number) =>
+    add(at, "skew", "", {
+      status: skewStatus,
+      oldest: `4.${bootMinor}.0`,
+      oldestBuild: RHCOS[bootMinor] ?? null,
+      lag: minor - bootMinor,
+      mode: managed ? "Automatic" : "Manual",
+    });
+  const readiness = (at: number, status: string, blockers: string[]) =>
+    add(at, "readiness", "", { target: `4.${minor + 1}`, status, blockers });
+  const upgradeable = (at: number, ok: boolean) =>
+    add(at, "upgradeable", "", {
+      status: ok ? "True" : "False",
+      reason: ok ? null : "ClusterBootImageSkewError",
+      message: ok
+        ? null
+        : `Upgrades are blocked: the boot image of MachineSet ${machineSets[0]} (RHCOS ${RHCOS[bootMinor]}, OCP 4.${bootMinor}.0) is older than the minimum supported 4.13.0; update the boot image or acknowledge it in MachineConfiguration spec.bootImageSkewEnforcement`,
+    });
+  const pool = (at: number, p: { name: string; machines: number }, updated: number, ready: number, updating: boolean) =>
+    add(at, "pool", p.name, {
+      machines: p.machines,
+      ready,
+      updated,
+      degraded: false,
+      paused: false,
+      updating,
+      imageMode: false,
+    });
+
+  // The state the year opens with.
+  const t0 = from.getTime();
+  add(t0, "version", "", { current: version(), desired: version(), updating: false });
+  for (const ms of machineSets) boot(ms, t0);
+  skew(t0);
+  upgradeable(t0, skewStatus !== "at-risk");
+  for (const p of pools) pool(t0, p, p.machines, p.machines, false);
+  readiness(t0, skewStatus === "at-risk" ? "blocked" : "ready", skewStatus === "at-risk" ? ["Boot images are too old"] : []);
+  add(t0, "enforcement", "", {
+    mode: managed ? "Automatic" : "Manual",
+    ocpVersion: `4.${bootMinor}.0`,
+    rhcosVersion: null,
+    specMode: null,
+  });
+
+  let upgrades = 0;
+  for (let t = t0 + (10 + r() * 25) * DAY; t < to.getTime() - 3 * DAY; t += (25 + r() * 10) * DAY) {
+    upgrades++;
+    const isMinor = upgrades % 4 === 0;
+    // A pinned-image pre-load a day or two ahead of every other upgrade.
+    if (upgrades % 2 === 0) {
+      pinnedGeneration++;
+      const start = t - (1 + r()) * DAY;
+      for (const [i, node] of nodes.entries()) {
+        const set = { set: `release-4.${minor}`, desired: pinnedGeneration };
+        add(start + i * 300_000, "pinned", node, {
+          sets: [{ ...set, current: pinnedGeneration - 1, failed: null }],
+          degraded: false,
+          error: null,
+        });
+        const failed = r() < 0.125;
+        add(start + (20 + r() * 40) * 60_000, "pinned", node, {
+          sets: [{ ...set, current: failed ? pinnedGeneration - 1 : pinnedGeneration, failed: failed ? pinnedGeneration : null }],
+          degraded: failed,
+          error: failed ? "storage available is less than minimum required" : null,
+        });
+      }
+    }
+    const next = isMinor ? { minor: minor + 1, patch: 3 + Math.floor(r() * 5) } : { minor, patch: patch + 1 + Math.floor(r() * 3) };
+    const desired = `4.${next.minor}.${next.patch}`;
+    add(t, "version", "", { current: version(), desired, updating: true });
+    readiness(t, "blocked", ["The cluster is updating"]);
+    // Pools roll one node at a time, one sweep (5 min) per step; a node is not ready while it reboots.
+    let at = t + 40 * 60_000;
+    for (const p of pools) {
+      pool(at, p, 0, p.machines, true);
+      for (let n = 1; n <= p.machines; n++) {
+        at += 5 * 60_000;
+        pool(at, p, n - 1, p.machines - 1, true);
+        at += 5 * 60_000;
+        pool(at, p, n, p.machines, n < p.machines);
+      }
+    }
+    minor = next.minor;
+    patch = next.patch;
+    add(at, "version", "", { current: version(), desired: version(), updating: false });
+    // After a minor upgrade a managed cluster's MachineSets move to the new stream's boot image.
+    if (isMinor && managed) {
+      bootMinor = minor;
+      at += 10 * 60_000;
+      for (const ms of machineSets) boot(ms, at);
+    }
+    const wasAtRisk = skewStatus === "at-risk";
+    skewStatus = bootMinor < 13 ? "at-risk" : minor - bootMinor >= 6 ? "at-risk" : "ok";
+    if (isMinor) skew(at);
+    if (wasAtRisk !== (skewStatus === "at-risk")) upgradeable(at, skewStatus !== "at-risk");
+    readiness(at + 60_000, skewStatus === "at-risk" ? "blocked" : "ready", skewStatus === "at-risk" ? ["Boot images are too old"] : []);
+  }
+  // Some admins switch skew enforcement once a year.
+  if (r() < 0.3) {
+    const at = t0 + (100 + r() * 200) * DAY;
+    add(at, "enforcement", "", { mode: "Manual", ocpVersion: null, rhcosVersion: RHCOS[bootMinor] ?? null, specMode: "Manual" });
+  }
+  return rows;
+}
+
+/** The objects the collector reads (server/kube/readers.ts READ_SET), one kubectl call each. */
+const KUBECTL_READS: string[][] = [
+  ["get", "clusterversions.config.openshift.io", "version"],
+  ["get", "clusteroperators.config.openshift.io", "machine-config"],
+  ["get", "infrastructures.config.openshift.io", "cluster"],
+  ["get", "machineconfigurations.operator.openshift.io", "cluster"],
+  ["get", "machinesets.machine.openshift.io", "-n", "openshift-machine-api"],
+  ["get", "configmap", "coreos-bootimages", "-n", "openshift-machine-config-operator"],
+  ["get", "configmap", "admin-gates", "-n", "openshift-config-managed"],
+  ["get", "configmap", "admin-acks", "-n", "openshift-config"],
+  ["get", "machineconfigpools.machineconfiguration.openshift.io"],
+  ["get", "machineconfignodes.machineconfiguration.openshift.io"],
+  ["get", "pinnedimagesets.machineconfiguration.openshift.io"],
+  ["get", "nodes"],
+  ["get", "machineosconfigs.machineconfiguration.openshift.io"],
+  ["get", "machineosbuilds.machineconfiguration.openshift.io"],
+];
+
+/** A sequential kubectl loop over the sample, one kubeconfig per cluster and a fresh discovery cache. */
+function kubectlLoop(sample: string[], credentials: Map<string, ClusterCredentials>, dir: string) {
+  const cacheDir = path.join(dir, "kube-cache");
+  mkdirSync(cacheDir, { recursive: true });
+  let invocations = 0;
+  let failures = 0;
+  const started = performance.now();
+  for (const name of sample) {
+    const c = credentials.get(name)!;
+    const file = path.join(dir, `${name}.kubeconfig`);
+    writeFileSync(
+      file,
+      stringify({
+        apiVersion: "v1",
+        kind: "Config",
+        clusters: [
+          { name, cluster: { server: c.server, "certificate-authority-data": Buffer.from(c.certificateAuthority!).toString("base64") } },
+        ],
+        users: [{ name, user: { token: c.token } }],
+        contexts: [{ name, context: { cluster: name, user: name } }],
+        "current-context": name,
+      }),
+      { mode: 0o600 },
+    );
+    for (const args of KUBECTL_READS) {
+      const r = spawnSync("kubectl", [...args, "-o", "json", "--kubeconfig", file, "--cache-dir", cacheDir, "--request-timeout", "10s"], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      invocations++;
+      // "not found" / "doesn't have a resource type" is an answer (the collector records it as not available), not a failure.
+      if (r.status !== 0 && !/NotFound|not found|doesn't have a resource type/.test(r.stderr)) failures++;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, clusters: sample.length, perSecond: sample.length / seconds, invocations, failures };
+}
+
+/** Spread over the fleet, skipping clusters whose sweep failed or took long (the generated faults). */
+function healthySample(results: SweepResult[], count: number, names: string[]): string[] {
+  // The generated faults (added latency, flapping) show as the slowest tenth of the sweep.
+  const ok = results.filter((r) => r.outcome === "ok");
+  const p90 = percentile(
+    ok.map((r) => r.durationMs),
+    90,
+  );
+  const healthy = new Set(ok.filter((r) => r.durationMs <= p90).map((r) => r.cluster));
+  const candidates = names.filter((n) => healthy.has(n));
+  return Array.from({ length: Math.min(count, candidates.length) }, (_, i) => candidates[Math.floor((i * candidates.length) / count)]!);
+}
+
+type SizeFigures = {
+  size: number;
+  first: Sweep;
+  second: Sweep;
+  collectorRssMiB: number;
+  collectorLiveMiB: number;
+  simulatorRssMiB: number;
+  list: { p50: number; p95: number; bytes: number; refresh: { p50: number; p95: number } };
+  timeline: { p50: number; p95: number; points: number };
+  history: { rows: number; bytes: number; perClusterDay: number; perClusterDayRows: number };
+  firstSweepBytesPerCluster: number;
+  kubectl: { seconds: number; clusters: number; perSecond: number; invocations: number; failures: number } | null;
+};
+
+async function runSize(size: number, dir: string): Promise<SizeFigures> {
+  log(`\nfleet of ${size} simulated clusters (collector concurrency ${CONCURRENCY})`);
+  const db = await createTestDatabase();
+  let sim: Simulator | undefined;
+  try {
+    await migrate(db.url, { dir: migrationsDir });
+    process.env.DATABASE_URL = db.url;
+    sim = await startSimulator(size, dir);
+    progress(`simulator up in ${fmt(sim.startupMs / 1000)} s`);
+    const t = performance.now();
+    const { names, credentials } = await registerFleet(sim.kubeconfig);
+    progress(`${names.length} clusters registered in ${fmt((performance.now() - t) / 1000)} s`);
+
+    const base = defaultCollectorOptions(requestConfig(), workerName("bench"));
+    // One pass must not run into the next interval (at 10,000 clusters it can take longer than 5 minutes).
+    const collector = new Collector({ ...base, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
+    const tick = () => sim!.peakRssMiB();
+
+    resetPeakRss();
+    const bytesBefore = await historyBytes();
+    const first = await sweep(collector, tick, sim.child.pid!);
+    const firstSweepBytesPerCluster = ((await historyBytes()) - bytesBefore) / Math.max(1, first.ok);
+    progress(`first sweep: ${fmt(first.seconds)} s, ${first.ok} ok, ${first.failed} failed, ${first.rowsAdded} history rows`);
+    await makeAllDue();
+    const second = await sweep(collector, tick, sim.child.pid!);
+    progress(`second sweep: ${fmt(second.seconds)} s, ${second.ok} ok, ${second.failed} failed, ${second.rowsAdded} history rows`);
+    const collectorRssMiB = procStatus("self", "VmHWM");
+    const simulatorRssMiB = sim.peakRssMiB();
+    // What the collector keeps between sweeps (clients, catalog, caches): the heap after a full collection.
+    (globalThis as { gc?: () => void }).gc?.();
+    const collectorLiveMiB = process.memoryUsage().heapUsed / 2 ** 20;
+
+    const cookie = await signIn();
+    const list = await measureFleetList(cookie, size);
+    progress(`fleet list: p50 ${fmt(list.p50)} ms, p95 ${fmt(list.p95)} ms`);
+
+    // A year of history for a sample of clusters, ending when their real sweeps began.
+    const fleet = await listFleet();
+    const ok = new Set(second.results.filter((r) => r.outcome === "ok").map((r) => r.cluster));
+    const swept = fleet.filter((c) => ok.has(c.name));
+    const sample = Array.from(
+      { length: Math.min(HISTORY_CLUSTERS, swept.length) },
+      (_, i) => swept[Math.floor((i * swept.length) / HISTORY_CLUSTERS)]!,
+    );
+    const to = new Date(Date.now() - 60_000);
+    const from = new Date(to.getTime() - HISTORY_DAYS * DAY);
+    const sizeBefore = await historyBytes();
+    let seeded = 0;
+    for (const [i, c] of sample.entries()) {
+      const now = await factsInWindow(c.id, ["bootImage", "pool"], new Date(), new Date());
+      const current = {
+        machineSets: [...new Set(now.filter((f) => f.fact === "bootImage" && f.value).map((f) => f.key))],
+        pools: now
+          .filter((f) => f.fact === "pool" && f.value)
+          .map((f) => ({ name: f.key, machines: Number((f.value as { machines?: number }).machines ?? 3) })),
+      };
+      seeded += await appendClusterFacts(yearOfHistory(c.id, i, current, from, to));
+    }
+    const history = {
+      rows: seeded,
+      bytes: (await historyBytes()) - sizeBefore,
+      perClusterDay: ((await historyBytes()) - sizeBefore) / (sample.length * HISTORY_DAYS),
+      perClusterDayRows: seeded / (sample.length * HISTORY_DAYS),
+    };
+    progress(`history: ${seeded} rows for ${sample.length} clusters × ${HISTORY_DAYS} days`);
+
+    const window = { from: new Date(Date.now() - HISTORY_DAYS * DAY).toISOString(), to: new Date().toISOString() };
+    for (const c of sample.slice(0, 10)) await clusterTimeline(c.name, window.from, window.to);
+    const times: number[] = [];
+    let points = 0;
+    for (let i = 0; i < TIMELINE_CALLS; i++) {
+      const c = sample[i % sample.length]!;
+      const started = performance.now();
+      const timeline = await clusterTimeline(c.name, window.from, window.to);
+      times.push(performance.now() - started);
+      points += timeline.version.length + timeline.oldestBootImage.length + timeline.skew.length + timeline.events.length;
+    }
+    const timeline = { p50: percentile(times, 50), p95: percentile(times, 95), points: points / TIMELINE_CALLS };
+    progress(`timeline: p50 ${fmt(timeline.p50)} ms, p95 ${fmt(timeline.p95)} ms`);
+
+    let kubectl: SizeFigures["kubectl"] = null;
+    if (spawnSync("sh", ["-c", "command -v kubectl"]).status === 0) {
+      kubectl = kubectlLoop(healthySample(second.results, KUBECTL_SAMPLE, names), credentials, dir);
+      progress(`kubectl: ${kubectl.invocations} invocations in ${fmt(kubectl.seconds)} s`);
+    }
+    return {
+      size,
+      first,
+      second,
+      collectorRssMiB,
+      collectorLiveMiB,
+      simulatorRssMiB,
+      list,
+      timeline,
+      history,
+      firstSweepBytesPerCluster,
+      kubectl,
+    };
+  } finally {
+    sim?.child.kill("SIGTERM");
+    await closeDb();
+    await db.drop();
+  }
+}
+
+function report(f: SizeFigures) {
+  const throughput = (s: Sweep) => s.clusters / s.seconds;
+  const sweepLine = (label: string, s: Sweep) =>
+    `  ${label} ${fmt(s.rate)} clusters/s sustained, ${fmt(throughput(s))}/s over the whole pass  (${s.clusters} clusters in ${fmt(s.seconds)} s; ${s.ok} ok, ${s.failed} failed, ${s.sweeps - s.clusters} retries; per cluster p50/p95 ${fmt(s.perCluster.p50, 0)}/${fmt(s.perCluster.p95, 0)} ms (read ${fmt(s.phases.read, 0)}, digest ${fmt(s.phases.digest, 0)}, store ${fmt(s.phases.store, 0)} at p50); ${s.written} written, ${s.rowsAdded} history rows added; CPU per cluster: collector ${fmt((1000 * s.cpu.collector) / s.sweeps, 0)} ms, simulator ${fmt((1000 * s.cpu.simulator) / s.sweeps, 0)} ms, Postgres ${s.cpu.postgres >= 0 ? `${fmt((1000 * s.cpu.postgres) / s.sweeps, 0)} ms` : "n/a (backends exited)"})`;
+  const atScale = f.size >= 10_000;
+  log(`\n${f.size} clusters, concurrency ${CONCURRENCY}:`);
+  log(sweepLine("first sweep (first contact, backfill):", f.first));
+  log(sweepLine("second sweep (steady state):          ", f.second));
+  log(
+    `  sustained sweep throughput:              ${fmt(f.second.rate)} clusters/s  ${atScale ? verdict(f.second.rate, TARGET.sweepPerSecond, "higher", "/s") : `(target ≥ ${TARGET.sweepPerSecond}/s applies at 10,000)`}`,
+  );
+  log(
+    `  a full steady-state pass:                ${fmt(f.second.seconds)} s for ${f.second.clusters} clusters  ${atScale ? verdict(f.second.seconds, 300, "lower", " s (a sweep every 5 minutes)") : ""}`,
+  );
+  log(
+    `  history rows added by the second sweep:  ${f.second.rowsAdded}  (${f.second.written} clusters written; ~0 expected when nothing changed)`,
+  );
+  log(`  history written by the first sweep:      ${fmt(f.firstSweepBytesPerCluster / 1024)} KiB per cluster (backfill and first facts)`);
+  log(
+    `  collector (this process) peak RSS:       ${fmt(f.collectorRssMiB)} MiB  ${verdict(f.collectorRssMiB, TARGET.collectorRssMiB, "lower", " MiB")}`,
+  );
+  log(`  collector heap in use after the sweeps:  ${fmt(f.collectorLiveMiB)} MiB (after a full garbage collection)`);
+  log(`  simulator (child process) peak RSS:      ${fmt(f.simulatorRssMiB)} MiB`);
+  log(
+    `  GET /api/v1/clusters p50/p95:            ${fmt(f.list.p50)} / ${fmt(f.list.p95)} ms  (${LIST_REQUESTS} requests over ${fmt((LIST_REQUESTS * LIST_PACING_MS) / 1000, 0)} s, ${fmt(f.list.bytes / 1024 / 1024, 2)} MiB body)  ${verdict(f.list.p95, TARGET.listP95Ms, "lower", " ms")}`,
+  );
+  log(
+    `  refreshing the fleet list p50/p95:       ${fmt(f.list.refresh.p50)} / ${fmt(f.list.refresh.p95)} ms  (every row read again; at most every 5 s, behind the requests)`,
+  );
+  log(
+    `  cluster timeline, 1 year, p50/p95:       ${fmt(f.timeline.p50)} / ${fmt(f.timeline.p95)} ms  (${TIMELINE_CALLS} calls, ${fmt(f.timeline.points, 0)} points each)  ${verdict(f.timeline.p95, TARGET.timelineP95Ms, "lower", " ms")}`,
+  );
+  log(
+    `  history per cluster-day:                 ${fmt(f.history.perClusterDay, 0)} bytes  (${f.history.rows} rows seeded = ${fmt(f.history.perClusterDayRows, 2)} per cluster-day, ${fmt(f.history.bytes / 1024 / 1024)} MiB)  ${verdict(f.history.perClusterDay, TARGET.bytesPerClusterDay, "lower", " B")}`,
+  );
+  if (!f.kubectl) log("  kubectl comparison:                      skipped: kubectl is not installed (apt-get install kubernetes-client)");
+  else {
+    const ratio = f.second.rate / f.kubectl.perSecond;
+    log(
+      `  kubectl loop (sequential, ${KUBECTL_READS.length} calls/cluster): ${fmt(f.kubectl.perSecond, 2)} clusters/s  (${f.kubectl.clusters} clusters in ${fmt(f.kubectl.seconds)} s, ${f.kubectl.failures} failed calls)`,
+    );
+    log(`  collector / kubectl:                     ${fmt(ratio, 0)}×  ${verdict(ratio, TARGET.kubectlRatio, "higher", "×")}`);
+  }
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-bench-fleet-"));
+  process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+  process.env.FLEETSKEW_DATA_DIR = path.join(dir, "data");
+  delete process.env.FLEETSKEW_DATABASE_MODE;
+  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${fmt(os.totalmem() / 2 ** 30)} GiB`);
+  try {
+    const figures: SizeFigures[] = [];
+    for (const size of SIZES) {
+      if (!Number.isInteger(size) || size < 2) throw new Error(`BENCH_FLEET_SIZES must be whole numbers ≥ 2, got ${size}`);
+      figures.push(await runSize(size, dir));
+      report(figures.at(-1)!);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error("bench failed:", error);
+  process.exit(1);
+});

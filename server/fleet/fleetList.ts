@@ -1,0 +1,67 @@
+import { requestConfig } from "../http/request";
+import { listFleetRows, type FleetRow } from "../store/fleet";
+
+/**
+ * The fleet list, kept per process for a few seconds. It is what every open fleet page polls, and
+ * reading 10,000 rows costs more than a request should wait: a list older than FRESH_MS is still
+ * served while a refresh reads it again behind it, and one older than MAX_AGE_MS is read afresh
+ * first. A change made in this process (a cluster registered, changed, removed or imported, a sweep
+ * that found something new) drops it at once; what only moves "last seen" shows within FRESH_MS, and
+ * changes made by other processes within MAX_AGE_MS.
+ */
+const FRESH_MS = 3_000;
+const MAX_AGE_MS = 15_000;
+
+/** A cluster is stale when its last sweep failed, or none succeeded for three intervals. */
+const STALE_AFTER_INTERVALS = 3;
+export const staleBefore = () => new Date(Date.now() - STALE_AFTER_INTERVALS * requestConfig().collector.intervalMs);
+
+type Cached = { rows: FleetRow[]; at: number; json?: string };
+// On globalThis: Next.js bundles pages and route handlers separately, each with its own copy of this
+// module; one cache (and one invalidation) must serve them all.
+const state = ((
+  globalThis as { __fleetskewFleetList?: { cached: Cached | null; refreshing: Promise<Cached> | null; generation: number } }
+).__fleetskewFleetList ??= { cached: null, refreshing: null, generation: 0 });
+
+function refresh(): Promise<Cached> {
+  if (state.refreshing) return state.refreshing;
+  const started = Date.now();
+  const asOf = state.generation;
+  state.refreshing = listFleetRows(staleBefore())
+    .then((rows) => {
+      const fresh = { rows, at: started };
+      // A change in the meantime made this read outdated before it finished: keep it out of the cache.
+      if (asOf === state.generation) state.cached = fresh;
+      return fresh;
+    })
+    .finally(() => {
+      state.refreshing = null;
+    });
+  return state.refreshing;
+}
+
+async function current(): Promise<Cached> {
+  const cached = state.cached;
+  const age = cached ? Date.now() - cached.at : Infinity;
+  if (cached && age < FRESH_MS) return cached;
+  if (cached && age < MAX_AGE_MS) {
+    void refresh().catch(() => undefined);
+    return cached;
+  }
+  return refresh();
+}
+
+export async function cachedFleetRows(): Promise<FleetRow[]> {
+  return (await current()).rows;
+}
+
+/** The list as `GET /api/v1/clusters` sends it, serialized once per refresh. */
+export async function cachedFleetJson(): Promise<string> {
+  const c = await current();
+  return (c.json ??= JSON.stringify({ clusters: c.rows }));
+}
+
+export function invalidateFleetList(): void {
+  state.generation++;
+  state.cached = null;
+}
