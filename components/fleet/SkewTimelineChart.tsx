@@ -6,6 +6,9 @@ import { api } from "../api";
 import { Alert, Card } from "../ui";
 import type { Timeline } from "./types";
 
+/** Event lines: upgrades in the cluster-version blue, people's actions in green, what the MCO reported in purple. */
+const EVENT_COLORS: Record<string, string> = { upgrade: "#0b63c5", acknowledgement: "#1e7b3a", bundle: "#1e7b3a" };
+
 /** A version as a number on the chart's axis: 4.12.7 → 412.007, so minors are evenly spaced. */
 export function versionValue(v: string | null): number | null {
   const m = v ? /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v) : null;
@@ -123,7 +126,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
                 <ReferenceLine
                   key={i}
                   x={new Date(e.at).getTime()}
-                  stroke={e.kind === "upgrade" ? "#0b63c5" : "#8e44ad"}
+                  stroke={EVENT_COLORS[e.kind] ?? "#8e44ad"}
                   strokeDasharray={e.inferred ? "2 4" : "4 2"}
                   // Only upgrades are labelled (with the version reached); other events are listed below the chart.
                   label={

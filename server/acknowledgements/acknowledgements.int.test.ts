@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { Collector } from "../collector/collector";
 import { MCO_SKEW_LIMITS } from "../domain/skew";
+import { clusterTimeline } from "../fleet/fleet";
 import { ClusterClient } from "../kube/client";
 import { KINDS } from "../kube/kinds";
 import { setBootImageSkewEnforcement } from "../kube/writers";
@@ -131,6 +132,12 @@ describe("a request, decided by someone else", () => {
     await expect(approveAcknowledgement(ack.id, "", otherApprover)).rejects.toMatchObject({ status: 409 });
     await expect(rejectAcknowledgement(ack.id, "too late", otherApprover)).rejects.toMatchObject({ status: 409 });
 
+    // The cluster's timeline marks it.
+    const timeline = await clusterTimeline("prod-east-422", null, null);
+    expect(timeline.events.filter((e) => e.kind === "acknowledgement").map((e) => e.title)).toEqual([
+      "Boot image acknowledged: 9.6.20250701-0 (approved by alice)",
+    ]);
+
     const actions = (await listAudit({ target: "prod-east-422" })).map((e) => [e.action, e.actor, e.outcome]).reverse();
     expect(actions).toEqual([
       ["cluster.register", "test", "success"],
@@ -153,6 +160,33 @@ describe("a request, decided by someone else", () => {
     expect(mc.spec.bootImageSkewEnforcement.mode).toBe("None");
     const [write] = await listAudit({ action: "cluster.write", target: "prod-east-422" });
     expect(write).toMatchObject({ outcome: "failure", actor: "alice" });
+  });
+
+  it("a 409 during the patch is read again and re-checked; a cluster that keeps changing is not overwritten", async () => {
+    const cluster = fleet.get("prod-east-422")!;
+    // Another writer changes MachineConfiguration between Fleetskew's read and its patch, once.
+    fleet.setFaults("prod-east-422", { concurrentWriteEvery: 2 });
+    cluster.conditionalPatchCount = 1;
+    try {
+      const ack = await request({ mode: "OCPVersion", ocpVersion: "4.13.0", rhcosVersion: undefined });
+      const applied = await approveAcknowledgement(ack.id, "", approver);
+      expect(applied.status).toBe("applied");
+      const mc = (await client("prod-east-422").get(KINDS.machineConfiguration, "cluster")) as {
+        metadata: { annotations: Record<string, string> };
+        spec: { bootImageSkewEnforcement: unknown };
+      };
+      expect(mc.metadata.annotations["simulator.fleetskew.io/concurrent-write"]).toBe("2");
+      expect(mc.spec.bootImageSkewEnforcement).toEqual({ mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: "4.13.0" } });
+
+      // Every attempt loses the race: after three, the request fails with the cluster's answer.
+      fleet.setFaults("prod-east-422", { concurrentWriteEvery: 1 });
+      const next = await request({ mode: "RHCOSVersion" });
+      const failed = await approveAcknowledgement(next.id, "", approver);
+      expect(failed.status).toBe("failed");
+      expect(failed.result).toMatch(/kept changing while Fleetskew tried to update it \(3 attempts\)/);
+    } finally {
+      fleet.setFaults("prod-east-422", undefined);
+    }
   });
 
   it("a rejection needs a comment; an undecided request expires after 7 days", async () => {

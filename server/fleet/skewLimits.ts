@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { compareVersions, parseOcpVersion } from "../domain/versions";
 import { UserFacingError } from "../errors";
+import { auditActor, type Actor } from "../auth/actor";
 import { readSetting, writeSetting } from "../store/settings";
 
 /**
@@ -39,15 +40,29 @@ export async function readExtraSkewLimits(): Promise<SkewLimitEntry[]> {
   return parsed.success ? parsed.data : [];
 }
 
-export async function saveExtraSkewLimits(
-  entries: SkewLimitEntry[],
-  actor: { actor: string; ip: string | null },
-): Promise<SkewLimitEntry[]> {
-  for (const e of entries)
-    if (MCO_SKEW_LIMITS.some((b) => b.fromRelease === e.fromRelease && (b.ocpVersion !== e.ocpVersion || b.rhelVersion !== e.rhelVersion)))
+export const SaveSkewLimitsSchema = z.object({ entries: SkewLimitTableSchema });
+
+export type SkewLimitTable = { known: SkewLimitEntry[]; added: SkewLimitEntry[]; effective: SkewLimitEntry[] };
+
+export async function skewLimitTable(): Promise<SkewLimitTable> {
+  const added = await readExtraSkewLimits();
+  return { known: MCO_SKEW_LIMITS, added, effective: mergeSkewLimits(added) };
+}
+
+/** An admin adds limits for releases published after this build; the MCO's own entries stay as they are. */
+export async function saveExtraSkewLimits(entries: SkewLimitEntry[], actor: Actor): Promise<SkewLimitTable> {
+  const seen = new Set<string>();
+  for (const e of entries) {
+    if (seen.has(e.fromRelease)) throw new UserFacingError(400, `${e.fromRelease} is listed twice`);
+    seen.add(e.fromRelease);
+    if (MCO_SKEW_LIMITS.some((b) => b.fromRelease === e.fromRelease))
       throw new UserFacingError(400, `${e.fromRelease} is a known release; its limit comes from the MCO and cannot be changed here`);
-  await writeSetting(KEY, entries, actor);
-  return mergeSkewLimits(entries);
+  }
+  await writeSetting(KEY, entries, {
+    ...auditActor(actor),
+    summary: `set the skew limits for ${entries.length ? entries.map((e) => e.fromRelease).join(", ") : "no added releases"}`,
+  });
+  return skewLimitTable();
 }
 
 /** The table for long-running work, refreshed once a minute so an admin's change reaches every process. */

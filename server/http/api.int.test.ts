@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GET as health } from "@/app/api/health/route";
 import { DELETE as logout, GET as whoami, POST as loginRoute } from "@/app/api/v1/session/route";
 import { GET as auditRoute } from "@/app/api/v1/audit/route";
+import { GET as getLimits, PUT as putLimits } from "@/app/api/v1/settings/skew-limits/route";
 import { PATCH as patchUser } from "@/app/api/v1/users/[id]/route";
 import { GET as listUsersRoute, POST as createUserRoute } from "@/app/api/v1/users/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
@@ -167,5 +168,30 @@ describe("API access", () => {
 
     const bad = await auditRoute(request("/api/v1/audit?from=last-week", { cookie: admin }));
     expect([bad.status, (await bad.json()).error]).toEqual([400, "from: dates are ISO 8601, e.g. 2026-11-01"]);
+  });
+
+  it("lets an admin add skew limits for later releases, not change the MCO's own", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const put = (entries: unknown) =>
+      putLimits(request("/api/v1/settings/skew-limits", { method: "PUT", cookie: admin, headers: { origin: ORIGIN }, body: { entries } }));
+    const saved = await put([{ fromRelease: "4.24.0", ocpVersion: "4.16.0", rhelVersion: "9.4" }]);
+    expect(saved.status).toBe(200);
+    const table = await (await getLimits(request("/api/v1/settings/skew-limits", { cookie: admin }))).json();
+    expect(table.effective).toEqual([
+      { fromRelease: "4.22.0", ocpVersion: "4.13.0", rhelVersion: "9.2" },
+      { fromRelease: "4.24.0", ocpVersion: "4.16.0", rhelVersion: "9.4" },
+    ]);
+    const known = await put([{ fromRelease: "4.22.0", ocpVersion: "4.14.0", rhelVersion: "9.2" }]);
+    expect([known.status, (await known.json()).error]).toEqual([
+      400,
+      "4.22.0 is a known release; its limit comes from the MCO and cannot be changed here",
+    ]);
+    const bad = await put([{ fromRelease: "4.24", ocpVersion: "4.16.0", rhelVersion: "9.4" }]);
+    expect([bad.status, (await bad.json()).error]).toEqual([400, "entries.0.fromRelease: must be a release like 4.24.0"]);
+    expect((await listAudit({ action: "settings.update" }))[0]).toMatchObject({
+      actor: "admin",
+      role: "admin",
+      summary: "set the skew limits for 4.24.0",
+    });
   });
 });

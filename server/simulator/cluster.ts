@@ -15,6 +15,11 @@ export type Faults = {
   malformedEvery?: number;
   /** Alternates healthy and unreachable (connection reset) every `periodMs` of simulated time. */
   flapPeriodMs?: number;
+  /**
+   * Every Nth patch that names a resourceVersion finds the object changed by another writer just
+   * before it (an annotation), so its precondition fails with the API server's 409 Conflict.
+   */
+  concurrentWriteEvery?: number;
 };
 
 export type Permission = { verb: string; resource: string; group: string };
@@ -50,6 +55,8 @@ export class SimCluster {
   kinds: KindInfo[];
   minor: number;
   requestCount = 0;
+  /** Patches with a resourceVersion precondition (for the concurrentWriteEvery fault). */
+  conditionalPatchCount = 0;
 
   constructor(
     readonly spec: ClusterSpec,

@@ -236,8 +236,18 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
   }
   if (verb === "patch") {
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim();
-    const current = store.get(info, namespace, name);
+    let current = store.get(info, namespace, name);
     const patch = await readJson(req);
+    const every = cluster.spec.faults?.concurrentWriteEvery;
+    const precondition = (patch as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
+    if (every && precondition !== undefined && ++cluster.conditionalPatchCount % every === 0) {
+      // Another writer gets there first: the object moves on, and this patch's precondition is stale.
+      const annotations = {
+        ...current.metadata.annotations,
+        "simulator.fleetskew.io/concurrent-write": String(cluster.conditionalPatchCount),
+      };
+      current = store.replace(info, namespace, name, { ...current, metadata: { ...current.metadata, annotations } }).object;
+    }
     let patched: KubeObject;
     if (type === "application/merge-patch+json" || type === "application/strategic-merge-patch+json") {
       // Strategic merge is served as a JSON merge patch: OpenShift's custom resources accept only that.

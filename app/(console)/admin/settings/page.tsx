@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { seed } from "@/components/seed";
+import { SkewLimitsAdmin } from "@/components/SkewLimitsAdmin";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { skewLimitTable } from "@/server/fleet/skewLimits";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  await requirePageUser(SECTIONS.admin.access);
+  return (
+    <>
+      <PageHeader title="Settings" description="Facts Fleetskew cannot read from a cluster." />
+      <SkewLimitsAdmin initial={seed(await skewLimitTable())} />
+    </>
+  );
+}
