@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { Collector } from "../collector/collector";
-import { MCO_SKEW_LIMITS } from "../domain/skew";
 import { clusterTimeline } from "../fleet/fleet";
 import { ClusterClient } from "../kube/client";
 import { KINDS } from "../kube/kinds";
@@ -17,7 +16,7 @@ import { getDb } from "../store/db";
 import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
-import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
+import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import {
   acknowledgementCandidates,
   approveAcknowledgement,
@@ -36,16 +35,7 @@ let tech: Actor, approver: Actor, otherApprover: Actor;
 
 const sweep = async () => {
   await makeAllDue();
-  await new Collector({
-    worker: "test",
-    intervalMs: 300_000,
-    concurrency: 4,
-    clusterTimeoutMs: 10_000,
-    client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
-    limits: () => MCO_SKEW_LIMITS,
-    now: () => new Date(),
-    pollMs: 50,
-  }).runOnce();
+  await new Collector(testCollectorOptions("test")).runOnce();
 };
 const client = (name: string) => new ClusterClient(simulatorCredentials(sim, fleet.get(name)!));
 const upgradeableOf = async (name: string) =>

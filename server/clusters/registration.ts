@@ -26,7 +26,6 @@ import {
   type ClusterSummary,
   type ContactStatus,
 } from "../store/clusters";
-import type { UserRecord } from "../store/users";
 
 const MAX_KUBECONFIG = 512 * 1024;
 

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { evaluateReadiness } from "../domain/readiness";
-import { MCO_SKEW_LIMITS } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { ClusterClient } from "../kube/client";
 import { setBootImageSkewEnforcement } from "../kube/writers";
@@ -14,25 +13,15 @@ import { getDb } from "../store/db";
 import { findClusterState } from "../store/history";
 import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
-import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
-import { Collector, type CollectorOptions } from "./collector";
+import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
+import { Collector } from "./collector";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
 let fleet: Fleet;
 let sim: SimulatorServer;
 
-const options = (worker: string, over: Partial<CollectorOptions> = {}): CollectorOptions => ({
-  worker,
-  intervalMs: 300_000,
-  concurrency: 4,
-  clusterTimeoutMs: 10_000,
-  client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
-  limits: () => MCO_SKEW_LIMITS,
-  now: () => new Date(),
-  pollMs: 50,
-  ...over,
-});
+const options = testCollectorOptions;
 
 async function stateOf(name: string) {
   const summary = await findClusterSummary(name);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { ClusterSkew } from "../domain/clusterSkew";
 import type { Readiness } from "../domain/readiness";
 import { installVersion, MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
-import { conditionOf, type ClusterSnapshot } from "../domain/snapshot";
+import { conditionOf, type ClusterSnapshot, type MachineSetFacts } from "../domain/snapshot";
 import { compareVersions, parseOcpVersion } from "../domain/versions";
 
 /**
@@ -23,6 +23,15 @@ export type BootImageFact = {
   mco: "update" | "skip";
   reason: string;
 };
+const bootImageFact = (m: MachineSetFacts, reason: string): BootImageFact => ({
+  display: m.display,
+  ocpVersion: m.ocpVersion,
+  rhcosBuild: m.rhcosBuild,
+  provenance: m.provenance,
+  mco: m.mco.action,
+  reason,
+});
+
 export type SkewFact = { status: string; oldest: string | null; oldestBuild: string | null; lag: number | null; mode: string | null };
 export type ReadinessFact = { target: string; status: string; blockers: string[] };
 
@@ -34,19 +43,7 @@ export function factsOf(s: ClusterSnapshot, skew: ClusterSkew, readiness: Readin
       key: "",
       value: { current: s.version.current, desired: s.version.desired, updating: s.version.updating } satisfies VersionFact,
     });
-  for (const m of s.machineSets)
-    facts.push({
-      fact: "bootImage",
-      key: m.machineSet,
-      value: {
-        display: m.display,
-        ocpVersion: m.ocpVersion,
-        rhcosBuild: m.rhcosBuild,
-        provenance: m.provenance,
-        mco: m.mco.action,
-        reason: m.mco.reason,
-      } satisfies BootImageFact,
-    });
+  for (const m of s.machineSets) facts.push({ fact: "bootImage", key: m.machineSet, value: bootImageFact(m, m.mco.reason) });
   const status = s.enforcement?.status;
   if (s.enforcement)
     facts.push({
@@ -166,14 +163,7 @@ export function backfillOf(
       out.push({
         fact: "bootImage",
         key: m.machineSet,
-        value: {
-          display: m.display,
-          ocpVersion: m.ocpVersion,
-          rhcosBuild: m.rhcosBuild,
-          provenance: m.provenance,
-          mco: m.mco.action,
-          reason: "managed since the MCO opted the cluster in",
-        } satisfies BootImageFact,
+        value: bootImageFact(m, "managed since the MCO opted the cluster in"),
         at: optedIn,
       });
   const limit = table.map((e) => parseOcpVersion(e.ocpVersion)!).sort(compareVersions)[0];

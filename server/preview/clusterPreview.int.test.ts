@@ -8,13 +8,13 @@ import { ensureInitialAccounts } from "../auth/bootstrap";
 import { registerCluster } from "../clusters/registration";
 import { CLIENT_IP_HEADER } from "../http/request";
 import { Collector } from "../collector/collector";
-import { MCO_SKEW_LIMITS } from "../domain/skew";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { kubeconfigFor } from "../simulator/kubeconfig";
 import { startTestSimulator } from "../simulator/testing";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { testCollectorOptions } from "../testing/fleet";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
@@ -120,16 +120,7 @@ describe("preview on the fixture cluster prod-east", () => {
 
 describe("an unreachable cluster", () => {
   it("is previewed from the configuration its last sweep kept, and the answer says so", async () => {
-    const collector = new Collector({
-      worker: "test",
-      intervalMs: 300_000,
-      concurrency: 2,
-      clusterTimeoutMs: 10_000,
-      client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
-      limits: () => MCO_SKEW_LIMITS,
-      now: () => new Date(),
-      pollMs: 50,
-    });
+    const collector = new Collector(testCollectorOptions("test"));
     expect((await collector.runOnce()).map((r) => r.outcome)).toEqual(["ok"]);
     const change = proposal("99-worker-chrony", { "/etc/chrony.conf": "server ntp.example.com iburst\n" });
     const live = await preview(change);

@@ -1,4 +1,6 @@
 import { sealCredentials } from "../clusters/registration";
+import type { CollectorOptions } from "../collector/collector";
+import { MCO_SKEW_LIMITS } from "../domain/skew";
 import type { ClusterCredentials } from "../kube/credentials";
 import type { SimCluster } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
@@ -29,3 +31,16 @@ export async function registerSimulatedClusters(sim: SimulatorServer, clusters: 
     );
   }
 }
+
+/** A collector for tests: short client timeouts, no retries, every cluster due at once. */
+export const testCollectorOptions = (worker: string, over: Partial<CollectorOptions> = {}): CollectorOptions => ({
+  worker,
+  intervalMs: 300_000,
+  concurrency: 4,
+  clusterTimeoutMs: 10_000,
+  client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10 },
+  limits: () => MCO_SKEW_LIMITS,
+  now: () => new Date(),
+  pollMs: 50,
+  ...over,
+});
