@@ -235,7 +235,9 @@ function Candidates({ me }: { me: Me }) {
               {c.pending ? (
                 <span className="text-xs text-muted">Request by {c.pending.requestedBy} waiting for approval</span>
               ) : !c.served ? (
-                <span className="text-xs text-muted">Its API has no bootImageSkewEnforcement before 4.20: update the cluster first</span>
+                <span className="text-xs text-muted">
+                  Its API has no bootImageSkewEnforcement yet (served by default from 4.22): update the cluster first
+                </span>
               ) : can(me, ["technician"]) ? (
                 <Button type="button" variant="secondary" onClick={() => setOpen(open === c.cluster ? null : c.cluster)}>
                   Request acknowledgement

@@ -77,7 +77,7 @@ afterAll(() => {
 });
 
 describe("which clusters need an acknowledgement", () => {
-  it("lists prod-east-422 (Manual, install version below the limit) and prod-east, which cannot take one before 4.20", async () => {
+  it("lists prod-east-422 (Manual, install version below the limit) and prod-east, whose 4.19 API cannot take one yet", async () => {
     const candidates = await acknowledgementCandidates(null);
     const byName = new Map(candidates.map((c) => [c.cluster, c]));
     expect(byName.get("prod-east-422")).toMatchObject({ release: "4.22.3", reason: "below-limit", served: true, pending: null });
@@ -88,7 +88,7 @@ describe("which clusters need an acknowledgement", () => {
   it("refuses a request for a cluster whose API has no bootImageSkewEnforcement", async () => {
     await expect(request({ cluster: "prod-east" })).rejects.toMatchObject({
       status: 409,
-      message: expect.stringMatching(/arrives with 4\.20/),
+      message: expect.stringMatching(/served by default from 4\.22/),
     });
     await expect(request({ machineSets: ["no-such-machineset"] })).rejects.toMatchObject({ status: 400 });
   });

@@ -103,7 +103,7 @@ export async function requestAcknowledgement(input: AcknowledgementRequest, acto
   if (!s.enforcement?.served)
     throw new UserFacingError(
       409,
-      `${cluster.name} runs ${s.version?.current ?? "an OpenShift version"} whose API has no spec.bootImageSkewEnforcement (it arrives with 4.20); there is nothing to acknowledge until the cluster is updated`,
+      `${cluster.name} runs ${s.version?.current ?? "an OpenShift version"} whose API has no spec.bootImageSkewEnforcement (served by default from 4.22, before that only with a TechPreview feature set); there is nothing to acknowledge until the cluster is updated`,
     );
   const known = new Set(s.machineSets.map((m) => m.machineSet));
   const unknown = (input.machineSets ?? []).filter((m) => !known.has(m));

@@ -520,7 +520,7 @@ describe("managedBootImagesWhatIf", () => {
   it("an unsupported platform is said so", () => {
     expect(managedBootImagesWhatIf(variant({ platform: "None" }))).toMatchObject({
       supported: false,
-      result: expect.stringContaining("does not update boot images on None"),
+      result: expect.stringContaining("does not update boot images on platform None"),
     });
   });
 });

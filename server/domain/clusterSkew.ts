@@ -114,7 +114,7 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
       : predicted("Automatic", "managed boot images, but the boot image release is unknown", fallbackValue, true);
   }
   const why = !supported
-    ? `the MCO does not update boot images on ${s.platform ?? "this platform"} at ${release}`
+    ? `the MCO does not update boot images on ${s.platform ? `platform ${s.platform}` : "this platform"} at ${release}`
     : `MachineSet boot images are not fully managed (mode ${managed})`;
   return predicted("Manual", `${why}, so it falls back to Manual with the install version`, fallbackValue, true);
 }
@@ -293,7 +293,7 @@ export function managedBootImagesWhatIf(s: ClusterSnapshot): ManagedWhatIf {
     .filter((m) => m.ifAllManaged.action === "skip")
     .map((m) => ({ machineSet: m.machineSet, reason: m.ifAllManaged.reason }));
   const result = !supported
-    ? `the MCO does not update boot images on ${s.platform ?? "this platform"} at ${s.version?.current ?? "this version"}`
+    ? `the MCO does not update boot images on ${s.platform ? `platform ${s.platform}` : "this platform"} at ${s.version?.current ?? "this version"}`
     : wouldSkip.length
       ? `Automatic, but still the install version ${installVersion(historyOf(s))} while ${wouldSkip.length} MachineSet(s) are skipped`
       : `Automatic with the boot images of ${normalized(s.bootImageRelease) ?? "the current release"}`;
