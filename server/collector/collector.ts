@@ -143,8 +143,8 @@ export class Collector {
       const limits = this.options.limits();
       const d = digest(objects, this.catalog, limits, at);
       const digestMs = elapsed() - readMs;
-      // Only images no process has stored yet are written (the catalog is shared through the database).
-      const newImages = this.catalog.add(d.snapshot.streamImages);
+      // Only images this process has not seen stored are written (the catalog is shared through the database).
+      const newImages = this.catalog.unknown(d.snapshot.streamImages);
       const nextSweepAt = new Date(at.getTime() + jitter(this.options.intervalMs));
       const unchanged =
         newImages.length === 0 &&
@@ -174,6 +174,7 @@ export class Collector {
             nextSweepAt,
           });
       const durationMs = elapsed();
+      if (stored !== "lease-lost") this.catalog.add(newImages);
       // Something a person would see changed: the fleet list of this process shows it at once.
       if (stored === "written") invalidateFleetList();
       // After the sweep is stored: what a preview needs, read again only when it changed.

@@ -12,11 +12,13 @@ import { normalizeSnapshot } from "./normalize";
 export class FleetCatalog implements BootImageCatalog {
   private readonly entries = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
 
-  /** Adds what it does not know yet, and returns those entries (the ones worth storing). */
-  add<T extends { key: string; rhcosBuild: string; ocpVersion: string | null }>(entries: T[]): T[] {
-    const added = entries.filter((e) => !this.entries.has(e.key));
-    for (const e of added) this.entries.set(e.key, { rhcosBuild: e.rhcosBuild, ocpVersion: e.ocpVersion });
-    return added;
+  add(entries: { key: string; rhcosBuild: string; ocpVersion: string | null }[]): void {
+    for (const e of entries) if (!this.entries.has(e.key)) this.entries.set(e.key, { rhcosBuild: e.rhcosBuild, ocpVersion: e.ocpVersion });
+  }
+
+  /** The entries it does not know yet: the ones worth storing. */
+  unknown<T extends { key: string }>(entries: T[]): T[] {
+    return entries.filter((e) => !this.entries.has(e.key));
   }
 
   lookup(key: string) {

@@ -20,14 +20,21 @@ type Cached = { rows: FleetRow[]; at: number; json?: string };
 // On globalThis: Next.js bundles pages and route handlers separately, each with its own copy of this
 // module; one cache (and one invalidation) must serve them all.
 const state = ((
-  globalThis as { __fleetskewFleetList?: { cached: Cached | null; refreshing: Promise<Cached> | null; generation: number } }
+  globalThis as {
+    __fleetskewFleetList?: {
+      cached: Cached | null;
+      refreshing: { promise: Promise<Cached>; generation: number } | null;
+      generation: number;
+    };
+  }
 ).__fleetskewFleetList ??= { cached: null, refreshing: null, generation: 0 });
 
 function refresh(): Promise<Cached> {
-  if (state.refreshing) return state.refreshing;
+  // A read that began before the latest change would answer with what the change replaced.
+  if (state.refreshing && state.refreshing.generation === state.generation) return state.refreshing.promise;
   const started = Date.now();
   const asOf = state.generation;
-  state.refreshing = listFleetRows(staleBefore())
+  const promise = listFleetRows(staleBefore())
     .then((rows) => {
       const fresh = { rows, at: started };
       // A change in the meantime made this read outdated before it finished: keep it out of the cache.
@@ -35,9 +42,10 @@ function refresh(): Promise<Cached> {
       return fresh;
     })
     .finally(() => {
-      state.refreshing = null;
+      if (state.refreshing?.promise === promise) state.refreshing = null;
     });
-  return state.refreshing;
+  state.refreshing = { promise, generation: asOf };
+  return promise;
 }
 
 async function current(): Promise<Cached> {
