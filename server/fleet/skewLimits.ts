@@ -55,8 +55,16 @@ export async function saveExtraSkewLimits(entries: SkewLimitEntry[], actor: Acto
   for (const e of entries) {
     if (seen.has(e.fromRelease)) throw new UserFacingError(400, `${e.fromRelease} is listed twice`);
     seen.add(e.fromRelease);
-    if (MCO_SKEW_LIMITS.some((b) => b.fromRelease === e.fromRelease))
-      throw new UserFacingError(400, `${e.fromRelease} is a known release; its limit comes from the MCO and cannot be changed here`);
+    // Up to the newest minor Fleetskew knows, the MCO's own limits are the facts; only later releases can be added.
+    const release = parseOcpVersion(e.fromRelease)!;
+    const newest = MCO_SKEW_LIMITS.map((b) => parseOcpVersion(b.fromRelease)!)
+      .sort(compareVersions)
+      .at(-1)!;
+    if (release.major < newest.major || (release.major === newest.major && release.minor <= newest.minor))
+      throw new UserFacingError(
+        400,
+        `${e.fromRelease} is not after ${newest.major}.${newest.minor}: up to and including ${newest.major}.${newest.minor} the MCO's own limits apply; add releases from ${newest.major}.${newest.minor + 1}.0 on`,
+      );
   }
   await writeSetting(KEY, entries, {
     ...auditActor(actor),

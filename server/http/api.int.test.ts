@@ -166,6 +166,18 @@ describe("API access", () => {
     // Details are JSON with quotes and commas: one quoted field, quotes doubled.
     expect(lines.find((l) => l.includes(",user.create,"))).toMatch(/,"\{""role"":""technician""[^\r\n]*\}"$/);
 
+    // A date as "to" includes that whole day (UTC).
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const count = async (query: string) =>
+      (
+        (await (
+          await auditRoute(request(`/api/v1/audit?action=session.&actor=admin&outcome=success&${query}`, { cookie: admin }))
+        ).json()) as { events: unknown[] }
+      ).events.length;
+    expect(await count(`from=${today}&to=${today}`)).toBe(events.length);
+    expect(await count(`to=${yesterday}`)).toBe(0);
+
     const bad = await auditRoute(request("/api/v1/audit?from=last-week", { cookie: admin }));
     expect([bad.status, (await bad.json()).error]).toEqual([400, "from: dates are ISO 8601, e.g. 2026-11-01"]);
   });
@@ -184,8 +196,11 @@ describe("API access", () => {
     const known = await put([{ fromRelease: "4.22.0", ocpVersion: "4.14.0", rhelVersion: "9.2" }]);
     expect([known.status, (await known.json()).error]).toEqual([
       400,
-      "4.22.0 is a known release; its limit comes from the MCO and cannot be changed here",
+      "4.22.0 is not after 4.22: up to and including 4.22 the MCO's own limits apply; add releases from 4.23.0 on",
     ]);
+    // A later release of a minor the MCO's table covers, or an earlier one, would contradict it.
+    expect((await put([{ fromRelease: "4.22.5", ocpVersion: "4.14.0", rhelVersion: "9.2" }])).status).toBe(400);
+    expect((await put([{ fromRelease: "4.20.0", ocpVersion: "4.12.0", rhelVersion: "8.6" }])).status).toBe(400);
     const bad = await put([{ fromRelease: "4.24", ocpVersion: "4.16.0", rhelVersion: "9.4" }]);
     expect([bad.status, (await bad.json()).error]).toEqual([400, "entries.0.fromRelease: must be a release like 4.24.0"]);
     expect((await listAudit({ action: "settings.update" }))[0]).toMatchObject({

@@ -6,11 +6,13 @@ import { listAudit, type AuditRecord } from "@/server/store/audit";
 
 export const dynamic = "force-dynamic";
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "dates are ISO 8601, e.g. 2026-11-01")
-  .transform((s) => new Date(s))
-  .refine((d) => !Number.isNaN(d.getTime()), "not a valid date");
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "dates are ISO 8601, e.g. 2026-11-01");
+const validDate = (d: Date) => !Number.isNaN(d.getTime());
+const day = isoDate.transform((s) => new Date(s)).refine(validDate, "not a valid date");
+// A day given as "until" includes that day.
+const untilDay = isoDate
+  .transform((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(Date.parse(s) + 86_400_000) : new Date(s)))
+  .refine(validDate, "not a valid date");
 
 const Query = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
@@ -20,7 +22,7 @@ const Query = z.object({
   target: z.string().max(300).optional(),
   outcome: z.enum(["success", "failure", "denied"], { error: "outcome must be success, failure or denied" }).optional(),
   from: day.optional(),
-  to: day.optional(),
+  to: untilDay.optional(),
   format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 
