@@ -55,7 +55,7 @@ function NextStep({ p }: { p: ApplicationProgress }) {
       return (
         <Alert tone={a.lastError ? "error" : "info"}>
           {a.lastError
-            ? `Fleetskew could not create the image sets yet: ${a.lastError}. It tries again every few seconds; if this stays, show this message to an admin.`
+            ? `Fleetskew could not create the image sets yet: ${a.lastError}. It tries again every few minutes; if this stays, show this message to an admin, or give up the pre-load below.`
             : "Creating one PinnedImageSet per pool on the cluster…"}
         </Alert>
       );
@@ -84,10 +84,20 @@ function NextStep({ p }: { p: ApplicationProgress }) {
       );
     case "upgraded":
       return <Alert tone="ok">The cluster runs {a.releaseVersion}. Its images can be unpinned to free the nodes&apos; disk.</Alert>;
+    case "unpinning":
+      return (
+        <Alert tone={a.lastError ? "error" : "info"}>
+          {a.lastError
+            ? `Unpinning did not finish: ${a.lastError}. Fleetskew tries again every few minutes.`
+            : "Removing the bundle's PinnedImageSets from the cluster…"}
+        </Alert>
+      );
     default:
       return (
         <Alert tone="ok">
-          Done: the upgrade completed and the bundle&apos;s images were unpinned on {new Date(a.unpinnedAt!).toLocaleString()}.
+          {a.upgradedAt
+            ? `Done: the upgrade completed and the bundle's images were unpinned on ${new Date(a.unpinnedAt!).toLocaleString()}.`
+            : `The pre-load was given up and the bundle's images were unpinned on ${new Date(a.unpinnedAt!).toLocaleString()}. Apply the bundle again to start over.`}
         </Alert>
       );
   }
@@ -175,7 +185,7 @@ function Unpin({ p, me }: { p: ApplicationProgress; me: Me }) {
     mutationFn: () => api(`/api/v1/bundle-applications/${p.application.id}/unpin`, { method: "POST" }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] }),
   });
-  if (!can(me, ["technician"]) || !["upgraded", "preloading"].includes(p.application.state)) return null;
+  if (!can(me, ["technician"]) || !["upgraded", "preloading", "applying"].includes(p.application.state)) return null;
   return (
     <div className="flex flex-col gap-2">
       <div>

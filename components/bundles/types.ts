@@ -33,7 +33,7 @@ export type PrecheckResult = {
   needsConfirmation: boolean;
 };
 
-export type ApplicationState = "applying" | "preloading" | "upgrading" | "upgraded" | "unpinned";
+export type ApplicationState = "applying" | "preloading" | "upgrading" | "upgraded" | "unpinning" | "unpinned";
 
 export type Application = {
   id: string;
@@ -42,7 +42,7 @@ export type Application = {
   releaseImage: string;
   cluster: string;
   state: ApplicationState;
-  pools: { pool: string; set: string }[];
+  pools: { pool: string; set: string; labels: Record<string, string> }[];
   confirmedWarnings: string[];
   createdBy: string;
   createdAt: string;
@@ -92,7 +92,8 @@ export const STATE_WORDS: Record<ApplicationState, string> = {
   preloading: "Pre-loading images",
   upgrading: "Upgrading",
   upgraded: "Upgraded",
-  unpinned: "Done, images unpinned",
+  unpinning: "Unpinning the images",
+  unpinned: "Images unpinned",
 };
 
 export const can = (me: Me, roles: Me["role"][]) => me.role === "admin" || roles.includes(me.role);

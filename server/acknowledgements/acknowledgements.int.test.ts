@@ -10,7 +10,7 @@ import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler, scaledClock } from "../simulator/reconciler";
 import { startTestSimulator } from "../simulator/testing";
-import { expireAcknowledgements } from "../store/acknowledgements";
+import { changeAcknowledgement, expireAcknowledgements, findAcknowledgement } from "../store/acknowledgements";
 import { listAudit } from "../store/audit";
 import { getDb } from "../store/db";
 import { makeAllDue } from "../store/sweeps";
@@ -20,6 +20,7 @@ import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions }
 import {
   acknowledgementCandidates,
   approveAcknowledgement,
+  followAcknowledgements,
   listAcknowledgementViews,
   rejectAcknowledgement,
   requestAcknowledgement,
@@ -192,6 +193,38 @@ describe("a request, decided by someone else", () => {
     const expired = await expireAcknowledgements(new Date(Date.now() + 7 * 86_400_000 + 1000));
     expect(expired.map((a) => [a.id, a.status])).toEqual([[waiting.id, "expired"]]);
     await expect(approveAcknowledgement(waiting.id, "", approver)).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe("an approval whose process stopped before the cluster answered", () => {
+  /** Leaves a request as an approval leaves it between the decision and the write. */
+  const interrupted = async (over: Record<string, unknown>) => {
+    const ack = await request(over);
+    await changeAcknowledgement(ack.id, () => ({ change: { status: "applying", decidedBy: "alice", decidedAt: new Date() } }));
+    return ack;
+  };
+  const statusOf = async (id: string) => (await findAcknowledgement(id))!;
+
+  it("counts as applied when the cluster has the value, and failed (saying what it has) when not", async () => {
+    const written = await interrupted({});
+    await setBootImageSkewEnforcement(client("prod-east-422"), {
+      mode: "Manual",
+      manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" },
+    });
+    await followAcknowledgements(new Date());
+    expect((await statusOf(written.id)).status).toBe("applying"); // too soon to call it interrupted
+    await followAcknowledgements(new Date(Date.now() + 3 * 60_000));
+    expect(await statusOf(written.id)).toMatchObject({
+      status: "applied",
+      result: expect.stringMatching(/^Found in MachineConfiguration/),
+    });
+
+    const lost = await interrupted({ mode: "None", rhcosVersion: undefined });
+    await followAcknowledgements(new Date(Date.now() + 3 * 60_000));
+    expect(await statusOf(lost.id)).toMatchObject({
+      status: "failed",
+      result: expect.stringMatching(/stopped before the cluster answered; the cluster has Manual, 9\.6\.20250701-0\./),
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { auditedClusterWrite, clusterAnswer, clusterClient } from "../clusters/access";
+import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import {
   ACK_TTL_MS,
   acknowledgementNeed,
@@ -87,7 +87,7 @@ async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name
 /** spec.bootImageSkewEnforcement as the cluster has it now; the last sweep's value when it cannot be read. */
 async function currentSpec(cluster: string, snapshot: ClusterSnapshot): Promise<EnforcementSpecValue | null> {
   try {
-    const mc = await readMachineConfiguration(await clusterClient(cluster));
+    const mc = await withClusterClient(cluster, (client) => readMachineConfiguration(client));
     if (mc.status === "ok")
       return ((mc.value.spec ?? {}) as { bootImageSkewEnforcement?: EnforcementSpecValue }).bootImageSkewEnforcement ?? null;
   } catch {
@@ -193,37 +193,76 @@ export async function approveAcknowledgement(id: string, comment: string, actor:
   await recordOrThrow(id);
   const approved = (await decide(id, actor, "approve", comment))!;
   const spec = specOf(approved);
+  let written: "patched" | "unchanged";
   try {
-    const client = await clusterClient(approved.cluster);
-    const { result } = await auditedClusterWrite(
-      auditActor(actor),
-      approved.cluster,
-      {
-        object: "MachineConfiguration cluster",
-        change: `set spec.bootImageSkewEnforcement to ${describeSpec(spec)}`,
-        details: { request: id },
-      },
-      () => setBootImageSkewEnforcement(client, spec, { baseline: (approved.baseline ?? null) as EnforcementSpecValue | null }),
-      (r) => (r.result === "patched" ? "written" : "the cluster already had this value"),
-    );
-    await changeAcknowledgement(id, () => ({
-      change: {
-        status: "applied",
-        appliedAt: new Date(),
-        result: `${result === "patched" ? "Written to" : "Already in"} MachineConfiguration cluster spec.bootImageSkewEnforcement (${describeSpec(spec)}); waiting for the MCO to mirror it into status.`,
-      },
-    }));
+    written = await withClusterClient(approved.cluster, async (client) => {
+      const { result } = await auditedClusterWrite(
+        auditActor(actor),
+        approved.cluster,
+        {
+          object: "MachineConfiguration cluster",
+          change: `set spec.bootImageSkewEnforcement to ${describeSpec(spec)}`,
+          details: { request: id },
+        },
+        () => setBootImageSkewEnforcement(client, spec, { baseline: (approved.baseline ?? null) as EnforcementSpecValue | null }),
+        (r) => (r.result === "patched" ? "written" : "the cluster already had this value"),
+      );
+      return result;
+    });
   } catch (error) {
     await changeAcknowledgement(id, () => ({
       change: { status: "failed", result: `The cluster did not take it: ${clusterAnswer(error)}` },
     }));
     return recordOrThrow(id);
   }
+  await markApplied(id, spec, written === "patched" ? "Written to" : "Already in");
   for (let attempt = 0; attempt < 8; attempt++) {
     if (await verifyAcknowledgement(id)) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
   return recordOrThrow(id);
+}
+
+function markApplied(id: string, spec: ReturnType<typeof specOf>, how: string) {
+  return changeAcknowledgement(id, () => ({
+    change: {
+      status: "applied",
+      appliedAt: new Date(),
+      result: `${how} MachineConfiguration cluster spec.bootImageSkewEnforcement (${describeSpec(spec)}); waiting for the MCO to mirror it into status.`,
+    },
+  }));
+}
+
+/** How long an approval may stay between the decision and the cluster's answer before it counts as interrupted. */
+const INTERRUPTED_AFTER_MS = 2 * 60_000;
+
+/**
+ * An approval whose process stopped between the decision and the cluster's answer: when the cluster
+ * has the value, it was written; otherwise it is marked failed, saying what the cluster has, rather
+ * than written later with nobody watching.
+ */
+async function settleInterrupted(ack: AcknowledgementRecord): Promise<void> {
+  const spec = specOf(ack);
+  const now = await withClusterClient(ack.cluster, async (client) => {
+    const mc = await readMachineConfiguration(client);
+    if (mc.status !== "ok") return undefined;
+    return ((mc.value.spec ?? {}) as { bootImageSkewEnforcement?: EnforcementSpecValue }).bootImageSkewEnforcement ?? null;
+  });
+  if (now === undefined) return; // cannot tell yet
+  if (sameSpec(now, spec)) {
+    await markApplied(ack.id, spec, "Found in");
+    return;
+  }
+  await changeAcknowledgement(ack.id, (current) =>
+    current.status !== "applying"
+      ? { change: {} }
+      : {
+          change: {
+            status: "failed",
+            result: `Fleetskew stopped before the cluster answered; the cluster has ${describeSpec(now)}. Request it again if it is still needed.`,
+          },
+        },
+  );
 }
 
 /**
@@ -234,8 +273,9 @@ export async function verifyAcknowledgement(id: string): Promise<boolean> {
   const ack = await findAcknowledgement(id);
   if (!ack || ack.status !== "applied" || ack.verifiedAt) return true;
   const spec = specOf(ack);
-  const client = await clusterClient(ack.cluster);
-  const [mc, co] = await Promise.all([readMachineConfiguration(client), readMachineConfigOperator(client)]);
+  const [mc, co] = await withClusterClient(ack.cluster, (client) =>
+    Promise.all([readMachineConfiguration(client), readMachineConfigOperator(client)]),
+  );
   if (mc.status !== "ok") return false;
   const status =
     ((mc.value.status ?? {}) as { bootImageSkewEnforcementStatus?: EnforcementSpecValue }).bootImageSkewEnforcementStatus ?? null;
@@ -276,6 +316,9 @@ export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<
 /** Background: expire old requests, and verify applied ones the MCO had not mirrored yet (for up to an hour). */
 export async function followAcknowledgements(now = new Date()): Promise<void> {
   await expireAcknowledgements(now);
+  for (const ack of await listAcknowledgements({ statuses: ["applying"] }))
+    if (ack.decidedAt && now.getTime() - new Date(ack.decidedAt).getTime() > INTERRUPTED_AFTER_MS)
+      await settleInterrupted(ack).catch(() => undefined);
   for (const ack of await listAcknowledgements({ statuses: ["applied"] })) {
     if (ack.verifiedAt || !ack.appliedAt) continue;
     if (now.getTime() - new Date(ack.appliedAt).getTime() > 3_600_000) {

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { auditedClusterWrite, clusterAnswer, clusterClient } from "../clusters/access";
+import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import { normalizeSnapshot } from "../collector/normalize";
 import {
   BUNDLE_LABEL,
   formatBytes,
+  labelsForPool,
+  ROLE_LABEL,
   nodePinProgress,
   pinnedImageSetName,
   pinnedImagesOf,
@@ -32,6 +34,7 @@ import {
   insertApplication,
   listApplications,
   updateApplication,
+  type ApplicationPool,
   type ApplicationRecord,
   type ApplicationState,
 } from "../store/bundles";
@@ -50,8 +53,7 @@ const SYSTEM: Who = { actor: null, role: null, ip: null };
 
 type Live = { client: ClusterClient; objects: ClusterObjects; snapshot: ClusterSnapshot };
 
-async function readLive(cluster: string): Promise<Live> {
-  const client = await clusterClient(cluster);
+async function readLive(client: ClusterClient, cluster: string): Promise<Live> {
   const objects = await readClusterObjects(client);
   const failures = Object.values(objects).filter((r) => r.status === "error");
   if (failures.length === Object.keys(objects).length) {
@@ -172,7 +174,7 @@ async function liveClusterName(name: string): Promise<string> {
 export async function precheck(digestText: string, clusterName: string): Promise<PrecheckResult> {
   const bundle = await bundleOrThrow(digestText);
   const cluster = await liveClusterName(clusterName);
-  return precheckOn(await readLive(cluster), cluster, bundle.digest, bundle.manifest);
+  return withClusterClient(cluster, async (client) => precheckOn(await readLive(client, cluster), cluster, bundle.digest, bundle.manifest));
 }
 
 export const ApplyBundleSchema = z.object({
@@ -185,7 +187,8 @@ export const ApplyBundleSchema = z.object({
 /**
  * Applies a bundle: the prechecks run again (a failure blocks, a warning needs confirmation), the
  * application is recorded, then its PinnedImageSets are created. Applying twice changes nothing;
- * an interrupted application is finished by `followApplications`.
+ * applying a bundle that was unpinned starts it over; an interrupted application is finished by
+ * `followApplications`.
  */
 export async function applyBundle(
   input: z.infer<typeof ApplyBundleSchema>,
@@ -195,50 +198,89 @@ export async function applyBundle(
   const cluster = await findClusterSummary(input.cluster);
   if (!cluster) throw new UserFacingError(404, `no cluster named ${input.cluster}`);
   const existing = (await listApplications({ clusterId: cluster.id })).find((a) => a.bundleDigest === bundle.digest);
-  if (existing) return { application: existing, created: false };
-  const live = await readLive(cluster.name);
-  const result = await precheckOn(live, cluster.name, bundle.digest, bundle.manifest);
-  const failing = result.checks.filter((c) => c.status === "fail");
-  if (failing.length)
-    throw new UserFacingError(
-      409,
-      `Not applied: ${failing.map((c) => c.title).join("; ")}. Fix these first, then check again.`,
-      {},
-      { checks: result.checks },
-    );
-  const warnings = result.checks.filter((c) => c.status === "warn");
-  if (warnings.length && !input.confirmWarnings)
-    throw new UserFacingError(
-      409,
-      `Confirm the warnings to apply: ${warnings.map((c) => c.title).join("; ")}.`,
-      {},
-      { checks: result.checks, needsConfirmation: true },
-    );
-  const pools = poolsOf(live).map((p) => ({ pool: p.name, set: pinnedImageSetName(bundle.manifest, bundle.digest, p.name) }));
-  const { application, created } = await insertApplication(
-    {
-      bundleDigest: bundle.digest,
-      clusterId: cluster.id,
-      pools,
-      confirmedWarnings: warnings.map((w) => w.title),
-      createdBy: actor.user.username,
-    },
-    {
+  if (existing && existing.state !== "unpinned") return { application: existing, created: false };
+  return withClusterClient(cluster.name, async (client) => {
+    const live = await readLive(client, cluster.name);
+    const result = await precheckOn(live, cluster.name, bundle.digest, bundle.manifest);
+    const failing = result.checks.filter((c) => c.status === "fail");
+    if (failing.length)
+      throw new UserFacingError(
+        409,
+        `Not applied: ${failing.map((c) => c.title).join("; ")}. Fix these first, then check again.`,
+        {},
+        { checks: result.checks },
+      );
+    const warnings = result.checks.filter((c) => c.status === "warn");
+    if (warnings.length && !input.confirmWarnings)
+      throw new UserFacingError(
+        409,
+        `Confirm the warnings to apply: ${warnings.map((c) => c.title).join("; ")}.`,
+        {},
+        { checks: result.checks, needsConfirmation: true },
+      );
+    const specs = poolsOf(live);
+    const pools: ApplicationPool[] = specs.map((p) => ({
+      pool: p.name,
+      set: pinnedImageSetName(bundle.manifest, bundle.digest, p.name),
+      // The precheck refused pools no labels can reach.
+      labels: labelsForPool(p, specs)!,
+    }));
+    const audit = {
       ...auditActor(actor),
-      summary: `applied the bundle for ${bundle.releaseVersion} to ${cluster.name} (${pools.length} pools${warnings.length ? `, ${warnings.length} warnings confirmed` : ""})`,
-    },
-  );
-  if (!created) return { application, created };
-  return { application: (await pinSets(application, auditActor(actor), live.client)) ?? application, created };
+      summary: `applied the bundle for ${bundle.releaseVersion} to ${cluster.name} (${pools.length} pools${warnings.length ? `, ${warnings.length} warnings confirmed` : ""})${existing ? " again" : ""}`,
+    };
+    let application: ApplicationRecord;
+    if (existing) {
+      const restarted = await updateApplication(
+        existing.id,
+        ["unpinned"],
+        {
+          state: "applying",
+          pools,
+          confirmedWarnings: warnings.map((w) => w.title),
+          createdBy: actor.user.username,
+          createdAt: new Date(),
+          lastError: null,
+          upgradeStartedBy: null,
+          upgradeStartedAt: null,
+          overrideReason: null,
+          upgradedAt: null,
+          unpinnedAt: null,
+        },
+        {
+          ...audit,
+          action: "bundle.apply",
+          targetType: "cluster",
+          targetId: cluster.name,
+          details: { application: existing.id, again: true },
+        },
+      );
+      if (!restarted) throw new UserFacingError(409, "Someone else changed this application at the same moment; reload the page");
+      application = restarted;
+    } else {
+      const inserted = await insertApplication(
+        {
+          bundleDigest: bundle.digest,
+          clusterId: cluster.id,
+          pools,
+          confirmedWarnings: warnings.map((w) => w.title),
+          createdBy: actor.user.username,
+        },
+        audit,
+      );
+      if (!inserted.created) return inserted;
+      application = inserted.application;
+    }
+    return { application: (await pinSets(application, auditActor(actor), client)) ?? application, created: true };
+  });
 }
 
 /** Creates the application's PinnedImageSets (each one idempotently) and moves it to pre-loading. */
-async function pinSets(application: ApplicationRecord, who: Who, client?: ClusterClient): Promise<ApplicationRecord | null> {
+async function pinSets(application: ApplicationRecord, who: Who, client: ClusterClient): Promise<ApplicationRecord | null> {
   const bundle = await bundleOrThrow(application.bundleDigest);
   const images = pinnedImagesOf(bundle.manifest);
   try {
-    const c = client ?? (await clusterClient(application.cluster));
-    for (const { pool, set } of application.pools)
+    for (const { pool, set, labels } of application.pools)
       await auditedClusterWrite(
         who,
         application.cluster,
@@ -248,19 +290,19 @@ async function pinSets(application: ApplicationRecord, who: Who, client?: Cluste
           details: { application: application.id },
         },
         () =>
-          createPinnedImageSet(c, {
+          createPinnedImageSet(client, {
             name: set,
-            pool,
+            poolLabels: labels ?? { [ROLE_LABEL]: pool },
             images,
             labels: { [BUNDLE_LABEL]: application.bundleDigest.slice(0, 12), [RELEASE_LABEL]: application.releaseVersion },
             annotations: { "fleetskew.io/image-size-bytes": String(totalBytes(bundle.manifest)) },
           }),
         (r) => (r === "created" ? "created" : "already there, unchanged"),
       );
-    return await updateApplication(application.id, ["applying"], { state: "preloading", lastError: null });
+    return await updateApplication(application.id, ["applying", "preloading"], { state: "preloading", lastError: null });
   } catch (error) {
     const message = error instanceof UserFacingError || error instanceof KubeError ? clusterAnswer(error) : (error as Error).message;
-    return updateApplication(application.id, ["applying"], { lastError: message });
+    return updateApplication(application.id, ["applying", "preloading"], { lastError: message });
   }
 }
 
@@ -340,7 +382,7 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
   let observedAt = new Date().toISOString();
   let sourceNote: string | null = null;
   try {
-    const live = await readLive(application.cluster);
+    const live = await withClusterClient(application.cluster, (client) => readLive(client, application.cluster));
     snapshot = live.snapshot;
     pools = nodePools(live);
   } catch (error) {
@@ -362,6 +404,18 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
       blockers.push(`Readiness for ${application.releaseVersion}: ${check.title}: ${check.detail}`);
     if (missingSets.length)
       blockers.push(`PinnedImageSet ${missingSets.join(", ")} is missing on the cluster; Fleetskew creates it again.`);
+    const upgrade = upgradeStateOf(snapshot, application.releaseVersion);
+    if (upgrade.progressing || (upgrade.desired && upgrade.current && upgrade.desired !== upgrade.current))
+      blockers.push(
+        `The cluster is already updating${upgrade.desired && upgrade.desired !== upgrade.current ? ` to ${upgrade.desired}` : ""}; starting another update now would change its target midway.`,
+      );
+    const other = (await listApplications({ clusterId: application.clusterId, states: ["upgrading"] })).find(
+      (a) => a.id !== application.id,
+    );
+    if (other)
+      blockers.push(
+        `The upgrade to ${other.releaseVersion} (another bundle) was started by ${other.upgradeStartedBy ?? "someone"} and has not completed.`,
+      );
   }
   return {
     application,
@@ -421,17 +475,18 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
         { blockers: progress.blockers },
       );
   }
-  const client = await clusterClient(application.cluster);
-  await auditedClusterWrite(
-    auditActor(actor),
-    application.cluster,
-    {
-      object: "ClusterVersion version",
-      change: `set spec.desiredUpdate to ${application.releaseVersion}`,
-      details: { image: application.releaseImage, application: id },
-    },
-    () => setDesiredUpdate(client, { version: application.releaseVersion, image: application.releaseImage }),
-    (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
+  await withClusterClient(application.cluster, (client) =>
+    auditedClusterWrite(
+      auditActor(actor),
+      application.cluster,
+      {
+        object: "ClusterVersion version",
+        change: `set spec.desiredUpdate to ${application.releaseVersion}`,
+        details: { image: application.releaseImage, application: id },
+      },
+      () => setDesiredUpdate(client, { version: application.releaseVersion, image: application.releaseImage }),
+      (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
+    ),
   ).catch((error) => {
     throw new UserFacingError(502, `${application.cluster} refused the upgrade: ${clusterAnswer(error)}`);
   });
@@ -460,25 +515,40 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   return updated;
 }
 
-/** Removes an application's PinnedImageSets (after its upgrade, or to give up a pre-load). */
+/**
+ * Removes an application's PinnedImageSets. The application moves to `unpinning` first (only from
+ * the state it was in), so nothing recreates a set meanwhile and no upgrade starts without them;
+ * a delete that fails leaves it there, and the background finishes it.
+ */
 async function unpinApplication(application: ApplicationRecord, who: Who, why: string): Promise<ApplicationRecord | null> {
-  const client = await clusterClient(application.cluster);
-  for (const { set } of application.pools)
-    await auditedClusterWrite(
-      who,
-      application.cluster,
-      {
-        object: `PinnedImageSet ${set}`,
-        change: `unpin the ${application.releaseVersion} bundle's images (${why})`,
-        details: { application: application.id },
-      },
-      () => deletePinnedImageSet(client, set),
-      (r) => (r === "deleted" ? "deleted" : "already gone"),
-    );
+  const unpinning =
+    application.state === "unpinning"
+      ? application
+      : await updateApplication(application.id, [application.state], { state: "unpinning", lastError: null });
+  if (!unpinning) return null;
+  try {
+    await withClusterClient(application.cluster, async (client) => {
+      for (const { set } of application.pools)
+        await auditedClusterWrite(
+          who,
+          application.cluster,
+          {
+            object: `PinnedImageSet ${set}`,
+            change: `unpin the ${application.releaseVersion} bundle's images (${why})`,
+            details: { application: application.id },
+          },
+          () => deletePinnedImageSet(client, set),
+          (r) => (r === "deleted" ? "deleted" : "already gone"),
+        );
+    });
+  } catch (error) {
+    await updateApplication(application.id, ["unpinning"], { lastError: clusterAnswer(error) });
+    throw error;
+  }
   return updateApplication(
     application.id,
-    [application.state],
-    { state: "unpinned", unpinnedAt: new Date() },
+    ["unpinning"],
+    { state: "unpinned", unpinnedAt: new Date(), lastError: null },
     {
       ...who,
       action: "bundle.unpin",
@@ -490,15 +560,17 @@ async function unpinApplication(application: ApplicationRecord, who: Who, why: s
   );
 }
 
-/** The one-click unpin, for an upgraded application or a pre-load given up. */
+/** The one-click unpin: after the upgrade, or to give up a pre-load (also one still being set up). */
 export async function unpin(id: string, actor: Actor): Promise<ApplicationRecord> {
   const application = await applicationOrThrow(id);
-  if (!(["upgraded", "preloading"] as ApplicationState[]).includes(application.state))
+  if (!(["upgraded", "preloading", "applying", "unpinning"] as ApplicationState[]).includes(application.state))
     throw new UserFacingError(
       409,
-      application.state === "unpinned" ? "Already unpinned" : `Cannot unpin while the application is ${application.state}`,
+      application.state === "unpinned"
+        ? "Already unpinned"
+        : `Cannot unpin while the cluster is ${application.state} to ${application.releaseVersion}`,
     );
-  const why = application.state === "upgraded" ? "the upgrade is done" : "pre-load given up";
+  const why = application.upgradedAt ? "the upgrade is done" : "pre-load given up";
   const result = await unpinApplication(application, auditActor(actor), why).catch((error) => {
     throw new UserFacingError(502, `${application.cluster} refused: ${clusterAnswer(error)}`);
   });
@@ -506,50 +578,74 @@ export async function unpin(id: string, actor: Actor): Promise<ApplicationRecord
   return result;
 }
 
+/** A failed background attempt is tried again after this long (each failure is in the audit log). */
+const RETRY_AFTER_MS = 5 * 60_000;
+const due = (a: ApplicationRecord, now: number) => !a.lastError || now - new Date(a.updatedAt).getTime() >= RETRY_AFTER_MS;
+
+/** Runs `work` for each item, a few at a time, so one slow cluster does not hold up the others. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
 /**
  * Background work, safe to run in several processes (every transition is conditional): finishes
  * interrupted applications, recreates sets someone deleted, notices finished upgrades and then
  * unpins the previous bundles of that cluster.
  */
-export async function followApplications(): Promise<void> {
-  for (const application of await listApplications({ states: ["applying"] })) await pinSets(application, SYSTEM);
-  for (const application of await listApplications({ states: ["preloading"] })) {
-    try {
-      const sets = await readPinnedImageSets(await clusterClient(application.cluster));
-      if (sets.status !== "ok") continue;
-      const present = new Set(sets.items.map((s) => s.metadata.name));
-      if (application.pools.some((p) => !present.has(p.set))) await pinSets(application, SYSTEM);
-    } catch (error) {
-      console.error(`fleetskew: checking the pinned images of ${application.cluster} failed:`, clusterAnswer(error));
-    }
-  }
-  for (const application of await listApplications({ states: ["upgrading"] })) {
-    try {
-      const client = await clusterClient(application.cluster);
-      const cv = await readClusterVersion(client);
-      if (cv.status !== "ok") continue;
-      const done = (cv.value.status?.history ?? []).some((h) => h.version === application.releaseVersion && h.state === "Completed");
-      if (!done) continue;
-      const upgraded = await updateApplication(
-        application.id,
-        ["upgrading"],
-        { state: "upgraded", upgradedAt: new Date() },
-        {
-          ...SYSTEM,
-          action: "bundle.upgrade.complete",
-          targetType: "cluster",
-          targetId: application.cluster,
-          summary: `${application.cluster} completed the upgrade to ${application.releaseVersion}`,
-          details: { application: application.id },
-        },
-      );
-      if (!upgraded) continue;
-      const previous = (await listApplications({ clusterId: application.clusterId, states: ["upgraded"] })).filter(
-        (a) => a.id !== application.id && a.createdAt < application.createdAt,
-      );
-      for (const old of previous) await unpinApplication(old, SYSTEM, `superseded by the ${application.releaseVersion} bundle`);
-    } catch (error) {
-      console.error(`fleetskew: following the upgrade of ${application.cluster} failed:`, clusterAnswer(error));
-    }
-  }
+export async function followApplications(now = Date.now()): Promise<void> {
+  const report = (what: string, a: ApplicationRecord) => (error: unknown) =>
+    console.error(`fleetskew: ${what} on ${a.cluster} failed:`, clusterAnswer(error));
+  const active = await listApplications({ states: ["applying", "preloading", "upgrading", "unpinning"] });
+  await eachLimited(
+    active.filter((a) => due(a, now)),
+    4,
+    async (application) => {
+      if (application.state === "applying")
+        await withClusterClient(application.cluster, (client) => pinSets(application, SYSTEM, client)).catch(
+          report("pinning images", application),
+        );
+      else if (application.state === "unpinning")
+        await unpinApplication(application, SYSTEM, "finishing an unpin").catch(report("unpinning images", application));
+      else if (application.state === "preloading")
+        await withClusterClient(application.cluster, async (client) => {
+          const sets = await readPinnedImageSets(client);
+          if (sets.status !== "ok") return;
+          const present = new Set(sets.items.map((s) => s.metadata.name));
+          // Someone deleted a set on the cluster: the images are still wanted.
+          if (application.pools.some((p) => !present.has(p.set))) await pinSets(application, SYSTEM, client);
+        }).catch(report("checking pinned images", application));
+      else await followUpgrade(application).catch(report("following the upgrade", application));
+    },
+  );
+}
+
+/** Notices a finished upgrade, then unpins the cluster's previous bundles. */
+async function followUpgrade(application: ApplicationRecord): Promise<void> {
+  const cv = await withClusterClient(application.cluster, (client) => readClusterVersion(client));
+  if (cv.status !== "ok") return;
+  const done = (cv.value.status?.history ?? []).some((h) => h.version === application.releaseVersion && h.state === "Completed");
+  if (!done) return;
+  const upgraded = await updateApplication(
+    application.id,
+    ["upgrading"],
+    { state: "upgraded", upgradedAt: new Date() },
+    {
+      ...SYSTEM,
+      action: "bundle.upgrade.complete",
+      targetType: "cluster",
+      targetId: application.cluster,
+      summary: `${application.cluster} completed the upgrade to ${application.releaseVersion}`,
+      details: { application: application.id },
+    },
+  );
+  if (!upgraded) return;
+  const previous = (await listApplications({ clusterId: application.clusterId, states: ["upgraded"] })).filter(
+    (a) => a.id !== application.id && a.createdAt < application.createdAt,
+  );
+  for (const old of previous) await unpinApplication(old, SYSTEM, `superseded by the ${application.releaseVersion} bundle`);
 }

@@ -236,6 +236,52 @@ describe("applying a bundle to prod-east", () => {
     expect(unpinned.state).toBe("unpinned");
     expect((await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"])).toEqual([]);
   });
+
+  it("a second upgrade cannot start while another bundle's upgrade is running", async () => {
+    const first = await vettedUpload(manifest("4.19.14"));
+    const second = await vettedUpload(manifest("4.19.15"));
+    const a = (await applyBundle({ digest: first.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
+    const b = (await applyBundle({ digest: second.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
+    advance(1);
+    advance(60);
+    await startUpgrade(a.id, {}, tech);
+    expect((await applicationProgress(b.id)).blockers).toContain(
+      "The upgrade to 4.19.14 (another bundle) was started by tom and has not completed.",
+    );
+    advance(1); // the CVO takes the new target
+    expect((await applicationProgress(b.id)).blockers).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^The cluster is already updating to 4\.19\.14;/)]),
+    );
+    await expect(startUpgrade(b.id, {}, tech)).rejects.toMatchObject({ status: 409 });
+    advance(120);
+    await followApplications();
+    const states = Object.fromEntries((await listApplications()).map((x) => [x.releaseVersion, x.state]));
+    expect(states).toMatchObject({ "4.19.14": "upgraded", "4.19.15": "preloading" });
+    // Gave up on the second: unpinned from pre-loading, and the follower leaves it unpinned.
+    expect((await unpin(b.id, tech)).state).toBe("unpinned");
+    expect((await unpin(a.id, tech)).state).toBe("unpinned");
+    await followApplications();
+    expect((await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"])).toEqual([]);
+  });
+
+  it("applying an unpinned bundle again starts it over and pins its sets again", async () => {
+    const unpinned = (await listApplications()).find((a) => a.releaseVersion === "4.19.15")!;
+    expect(unpinned.state).toBe("unpinned");
+    const again = await applyBundle({ digest: unpinned.bundleDigest, cluster: "prod-east", confirmWarnings: true }, admin);
+    expect(again.created).toBe(true);
+    expect(again.application).toMatchObject({
+      id: unpinned.id,
+      state: "preloading",
+      createdBy: "ada",
+      unpinnedAt: null,
+      upgradeStartedBy: null,
+    });
+    const ours = (await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"] === "4.19.15");
+    expect(ours.map((s) => s.name).sort()).toEqual(unpinned.pools.map((p) => p.set).sort());
+    const [event] = await listAudit({ action: "bundle.apply", target: "prod-east" });
+    expect(event).toMatchObject({ actor: "ada", summary: expect.stringMatching(/ again$/) });
+    await unpin(unpinned.id, admin);
+  });
 });
 
 describe("an application interrupted before its sets were created", () => {
@@ -243,7 +289,11 @@ describe("an application interrupted before its sets were created", () => {
     const m = manifest("4.22.4");
     const bundle = await vettedUpload(m);
     const cluster = (await findClusterSummary("prod-east-422"))!;
-    const pools = ["master", "worker", "infra"].map((pool) => ({ pool, set: `fleetskew-4-22-4-${bundle.digest.slice(0, 8)}-${pool}` }));
+    const pools = ["master", "worker", "infra"].map((pool) => ({
+      pool,
+      set: `fleetskew-4-22-4-${bundle.digest.slice(0, 8)}-${pool}`,
+      labels: { "machineconfiguration.openshift.io/role": pool },
+    }));
     const { application } = await insertApplication(
       { bundleDigest: bundle.digest, clusterId: cluster.id, pools, confirmedWarnings: [], createdBy: "tom" },
       { actor: "tom", role: "technician", ip: null, summary: "applied" },
@@ -267,6 +317,41 @@ describe("an application interrupted before its sets were created", () => {
     // Three creations, then one pass that finds two sets there and creates the missing one.
     expect(writes.map((w) => w.details)).toHaveLength(6);
     expect(writes.filter((w) => /: created$/.test(w.summary))).toHaveLength(4);
+  });
+
+  it("a refused write is retried after a pause, not on every pass", async () => {
+    const bundle = await vettedUpload(manifest("4.22.6"));
+    const cluster = (await findClusterSummary("prod-east-422"))!;
+    const pools = [
+      {
+        pool: "worker",
+        set: `fleetskew-4-22-6-${bundle.digest.slice(0, 8)}-worker`,
+        labels: { "machineconfiguration.openshift.io/role": "worker" },
+      },
+    ];
+    const { application } = await insertApplication(
+      { bundleDigest: bundle.digest, clusterId: cluster.id, pools, confirmedWarnings: [], createdBy: "tom" },
+      { actor: "tom", role: "technician", ip: null, summary: "applied" },
+    );
+    const sim422 = fleet.get("prod-east-422")!;
+    sim422.spec.forbidden = [{ verb: "create", resource: "pinnedimagesets", group: "machineconfiguration.openshift.io" }];
+    const attempts = async () =>
+      (await listAudit({ action: "cluster.write", target: "prod-east-422" })).filter(
+        (w) => (w.details as { application?: string }).application === application.id,
+      );
+    try {
+      await followApplications();
+      const refused = (await listApplications()).find((a) => a.id === application.id)!;
+      expect(refused).toMatchObject({ state: "applying", lastError: expect.stringMatching(/forbidden/) });
+      expect(await attempts()).toHaveLength(1);
+      await followApplications();
+      expect(await attempts()).toHaveLength(1);
+    } finally {
+      sim422.spec.forbidden = [];
+    }
+    await followApplications(Date.now() + 6 * 60_000);
+    expect((await listApplications()).find((a) => a.id === application.id)).toMatchObject({ state: "preloading", lastError: null });
+    expect((await attempts()).map((w) => w.outcome)).toEqual(["success", "failure"]);
   });
 
   it("a cluster that does not serve PinnedImageSet says so", async () => {

@@ -10,6 +10,20 @@ export async function clusterClient(name: string, options: Partial<ClientOptions
   return new ClusterClient(await credentialsOf(name), { timeoutMs: kube.timeoutMs, retries: kube.retries, retryDelayMs: 300, ...options });
 }
 
+/** Runs `work` with a client for one registered cluster and closes its connections afterwards. */
+export async function withClusterClient<T>(
+  name: string,
+  work: (client: ClusterClient) => Promise<T>,
+  options: Partial<ClientOptions> = {},
+): Promise<T> {
+  const client = await clusterClient(name, options);
+  try {
+    return await work(client);
+  } finally {
+    client.close();
+  }
+}
+
 /** The cluster's own words for a failed call, as people read them in the audit log and on screens. */
 export const clusterAnswer = (error: unknown) =>
   error instanceof KubeError ? `${error.message}${error.status ? ` (HTTP ${error.status})` : ""}` : (error as Error).message;

@@ -4,10 +4,12 @@ import {
   diskVerdict,
   explainPinFailure,
   imageReferenceProblem,
+  labelsForPool,
   manifestDigest,
   nodePinProgress,
   normalizeDigest,
   pinnedImageSetName,
+  poolsSelecting,
   precheckBundle,
   summarizeProgress,
   type BundleManifest,
@@ -94,6 +96,40 @@ describe("manifests", () => {
   });
 });
 
+describe("aiming a PinnedImageSet at a pool (reference §6: pools select sets by machineConfigSelector)", () => {
+  const role = (...values: string[]) =>
+    values.length === 1
+      ? { matchLabels: { "machineconfiguration.openshift.io/role": values[0]! } }
+      : { matchExpressions: [{ key: "machineconfiguration.openshift.io/role", operator: "In", values }] };
+  const pools = [
+    { name: "master", machineConfigSelector: role("master") },
+    { name: "worker", machineConfigSelector: role("worker") },
+    { name: "infra", machineConfigSelector: role("worker", "infra") },
+    { name: "gpu", machineConfigSelector: { matchLabels: { "example.com/accelerator": "nvidia" } } },
+    { name: "broken", machineConfigSelector: { matchExpressions: [{ key: "x", operator: "Exists" }] } },
+  ];
+  it.each([
+    ["a standard pool: its role", "worker", { "machineconfiguration.openshift.io/role": "worker" }, ["worker", "infra"]],
+    [
+      "a custom pool that also selects worker configs: its own role, so the worker pool stays out",
+      "infra",
+      { "machineconfiguration.openshift.io/role": "infra" },
+      ["infra"],
+    ],
+    ["a pool selecting other labels: its matchLabels", "gpu", { "example.com/accelerator": "nvidia" }, ["gpu"]],
+  ])("%s", (_rule, name, labels, selected) => {
+    const pool = pools.find((p) => p.name === name)!;
+    expect(labelsForPool(pool, pools)).toEqual(labels);
+    expect(poolsSelecting(pools, labels)).toEqual(selected);
+  });
+
+  it("a pool no derivable labels match fails the precheck", () => {
+    expect(labelsForPool(pools[4]!, pools)).toBeNull();
+    const checks = precheckBundle(input({ nodes: [], pools: [{ ...pools[4]!, degraded: false, updating: false, degradedMessage: null }] }));
+    expect(checks.find((c) => c.id === "pool-not-selectable")).toMatchObject({ status: "fail", pool: "broken" });
+  });
+});
+
 describe("the MCO's disk check (reference §6)", () => {
   it.each([
     ["room for twice the images", 100 * GiB, 40 * GiB, true],
@@ -109,8 +145,20 @@ const input = (over: Partial<PrecheckInput> = {}): PrecheckInput => ({
   manifest,
   digest: hex("d"),
   pools: [
-    { name: "master", machineConfigSelector: undefined, degraded: false, updating: false, degradedMessage: null },
-    { name: "worker", machineConfigSelector: undefined, degraded: false, updating: false, degradedMessage: null },
+    {
+      name: "master",
+      machineConfigSelector: { matchLabels: { "machineconfiguration.openshift.io/role": "master" } },
+      degraded: false,
+      updating: false,
+      degradedMessage: null,
+    },
+    {
+      name: "worker",
+      machineConfigSelector: { matchLabels: { "machineconfiguration.openshift.io/role": "worker" } },
+      degraded: false,
+      updating: false,
+      degradedMessage: null,
+    },
   ],
   nodes: [
     { name: "m1", pool: "master", ephemeralBytes: 120 * GiB, ready: true },

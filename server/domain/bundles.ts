@@ -147,7 +147,7 @@ export type Precheck = {
 
 export type PrecheckPool = {
   name: string;
-  machineConfigSelector: LabelSelector | undefined;
+  machineConfigSelector?: LabelSelector;
   degraded: boolean;
   updating: boolean;
   degradedMessage: string | null;
@@ -189,6 +189,16 @@ export function precheckBundle(input: PrecheckInput): Precheck[] {
 
   for (const pool of input.pools) {
     const nodes = nodesByPool.get(pool.name) ?? [];
+    if (!labelsForPool(pool, input.pools))
+      checks.push({
+        id: "pool-not-selectable",
+        pool: pool.name,
+        title: `Pool ${pool.name} cannot receive pinned images`,
+        status: "fail",
+        detail: `The MCO gives a PinnedImageSet to the pools whose machineConfigSelector matches its labels, and no labels Fleetskew can derive from ${pool.name}'s selector match it.`,
+        remedy: "Ask an admin to check the pool's machineConfigSelector (oc get mcp " + pool.name + " -o yaml).",
+        items: [],
+      });
     if (pool.degraded)
       checks.push({
         id: "pool-degraded",
@@ -361,9 +371,33 @@ export function precheckBundle(input: PrecheckInput): Precheck[] {
   return checks;
 }
 
-/** Pools a PinnedImageSet labelled for `role` lands in, as the MCO selects them (reference §6). */
-export function poolsSelecting(pools: PrecheckPool[], labels: Record<string, string>): string[] {
+/** Pools a PinnedImageSet with these labels lands in, as the MCO selects them (reference §6). */
+export function poolsSelecting(pools: Pick<PrecheckPool, "name" | "machineConfigSelector">[], labels: Record<string, string>): string[] {
   return pools.filter((p) => selectorMatches(p.machineConfigSelector, labels)).map((p) => p.name);
+}
+
+export const ROLE_LABEL = "machineconfiguration.openshift.io/role";
+
+/**
+ * Labels that put a PinnedImageSet in `pool`: the MCO gives a set to every pool whose
+ * machineConfigSelector matches its labels (reference §6), so the labels come from the pool's own
+ * selector. Candidates are the usual `role: <pool>`, the selector's matchLabels, and each value of
+ * its `In` expressions; of those the pool selects, the one fewest other pools select wins (a custom
+ * pool such as infra usually selects `role In [worker, infra]`: `role: infra` keeps the worker pool
+ * out). Null when no candidate is selected by the pool.
+ */
+export function labelsForPool(
+  pool: Pick<PrecheckPool, "name" | "machineConfigSelector">,
+  pools: Pick<PrecheckPool, "name" | "machineConfigSelector">[],
+): Record<string, string> | null {
+  const selector = pool.machineConfigSelector;
+  const candidates: Record<string, string>[] = [{ [ROLE_LABEL]: pool.name }];
+  if (selector?.matchLabels && Object.keys(selector.matchLabels).length) candidates.push({ ...selector.matchLabels });
+  for (const e of selector?.matchExpressions ?? [])
+    if (e.operator === "In") for (const v of e.values ?? []) candidates.push({ ...selector?.matchLabels, [e.key]: v });
+  const fitting = candidates.filter((c) => selectorMatches(selector, c));
+  if (!fitting.length) return null;
+  return fitting.map((labels) => ({ labels, others: poolsSelecting(pools, labels).length })).sort((a, b) => a.others - b.others)[0]!.labels;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -149,10 +149,26 @@ describe("writers", () => {
   const images = [`quay.io/example/a@sha256:${"1".repeat(64)}`, `quay.io/example/b@sha256:${"2".repeat(64)}`];
 
   it("create a PinnedImageSet idempotently and refuse a different one under the same name", async () => {
-    expect(await createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images })).toBe("created");
-    expect(await createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images })).toBe("unchanged");
+    expect(
+      await createPinnedImageSet(client(), {
+        name: "bundle-4-22-4-worker",
+        poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+        images,
+      }),
+    ).toBe("created");
+    expect(
+      await createPinnedImageSet(client(), {
+        name: "bundle-4-22-4-worker",
+        poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+        images,
+      }),
+    ).toBe("unchanged");
     await expect(
-      createPinnedImageSet(client(), { name: "bundle-4-22-4-worker", pool: "worker", images: images.slice(1) }),
+      createPinnedImageSet(client(), {
+        name: "bundle-4-22-4-worker",
+        poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+        images: images.slice(1),
+      }),
     ).rejects.toMatchObject({ kind: "conflict" });
     expect(await deletePinnedImageSet(client(), "bundle-4-22-4-worker")).toBe("deleted");
     expect(await deletePinnedImageSet(client(), "bundle-4-22-4-worker")).toBe("absent");

@@ -7,15 +7,16 @@ type Obj = { metadata: { name: string; resourceVersion?: string; labels?: Record
 
 export type PinnedImageSetInput = {
   name: string;
-  pool: string;
+  /** The labels that aim the set at its pool: the MCO gives it to every pool whose machineConfigSelector matches (reference §6). */
+  poolLabels: Record<string, string>;
   images: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 };
 
 /**
- * Creates a PinnedImageSet for one pool (selected by the role label, reference §6). Applying the
- * same set twice changes nothing; a different set under the same name is refused, not overwritten.
+ * Creates a PinnedImageSet for one pool. Applying the same set twice changes nothing; a different
+ * set under the same name is refused, not overwritten.
  */
 export async function createPinnedImageSet(client: ClusterClient, input: PinnedImageSetInput): Promise<"created" | "unchanged"> {
   const spec = { pinnedImages: input.images.map((name) => ({ name })) };
@@ -24,7 +25,7 @@ export async function createPinnedImageSet(client: ClusterClient, input: PinnedI
     kind: "PinnedImageSet",
     metadata: {
       name: input.name,
-      labels: { ...input.labels, "machineconfiguration.openshift.io/role": input.pool },
+      labels: { ...input.labels, ...input.poolLabels },
       ...(input.annotations ? { annotations: input.annotations } : {}),
     },
     spec,
@@ -35,8 +36,8 @@ export async function createPinnedImageSet(client: ClusterClient, input: PinnedI
   } catch (error) {
     if (!(error instanceof KubeError && error.kind === "conflict")) throw error;
     const existing = (await client.get(KINDS.pinnedImageSet, input.name)) as Obj;
-    if (isDeepStrictEqual(existing.spec, spec) && existing.metadata.labels?.["machineconfiguration.openshift.io/role"] === input.pool)
-      return "unchanged";
+    const aimed = Object.entries(input.poolLabels).every(([k, v]) => existing.metadata.labels?.[k] === v);
+    if (isDeepStrictEqual(existing.spec, spec) && aimed) return "unchanged";
     throw new KubeError("conflict", `a different PinnedImageSet named ${input.name} already exists on the cluster`, 409);
   }
 }

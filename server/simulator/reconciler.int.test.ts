@@ -86,7 +86,11 @@ describe("pinned images", () => {
   it("pre-loads on every node of the pool, and fails a node without the disk the MCO requires", async () => {
     const c = client("prod-east");
     const images = [1, 2, 3].map((i) => `quay.io/example/app${i}@sha256:${String(i).repeat(64)}`);
-    await createPinnedImageSet(c, { name: "bundle-test-worker", pool: "worker", images });
+    await createPinnedImageSet(c, {
+      name: "bundle-test-worker",
+      poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+      images,
+    });
     advance(1);
     const workers = () => c.list(KINDS.machineConfigNode).then((l) => (l as Any[]).filter((m) => m.spec.pool.name === "worker"));
     const pool = (await c.get(KINDS.machineConfigPool, "worker")) as Any;
@@ -119,7 +123,11 @@ describe("pinned images", () => {
       { ...node, status: { ...node.status, allocatable: { ...node.status.allocatable, "ephemeral-storage": "17Gi" } } } as never,
       "status",
     );
-    await createPinnedImageSet(c, { name: "bundle-test-worker-2", pool: "worker", images: images.slice(0, 1) });
+    await createPinnedImageSet(c, {
+      name: "bundle-test-worker-2",
+      poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+      images: images.slice(0, 1),
+    });
     advance(1);
     const failed = (await workers()).find((m) => m.metadata.name === first.metadata.name)!;
     expect(failed.status.pinnedImageSets.find((e: Any) => e.name === "bundle-test-worker-2")).toMatchObject({

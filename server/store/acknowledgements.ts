@@ -84,7 +84,7 @@ export async function insertAcknowledgement(input: NewAcknowledgement, audit: Au
 }
 
 export async function findAcknowledgement(id: string): Promise<AcknowledgementRecord | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   const row = await getDb().acknowledgement.findUnique({ where: { id }, include });
   return row ? recordOf(row) : null;
 }

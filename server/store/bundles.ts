@@ -8,6 +8,8 @@ import { Prisma } from "./generated/prisma/client";
  */
 type Audit = Omit<AuditInput, "action" | "targetType" | "targetId">;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export type VettedBundleRecord = { digest: string; note: string; vettedBy: string; vettedAt: string };
 
 const vettedOf = (r: { digest: string; note: string; vettedBy: string; vettedAt: Date }): VettedBundleRecord => ({
@@ -112,8 +114,11 @@ export async function listBundles(): Promise<BundleRecord[]> {
   return (await getDb().bundle.findMany({ orderBy: { uploadedAt: "desc" } })).map(bundleOf);
 }
 
-export const APPLICATION_STATES = ["applying", "preloading", "upgrading", "upgraded", "unpinned"] as const;
+export const APPLICATION_STATES = ["applying", "preloading", "upgrading", "upgraded", "unpinning", "unpinned"] as const;
 export type ApplicationState = (typeof APPLICATION_STATES)[number];
+
+/** One pool's PinnedImageSet, and the labels that aim it at the pool. */
+export type ApplicationPool = { pool: string; set: string; labels: Record<string, string> };
 
 export type ApplicationRecord = {
   id: string;
@@ -123,7 +128,7 @@ export type ApplicationRecord = {
   clusterId: string;
   cluster: string;
   state: ApplicationState;
-  pools: { pool: string; set: string }[];
+  pools: ApplicationPool[];
   confirmedWarnings: string[];
   createdBy: string;
   createdAt: string;
@@ -211,7 +216,7 @@ export async function insertApplication(
 }
 
 export async function findApplication(id: string): Promise<ApplicationRecord | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!UUID.test(id)) return null;
   const row = await getDb().bundleApplication.findUnique({ where: { id }, include });
   return row ? applicationOf(row) : null;
 }
@@ -232,11 +237,16 @@ export async function listApplications(filter: { states?: ApplicationState[]; cl
 export type ApplicationChange = Partial<{
   state: ApplicationState;
   lastError: string | null;
-  upgradeStartedBy: string;
-  upgradeStartedAt: Date;
+  upgradeStartedBy: string | null;
+  upgradeStartedAt: Date | null;
   overrideReason: string | null;
-  upgradedAt: Date;
-  unpinnedAt: Date;
+  upgradedAt: Date | null;
+  unpinnedAt: Date | null;
+  /** Applying again after an unpin starts the application over. */
+  pools: ApplicationPool[];
+  confirmedWarnings: string[];
+  createdBy: string;
+  createdAt: Date;
 }>;
 
 /**
