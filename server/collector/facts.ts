@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import type { ClusterSkew } from "../domain/clusterSkew";
+import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import type { Readiness } from "../domain/readiness";
 import { installVersion, MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { conditionOf, type ClusterSnapshot, type MachineSetFacts } from "../domain/snapshot";
-import { compareVersions, parseOcpVersion } from "../domain/versions";
 
 /**
  * The facts Fleetskew keeps history of, derived from a snapshot. Each is small and changes only
@@ -120,7 +119,7 @@ export const withHashes = (facts: Fact[]) => facts.map((f) => ({ ...f, hash: has
  * - its versions over time from ClusterVersion history;
  * - every MachineSet booting the install version's image from the install until the MCO opted the
  *   cluster into boot-image updates (`boot-image-updates-opted-in-at`), or until now;
- * - the skew that implies at install time.
+ * - the skew each release implied, with those boot images.
  */
 export function backfillOf(
   s: ClusterSnapshot,
@@ -166,13 +165,41 @@ export function backfillOf(
         value: bootImageFact(m, "managed since the MCO opted the cluster in"),
         at: optedIn,
       });
-  const limit = table.map((e) => parseOcpVersion(e.ocpVersion)!).sort(compareVersions)[0];
-  const below = limit ? compareVersions(parseOcpVersion(install)!, limit) < 0 : false;
-  out.push({
-    fact: "skew",
-    key: "",
-    value: { status: below ? "at-risk" : "ok", oldest: install, oldestBuild: null, lag: 0, mode: null } satisfies SkewFact,
-    at: installedAt,
-  });
+
+  // The skew each release implied, judged by the same rules as a live sweep so that the inferred
+  // past and the first observation agree where nothing changed: the boot images inferred above, the
+  // release's own boot image in coreos-bootimages, and no enforcement settings (none can be read
+  // from the past; today's managed-boot-image choice is assumed to have held).
+  const bootImagesAt = (at: Date): MachineSetFacts[] =>
+    s.machineSets.map((m) =>
+      optedIn && at >= optedIn && m.mco.action === "update"
+        ? m
+        : { ...m, ocpVersion: install, rhcosBuild: null, provenance: "install-version" as const },
+    );
+  const releases = [
+    { version: install, at: installedAt },
+    ...completed
+      .map((h) => ({ version: h.version, at: time(h.completionTime) ?? time(h.startedTime) }))
+      .filter((r): r is { version: string; at: Date } => !!r.at && r.at > installedAt),
+  ];
+  if (optedIn && optedIn > installedAt) {
+    const then = [...releases].reverse().find((r) => r.at <= optedIn);
+    if (then) releases.push({ version: then.version, at: optedIn });
+    releases.sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+  let previous: string | null = null;
+  for (const r of releases) {
+    const past: ClusterSnapshot = {
+      ...s,
+      version: s.version ? { ...s.version, current: r.version, desired: r.version, updating: false } : null,
+      machineSets: bootImagesAt(r.at),
+      enforcement: null,
+      bootImageRelease: r.version,
+    };
+    const value = skewFact(clusterSkew(past, table));
+    const hash = JSON.stringify(value);
+    if (hash !== previous) out.push({ fact: "skew", key: "", value, at: r.at });
+    previous = hash;
+  }
   return out;
 }
