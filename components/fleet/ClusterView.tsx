@@ -179,7 +179,11 @@ function MachineSets({ detail }: { detail: ClusterDetail }) {
         rows={s.machineSets.map((m) => [
           <>
             {m.machineSet}
-            {m.replicas !== null ? <div className="text-xs font-normal text-muted">{m.replicas} replicas</div> : null}
+            {m.replicas !== null ? (
+              <div className="text-xs font-normal text-muted">
+                {m.replicas} {m.replicas === 1 ? "replica" : "replicas"}
+              </div>
+            ) : null}
           </>,
           <span className="font-mono text-xs">{m.display}</span>,
           <>
