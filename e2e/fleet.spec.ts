@@ -65,8 +65,10 @@ test("an unknown cluster is a 404 page, and bad timeline windows are refused wit
   const bad = await request.get("/api/v1/clusters/prod-east/timeline?from=yesterday");
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error).toMatch(/ISO 8601/);
-  const badTarget = await request.get("/api/v1/clusters/prod-east/readiness?target=latest");
-  expect(badTarget.status()).toBe(400);
+  for (const target of ["latest", "4.99999999999999999999.1", "04.22.3"])
+    expect([target, (await request.get(`/api/v1/clusters/prod-east/readiness?target=${target}`)).status()]).toEqual([target, 400]);
+  expect((await request.get("/api/v1/fleet/readiness?target=4.100000")).status()).toBe(400);
+  expect((await request.get("/api/v1/clusters/prod-east/timeline?from=2026-02-30")).status()).toBe(400);
   await signIn(page, "admin", ADMIN_PASSWORD);
   const response = await page.goto("/clusters/no-such-cluster");
   expect(response?.status()).toBe(404);

@@ -126,6 +126,12 @@ describe("target-version", () => {
     expect(run(prodEast(), target, "target-version").status).toBe(status);
   });
 
+  it("a target far beyond any release is answered without walking every minor in between", () => {
+    const r = evaluateReadiness(prodEast(), "4.999");
+    expect(check(r, "target-version").detail.length).toBeLessThan(1000);
+    expect(r.checks.map((c) => c.id)).toContain("boot-image-skew");
+  });
+
   it("names the intermediate minors of a multi-minor update", () => {
     expect(run(prodEast(), "4.22.3", "target-version").detail).toContain("through 4.20, 4.21");
   });
@@ -481,6 +487,20 @@ describe("boot-image-skew (reference §2.2–§2.4)", () => {
     expect(c.remediation).toMatch(/manual acknowledgement in Fleetskew/);
     expect(c.remediation).toMatch(/mode None.*scaling/);
     expect(c.evidence).toContainEqual({ kind: "ClusterVersion", name: "version", field: "status.history" });
+  });
+
+  it("managed boot images on, but a MachineSet the MCO skips keeps the install version: the remedy names that MachineSet", () => {
+    const s = healthyCluster({
+      version: versionFacts(history("4.19.17", "4.15.2", "4.11.7"), { availableUpdates: [] }),
+      machineSets: [
+        machineSet("worker-a", { ocpVersion: "4.19.17" }),
+        machineSet("worker-c", { ocpVersion: "4.11.7", skipReason: "the MachineSet has an owner reference" }),
+      ],
+    });
+    const c = run(s, "4.22.3", "boot-image-skew");
+    expect(c.status).toBe("warn");
+    expect(c.remediation).toMatch(/^Managed boot images are on, but the MCO skips worker-c \(the MachineSet has an owner reference\)/);
+    expect(c.remediation).not.toMatch(/turn on managed boot images/);
   });
 
   it("4.22.3 cluster blocked by its own status → 4.23 fails with the cluster's own message", () => {

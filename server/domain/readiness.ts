@@ -5,6 +5,9 @@ import { RELEASE_LABEL } from "./bundles";
 import { conditionOf, type ClusterSnapshot, type Condition } from "./snapshot";
 import { compareVersions, parseOcpVersion, parseRhcosBuild, type Version } from "./versions";
 
+/** The most intermediate minor releases a readiness check walks through. */
+const MAX_STEPS = 30;
+
 /**
  * Upgrade readiness: can this cluster update to a target release, and if not, what stands in the way.
  * Checks use OpenShift's own signals (reference/anchors.md §4, openshift-api.md §2, §5, §7). Pure and
@@ -197,7 +200,8 @@ function targetVersionCheck(c: Context): Draft {
       );
     default: {
       const via: string[] = [];
-      for (let m = c.current.minor + 1; m < c.target.version.minor; m++) via.push(`${c.current.major}.${m}`);
+      // Bounded: a target far beyond any release would otherwise list (and assess) every minor between.
+      for (let m = c.current.minor + 1; m < c.target.version.minor && via.length < MAX_STEPS; m++) via.push(`${c.current.major}.${m}`);
       return warn(
         `${c.target.text} is ${plural(via.length + 1, "minor update")} away from ${from}: the cluster updates one minor release at a time, through ${list(via)}. ` +
           `Each step needs Upgradeable to be True again, and gates of the intermediate releases (admin-acks, boot-image skew) only show once there.`,
@@ -544,10 +548,21 @@ function imageModeCheck(c: Context): Draft {
   );
 }
 
-const SKEW_REMEDIATION =
-  "Update the MachineSets' boot images: turn on managed boot images (MachineConfiguration spec.managedBootImages, MachineSets mode All) " +
-  "or update them by hand and then request a manual acknowledgement in Fleetskew (bootImageSkewEnforcement Manual with the oldest boot image). " +
+const BY_HAND_OR_OPT_OUT =
+  "update them by hand and then request a manual acknowledgement in Fleetskew (bootImageSkewEnforcement Manual with the oldest boot image). " +
   "Or opt out with bootImageSkewEnforcement mode None, knowing that scaling up may then fail with old boot images.";
+
+/** What to do about a skew block, for this cluster: with managed boot images on, what makes the MCO skip MachineSets is the thing to fix. */
+function skewRemediation(s: ClusterSnapshot): string {
+  const managedAll = (s.managedMachineSets?.spec ?? s.managedMachineSets?.status) === "All";
+  const skipped = managedAll ? (s.machineSets ?? []).filter((m) => m?.mco?.action === "skip") : [];
+  if (skipped.length)
+    return (
+      `Managed boot images are on, but the MCO skips ${skipped.map((m) => `${m.machineSet} (${m.mco.reason})`).join(", ")} and so keeps the install version: ` +
+      `fix what makes it skip them so it can update their boot images, or ${BY_HAND_OR_OPT_OUT}`
+    );
+  return `Update the MachineSets' boot images: turn on managed boot images (MachineConfiguration spec.managedBootImages, MachineSets mode All) or ${BY_HAND_OR_OPT_OUT}`;
+}
 
 const recordText = (a: SkewAssessment) =>
   a.enforcement.mode === "None"
@@ -593,20 +608,20 @@ function bootImageSkewCheck(c: Context): Draft {
     return fail(
       `${blockedNowText}. Minor updates are blocked until the boot images are within the limit.`,
       skewEvidence(c, now),
-      SKEW_REMEDIATION,
+      skewRemediation(s),
     );
   if (predictedNow) {
     const draft = `Predicted: ${blockedNowText}.`;
     return now.enforcement.source === "cluster"
-      ? fail(`${draft} Minor updates are blocked until the boot images are within the limit.`, skewEvidence(c, now), SKEW_REMEDIATION)
-      : unknown(`${draft} The cluster's own skew status could not be read to confirm it.`, skewEvidence(c, now), SKEW_REMEDIATION);
+      ? fail(`${draft} Minor updates are blocked until the boot images are within the limit.`, skewEvidence(c, now), skewRemediation(s))
+      : unknown(`${draft} The cluster's own skew status could not be read to confirm it.`, skewEvidence(c, now), skewRemediation(s));
   }
 
   // Releases passed through on the way (multi-minor): a block there stops the path before the target.
   const t = c.target.version!;
   const cur = c.current!;
   if (c.kind === "multi-minor") {
-    for (let m = cur.minor + 1; m < t.minor; m++) {
+    for (let m = cur.minor + 1; m < t.minor && m <= cur.minor + MAX_STEPS; m++) {
       const via = `${t.major}.${m}`;
       const a = assessSkew(s, `${via}.0`, limits);
       if (a.block)
@@ -614,7 +629,7 @@ function bootImageSkewCheck(c: Context): Draft {
           `Predicted: once at ${via} on the way to ${c.target.text}, the Machine Config Operator will report Upgradeable=False, reason ${UPGRADEABLE_SKEW_REASON}, ` +
             `with the message ${quote(a.block.message)}. Basis: ${a.enforcement.basis} (${recordText(a)}). That blocks the next step, from ${via}, so ${c.target.text} cannot be reached without action.`,
           skewEvidence(c, a),
-          SKEW_REMEDIATION,
+          skewRemediation(s),
         );
     }
   }
@@ -628,7 +643,7 @@ function bootImageSkewCheck(c: Context): Draft {
         `This does not stop the update to ${c.target.text}, but it blocks the next minor update after arriving.` +
         (later.notes.length ? ` Note: ${later.notes.join("; ")}.` : ""),
       skewEvidence(c, later),
-      SKEW_REMEDIATION,
+      skewRemediation(s),
     );
   if (!later.limits) return pass(`${targetMinor} does not enforce boot-image skew (Fleetskew's limits table).`, skewEvidence(c, later));
   if (later.enforcement.mode === "None")

@@ -11,6 +11,12 @@ export function parseOcpVersion(text: string | null | undefined): Version | null
   return { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3] ?? 0) };
 }
 
+/**
+ * A release a person may ask readiness for: 4.22 or 4.22.3, without leading zeros and with numbers
+ * of a plausible size (the checks walk the minor releases in between).
+ */
+export const TARGET_VERSION = /^(0|[1-9]\d?)\.(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,3}))?$/;
+
 export const formatVersion = (v: Version) => `${v.major}.${v.minor}.${v.patch}`;
 
 export function compareVersions(a: Version, b: Version): number {

@@ -2,7 +2,8 @@ import { clusterSkew, lagMinors, managedBootImagesWhatIf, type ClusterSkew, type
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { compareVersions, minorOf, parseOcpVersion } from "../domain/versions";
+import { parseIsoTime } from "../domain/time";
+import { compareVersions, minorOf, parseOcpVersion, TARGET_VERSION } from "../domain/versions";
 import { UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
@@ -106,11 +107,13 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
   };
 }
 
-const TARGET = /^\d+\.\d+(\.\d+)?$/;
+function checkTarget(target: string | null) {
+  if (target !== null && !TARGET_VERSION.test(target))
+    throw new UserFacingError(400, `target must be a version like 4.22 or 4.22.3, not "${target.slice(0, 40)}"`);
+}
 
 export async function clusterReadiness(name: string, target: string | null): Promise<Readiness> {
-  if (target !== null && !TARGET.test(target))
-    throw new UserFacingError(400, `target must be a version like 4.22 or 4.22.3, not "${target}"`);
+  checkTarget(target);
   const cluster = await clusterOrThrow(name);
   const snapshot = await snapshotOf(cluster);
   if (!snapshot) throw new UserFacingError(409, `${name} has not been read yet; readiness needs one successful sweep`);
@@ -120,6 +123,7 @@ export async function clusterReadiness(name: string, target: string | null): Pro
 }
 
 export async function fleetReadiness(target: string | null) {
+  checkTarget(target);
   const rows = await listFleet();
   const limits = await skewLimits();
   const items = await Promise.all(
@@ -173,6 +177,8 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
   const boot = new Map<string, BootValue & { inferred: boolean }>();
   let lastOldest: string | null = null;
   let lastVersion: string | null = null;
+  let lastEnforcement: string | null = null;
+  let lastUpgradeable: string | null = null;
   for (const r of rows) {
     const v = (r.value ?? null) as Record<string, unknown> | null;
     const at = clamp(r.at);
@@ -202,21 +208,20 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
       }
     } else if (r.fact === "skew" && v) {
       t.skew.push({ at, inferred: r.inferred, status: String(v.status) });
-    } else if (r.fact === "enforcement" && v && new Date(r.at) >= from) {
+    } else if (r.fact === "enforcement" && v) {
       const value = (v.ocpVersion ?? v.rhcosVersion ?? "") as string;
-      t.events.push({
-        at,
-        inferred: r.inferred,
-        kind: "enforcement",
-        title: `Skew enforcement ${v.mode ?? "unset"}${value ? ` (${value})` : ""}`,
-      });
-    } else if (r.fact === "upgradeable" && v && new Date(r.at) >= from) {
-      t.events.push({
-        at,
-        inferred: r.inferred,
-        kind: "upgradeable",
-        title: v.status === "False" ? `Upgradeable=False (${v.reason ?? "no reason"})` : "Upgradeable again",
-      });
+      const title = `Skew enforcement ${v.mode ?? "unset"}${value ? ` (${value})` : ""}`;
+      // A first observation is an event only when it says something (a mode); unchanged rows never are.
+      if (title !== lastEnforcement && (lastEnforcement !== null || v.mode) && new Date(r.at) >= from)
+        t.events.push({ at, inferred: r.inferred, kind: "enforcement", title });
+      lastEnforcement = title;
+    } else if (r.fact === "upgradeable" && v) {
+      const blocked = v.status === "False";
+      const title = blocked ? `Upgradeable=False (${v.reason ?? "no reason"})` : "Upgradeable again";
+      // "Upgradeable again" only after a block; a first observation of True is no event.
+      if (title !== lastUpgradeable && (blocked || lastUpgradeable !== null) && new Date(r.at) >= from)
+        t.events.push({ at, inferred: r.inferred, kind: "upgradeable", title });
+      lastUpgradeable = title;
     }
   }
   return t;
@@ -225,10 +230,9 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
 const DAY = 86_400_000;
 
 function parseWindow(fromText: string | null, toText: string | null, defaultDays: number): { from: Date; to: Date } {
-  const to = toText ? new Date(toText) : new Date();
-  const from = fromText ? new Date(fromText) : new Date(to.getTime() - defaultDays * DAY);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
-    throw new UserFacingError(400, "from and to must be ISO 8601 dates, e.g. 2026-01-01 or 2026-01-01T00:00:00Z");
+  const to = toText ? parseIsoTime(toText) : new Date();
+  const from = fromText ? parseIsoTime(fromText) : to && new Date(to.getTime() - defaultDays * DAY);
+  if (!from || !to) throw new UserFacingError(400, "from and to must be ISO 8601 dates, e.g. 2026-01-01 or 2026-01-01T00:00:00Z");
   if (from >= to) throw new UserFacingError(400, "from must be before to");
   if (to.getTime() - from.getTime() > 20 * 365 * DAY) throw new UserFacingError(400, "the window may span at most 20 years");
   return { from, to };
