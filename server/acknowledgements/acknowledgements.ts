@@ -142,7 +142,9 @@ export async function requestAcknowledgement(input: AcknowledgementRequest, acto
   );
 }
 
-export const DecisionSchema = z.object({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
+export const DecisionSchema = z.strictObject({
+  comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default(""),
+});
 
 /** Takes the decision under a row lock: never by the requester, only while pending and not expired. */
 function decide(id: string, actor: Actor, decision: "approve" | "reject", comment: string) {
@@ -300,8 +302,16 @@ export async function verifyAcknowledgement(id: string): Promise<boolean> {
 export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPrediction; release: string | null };
 
 export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
+  return viewsOf(await listAcknowledgements({ statuses }));
+}
+
+/** One request as the API answers it: with the cluster's release and what Upgradeable will do (a None request's warning). */
+export async function acknowledgementView(record: AcknowledgementRecord): Promise<AcknowledgementView> {
+  return (await viewsOf([record]))[0]!;
+}
+
+async function viewsOf(records: AcknowledgementRecord[]): Promise<AcknowledgementView[]> {
   const limits = await skewLimits();
-  const records = await listAcknowledgements({ statuses });
   const releases = new Map<string, string | null>();
   for (const r of records)
     if (!releases.has(r.clusterId))

@@ -15,6 +15,8 @@ const VERBS: Record<string, string> = {
 };
 
 export function auditSummary(event: { action: string; targetType?: string | null; targetId?: string | null; outcome?: string }): string {
+  if (event.action === "session.login" && event.outcome === "failure") return "failed to sign in";
+  if (event.action === "session.login" && event.outcome === "denied") return "was refused sign-in (too many attempts)";
   const verb = VERBS[event.action] ?? event.action;
   const target = event.targetId && !event.action.startsWith("session.") ? ` ${event.targetId}` : "";
   const outcome = event.outcome && event.outcome !== "success" ? ` (${event.outcome})` : "";

@@ -124,6 +124,52 @@ describe("API access", () => {
     expect([nothing.status, (await nothing.json()).error]).toEqual([400, "Nothing to change"]);
   });
 
+  it("refuses NUL characters, impossible dates and out-of-range ids with a 400, and writes nothing", async () => {
+    const admin = await signIn("admin", ADMIN_PASSWORD);
+    const before = (await listAudit()).length;
+    const nulBody = await createUserRoute(
+      request("/api/v1/users", {
+        method: "POST",
+        cookie: admin,
+        body: { username: "nul\u0000user", role: "viewer", password: "long enough password" },
+      }),
+    );
+    expect([nulBody.status, (await nulBody.json()).error]).toEqual([
+      400,
+      "The request contains a NUL character (\\u0000 or %00), which Fleetskew does not accept",
+    ]);
+    expect((await auditRoute(request("/api/v1/audit?target=%00", { cookie: admin }))).status).toBe(400);
+    for (const query of ["before=99999999999999999999999", "from=0000-01-01", "from=2026-02-30", "to=2026-13-01"]) {
+      const response = await auditRoute(request(`/api/v1/audit?${query}`, { cookie: admin }));
+      expect([query, response.status]).toEqual([query, 400]);
+    }
+    expect((await listAudit()).length).toBe(before);
+  });
+
+  it("records a signed-in person's refused change as denied, and not a refused read", async () => {
+    const tech = await signIn("tech1", "technician password");
+    const read = await listUsersRoute(request("/api/v1/users", { cookie: tech }));
+    expect(read.status).toBe(403);
+    expect(await listAudit({ action: "request.refused" })).toEqual([]);
+    const write = await createUserRoute(
+      request("/api/v1/users", {
+        method: "POST",
+        cookie: tech,
+        body: { username: "sneaky", role: "admin", password: "long enough password" },
+      }),
+    );
+    expect(write.status).toBe(403);
+    expect(await listAudit({ action: "request.refused" })).toMatchObject([
+      {
+        actor: "tech1",
+        role: "technician",
+        outcome: "denied",
+        targetId: "POST /api/v1/users",
+        summary: "was refused POST /api/v1/users: This needs the admin role; you are signed in as tech1 (technician)",
+      },
+    ]);
+  });
+
   it("signs out: the cookie is cleared and the session no longer works", async () => {
     const admin = await signIn("admin", ADMIN_PASSWORD);
     expect((await whoami(request("/api/v1/session", { cookie: admin }))).status).toBe(200);
@@ -177,6 +223,13 @@ describe("API access", () => {
       ).events.length;
     expect(await count(`from=${today}&to=${today}`)).toBe(events.length);
     expect(await count(`to=${yesterday}`)).toBe(0);
+
+    // % and _ are characters here, not LIKE wildcards.
+    for (const query of ["action=_", "action=%25", "target=%25", "target=_"])
+      expect([
+        query,
+        ((await (await auditRoute(request(`/api/v1/audit?${query}`, { cookie: admin }))).json()) as { events: unknown[] }).events,
+      ]).toEqual([query, []]);
 
     const bad = await auditRoute(request("/api/v1/audit?from=last-week", { cookie: admin }));
     expect([bad.status, (await bad.json()).error]).toEqual([400, "from: dates are ISO 8601, e.g. 2026-11-01"]);

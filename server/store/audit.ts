@@ -64,14 +64,17 @@ export type AuditFilter = {
   to?: Date;
 };
 
+/** Prisma passes startsWith/contains to LIKE as they are: % and _ would match anything. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** Newest first; at most 500 per page, or `max` for exports. */
 export async function listAudit(options: AuditFilter = {}, max = 500): Promise<AuditRecord[]> {
   const rows = await getDb().auditEvent.findMany({
     where: {
       ...(options.before ? { id: { lt: BigInt(options.before) } } : {}),
-      ...(options.action ? { action: { startsWith: options.action } } : {}),
+      ...(options.action ? { action: { startsWith: likeLiteral(options.action) } } : {}),
       ...(options.actor ? { actor: options.actor } : {}),
-      ...(options.target ? { targetId: { contains: options.target, mode: "insensitive" as const } } : {}),
+      ...(options.target ? { targetId: { contains: likeLiteral(options.target), mode: "insensitive" as const } } : {}),
       ...(options.outcome ? { outcome: options.outcome } : {}),
       ...(options.from || options.to
         ? { at: { ...(options.from ? { gte: options.from } : {}), ...(options.to ? { lt: options.to } : {}) } }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listAcknowledgementViews, requestAcknowledgement } from "@/server/acknowledgements/acknowledgements";
+import { acknowledgementView, listAcknowledgementViews, requestAcknowledgement } from "@/server/acknowledgements/acknowledgements";
 import { AcknowledgementRequestSchema } from "@/server/domain/acknowledgements";
 import { UserFacingError } from "@/server/errors";
 import { apiRoute, json } from "@/server/http/api";
@@ -19,5 +19,5 @@ export const GET = apiRoute({ access: "any" }, async ({ request }) => {
 
 /** Request an acknowledgement (technician or admin). */
 export const POST = apiRoute({ access: ["technician"], body: AcknowledgementRequestSchema }, async ({ body, user, ip }) =>
-  json(await requestAcknowledgement(body, { user: user!, ip }), { status: 201 }),
+  json(await acknowledgementView(await requestAcknowledgement(body, { user: user!, ip })), { status: 201 }),
 );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isDateOnly, parseIsoTime } from "@/server/domain/time";
 import { UserFacingError } from "@/server/errors";
 import { apiRoute } from "@/server/http/api";
 import { toCsv } from "@/server/http/csv";
@@ -6,23 +7,29 @@ import { listAudit, type AuditRecord } from "@/server/store/audit";
 
 export const dynamic = "force-dynamic";
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, "dates are ISO 8601, e.g. 2026-11-01");
-const validDate = (d: Date) => !Number.isNaN(d.getTime());
-const day = isoDate.transform((s) => new Date(s)).refine(validDate, "not a valid date");
-// A day given as "until" includes that day.
-const untilDay = isoDate
-  .transform((s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(Date.parse(s) + 86_400_000) : new Date(s)))
-  .refine(validDate, "not a valid date");
+/** An ISO 8601 date or time; with `untilEndOfDay`, a date alone means the end of that day. */
+const isoTime = (untilEndOfDay: boolean) =>
+  z.string().transform((s, ctx) => {
+    const at = parseIsoTime(s);
+    if (!at) {
+      ctx.addIssue({ code: "custom", message: "dates are ISO 8601, e.g. 2026-11-01" });
+      return z.NEVER;
+    }
+    return untilEndOfDay && isDateOnly(s) ? new Date(at.getTime() + 86_400_000) : at;
+  });
 
 const Query = z.object({
   limit: z.coerce.number().int().min(1).max(500).optional(),
-  before: z.string().regex(/^\d+$/, "before must be an event id").optional(),
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,17}$/, "before must be an event id")
+    .optional(),
   action: z.string().max(100).optional(),
   actor: z.string().max(100).optional(),
   target: z.string().max(300).optional(),
   outcome: z.enum(["success", "failure", "denied"], { error: "outcome must be success, failure or denied" }).optional(),
-  from: day.optional(),
-  to: untilDay.optional(),
+  from: isoTime(false).optional(),
+  to: isoTime(true).optional(),
   format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 
