@@ -76,6 +76,16 @@ describe("manifests", () => {
       JSON.stringify({ ...manifest, release: { ...manifest.release, version: "4.19" } }),
       /^release\.version: must be an OpenShift release/,
     ],
+    [
+      "a release version with leading zeros",
+      JSON.stringify({ ...manifest, release: { ...manifest.release, version: "04.019.011" } }),
+      /^release\.version: must be an OpenShift release/,
+    ],
+    [
+      "an image size no image has",
+      JSON.stringify({ ...manifest, images: [{ ...manifest.images[0], sizeBytes: Number.MAX_SAFE_INTEGER }] }),
+      /^images\[0\]\.sizeBytes: must be at most 1 TiB/,
+    ],
     ["a bad date", JSON.stringify({ ...manifest, createdAt: "yesterday" }), /^createdAt: must be an ISO 8601 time/],
   ])("refuses %s, naming where", (_what, text, problem) => {
     const result = checkManifest(text);

@@ -42,7 +42,7 @@ export const BundleManifestSchema = z.strictObject({
   release: z.strictObject({
     version: z
       .string()
-      .regex(/^\d+\.\d+\.\d+$/, "must be an OpenShift release like 4.19.11")
+      .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/, "must be an OpenShift release like 4.19.11")
       .refine((v) => parseOcpVersion(v) !== null, "must be an OpenShift release like 4.19.11"),
     image: ImageRef,
   }),
@@ -50,7 +50,12 @@ export const BundleManifestSchema = z.strictObject({
     .array(
       z.strictObject({
         name: ImageRef,
-        sizeBytes: z.number().int("must be a whole number of bytes").positive("must be more than 0").max(Number.MAX_SAFE_INTEGER),
+        // 1 TiB: far above any container image, and 500 of them still add up exactly in a JavaScript number.
+        sizeBytes: z
+          .number()
+          .int("must be a whole number of bytes")
+          .positive("must be more than 0")
+          .max(2 ** 40, "must be at most 1 TiB"),
       }),
     )
     .min(1, "must list at least one image")

@@ -12,7 +12,7 @@ const Status = z.enum(ACK_STATUSES, { error: `status must be one of ${ACK_STATUS
 /** Requests, newest first; ?status=pending (or a comma-separated list) narrows them. */
 export const GET = apiRoute({ access: "any" }, async ({ request }) => {
   const text = new URL(request.url).searchParams.get("status");
-  const parsed = text === null ? undefined : z.array(Status).safeParse(text.split(",").map((s) => s.trim()));
+  const parsed = !text ? undefined : z.array(Status).safeParse(text.split(",").map((s) => s.trim()));
   if (parsed && !parsed.success) throw new UserFacingError(400, parsed.error.issues[0]!.message);
   return { acknowledgements: await listAcknowledgementViews(parsed?.data) };
 });
