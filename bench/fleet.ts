@@ -481,6 +481,7 @@ const KUBECTL_READS: string[][] = [
   ["get", "nodes"],
   ["get", "machineosconfigs.machineconfiguration.openshift.io"],
   ["get", "machineosbuilds.machineconfiguration.openshift.io"],
+  ["get", "provisionings.metal3.io", "provisioning-configuration"],
 ];
 
 /** A sequential kubectl loop over the sample, one kubeconfig per cluster and a fresh discovery cache. */

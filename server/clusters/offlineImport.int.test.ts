@@ -115,7 +115,7 @@ describe("offline import", () => {
     });
     expect(result.counts).toEqual({ files: 11, objects: 21, read: 21 });
     expect(result.warnings).toEqual([
-      "Not in the upload, so shown as not available: Infrastructure cluster, ConfigMap openshift-config-managed/admin-gates, ConfigMap openshift-config/admin-acks",
+      "Not in the upload, so shown as not available: Infrastructure cluster, ConfigMap openshift-config-managed/admin-gates, ConfigMap openshift-config/admin-acks, Provisioning provisioning-configuration",
     ]);
 
     const row = await fleetRow("site-12");
@@ -268,6 +268,66 @@ describe("offline import", () => {
       ]),
     );
     expect(await fleetRow("site-14")).toMatchObject({ offline: true, version: "4.19.10" });
+  });
+
+  it.each([
+    {
+      rule: "bare metal with a Provisioning OS download URL: the legacy path, enforced",
+      platform: "BareMetal",
+      url: "http://10.0.0.5/rhcos.qcow2.gz",
+      skew: "at-risk",
+      missing: false,
+    },
+    {
+      rule: "bare metal with an empty OS download URL: not enforced (mode None)",
+      platform: "BareMetal",
+      url: "",
+      skew: "ok",
+      missing: false,
+    },
+    {
+      rule: "bare metal without the Provisioning dump: unknown, legacy assumed, and said",
+      platform: "BareMetal",
+      url: null,
+      skew: "at-risk",
+      missing: true,
+    },
+    {
+      rule: "another platform without the Provisioning dump: not worth a warning",
+      platform: "AWS",
+      url: null,
+      skew: "at-risk",
+      missing: false,
+    },
+  ])("§2.2 rule 2 — $rule", async ({ platform, url, skew, missing }) => {
+    const name = `metal-${platform.toLowerCase()}-${url === null ? "none" : url ? "url" : "empty"}`;
+    const files = [
+      ...fixtureFiles(),
+      {
+        name: "infrastructure.json",
+        bytes: text(
+          JSON.stringify({
+            apiVersion: "config.openshift.io/v1",
+            kind: "Infrastructure",
+            metadata: { name: "cluster" },
+            status: { platform, platformStatus: { type: platform }, controlPlaneTopology: "HighlyAvailable" },
+          }),
+        ),
+      },
+      ...(url === null
+        ? []
+        : [
+            {
+              name: "provisioning.yaml",
+              bytes: text(
+                `apiVersion: metal3.io/v1alpha1\nkind: Provisioning\nmetadata:\n  name: provisioning-configuration\nspec:\n  provisioningNetwork: Disabled\n  provisioningOSDownloadURL: "${url}"\n`,
+              ),
+            },
+          ]),
+    ];
+    const result = await importAs({ name, capturedAt: "2026-01-01T00:00:00Z", files });
+    expect(result.skewStatus).toBe(skew);
+    expect(result.warnings.some((w) => w.includes("Provisioning provisioning-configuration"))).toBe(missing);
   });
 
   it("never opens an offline cluster's credentials: testing, previewing or re-crediting it says it is offline", async () => {

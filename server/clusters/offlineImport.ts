@@ -99,8 +99,12 @@ const PART_NAMES: Partial<Record<keyof ClusterObjects, string>> = {
   nodes: "Nodes",
   machineOSConfigs: "MachineOSConfigs",
   machineOSBuilds: "MachineOSBuilds",
+  provisioning: "Provisioning provisioning-configuration",
 };
 const partName = (key: string) => PART_NAMES[key as keyof ClusterObjects] ?? key;
+
+/** Parts that exist only on one platform: their absence is worth a warning only there, or when the platform is unknown. */
+const PLATFORM_PARTS: Partial<Record<keyof ClusterObjects, string>> = { provisioning: "BareMetal" };
 
 function parseFields(input: OfflineImportInput) {
   const parsed = OfflineImportFieldsSchema.safeParse(input);
@@ -116,9 +120,13 @@ function describeRead(objects: ClusterObjects): { read: number; warnings: string
   let read = 0;
   const warnings: string[] = [];
   const missing: string[] = [];
+  const infra = objects.infrastructure.status === "ok" ? objects.infrastructure.value.status : undefined;
+  const platform = infra?.platformStatus?.type ?? infra?.platform;
   for (const [key, result] of Object.entries(objects) as [string, ClusterObjects[keyof ClusterObjects]][]) {
-    if (result.status === "not-available") missing.push(partName(key));
-    else if (result.status === "error") warnings.push(`${partName(key)} left out: ${result.error.message}`);
+    const onlyOn = PLATFORM_PARTS[key as keyof ClusterObjects];
+    if (result.status === "not-available") {
+      if (!onlyOn || !platform || platform === onlyOn) missing.push(partName(key));
+    } else if (result.status === "error") warnings.push(`${partName(key)} left out: ${result.error.message}`);
     else if ("items" in result) {
       read += result.items.length;
       for (const s of result.skipped) warnings.push(`${partName(key)}: ${s.name} skipped, it has an unexpected shape (${s.problem})`);

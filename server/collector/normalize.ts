@@ -1,5 +1,6 @@
 import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext } from "../domain/bootImages";
 import type {
+  BareMetalProvisioningFacts,
   ClusterSnapshot,
   Condition,
   ConditionalUpdate,
@@ -102,6 +103,23 @@ function buildState(conds: Condition[]): ImageModeFacts["buildState"] {
   return "unknown";
 }
 
+/**
+ * The bare-metal legacy provisioning path (reference §2.2 rule 2): a Provisioning with an OS download
+ * URL is legacy, none (or an empty URL) is not; a kind not served or a failed read leaves it unknown.
+ */
+function bareMetalProvisioning(r: ClusterObjects["provisioning"]): BareMetalProvisioningFacts {
+  const what = "Provisioning provisioning-configuration";
+  if (r.status === "ok")
+    return str(obj(r.value.spec).provisioningOSDownloadURL)
+      ? { legacyPath: true, reason: `${what} has spec.provisioningOSDownloadURL set` }
+      : { legacyPath: false, reason: `${what} has no spec.provisioningOSDownloadURL` };
+  if (r.status === "not-available")
+    return r.missing === "object"
+      ? { legacyPath: false, reason: `the cluster has no ${what}` }
+      : { legacyPath: null, reason: `the cluster does not serve metal3.io/v1alpha1 Provisioning (${r.reason})` };
+  return { legacyPath: null, reason: `${what} could not be read: ${r.error.message}` };
+}
+
 export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
   const problems: ReadProblem[] = [];
   const value = <T>(
@@ -149,6 +167,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     ["MachineConfigNodes", read.machineConfigNodes],
     ["PinnedImageSets", read.pinnedImageSets],
     ["MachineOSConfigs", read.machineOSConfigs],
+    ["Provisioning", read.provisioning],
   ] as const)
     if (r.status === "error") problems.push({ part, kind: "error", message: r.error.message });
 
@@ -377,6 +396,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     imageMode,
     adminGates,
     adminAcks,
+    bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
     problems,
   };
 }

@@ -10,7 +10,7 @@ import {
   platformMinor,
   type EnforcementMode,
 } from "./clusterSkew";
-import type { ClusterSnapshot, EnforcementValue } from "./snapshot";
+import type { BareMetalProvisioningFacts, ClusterSnapshot, EnforcementValue } from "./snapshot";
 import {
   cond,
   healthyCluster,
@@ -178,6 +178,169 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
     expect(e.value).toEqual(value);
     expect(e.installVersionFallback).toBe(fallback);
     expect(e.basis.length).toBeGreaterThan(0);
+  });
+});
+
+describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provisioning path → None", () => {
+  const legacy: BareMetalProvisioningFacts = {
+    legacyPath: true,
+    reason: "Provisioning provisioning-configuration has spec.provisioningOSDownloadURL set",
+  };
+  const noObject: BareMetalProvisioningFacts = { legacyPath: false, reason: "the cluster has no Provisioning provisioning-configuration" };
+  const emptyUrl: BareMetalProvisioningFacts = {
+    legacyPath: false,
+    reason: "Provisioning provisioning-configuration has no spec.provisioningOSDownloadURL",
+  };
+  const readFailed: BareMetalProvisioningFacts = {
+    legacyPath: null,
+    reason: "Provisioning provisioning-configuration could not be read: forbidden",
+  };
+  const notServed: BareMetalProvisioningFacts = {
+    legacyPath: null,
+    reason: "the cluster does not serve metal3.io/v1alpha1 Provisioning (Provisioning is not in the capture)",
+  };
+  /** prod-east (installed 4.12.7) on bare metal, multi-node, no skew spec. */
+  const metal = (provisioning: BareMetalProvisioningFacts | undefined, overrides: Partial<ClusterSnapshot> = {}): ClusterSnapshot =>
+    variant({
+      platform: "BareMetal",
+      managedMachineSets: { spec: null, status: null },
+      ...(provisioning ? { bareMetalProvisioning: provisioning } : {}),
+      ...overrides,
+    });
+  const fallback = { ocpVersion: "4.12.7", rhcosVersion: null };
+
+  const cases: {
+    rule: string;
+    snapshot: ClusterSnapshot;
+    mode: EnforcementMode;
+    value: EnforcementValue | null;
+    basis: RegExp;
+    block: boolean;
+    note: RegExp | null;
+  }[] = [
+    {
+      rule: "provisioningOSDownloadURL set: the legacy path, so the MCO's normal rules apply (Manual with the install version)",
+      snapshot: metal(legacy),
+      mode: "Manual",
+      value: fallback,
+      basis: /does not update boot images on platform BareMetal/,
+      block: true,
+      note: /bare metal on the legacy provisioning path \(.*provisioningOSDownloadURL set\)/,
+    },
+    {
+      rule: "no Provisioning object: not legacy → None",
+      snapshot: metal(noObject),
+      mode: "None",
+      value: null,
+      basis:
+        /^bare metal off the legacy provisioning path \(the cluster has no Provisioning provisioning-configuration\): the MCO does not enforce/,
+      block: false,
+      note: null,
+    },
+    {
+      rule: "an empty provisioningOSDownloadURL: not legacy → None",
+      snapshot: metal(emptyUrl),
+      mode: "None",
+      value: null,
+      basis: /off the legacy provisioning path \(.*has no spec\.provisioningOSDownloadURL\)/,
+      block: false,
+      note: null,
+    },
+    {
+      rule: "the read failed: the MCO assumes legacy, so the normal rules apply, with a note saying why",
+      snapshot: metal(readFailed),
+      mode: "Manual",
+      value: fallback,
+      basis: /falls back to Manual with the install version/,
+      block: true,
+      note: /legacy provisioning path is unknown \(.*could not be read: forbidden\); the MCO assumes it is/,
+    },
+    {
+      rule: "the kind is not served (or not in a capture): unknown, legacy assumed",
+      snapshot: metal(notServed),
+      mode: "Manual",
+      value: fallback,
+      basis: /falls back to Manual/,
+      block: true,
+      note: /legacy provisioning path is unknown \(the cluster does not serve/,
+    },
+    {
+      rule: "a snapshot stored before Provisioning was read (no field): unknown, legacy assumed, as before",
+      snapshot: metal(undefined),
+      mode: "Manual",
+      value: fallback,
+      basis: /falls back to Manual/,
+      block: true,
+      note: /not read for this snapshot/,
+    },
+    {
+      rule: "rule 1 first: a Manual spec is mirrored even off the legacy path, and no provisioning note",
+      snapshot: metal(noObject, { enforcement: manualSpec({ ocpVersion: "4.11.0" }) }),
+      mode: "Manual",
+      value: { ocpVersion: "4.11.0", rhcosVersion: null },
+      basis: /spec\.bootImageSkewEnforcement is Manual/,
+      block: true,
+      note: null,
+    },
+    {
+      rule: "rule 2 before rule 3: single-node bare metal off the legacy path is None by rule 2",
+      snapshot: metal(noObject, { topology: "SingleReplica" }),
+      mode: "None",
+      value: null,
+      basis: /^bare metal off the legacy provisioning path/,
+      block: false,
+      note: null,
+    },
+    {
+      rule: "single-node bare metal on the legacy path is None by rule 3",
+      snapshot: metal(legacy, { topology: "SingleReplica" }),
+      mode: "None",
+      value: null,
+      basis: /^single-node cluster/,
+      block: false,
+      note: null,
+    },
+    {
+      rule: "non-BareMetal platforms are unaffected: AWS without a Provisioning object keeps its rules (prod-east: Manual)",
+      snapshot: variant({ bareMetalProvisioning: noObject }),
+      mode: "Manual",
+      value: fallback,
+      basis: /MachineSet boot images are not fully managed/,
+      block: true,
+      note: null,
+    },
+    {
+      rule: "non-BareMetal platforms are unaffected: platform None with an empty URL is Manual with the install version",
+      snapshot: variant({ platform: "None", managedMachineSets: { spec: null, status: null }, bareMetalProvisioning: emptyUrl }),
+      mode: "Manual",
+      value: fallback,
+      basis: /does not update boot images on platform None/,
+      block: true,
+      note: null,
+    },
+  ];
+
+  it.each(cases)("$rule", ({ snapshot, mode, value, basis, block, note }) => {
+    const e = effectiveEnforcement(snapshot, "4.22.3");
+    expect(e).toMatchObject({ source: "predicted", mode, value });
+    expect(e.basis).toMatch(basis);
+    const a = assessSkew(snapshot, "4.22.3");
+    expect(a.block !== null).toBe(block);
+    const provisioningNotes = a.notes.filter((n) => n.includes("provisioning path"));
+    if (note) expect(provisioningNotes).toEqual([expect.stringMatching(note)]);
+    else expect(provisioningNotes).toEqual([]);
+  });
+
+  it("a multi-node bare-metal cluster at 4.19 off the legacy path is ok, not at risk of the 4.22 block", () => {
+    expect(clusterSkew(metal(noObject))).toMatchObject({ status: "ok", effectiveMode: "None" });
+    expect(clusterSkew(metal(legacy))).toMatchObject({ status: "at-risk", effectiveMode: "Manual" });
+    expect(clusterSkew(metal(readFailed))).toMatchObject({ status: "at-risk", effectiveMode: "Manual" });
+  });
+
+  it("the cluster's own status still wins at its minor: the MCO has already decided", () => {
+    const s = { ...prodEast422(), platform: "BareMetal", bareMetalProvisioning: noObject };
+    expect(effectiveEnforcement(s, "4.22.3")).toMatchObject({ source: "cluster", mode: "Manual" });
+    expect(effectiveEnforcement(s, "4.23.0")).toMatchObject({ source: "predicted", mode: "None" });
   });
 });
 
@@ -355,11 +518,11 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
       verdict: "within-limit",
     },
     {
-      rule: "§2.2.2 bare metal is predicted like the legacy provisioning path, with a note",
+      rule: "§2.2.2 bare metal in a snapshot stored before Provisioning was read: the legacy path is assumed, with a note",
       snapshot: variant({ platform: "BareMetal", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.0",
       block: ocpMessage("4.12.7", "4.22"),
-      note: /legacy provisioning path/,
+      note: /legacy provisioning path is unknown \(the Provisioning object was not read for this snapshot\)/,
     },
     {
       rule: "§2.4 DegradedPool overrides the skew reason: the skew block is still predicted underneath",

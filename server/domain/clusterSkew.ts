@@ -1,7 +1,13 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
 import { checkBootImageSkew, installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, skewLimitsFor } from "./skew";
 import type { SkewLimitEntry, SkewLimits, SkewVerdict } from "./skew";
-import { conditionOf, type ClusterSnapshot, type EnforcementValue, type MachineSetFacts } from "./snapshot";
+import {
+  conditionOf,
+  type BareMetalProvisioningFacts,
+  type ClusterSnapshot,
+  type EnforcementValue,
+  type MachineSetFacts,
+} from "./snapshot";
 import { compareVersions, formatVersion, parseOcpVersion, parseRhcosBuild } from "./versions";
 
 /**
@@ -58,6 +64,14 @@ export function platformMinor(release: string | null | undefined): number {
   return v.major > 4 ? Number.MAX_SAFE_INTEGER : v.minor;
 }
 
+/**
+ * Whether the cluster is on the bare-metal legacy provisioning path (§2.2 rule 2). A snapshot stored
+ * before Fleetskew read the Provisioning object does not say: unknown, which the MCO treats as legacy.
+ */
+export function bareMetalProvisioningOf(s: ClusterSnapshot): BareMetalProvisioningFacts {
+  return s.bareMetalProvisioning ?? { legacyPath: null, reason: "the Provisioning object was not read for this snapshot" };
+}
+
 /** The effective enforcement mode and value at `release` (§2.2, first match wins). */
 export function effectiveEnforcement(s: ClusterSnapshot, release: string): EffectiveEnforcement {
   const install = installVersion(historyOf(s));
@@ -87,6 +101,14 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
       rhcosVersion: spec.manual.rhcosVersion,
     });
   if (spec?.mode === "None") return predicted("None", "spec.bootImageSkewEnforcement is None (the admin opted out)", null);
+  // Rule 2: only a known "not legacy" counts; unknown is legacy to the MCO, so the rules below apply.
+  const provisioning = bareMetalProvisioningOf(s);
+  if (s.platform === "BareMetal" && provisioning.legacyPath === false)
+    return predicted(
+      "None",
+      `bare metal off the legacy provisioning path (${provisioning.reason}): the MCO does not enforce boot-image skew`,
+      null,
+    );
   if (s.topology === "SingleReplica") return predicted("None", "single-node cluster: the MCO does not enforce boot-image skew", null);
 
   const minor = platformMinor(release);
@@ -129,10 +151,21 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
   const limits = skewLimitsFor(release, table);
   const enforcement = effectiveEnforcement(s, release);
   const notes: string[] = [];
-  if (s.platform === "BareMetal" && enforcement.source === "predicted" && enforcement.mode !== "None")
+  // Rule 2 decided nothing (a Manual spec decides first): say whether the legacy path is known or assumed.
+  const spec = s.enforcement?.spec;
+  if (
+    s.platform === "BareMetal" &&
+    enforcement.source === "predicted" &&
+    enforcement.mode !== "None" &&
+    !(spec?.mode === "Manual" && spec.manual)
+  ) {
+    const provisioning = bareMetalProvisioningOf(s);
     notes.push(
-      "bare metal: the MCO enforces only on the legacy provisioning path (Provisioning provisioningOSDownloadURL set); otherwise it sets mode None",
+      provisioning.legacyPath
+        ? `bare metal on the legacy provisioning path (${provisioning.reason}): the MCO enforces boot-image skew by its usual rules`
+        : `bare metal: whether the cluster is on the legacy provisioning path is unknown (${provisioning.reason}); the MCO assumes it is when it cannot tell, so enforcement is predicted; without a Provisioning provisioningOSDownloadURL the mode would be None`,
     );
+  }
   if (!limits) return { release, limits, enforcement, verdict: null, block: null, notes };
 
   if (enforcement.source === "cluster") {

@@ -93,6 +93,18 @@ export type ImageModeFacts = {
   buildState: "succeeded" | "building" | "failed" | "interrupted" | "unknown";
 };
 
+/**
+ * Whether the cluster is on the bare-metal "legacy provisioning path": the metal3.io Provisioning
+ * `provisioning-configuration` exists with a non-empty `spec.provisioningOSDownloadURL` (reference
+ * §2.2 rule 2). Read on every platform; it decides skew enforcement only on BareMetal.
+ */
+export type BareMetalProvisioningFacts = {
+  /** true: the URL is set; false: no such object, or the URL is empty; null: unknown (the MCO then assumes legacy). */
+  legacyPath: boolean | null;
+  /** Why, in words: what was read, or why nothing could be. */
+  reason: string;
+};
+
 /** One part of the read that failed; the rest of the snapshot stands. */
 export type ReadProblem = { part: string; kind: "not-available" | "error"; message: string };
 
@@ -121,6 +133,8 @@ export type ClusterSnapshot = {
   imageMode: ImageModeFacts[];
   adminGates: Record<string, string> | null;
   adminAcks: Record<string, string> | null;
+  /** Missing from snapshots stored before Fleetskew read it: treat as unknown (legacy path assumed, as the MCO does). */
+  bareMetalProvisioning?: BareMetalProvisioningFacts;
   problems: ReadProblem[];
 };
 

@@ -5,7 +5,14 @@ import { CapturedCluster } from "./captured";
 import { KubeError } from "./client";
 import { parseDumpFile, type DumpObject } from "./dumps";
 import { KINDS } from "./kinds";
-import { readAdminAcks, readBootImagesConfigMap, readClusterObjects, readMachineConfigs, readMachineSets } from "./readers";
+import {
+  readAdminAcks,
+  readBootImagesConfigMap,
+  readClusterObjects,
+  readMachineConfigs,
+  readMachineSets,
+  readProvisioning,
+} from "./readers";
 
 const configMap = (namespace: string, name: string, labels?: Record<string, string>): DumpObject => ({
   apiVersion: "v1",
@@ -40,12 +47,18 @@ describe("CapturedCluster", () => {
       "not-found",
       "ConfigMap openshift-machine-config-operator/coreos-bootimages is not in the capture",
     ]);
-    // Through the readers, both are "not available", never an error.
+    // Through the readers, both are "not available", never an error; which one is kept.
     expect(await readBootImagesConfigMap(captured)).toEqual({
       status: "not-available",
       reason: "ConfigMap openshift-machine-config-operator/coreos-bootimages is not in the capture",
+      missing: "object",
     });
-    expect((await readMachineSets(captured)).status).toBe("not-available");
+    expect(await readMachineSets(captured)).toMatchObject({ status: "not-available", missing: "kind" });
+    expect(await readProvisioning(captured)).toEqual({
+      status: "not-available",
+      reason: "Provisioning is not in the capture",
+      missing: "kind",
+    });
     expect(await readAdminAcks(captured)).toMatchObject({ status: "ok", value: { data: { name: "admin-acks" } } });
   });
 

@@ -21,6 +21,8 @@ export const KINDS = {
   pinnedImageSet: ref("machineconfiguration.openshift.io", "v1", "PinnedImageSet", "pinnedimagesets"),
   machineOSConfig: ref("machineconfiguration.openshift.io", "v1", "MachineOSConfig", "machineosconfigs"),
   machineOSBuild: ref("machineconfiguration.openshift.io", "v1", "MachineOSBuild", "machineosbuilds"),
+  /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (reference §2.2). */
+  provisioning: ref("metal3.io", "v1alpha1", "Provisioning", "provisionings"),
   node: ref("", "v1", "Node", "nodes"),
   configMap: ref("", "v1", "ConfigMap", "configmaps", true),
   pod: ref("", "v1", "Pod", "pods", true),
@@ -47,4 +49,5 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "node", verbs: ["list"] },
   { kind: "machineOSConfig", verbs: ["list"] },
   { kind: "machineOSBuild", verbs: ["list"] },
+  { kind: "provisioning", verbs: ["get"], names: ["provisioning-configuration"] },
 ];

@@ -3,26 +3,26 @@ import { KubeError, type KindRef, type ObjectSource } from "./client";
 import { KINDS } from "./kinds";
 import * as S from "./schemas";
 
-export type ReadResult<T> =
-  | { status: "ok"; value: T }
-  /** The cluster does not serve the kind (older OpenShift) or the object does not exist. */
-  | { status: "not-available"; reason: string }
-  | { status: "error"; error: KubeError };
+/**
+ * Not available: the cluster does not serve the kind (an older OpenShift, an operator that is not
+ * installed: `missing: "kind"`) or the object does not exist (`missing: "object"`). Most callers
+ * treat both alike; a few facts hang on the difference (is there no Provisioning, or no way to tell).
+ */
+export type NotAvailable = { status: "not-available"; reason: string; missing: "kind" | "object" };
+
+export type ReadResult<T> = { status: "ok"; value: T } | NotAvailable | { status: "error"; error: KubeError };
 
 export type SkippedObject = { name: string; problem: string };
-export type ListResult<T> =
-  | { status: "ok"; items: T[]; skipped: SkippedObject[] }
-  | { status: "not-available"; reason: string }
-  | { status: "error"; error: KubeError };
+export type ListResult<T> = { status: "ok"; items: T[]; skipped: SkippedObject[] } | NotAvailable | { status: "error"; error: KubeError };
 
 const describeIssue = (error: z.ZodError) => {
   const issue = error.issues[0]!;
   return `${issue.path.join(".") || "object"}: ${issue.message}`;
 };
 
-function failed(error: unknown): { status: "not-available"; reason: string } | { status: "error"; error: KubeError } {
+function failed(error: unknown): NotAvailable | { status: "error"; error: KubeError } {
   if (error instanceof KubeError && (error.kind === "not-served" || error.kind === "not-found"))
-    return { status: "not-available", reason: error.message };
+    return { status: "not-available", reason: error.message, missing: error.kind === "not-served" ? "kind" : "object" };
   if (error instanceof KubeError) return { status: "error", error };
   throw error; // a bug of ours, not the cluster's
 }
@@ -93,6 +93,8 @@ export const readMachineConfigs = (c: ObjectSource, labelSelector?: string) =>
 export const readNodes = (c: ObjectSource) => readList(c, KINDS.node, S.NodeSchema);
 export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
 export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
+/** The bare-metal provisioning singleton; clusters without the baremetal capability do not serve the kind. */
+export const readProvisioning = (c: ObjectSource) => readOne(c, KINDS.provisioning, "provisioning-configuration", S.ProvisioningSchema);
 /** Every pod of the cluster: only bundle prechecks read them (which pods pull from a registry after a reboot). */
 export const readPods = (c: ObjectSource) => readList(c, KINDS.pod, S.PodSchema);
 
@@ -112,6 +114,7 @@ const READ_SET = {
   nodes: readNodes,
   machineOSConfigs: readMachineOSConfigs,
   machineOSBuilds: readMachineOSBuilds,
+  provisioning: readProvisioning,
 } as const;
 
 export type ClusterObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };

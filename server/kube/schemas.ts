@@ -127,6 +127,10 @@ export const MachineOSConfigSchema = object({
   status: z.looseObject({}).optional(),
 });
 export const MachineOSBuildSchema = object({ status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional() });
+/** metal3.io Provisioning: only the OS download URL matters (the legacy provisioning path, reference §2.2). */
+export const ProvisioningSchema = object({
+  spec: z.looseObject({ provisioningOSDownloadURL: z.string().optional().nullable() }).optional(),
+});
 const Container = z.looseObject({ name: z.string(), image: z.string().optional(), imagePullPolicy: z.string().optional() });
 export const PodSchema = object({
   spec: z

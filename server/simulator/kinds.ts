@@ -1,6 +1,9 @@
 /**
  * The kinds a simulated cluster serves, and from which OpenShift minor release (reference §0:
  * MachineConfigNode, PinnedImageSet, MachineOSConfig and MachineOSBuild are served at v1 from 4.19).
+ * metal3.io Provisioning is served on every platform, as on a real cluster with the baremetal
+ * capability (the cluster-baremetal-operator's CRD is installed everywhere); only bare-metal
+ * clusters have the `provisioning-configuration` object.
  */
 export type KindInfo = {
   group: string; // "" for the core group
@@ -109,6 +112,7 @@ export const KINDS: KindInfo[] = [
     status: true,
     sinceMinor: 19,
   }),
+  k({ group: "metal3.io", version: "v1alpha1", kind: "Provisioning", plural: "provisionings", namespaced: false, status: true }),
 ];
 
 export const apiVersionOf = (info: KindInfo) => (info.group ? `${info.group}/${info.version}` : info.version);

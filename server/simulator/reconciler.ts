@@ -145,9 +145,13 @@ export class Reconciler {
       stream = null;
     }
     const history = (cv?.status?.history ?? []) as { state?: string; version?: string }[];
+    const provisioning = this.find(cluster, "Provisioning", "provisioning-configuration") as Any | null;
     return {
       platform: (infra?.status?.platformStatus?.type ?? infra?.status?.platform ?? null) as string | null,
       sno: infra?.status?.controlPlaneTopology === "SingleReplica",
+      // §2.2 rule 2: legacy when the Provisioning has an OS download URL; a cluster that does not serve
+      // the kind cannot tell, and the MCO assumes legacy when it cannot tell.
+      legacyProvisioning: !this.kind(cluster, "Provisioning") || !!provisioning?.spec?.provisioningOSDownloadURL,
       history,
       current: history.find((h) => h.state === "Completed")?.version ?? cluster.spec.ocpVersion,
       stream,
@@ -236,7 +240,7 @@ export class Reconciler {
       const spec = mc.spec?.bootImageSkewEnforcement;
       let status: Any;
       if (spec?.mode === "Manual" || spec?.mode === "None") status = structuredClone(spec);
-      else if (ctx.platform === "BareMetal" || ctx.sno) status = { mode: "None" };
+      else if ((ctx.platform === "BareMetal" && !ctx.legacyProvisioning) || ctx.sno) status = { mode: "None" };
       else if (supported && mode === "All") {
         const clean = skipped === 0 && ctx.releaseVersion && parseOcpVersion(ctx.releaseVersion);
         status = { mode: "Automatic", automatic: { ocpVersion: clean ? `${clean.major}.${clean.minor}.${clean.patch}` : install } };

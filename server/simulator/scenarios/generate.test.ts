@@ -40,6 +40,11 @@ describe("generateFleet", () => {
     expect([Math.min(...installMinors), Math.max(...installMinors)]).toEqual([10, 20]);
     expect([Math.min(...currentMinors), Math.max(...currentMinors)]).toEqual([14, 22]);
     expect(params.some((p) => p.imageMode)).toBe(true);
+    // Provisioning only on multi-node bare metal, both on and off the legacy provisioning path.
+    expect(new Set(params.filter((p) => p.platform === "BareMetal" && p.topology !== "SNO").map((p) => p.provisioning))).toEqual(
+      new Set(["os-download-url", "no-os-download-url"]),
+    );
+    expect(params.filter((p) => p.platform !== "BareMetal" || p.topology === "SNO").every((p) => p.provisioning === null)).toBe(true);
     expect(params.filter((p) => p.faults).length).toBeGreaterThan(5);
   });
 });
@@ -71,6 +76,13 @@ describe("generated clusters follow the MCO's rules", () => {
         expect(upgradeable).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError", message: verdict.message });
       } else expect(upgradeable).toMatchObject({ status: "True", reason: "AsExpected" });
       if (p.topology === "SNO" && !p.enforcementSpec) expect(status.mode).toBe("None");
+      // §2.2 rule 2: bare metal is enforced only on the legacy provisioning path.
+      if (p.platform === "BareMetal" && !p.enforcementSpec) {
+        const url = (find(objects, "Provisioning", "provisioning-configuration")?.spec ?? {}).provisioningOSDownloadURL;
+        expect(!!url).toBe(p.provisioning === "os-download-url");
+        if (!url) expect(status.mode).toBe("None");
+        else if (p.topology !== "SNO") expect(status.mode).toBe("Manual");
+      }
     }
     expect(blocked).toBeGreaterThan(0);
   });

@@ -30,6 +30,12 @@ export type ClusterParams = {
   ownedMachineSet: boolean;
   imageMode: boolean;
   pinned: PinnedState;
+  /**
+   * The metal3.io Provisioning `provisioning-configuration` of a multi-node bare-metal cluster (null:
+   * none): "os-download-url" sets spec.provisioningOSDownloadURL, the legacy provisioning path on
+   * which the MCO enforces boot-image skew; "no-os-download-url" leaves it empty (reference §2.2 rule 2).
+   */
+  provisioning: "os-download-url" | "no-os-download-url" | null;
   faults?: Faults;
 };
 
@@ -128,6 +134,13 @@ export function paramsFor(index: number, seed: number): ClusterParams {
             ["failed", 13],
           ])
         : "none",
+    // Decided by the name, not by the generator, so that every other parameter of the fleet stays as it was.
+    provisioning:
+      platform === "BareMetal" && topology !== "SNO"
+        ? hexOf(`${name}/provisioning`, 1) < "8"
+          ? "os-download-url"
+          : "no-os-download-url"
+        : null,
     faults,
   };
 }
@@ -249,7 +262,8 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
   let skewStatus: Record<string, unknown> | undefined;
   if (minor >= 22) {
     if (p.enforcementSpec) skewStatus = structuredClone(p.enforcementSpec);
-    else if (p.platform === "BareMetal" || p.topology === "SNO") skewStatus = { mode: "None" };
+    // Bare metal off the legacy provisioning path (no Provisioning OS download URL), and single-node: not enforced.
+    else if ((p.platform === "BareMetal" && p.provisioning !== "os-download-url") || p.topology === "SNO") skewStatus = { mode: "None" };
     else if (supported(p.platform, minor) && statusMode === "All")
       skewStatus = { mode: "Automatic", automatic: { ocpVersion: skipped > 0 ? p.installVersion : current } };
     else skewStatus = { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: p.installVersion } };
@@ -285,6 +299,32 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
       infrastructureTopology: topology,
     },
   });
+
+  // Bare metal: the provisioning singleton the installer creates; the legacy path serves the install's RHCOS image by URL.
+  if (p.provisioning)
+    push({
+      apiVersion: "metal3.io/v1alpha1",
+      kind: "Provisioning",
+      metadata: {
+        name: "provisioning-configuration",
+        uid: uidOf(`${p.name}/provisioning`),
+        generation: 1,
+        creationTimestamp: iso(start),
+        finalizers: ["provisioning.metal3.io"],
+      },
+      spec:
+        p.provisioning === "os-download-url"
+          ? {
+              provisioningNetwork: "Managed",
+              provisioningInterface: "enp1s0",
+              provisioningIP: "172.22.0.3",
+              provisioningNetworkCIDR: "172.22.0.0/24",
+              provisioningDHCPRange: "172.22.0.10,172.22.0.254",
+              provisioningOSDownloadURL: `http://provisioning.example.com/images/rhcos-${installBuild}-openstack.x86_64.qcow2.gz?sha256=${hexOf(installBuild, 64)}`,
+            }
+          : { provisioningNetwork: "Disabled", provisioningIP: "192.168.111.3", provisioningNetworkCIDR: "192.168.111.0/24" },
+      status: { observedGeneration: 1 },
+    });
 
   // ClusterVersion: history newest first, each entry ending when the next began.
   const cv = structuredClone(byKind("ClusterVersion")[0]!) as KubeObject & {
