@@ -852,11 +852,24 @@ describe("single-node and bare metal", () => {
     expect(c.evidence).toEqual([{ kind: "Infrastructure", name: "cluster", field: "status.controlPlaneTopology" }]);
   });
 
-  it("bare metal warns: boot images not managed by the MCO, enforcement depends on the provisioning path", () => {
-    const c = run(healthyCluster({ platform: "BareMetal" }), "4.20", "bare-metal");
+  it.each([
+    {
+      rule: "legacy path (§2.2 rule 2): enforced",
+      legacyPath: true,
+      says: /is on the legacy provisioning path \(url set\), so the MCO enforces/,
+    },
+    {
+      rule: "off the legacy path: mode None",
+      legacyPath: false,
+      says: /is not on the legacy provisioning path \(no object\), so the MCO sets skew enforcement to None/,
+    },
+    { rule: "unknown path: the MCO assumes legacy", legacyPath: null, says: /not known \(read failed\); the MCO then assumes it is/ },
+  ])("bare metal warns that the MCO does not manage its boot images; $rule", ({ legacyPath, says }) => {
+    const reason = legacyPath === true ? "url set" : legacyPath === false ? "no object" : "read failed";
+    const c = run(healthyCluster({ platform: "BareMetal", bareMetalProvisioning: { legacyPath, reason } }), "4.20", "bare-metal");
     expect(c.status).toBe("warn");
     expect(c.detail).toContain("does not manage boot images");
-    expect(c.detail).toContain("provisioningOSDownloadURL");
+    expect(c.detail).toMatch(says);
   });
 
   it.each([

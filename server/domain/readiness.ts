@@ -1,4 +1,4 @@
-import { assessSkew, oldestBootImage, platformMinor, type SkewAssessment } from "./clusterSkew";
+import { assessSkew, bareMetalProvisioningOf, oldestBootImage, platformMinor, type SkewAssessment } from "./clusterSkew";
 import { bootImagesSupported } from "./platforms";
 import { installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, type SkewLimitEntry } from "./skew";
 import { RELEASE_LABEL } from "./bundles";
@@ -869,16 +869,25 @@ function singleNodeCheck(c: Context): Draft {
 
 function bareMetalCheck(c: Context): Draft {
   const problem = problemOf(c.s, "Infrastructure");
-  if (c.s.platform === "BareMetal")
+  if (c.s.platform === "BareMetal") {
+    const provisioning = bareMetalProvisioningOf(c.s);
+    const path =
+      provisioning.legacyPath === true
+        ? `It is on the legacy provisioning path (${provisioning.reason}), so the MCO enforces skew against the install version unless a boot image is acknowledged.`
+        : provisioning.legacyPath === false
+          ? `It is not on the legacy provisioning path (${provisioning.reason}), so the MCO sets skew enforcement to None.`
+          : `Whether it is on the legacy provisioning path is not known (${provisioning.reason}); the MCO then assumes it is and enforces skew against the install version.`;
     return warn(
-      "This is a bare-metal cluster: the MCO does not manage boot images here, so new hosts boot the image the provisioning path serves. " +
-        "Skew enforcement depends on that path: on the legacy path (Provisioning provisioning-configuration with provisioningOSDownloadURL set) the MCO enforces it against the install version; otherwise it sets mode None.",
+      `This is a bare-metal cluster: the MCO does not manage boot images here, so new hosts boot the image the provisioning path serves. ${path}`,
       [
         INFRA("status.platformStatus.type"),
         { kind: "Provisioning", name: "provisioning-configuration", field: "spec.provisioningOSDownloadURL" },
       ],
-      "Check which provisioning path the cluster uses and keep its RHCOS image current; acknowledge the boot image in Fleetskew if the MCO enforces skew.",
+      provisioning.legacyPath === false
+        ? "Keep the image the provisioning path serves current: nothing checks its age."
+        : "Keep the provisioning path's RHCOS image current, and acknowledge the boot image in Fleetskew so the MCO compares the real one.",
     );
+  }
   if (!c.s.platform && problem) return unknown(`The platform is not known: ${problem}.`, [INFRA("status.platformStatus.type")]);
   return pass(`The platform is ${c.s.platform ?? "not bare metal"}.`, [INFRA("status.platformStatus.type")]);
 }
