@@ -332,7 +332,11 @@ describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provision
   });
 
   it("a multi-node bare-metal cluster at 4.19 off the legacy path is ok, not at risk of the 4.22 block", () => {
-    expect(clusterSkew(metal(noObject))).toMatchObject({ status: "ok", effectiveMode: "None" });
+    expect(clusterSkew(metal(noObject))).toMatchObject({
+      status: "ok",
+      effectiveMode: "None",
+      summary: expect.stringMatching(/^not enforced at 4\.22\.0 either \(bare metal off the legacy provisioning path/),
+    });
     expect(clusterSkew(metal(legacy))).toMatchObject({ status: "at-risk", effectiveMode: "Manual" });
     expect(clusterSkew(metal(readFailed))).toMatchObject({ status: "at-risk", effectiveMode: "Manual" });
   });

@@ -294,7 +294,13 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
     };
   if (now.limits) {
     if (now.block) return { status: "blocked", summary: `Upgradeable=False (${now.block.reason})`, assessment: now, oldest, effectiveMode };
-    return { status: "ok", summary: `within the ${current} limit`, assessment: now, oldest, effectiveMode };
+    return {
+      status: "ok",
+      summary: now.enforcement.mode === "None" ? `not enforced at ${current} (${now.enforcement.basis})` : `within the ${current} limit`,
+      assessment: now,
+      oldest,
+      effectiveMode,
+    };
   }
   if (!enforcing)
     return { status: "ok", summary: "no release in the limits table enforces skew yet", assessment: now, oldest, effectiveMode };
@@ -307,7 +313,16 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
       oldest,
       effectiveMode,
     };
-  return { status: "ok", summary: `within the limit ${enforcing} will enforce`, assessment: later, oldest, effectiveMode };
+  return {
+    status: "ok",
+    summary:
+      later.enforcement.mode === "None"
+        ? `not enforced at ${enforcing} either (${later.enforcement.basis})`
+        : `within the limit ${enforcing} will enforce`,
+    assessment: later,
+    oldest,
+    effectiveMode,
+  };
 }
 
 export type ManagedWhatIf = {
