@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,13 +20,13 @@ function file(content: string): string {
 const mc = (shape: ConfigShape, format: "yaml" | "json" = "yaml") =>
   file(format === "yaml" ? stringify(machineConfigDoc(shape)) : JSON.stringify(machineConfigDoc(shape)));
 
-function preview(args: string[]) {
+function preview(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   const result = spawnSync(
     process.execPath,
     [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/preview.ts"), ...args],
-    { encoding: "utf8" },
+    { encoding: "utf8", cwd: options.cwd, env: options.env ?? process.env },
   );
-  return { code: result.status, out: result.stdout.trim(), json: () => JSON.parse(result.stdout) };
+  return { code: result.status, out: result.stdout.trim(), err: result.stderr, json: () => JSON.parse(result.stdout) };
 }
 
 const base = mc({ files: BASE_FILES });
@@ -121,5 +121,143 @@ describe("npm run preview", () => {
       expect(r.code).toBe(1);
       expect(r.json()).toEqual({ error: expect.stringMatching(message) });
     }
+  });
+
+  const registries = (body: string) => mc({ files: { ...BASE_FILES, "/etc/containers/registries.conf": body } }, "json");
+  const bomb = [
+    "apiVersion: machineconfiguration.openshift.io/v1",
+    "kind: MachineConfig",
+    "a: &a [x, x, x, x, x, x, x, x, x, x]",
+    "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+    "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    "spec: {}",
+  ].join("\n");
+  const badPolicy = (actions: unknown[]) =>
+    file(
+      JSON.stringify({
+        apiVersion: "operator.openshift.io/v1",
+        kind: "MachineConfiguration",
+        metadata: { name: "cluster" },
+        status: {
+          nodeDisruptionPolicyStatus: {
+            clusterPolicies: { files: [{ path: "/etc/chrony.conf", actions }], sshkey: { actions: [{ type: "None" }] } },
+          },
+        },
+      }),
+    );
+  const chronyChanged = mc({ files: { ...BASE_FILES, "/etc/chrony.conf": "x\n" } });
+  const errorCases: [string, string[], RegExp][] = [
+    [
+      "YAML: an alias bomb is unreadable input, not a crash",
+      ["--from", file(bomb), "--to", base],
+      /--from .* is not valid YAML or JSON: Excessive alias count/,
+    ],
+    [
+      "§6: registries.conf with unqualified-search-registries as a string cannot be judged",
+      ["--from", base, "--to", registries('unqualified-search-registries = "docker.io"\n')],
+      /new \/etc\/containers\/registries\.conf .*unqualified-search-registries must be an array of strings/,
+    ],
+    [
+      "§6: registries.conf with registry as a string cannot be judged",
+      ["--from", registries('registry = "docker.io"\n'), "--to", base],
+      /old \/etc\/containers\/registries\.conf .*registry must be an array of tables/,
+    ],
+    [
+      "§6: registries.conf with a mirror as a string cannot be judged",
+      ["--from", base, "--to", registries('[[registry]]\nlocation = "a"\nmirror = "m"\n')],
+      /registry\[0\]\.mirror must be an array of tables/,
+    ],
+    [
+      "§6: registries.conf with a numeric location cannot be judged",
+      ["--from", base, "--to", registries("[[registry]]\nlocation = 5\nmirror-by-digest-only = true\n")],
+      /registry\[0\]\.location must be a string/,
+    ],
+    [
+      "§8: a Reload without reload in the policy is refused, naming the entry",
+      ["--from", base, "--to", chronyChanged, "--policy", badPolicy([{ type: "Reload" }])],
+      /files\[0\]\.actions\[0\] \(path \/etc\/chrony\.conf\): type Reload requires reload\.serviceName/,
+    ],
+    [
+      "§8: an unknown action type in the policy is refused, naming the entry",
+      [
+        "--from",
+        base,
+        "--to",
+        chronyChanged,
+        "--policy",
+        badPolicy([{ type: "Restart", restart: { serviceName: "chronyd.service" } }, { type: "Bogus" }]),
+      ],
+      /files\[0\]\.actions\[1\] \(path \/etc\/chrony\.conf\): type "Bogus"/,
+    ],
+    [
+      "§8: a Restart without restart in the policy is refused, naming the entry",
+      ["--from", base, "--to", chronyChanged, "--policy", badPolicy([{ type: "Restart" }])],
+      /files\[0\]\.actions\[0\] \(path \/etc\/chrony\.conf\): type Restart requires restart\.serviceName/,
+    ],
+  ];
+  it.each(errorCases)("%s", (_rule, args, message) => {
+    const r = preview(args);
+    expect(r.err).not.toMatch(/at .*\.ts:\d+/);
+    expect(r.code).toBe(1);
+    expect(r.json()).toEqual({ error: expect.stringMatching(message) });
+  });
+
+  const ocl = (digest: string) => ({
+    "machineconfiguration.openshift.io/ocl-osimageurl": "registry.example.com/os@sha256:" + digest.repeat(64),
+    "machineconfiguration.openshift.io/original-osimageurl": "quay.io/base@sha256:" + "0".repeat(64),
+  });
+  const unitsIn = (...names: string[]) => ({ files: BASE_FILES, units: names.map((name) => ({ name, contents: "[Unit]\n" })) });
+  const jsonMode = file(JSON.stringify(machineConfigDoc({ files: BASE_FILES })));
+  const yamlOctal = file(stringify(machineConfigDoc({ files: BASE_FILES })).replaceAll("mode: 420", "mode: 0644"));
+  const answerCases: [string, string[], Record<string, unknown>, RegExp | null][] = [
+    [
+      "YAML 1.1: mode: 0644 in YAML is the 420 of the JSON form, so nothing changed",
+      ["--from", jsonMode, "--to", yamlOctal],
+      { actions: [{ type: "None" }], changes: [] },
+      null,
+    ],
+    [
+      "§10 step 2 / §3: with --first-boot, reordering units alone reboots",
+      ["--from", mc(unitsIn("a.service", "b.service")), "--to", mc(unitsIn("b.service", "a.service")), "--first-boot"],
+      { actions: [{ type: "Reboot" }], reboot: true, drain: true },
+      null,
+    ],
+    [
+      "§9: the image-mode note is in the JSON warnings (layer-only reuse)",
+      [
+        "--from",
+        mc({ files: BASE_FILES, annotations: ocl("a") }),
+        "--to",
+        mc({ files: { ...BASE_FILES, "/etc/containers/policy.json": "{}\n" }, annotations: ocl("a") }),
+      ],
+      { actions: [{ type: "Reload", reload: { serviceName: "crio.service" } }] },
+      /previous OS image is reused \(layer-only/,
+    ],
+    [
+      "§9: leaving image mode says no image is built",
+      ["--from", mc({ files: BASE_FILES, annotations: ocl("a") }), "--to", base],
+      { reboot: true },
+      /leaving image mode: no OS image is built/,
+    ],
+  ];
+  it.each(answerCases)("%s", (_rule, args, expected, warning) => {
+    const body = preview(["--format", "json", ...args]).json();
+    expect(body).toMatchObject(expected);
+    if (warning) expect(body.warnings.join("\n")).toMatch(warning);
+    expect(body.warnings.join("\n")).not.toMatch(/new OS image is built/);
+  });
+
+  it("resolves relative --from/--to/--policy against INIT_CWD (where npm was run), else the working directory", () => {
+    const sub = path.join(dir, "from-here");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, "old.yaml"), stringify(machineConfigDoc({ files: BASE_FILES })));
+    writeFileSync(path.join(sub, "new.yaml"), stringify(machineConfigDoc({ files: { ...BASE_FILES, "/etc/chrony.conf": "x\n" } })));
+    copyFileSync(policy, path.join(sub, "mc.json"));
+    const args = ["--from", "old.yaml", "--to", "new.yaml", "--policy", "mc.json"];
+    const expected = { actions: [{ type: "Restart", restart: { serviceName: "chronyd.service" } }] };
+    expect(preview(args, { cwd: root, env: { ...process.env, INIT_CWD: sub } }).json()).toMatchObject(expected);
+    const { INIT_CWD: _ignored, ...withoutInitCwd } = process.env;
+    expect(preview(args, { cwd: sub, env: withoutInitCwd }).json()).toMatchObject(expected);
   });
 });

@@ -4,14 +4,17 @@
  * read exits 1 with {"error": "..."} on stdout; nothing is guessed.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { parseAllDocuments } from "yaml";
 import { previewDisruption, type Preview } from "../server/domain/disruption/engine";
-import { MachineConfigError, readMachineConfig } from "../server/domain/disruption/machineConfig";
+import { MachineConfigError, parseManifest, readMachineConfig } from "../server/domain/disruption/machineConfig";
 import { describeAction, effectivePolicies } from "../server/domain/disruption/policy";
 import { RegistriesConfError } from "../server/domain/disruption/registries";
 
 class InputError extends Error {}
+
+/** npm runs scripts from the package root and puts the directory the user ran it from in INIT_CWD. */
+const resolveInput = (file: string) => path.resolve(process.env.INIT_CWD || process.cwd(), file);
 
 function readDocument(file: string, what: string): unknown {
   let text: string;
@@ -22,13 +25,9 @@ function readDocument(file: string, what: string): unknown {
       `cannot read ${what} ${file}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
     );
   }
-  const docs = parseAllDocuments(text);
-  const list = Array.isArray(docs) ? docs : [docs];
-  const bad = list.find((d) => d.errors.length > 0);
-  if (bad) throw new InputError(`${what} ${file} is not valid YAML or JSON: ${bad.errors[0]!.message.split("\n")[0]}`);
-  const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
-  if (values.length !== 1) throw new InputError(`${what} ${file} must hold exactly one object (found ${values.length})`);
-  return values[0];
+  const parsed = parseManifest(text);
+  if (!parsed.ok) throw new InputError(`${what} ${file} ${parsed.error}`);
+  return parsed.value;
 }
 
 function text(p: Preview): string {
@@ -45,7 +44,7 @@ function text(p: Preview): string {
     for (const c of p.changes) lines.push(`  ${c.change.padEnd(8)} ${c.kind.padEnd(5)} ${c.name}\n           → ${c.decidedBy}`);
   }
   if (p.imageMode) lines.push(`Image mode: ${p.imageMode.note}`);
-  for (const w of p.warnings) lines.push(`Note: ${w}`);
+  for (const w of p.warnings) if (w !== p.imageMode?.note) lines.push(`Note: ${w}`);
   return lines.join("\n");
 }
 
@@ -63,16 +62,21 @@ function main(): number {
   if (!values.from || !values.to)
     throw new InputError("usage: preview --from OLD --to NEW [--policy MC_CONFIGURATION] [--first-boot] [--format json|text]");
   if (values.format !== "json" && values.format !== "text") throw new InputError("--format must be json or text");
-  const from = readMachineConfig(readDocument(values.from, "--from"), values.from);
-  const to = readMachineConfig(readDocument(values.to, "--to"), values.to);
+  const fromFile = resolveInput(values.from);
+  const toFile = resolveInput(values.to);
+  const from = readMachineConfig(readDocument(fromFile, "--from"), fromFile);
+  const to = readMachineConfig(readDocument(toFile, "--to"), toFile);
   const warnings: string[] = [];
   let policyDoc: unknown = null;
   if (values.policy) {
-    policyDoc = readDocument(values.policy, "--policy");
+    const policyFile = resolveInput(values.policy);
+    policyDoc = readDocument(policyFile, "--policy");
     if ((policyDoc as { kind?: unknown })?.kind !== "MachineConfiguration")
-      throw new InputError(`--policy ${values.policy} is not a MachineConfiguration`);
+      throw new InputError(`--policy ${policyFile} is not a MachineConfiguration`);
   }
-  const { policies, source } = effectivePolicies(policyDoc, warnings);
+  const { policies, source, invalid } = effectivePolicies(policyDoc, warnings);
+  if (invalid.length > 0)
+    throw new InputError(`--policy ${resolveInput(values.policy!)} is not a valid MachineConfiguration (§8): ${invalid.join("; ")}`);
   const overrides = ((policyDoc as { spec?: { irreconcilableValidationOverrides?: { storage?: unknown } } } | null)?.spec
     ?.irreconcilableValidationOverrides?.storage ?? []) as never[];
   const preview = previewDisruption(from, to, {

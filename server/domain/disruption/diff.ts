@@ -1,19 +1,34 @@
 import { isDeepStrictEqual } from "node:util";
 import type { RenderedConfig } from "./machineConfig";
 
-/** Removes null/undefined fields recursively: Go's nil and an absent field compare equal. */
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * The form two Ignition values are compared in (reference §3, the MCO's reflect.DeepEqual on Go
+ * structs): null/undefined fields are dropped, because Go's nil pointer and an absent field decode
+ * equal; and so are fields holding an empty object (after their own fields are made canonical),
+ * because Ignition's nested types (`contents`, `verification`, `user`, `group`, …) are non-pointer
+ * structs, so `{}` and an absent field decode to the same zero value. Arrays and scalars are kept
+ * as they are: a nil slice and an empty one differ in reflect.DeepEqual.
+ */
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
+  if (isPlainObject(value)) {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
+      Object.entries(value)
         .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, canonical(v)]),
+        .map(([k, v]) => [k, canonical(v)] as const)
+        .filter(([, v]) => !(isPlainObject(v) && Object.keys(v).length === 0)),
     );
   }
   return value;
 }
-export const same = (a: unknown, b: unknown) => isDeepStrictEqual(canonical(a), canonical(b));
+/** Equal as the MCO compares them; a top-level empty object also equals an absent (null) value. */
+export const same = (a: unknown, b: unknown) => isDeepStrictEqual(canonical({ value: a }), canonical({ value: b }));
 
 /** CanonicalizeKernelType: realtime and 64k-pages keep their value, anything else is default. */
 export const canonicalKernelType = (t: string) => (t === "realtime" || t === "64k-pages" ? t : "default");

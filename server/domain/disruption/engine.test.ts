@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
+import { canonical, diffConfigs } from "./diff";
 import { previewDisruption, closestFilePolicy, collapseActions, type Preview } from "./engine";
-import { decodeContents } from "./machineConfig";
+import { decodeContents, parseManifest, readMachineConfig } from "./machineConfig";
 import { DEFAULT_POLICIES, effectivePolicies, mergeClusterPolicies, type Action } from "./policy";
-import { RegistriesConfError } from "./registries";
-import { BASE_FILES, rendered, type ConfigShape } from "./testing";
+import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
+import { BASE_FILES, machineConfigDoc, rendered, type ConfigShape } from "./testing";
 
 const defaults = { policies: DEFAULT_POLICIES, policySource: "defaults" as const };
 const base: ConfigShape = { files: BASE_FILES };
@@ -190,6 +192,62 @@ describe("NDP decision procedure (§4)", () => {
     expect(run(base, withFiles({ "/etc/quiet.conf": "x" }), { policies, policySource: "spec-merged-with-defaults" }).actions).toEqual([]);
   });
 
+  // Why the action list is empty decides the warning: only a pure reorder is "only the order changed".
+  const emptyCases: [string, () => Preview, RegExp, RegExp | null][] = [
+    [
+      "§4 edge case: a policy entry with no actions → the warning names that entry",
+      () =>
+        run(base, withFiles({ "/etc/quiet.conf": "x" }), {
+          policies: mergeClusterPolicies({ files: [{ path: "/etc/quiet.conf", actions: [] }] }),
+          policySource: "spec-merged-with-defaults",
+        }),
+      /policy entry for \/etc\/quiet\.conf has no actions/,
+      /order/,
+    ],
+    [
+      "§4 step 7: a status without sshkey → the warning says the status has no sshkey actions",
+      () =>
+        run(
+          base,
+          { ...base, users: [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 BBBB new@example"] }] },
+          {
+            policies: effectivePolicies({ status: { nodeDisruptionPolicyStatus: { clusterPolicies: { files: [] } } } }).policies,
+            policySource: "cluster-status",
+          },
+        ),
+      /status has no sshkey actions/,
+      /order/,
+    ],
+    [
+      "§4 edge case: only the order of units changed → the warning says so",
+      () => {
+        const from = rendered({
+          ...base,
+          units: [
+            { name: "a.service", contents: "A" },
+            { name: "b.service", contents: "B" },
+          ],
+        });
+        const to = rendered({
+          ...base,
+          units: [
+            { name: "b.service", contents: "B" },
+            { name: "a.service", contents: "A" },
+          ],
+        });
+        return previewDisruption(from, to, defaults);
+      },
+      /only the order of units changed/,
+      null,
+    ],
+  ];
+  it.each(emptyCases)("%s", (_rule, preview, says, doesNotSay) => {
+    const result = preview();
+    expect(result.actions).toEqual([]);
+    expect(result.warnings.join("\n")).toMatch(says);
+    if (doesNotSay) expect(result.warnings.join("\n")).not.toMatch(doesNotSay);
+  });
+
   it("§3: removed files are listed before added or changed ones", () => {
     const { "/etc/chrony.conf": _drop, ...rest } = BASE_FILES;
     const result = run(base, { files: { ...rest, "/etc/containers/policy.json": "new" } });
@@ -237,6 +295,80 @@ describe("merging policies (§7)", () => {
   });
 });
 
+describe("API validation of policies (§8): what the API refuses is reported, not dropped", () => {
+  const status = (files: unknown[], extra: Record<string, unknown> = {}) => ({
+    status: { nodeDisruptionPolicyStatus: { clusterPolicies: { files, sshkey: { actions: [{ type: "None" }] }, ...extra } } },
+  });
+  const spec = (policy: Record<string, unknown>) => ({ spec: { nodeDisruptionPolicy: policy } });
+  const invalidCases: [string, unknown, RegExp][] = [
+    [
+      "§8: Reload requires reload",
+      status([{ path: "/etc/chrony.conf", actions: [{ type: "Reload" }] }]),
+      /clusterPolicies\.files\[0\]\.actions\[0\] \(path \/etc\/chrony\.conf\): type Reload requires reload\.serviceName/,
+    ],
+    [
+      "§8: Restart requires restart",
+      spec({ files: [{ path: "/etc/a", actions: [{ type: "Restart" }] }] }),
+      /spec\.nodeDisruptionPolicy\.files\[0\]\.actions\[0\] \(path \/etc\/a\): type Restart requires restart\.serviceName/,
+    ],
+    [
+      "§8: unknown action type",
+      status([{ path: "/etc/x.conf", actions: [{ type: "Bogus" }] }]),
+      /actions\[0\].*type "Bogus" is not one of/,
+    ],
+    [
+      "§8: reload is forbidden on other types",
+      spec({ files: [{ path: "/etc/a", actions: [{ type: "Drain", reload: { serviceName: "crio.service" } }] }] }),
+      /reload is only allowed with type Reload/,
+    ],
+    [
+      "§8: Special exists only in the status enum",
+      spec({ files: [{ path: "/etc/a", actions: [{ type: "Special" }] }] }),
+      /Special exists only in the status/,
+    ],
+    [
+      "§8: a service name must end with a unit type",
+      spec({ files: [{ path: "/etc/a", actions: [{ type: "Restart", restart: { serviceName: "serv.ice" } }] }] }),
+      /restart\.serviceName: service name "serv\.ice" does not end with a unit type/,
+    ],
+    [
+      "§8: '.service' alone is not a service name",
+      spec({ units: [{ name: ".service", actions: [{ type: "None" }] }] }),
+      /units\[0\]\.name/,
+    ],
+    [
+      "§8: Reboot must be alone in its list",
+      spec({ files: [{ path: "/etc/a", actions: [{ type: "Reboot" }, { type: "Drain" }] }] }),
+      /Reboot must be the only action/,
+    ],
+    ["§8: actions is required", status([{ path: "/etc/a" }]), /files\[0\]\.actions \(path \/etc\/a\): a list of actions is required/],
+    [
+      "§8: spec files are keyed by path",
+      spec({
+        files: [
+          { path: "/etc/a", actions: [] },
+          { path: "/etc/a", actions: [{ type: "Drain" }] },
+        ],
+      }),
+      /files\[1\]: path \/etc\/a is listed twice/,
+    ],
+  ];
+  it.each(invalidCases)("%s", (_rule, machineConfiguration, message) => {
+    const { invalid } = effectivePolicies(machineConfiguration);
+    expect(invalid.join("\n")).toMatch(message);
+  });
+
+  it("§8: valid policies, including the API's own accepted service names, have nothing invalid", () => {
+    for (const name of ["a:b_c-d\\.e.swap", "a.b.c.d.e.snapshot", "crio.service"]) {
+      expect(
+        effectivePolicies(spec({ units: [{ name, actions: [{ type: "Restart", restart: { serviceName: name } }] }] })).invalid,
+      ).toEqual([]);
+    }
+    expect(effectivePolicies(status([{ path: "/etc/empty", actions: [] }], { sshkey: undefined })).invalid).toEqual([]);
+    expect(effectivePolicies(spec({ sshkey: { actions: [] } })).invalid).toEqual([]);
+  });
+});
+
 describe("registries.conf safety (§6)", () => {
   const conf = (body: string) => withFiles({ "/etc/containers/registries.conf": body });
   const oldConf = `unqualified-search-registries = ["registry.access.redhat.com"]\n[[registry]]\nprefix = ""\nlocation = "quay.io/app"\n[[registry.mirror]]\nlocation = "mirror.example.com/app"\npull-from-mirror = "digest-only"\n`;
@@ -280,6 +412,57 @@ describe("registries.conf safety (§6)", () => {
   it("a registries.conf that is not valid TOML is an error, not a guess", () => {
     expect(() => run(conf(oldConf), conf("[[registry]\nbroken"))).toThrow(RegistriesConfError);
   });
+
+  // The MCO decodes registries.conf into typed fields: valid TOML with other types cannot be judged.
+  const typeCases: [string, string | null, string | null, RegExp][] = [
+    [
+      "§6: unqualified-search-registries must be an array of strings",
+      'unqualified-search-registries = "docker.io"\n',
+      oldConf,
+      /the old \/etc\/containers\/registries\.conf .*unqualified-search-registries must be an array of strings, not string "docker\.io"/,
+    ],
+    [
+      "§6: registry must be an array of tables",
+      oldConf,
+      'registry = "docker.io"\n',
+      /the new \/etc\/containers\/registries\.conf .*: registry must be an array of tables/,
+    ],
+    [
+      "§6: registry.mirror must be an array of tables",
+      oldConf,
+      `${oldConf}[[registry]]\nlocation = "n.example.com"\nmirror = "m"\n`,
+      /registry\[1\]\.mirror must be an array of tables/,
+    ],
+    [
+      "§6: registry.location must be a string",
+      oldConf,
+      `${oldConf}[[registry]]\nlocation = 5\nmirror-by-digest-only = true\n`,
+      /registry\[1\]\.location must be a string, not number 5/,
+    ],
+    [
+      "§6: mirror-by-digest-only must be a boolean",
+      null,
+      '[[registry]]\nlocation = "a"\nmirror-by-digest-only = "true"\n',
+      /registry\[0\]\.mirror-by-digest-only must be a boolean/,
+    ],
+    [
+      "§6: a mirror's pull-from-mirror must be a string",
+      oldConf,
+      oldConf.replace('pull-from-mirror = "digest-only"', "pull-from-mirror = 1"),
+      /registry\[0\]\.mirror\[0\]\.pull-from-mirror must be a string/,
+    ],
+  ];
+  it.each(typeCases)("%s", (_rule, before, after, message) => {
+    let error: unknown;
+    try {
+      registriesChangeUnsafeReason(before, after);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RegistriesConfError);
+    expect((error as Error).message).toMatch(message);
+    if (before !== null && after !== null) expect(() => run(conf(before), conf(after))).toThrow(RegistriesConfError);
+  });
 });
 
 describe("legacy rules (§10): first boot and HyperShift", () => {
@@ -299,6 +482,34 @@ describe("legacy rules (§10): first boot and HyperShift", () => {
     ).toEqual([restart("crio.service")]);
     expect(run(base, withFiles({ "/etc/crio/policies/x.json": "x" }), legacy).actions).toEqual([{ type: "Reboot" }]);
     expect(run(base, { ...base, units: [{ name: "iri-registry.service", contents: "x" }] }, legacy).actions).toEqual([{ type: "Reboot" }]);
+  });
+
+  const units = (...names: string[]) => ({ ...base, units: names.map((name) => ({ name, contents: `[Unit]\n# ${name}\n` })) });
+  const unitCases: [string, ConfigShape, ConfigShape, Action[]][] = [
+    [
+      "§10 step 2 / §3: reordering units alone sets the units flag → reboot",
+      units("a.service", "b.service"),
+      units("b.service", "a.service"),
+      [{ type: "Reboot" }],
+    ],
+    [
+      "§10 step 2: a changed unit → reboot",
+      units("a.service"),
+      { ...base, units: [{ name: "a.service", contents: "x" }] },
+      [{ type: "Reboot" }],
+    ],
+    [
+      "§10 step 3: same units in the same order → none",
+      units("a.service", "b.service"),
+      units("a.service", "b.service"),
+      [{ type: "None" }],
+    ],
+  ];
+  it.each(unitCases)("%s", (_rule, from, to, actions) => {
+    const result = run(from, to, legacy);
+    expect(result.actions).toEqual(actions);
+    expect(result.reboot).toBe(actions[0]!.type === "Reboot");
+    if (result.reboot) expect(result.changes.some((c) => c.kind === "unit" && c.decidedBy.includes("§10 step 2"))).toBe(true);
   });
 
   it("matches only direct children of directories, and ignores kubelet-ca.crt and SSH keys", () => {
@@ -354,6 +565,129 @@ describe("image mode (§9)", () => {
     expect(run(a, { ...base, annotations: ocl("registry.example.com/os@sha256:" + "b".repeat(64)) }).reboot).toBe(true);
     expect(run(a, { ...base, kernelArguments: ["nosmt"], annotations: a.annotations }).imageMode?.newImageBuilt).toBe(true);
     expect(run(a, base).warnings.join(" ")).toMatch(/second reboot/);
+  });
+
+  // §9 notes are warnings, so they reach the JSON output; leaving image mode builds no image.
+  const image = (digest: string) => ocl("registry.example.com/os@sha256:" + digest.repeat(64));
+  const imageCases: [string, ConfigShape, ConfigShape, boolean, RegExp, RegExp | null][] = [
+    [
+      "§9: a file change reuses the image (layer-only)",
+      { ...base, annotations: image("a") },
+      withFiles({ "/etc/containers/policy.json": "x" }, { annotations: image("a") }),
+      false,
+      /previous OS image is reused \(layer-only/,
+      null,
+    ],
+    [
+      "§9: changed kernel arguments build a new image",
+      { ...base, annotations: image("a") },
+      { ...base, kernelArguments: ["nosmt"], annotations: image("b") },
+      true,
+      /a new OS image is built/,
+      null,
+    ],
+    [
+      "§9: leaving image mode builds nothing and costs a second reboot",
+      { ...base, kernelArguments: ["nosmt"], annotations: image("a") },
+      base,
+      false,
+      /leaving image mode.*second reboot/,
+      /new OS image is built|image is reused/,
+    ],
+    ["§9: the first opt-in builds an image", base, { ...base, annotations: image("a") }, true, /entering image mode/, null],
+  ];
+  it.each(imageCases)("%s", (_rule, from, to, built, says, doesNotSay) => {
+    const result = run(from, to);
+    expect(result.imageMode?.newImageBuilt).toBe(built);
+    expect(result.warnings).toContain(result.imageMode!.note);
+    expect(result.warnings.join("\n")).toMatch(says);
+    if (doesNotSay) expect(result.warnings.join("\n")).not.toMatch(doesNotSay);
+  });
+});
+
+describe("empty Ignition objects (§3): {} decodes like an absent field", () => {
+  type Doc = ReturnType<typeof machineConfigDoc>;
+  const edit = (change: (doc: Doc) => void) => {
+    const doc = machineConfigDoc(base);
+    change(doc);
+    return readMachineConfig(doc);
+  };
+  const chrony = (doc: Doc) => doc.spec.config.storage.files.find((f) => f.path === "/etc/chrony.conf")! as Record<string, unknown>;
+  const sameCases: [string, (doc: Doc) => void][] = [
+    ["§3: contents.verification {}", (doc) => ((chrony(doc).contents as Record<string, unknown>).verification = {})],
+    ["§3: user {} and group {}", (doc) => Object.assign(chrony(doc), { user: {}, group: {} })],
+    ["§3: user { name: null } (empty once nil is dropped)", (doc) => Object.assign(chrony(doc), { user: { name: null } })],
+    [
+      "§3: contents {} on a file that has none",
+      (doc) => doc.spec.config.storage.files.push({ path: "/etc/empty", mode: 420, contents: {} } as never),
+    ],
+    [
+      "§2: a link with user {} is the same link, not an added one",
+      (doc) => ((doc.spec.config.storage as Record<string, unknown>).links = [{ path: "/etc/l", target: "/t", user: {} }]),
+    ],
+  ];
+  it.each(sameCases)("%s is not a change", (rule, change) => {
+    const from = rule.includes("contents {}")
+      ? edit((doc) => doc.spec.config.storage.files.push({ path: "/etc/empty", mode: 420 } as never))
+      : rule.includes("link")
+        ? edit((doc) => ((doc.spec.config.storage as Record<string, unknown>).links = [{ target: "/t", path: "/etc/l" }]))
+        : readMachineConfig(machineConfigDoc(base));
+    const result = previewDisruption(from, edit(change), defaults);
+    expect(result).toMatchObject({ actions: [{ type: "None" }], changes: [], unreconcilable: [] });
+  });
+
+  it("§3: only empty objects are dropped — arrays and scalars are kept", () => {
+    expect(canonical({ a: {}, b: { c: {} }, d: [], e: [{}], f: 0, g: "", h: false, i: null })).toEqual({
+      d: [],
+      e: [{}],
+      f: 0,
+      g: "",
+      h: false,
+    });
+    const headers = edit((doc) => ((chrony(doc).contents as Record<string, unknown>).httpHeaders = []));
+    expect(diffConfigs(readMachineConfig(machineConfigDoc(base)), headers).fileChanges).toEqual([
+      { path: "/etc/chrony.conf", change: "changed" },
+    ]);
+  });
+});
+
+describe("reading manifests as Kubernetes does (YAML 1.1)", () => {
+  const spec = (text: string) => {
+    const parsed = parseManifest(text);
+    if (!parsed.ok) throw new Error(parsed.error);
+    return parsed.value as Record<string, unknown>;
+  };
+  const yamlCases: [string, string, Record<string, unknown>][] = [
+    ["YAML 1.1: mode: 0644 is octal 420", "mode: 0644\n", { mode: 420 }],
+    ["YAML 1.1: yes and off are booleans", "a: yes\nb: off\n", { a: true, b: false }],
+    ["go-yaml v2: timestamps and sexagesimals stay strings", "t: 2024-01-01\nx: 1:20\n", { t: "2024-01-01", x: "1:20" }],
+    [
+      "JSON input is unaffected",
+      '{"mode": 420, "a": "0644", "b": "yes", "c": 1e3, "d": [1.5, -0, "1:20"], "e": null}',
+      { mode: 420, a: "0644", b: "yes", c: 1000, d: [1.5, -0, "1:20"], e: null },
+    ],
+  ];
+  it.each(yamlCases)("%s", (_rule, text, value) => {
+    expect(spec(text)).toEqual(value);
+  });
+
+  it("JSON reads the same under YAML 1.1 as under YAML 1.2", () => {
+    const json = JSON.stringify(machineConfigDoc({ files: BASE_FILES, kernelArguments: ["y", "on", "0644", "1:20"] }));
+    const yaml12 = (parseAllDocuments(json) as ReturnType<typeof parseAllDocuments> & unknown[])[0]!.toJS();
+    expect(spec(json)).toEqual(yaml12);
+    expect(spec(json)).toEqual(JSON.parse(json));
+  });
+
+  it("every failure to read comes back as an error value, never thrown", () => {
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]",
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
+    ].join("\n");
+    expect(parseManifest(bomb)).toEqual({ ok: false, error: expect.stringMatching(/Excessive alias count/) });
+    expect(parseManifest("a: [unclosed")).toMatchObject({ ok: false, error: expect.stringMatching(/not valid YAML or JSON/) });
+    expect(parseManifest("a: 1\n---\nb: 2\n")).toMatchObject({ ok: false, error: expect.stringMatching(/exactly one object/) });
   });
 });
 

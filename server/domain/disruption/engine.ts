@@ -79,7 +79,7 @@ function registriesUnsafe(from: RenderedConfig, to: RenderedConfig): string | nu
 
 function osChanges(diff: ConfigDiff): Change[] {
   const os: [keyof ConfigDiff, string, string][] = [
-    ["osUpdate", "osImageURL", "a new OS image"],
+    ["osUpdate", "osImageURL", diff.revertFromOCL ? "leaving image mode for the default OS image" : "a new OS image"],
     ["kargs", "kernelArguments", "changed kernel arguments"],
     ["fips", "fips", "a FIPS change"],
     ["kernelType", "kernelType", "a different kernel type"],
@@ -102,6 +102,32 @@ export function collapseActions(actions: Action[]): Action[] {
   const real = actions.filter((a) => a.type !== "None");
   if (real.length > 0) return real;
   return actions.length > 0 ? [{ type: "None" }] : [];
+}
+
+/**
+ * Why the NDP action list came out empty (§4 edge cases): every matched policy entry had no actions
+ * (for SSH: the status has no sshkey actions), or the flags are set while the change lists are empty
+ * because only the order of files or units changed.
+ */
+function emptyActionsWarning(diff: ConfigDiff, changes: Change[], options: PreviewOptions): string {
+  const reasons: string[] = [];
+  const matched = changes.filter((c) => c.actions.length === 0);
+  const entries = matched.filter((c) => c.kind !== "ssh").map((c) => c.name);
+  if (entries.length > 0)
+    reasons.push(
+      `the policy ${entries.length === 1 ? "entry" : "entries"} for ${entries.join(", ")} ${entries.length === 1 ? "has" : "have"} no actions`,
+    );
+  if (matched.some((c) => c.kind === "ssh"))
+    reasons.push(
+      options.policySource === "cluster-status"
+        ? "the policy status has no sshkey actions for the SSH key / password change"
+        : "the sshkey policy has no actions for the SSH key / password change",
+    );
+  if (changes.length === 0) {
+    const reordered = [diff.files ? "files" : null, diff.units ? "units" : null].filter(Boolean);
+    reasons.push(`only the order of ${reordered.join(" and ") || "files or units"} changed`);
+  }
+  return `${reasons.join("; ") || "no policy adds an action"}: nothing runs on the node (§4 edge case)`;
 }
 
 function nodeDisruptionPolicyPath(
@@ -181,7 +207,7 @@ function nodeDisruptionPolicyPath(
   else if (!diff.files && !diff.units && !diff.passwd) actions = [{ type: "None" }];
   else actions = collapseActions(raw);
   if (rebootBy && actions[0]?.type === "Reboot" && os.length === 0) warnings.push(`${rebootBy} alone makes this a reboot`);
-  if (actions.length === 0) warnings.push("only the order of files or units changed: nothing runs on the node (§4 edge case)");
+  if (actions.length === 0) warnings.push(emptyActionsWarning(diff, changes, options));
   if (diff.fileChanges.length > 1 && actions.length > 1)
     warnings.push("the MCO runs actions of different files in an unspecified order; they are listed here by path");
 
@@ -211,7 +237,17 @@ function legacyPath(
       kind: "unit",
       name: unit.name,
       change: unit.change,
-      decidedBy: "legacy rules reboot on any unit change (§10)",
+      decidedBy: "legacy rules reboot on any unit change (§10 step 2)",
+      actions: [REBOOT],
+    });
+  // §10 step 2 tests the `units` flag, and §3 compares the unit lists in order: a reordered list with
+  // no unit changed on its own still sets the flag, and so still reboots.
+  if (diff.units && diff.unitChanges.length === 0)
+    changes.push({
+      kind: "unit",
+      name: "systemd.units",
+      change: "changed",
+      decidedBy: "legacy rules reboot when the unit list differs, and only the order of units changed, which counts (§10 step 2, §3)",
       actions: [REBOOT],
     });
   if (diff.passwd) {
@@ -264,23 +300,40 @@ function legacyPath(
   return { path: "legacy", actions, reboot: action === "reboot", drain, drainReason, changes };
 }
 
-export function previewDisruption(from: RenderedConfig, to: RenderedConfig, options: PreviewOptions): Preview {
-  const warnings: string[] = [];
-  const unreconcilable = unreconcilableReasons(from, to, options.storageOverrides);
-  const image = from.oclImage || to.oclImage;
-  const newImageBuilt =
+/**
+ * Image-mode facts (§9). A new image is built on the first opt-in and when osImageURL, kernelType,
+ * extensions or kernel arguments changed (compared exactly); any other change reuses the previous
+ * image (layer-only). Leaving image mode builds nothing: the node goes back to the non-layered image.
+ */
+function imageModeOf(from: RenderedConfig, to: RenderedConfig, firstBoot: boolean): Preview["imageMode"] {
+  if (!from.oclImage && !to.oclImage) return null;
+  if (!to.oclImage)
+    return {
+      newImageBuilt: false,
+      note: "leaving image mode: no OS image is built; the MCO reverts to the default OS image, which costs a second reboot (§9)",
+    };
+  if (!from.oclImage)
+    return { newImageBuilt: true, note: "entering image mode: the pool's OS image is built for the opt-in before nodes update (§9)" };
+  const rebuild =
     from.osImageURL !== to.osImageURL ||
     from.kernelType !== to.kernelType ||
     JSON.stringify(from.extensions) !== JSON.stringify(to.extensions) ||
     JSON.stringify(from.kernelArguments) !== JSON.stringify(to.kernelArguments);
-  const imageMode = image
+  return rebuild
     ? {
-        newImageBuilt,
-        note: newImageBuilt
-          ? "image-mode pool: osImageURL, kernelType, extensions or kernel arguments changed, so a new OS image is built before nodes update"
-          : "image-mode pool: the previous OS image is reused (layer-only build); files, units and SSH keys follow the node disruption policies",
+        newImageBuilt: true,
+        note: "image-mode pool: osImageURL, kernelType, extensions or kernel arguments changed, so a new OS image is built before nodes update (§9)",
       }
-    : null;
+    : {
+        newImageBuilt: false,
+        note: `image-mode pool: the previous OS image is reused (layer-only build); files, units and SSH keys follow the ${firstBoot ? "legacy rules" : "node disruption policies"} (§9)`,
+      };
+}
+
+export function previewDisruption(from: RenderedConfig, to: RenderedConfig, options: PreviewOptions): Preview {
+  const warnings: string[] = [];
+  const unreconcilable = unreconcilableReasons(from, to, options.storageOverrides);
+  const imageMode = imageModeOf(from, to, options.firstBoot === true);
   if (unreconcilable.length > 0) {
     return {
       path: options.firstBoot ? "legacy" : "node-disruption-policy",
@@ -295,7 +348,7 @@ export function previewDisruption(from: RenderedConfig, to: RenderedConfig, opti
     };
   }
   const diff = diffConfigs(from, to);
-  if (diff.revertFromOCL) warnings.push("leaving image mode: the MCO reverts to the default OS image, which costs a second reboot (§9)");
+  if (imageMode) warnings.push(imageMode.note);
   for (const f of to.files) {
     const decoded = decodeContents(f);
     if (decoded.note?.startsWith("remote source") && diff.fileChanges.some((c) => c.path === f.path))

@@ -1,4 +1,5 @@
 import { gunzipSync } from "node:zlib";
+import { parseAllDocuments, type DocumentOptions, type ParseOptions, type SchemaOptions } from "yaml";
 import { z } from "zod";
 
 /**
@@ -139,6 +140,38 @@ export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig
     oclImage: annotations[OCL_IMAGE_ANNOTATION] || null,
     labels: mc.metadata.labels ?? {},
   };
+}
+
+/**
+ * How Kubernetes reads YAML manifests (sigs.k8s.io/yaml on go-yaml v2, i.e. YAML 1.1): `mode: 0644`
+ * is octal 420, `yes`/`on` are booleans. go-yaml v2 has no sexagesimal numbers and turns timestamps
+ * back into strings, so those two YAML 1.1 tags are left out and such scalars stay strings. JSON
+ * reads the same under either YAML version (its strings are quoted, its numbers are decimal).
+ */
+export const KUBERNETES_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: "1.1",
+  customTags: (tags) => tags.filter((t) => typeof t !== "object" || (t.tag !== "tag:yaml.org,2002:timestamp" && t.format !== "TIME")),
+};
+
+export type ParsedDocument = { ok: true; value: unknown } | { ok: false; error: string };
+
+/**
+ * Reads one YAML or JSON document (a stream with exactly one non-empty document) as Kubernetes
+ * would. Total: a syntax error, a resource-exhaustion guard of the YAML library (e.g. "Excessive
+ * alias count") or anything else it cannot read comes back as an error value, never thrown.
+ */
+export function parseManifest(text: string): ParsedDocument {
+  try {
+    const docs = parseAllDocuments(text, KUBERNETES_YAML);
+    const list = Array.isArray(docs) ? docs : [docs];
+    const bad = list.find((d) => d.errors.length > 0);
+    if (bad) return { ok: false, error: `is not valid YAML or JSON: ${bad.errors[0]!.message.split("\n")[0]}` };
+    const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+    if (values.length !== 1) return { ok: false, error: `must hold exactly one object (found ${values.length})` };
+    return { ok: true, value: values[0] };
+  } catch (error) {
+    return { ok: false, error: `is not valid YAML or JSON: ${String((error as Error)?.message ?? error).split("\n")[0]}` };
+  }
 }
 
 export type DecodedContents = { text: string | null; bytes: number; note: string | null };

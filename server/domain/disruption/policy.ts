@@ -47,89 +47,177 @@ export const DEFAULT_POLICIES: ClusterPolicies = {
 
 type LooseAction = { type?: unknown; reload?: { serviceName?: unknown } | null; restart?: { serviceName?: unknown } | null };
 
-/** Normalises one action from an object of unknown shape; null when it is not a valid action. */
-export function readAction(value: unknown): Action | null {
-  const a = (value ?? {}) as LooseAction;
-  switch (a.type) {
-    case "Reboot":
-    case "Drain":
-    case "None":
-    case "DaemonReload":
-    case "Special":
-      return { type: a.type };
-    case "Reload":
-      return typeof a.reload?.serviceName === "string" ? reload(a.reload.serviceName) : null;
-    case "Restart":
-      return typeof a.restart?.serviceName === "string" ? restart(a.restart.serviceName) : null;
-    default:
-      return null;
-  }
+/** Where a policy is read from: the spec enum has no `Special`, the status enum has (§8). */
+export type PolicyPart = "spec" | "status";
+
+const SERVICE_SUFFIXES = [
+  ".service",
+  ".socket",
+  ".device",
+  ".mount",
+  ".automount",
+  ".swap",
+  ".target",
+  ".path",
+  ".timer",
+  ".snapshot",
+  ".slice",
+  ".scope",
+];
+
+/** NodeDisruptionPolicyServiceName (§8): why a unit or service name is rejected by the API, or null. */
+export function serviceNameProblem(name: unknown): string | null {
+  if (typeof name !== "string" || name === "") return "a service name is required";
+  if (name.length > 255) return `service name ${JSON.stringify(name)} is longer than 255 characters`;
+  if (!SERVICE_SUFFIXES.some((s) => name.endsWith(s)))
+    return `service name ${JSON.stringify(name)} does not end with a unit type such as .service`;
+  if (!/^[a-zA-Z0-9:._\\-]+\../.test(name))
+    return `service name ${JSON.stringify(name)} does not start with a name followed by a unit type`;
+  return null;
 }
 
-const readActions = (value: unknown, where: string, warnings: string[]): Action[] => {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((v, i) => {
-    const action = readAction(v);
-    if (!action) warnings.push(`${where} action ${i} is not a valid action and was ignored`);
-    return action ? [action] : [];
-  });
+/** NodeDisruptionPolicySpecAction / status action (§8): why an action is rejected by the API, or null. */
+export function actionProblem(value: unknown, part: PolicyPart = "status"): string | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "an action must be an object with a type";
+  const a = value as LooseAction;
+  const types = ["Reboot", "Drain", "Reload", "Restart", "DaemonReload", "None", ...(part === "status" ? ["Special"] : [])];
+  if (typeof a.type !== "string" || !types.includes(a.type))
+    return `type ${JSON.stringify(a.type ?? null)} is not one of ${types.join(", ")}${part === "spec" && a.type === "Special" ? " (Special exists only in the status)" : ""}`;
+  for (const [field, type] of [
+    ["reload", "Reload"],
+    ["restart", "Restart"],
+  ] as const) {
+    const given = a[field] !== undefined && a[field] !== null;
+    if (a.type === type && !given) return `type ${type} requires ${field}.serviceName`;
+    if (a.type !== type && given) return `${field} is only allowed with type ${type}`;
+    if (a.type === type) {
+      const problem = serviceNameProblem(a[field]?.serviceName);
+      if (problem) return `${field}.serviceName: ${problem}`;
+    }
+  }
+  return null;
+}
+
+/** Normalises one action from an object of unknown shape; null when the API would reject it (§8). */
+export function readAction(value: unknown, part: PolicyPart = "status"): Action | null {
+  if (actionProblem(value, part) !== null) return null;
+  const a = value as LooseAction & { type: Action["type"] };
+  if (a.type === "Reload") return reload(String(a.reload?.serviceName));
+  if (a.type === "Restart") return restart(String(a.restart?.serviceName));
+  return { type: a.type } as Action;
+}
+
+/**
+ * Problems the API would refuse (§8), collected so a caller can refuse the whole object rather than
+ * act on part of it (the CLI does); what cannot be used is also dropped with a warning.
+ */
+type Reader = { part: PolicyPart; warnings: string[]; invalid: string[] };
+
+const invalidEntry = (reader: Reader, where: string, problem: string, consequence: string) => {
+  reader.invalid.push(`${where}: ${problem}`);
+  reader.warnings.push(`${where} ${consequence}: ${problem}`);
 };
 
+/** An `actions` list (§8): required, at most 10 entries, Reboot and None only alone, every action valid. */
+function readActions(value: unknown, where: string, entry: string, reader: Reader): Action[] {
+  const of = entry ? ` (${entry})` : "";
+  if (!Array.isArray(value)) {
+    invalidEntry(reader, `${where}.actions${of}`, "a list of actions is required", "was read as no actions");
+    return [];
+  }
+  if (value.length > 10) invalidEntry(reader, `${where}.actions${of}`, `${value.length} actions, at most 10 are allowed`, "is not valid");
+  for (const alone of ["Reboot", "None"])
+    if (value.length > 1 && value.some((v) => (v as LooseAction | null)?.type === alone))
+      invalidEntry(reader, `${where}.actions${of}`, `${alone} must be the only action in its list`, "is not valid");
+  return value.flatMap((v, i) => {
+    const problem = actionProblem(v, reader.part);
+    if (problem) {
+      invalidEntry(reader, `${where}.actions[${i}]${of}`, problem, "is not a valid action and was ignored");
+      return [];
+    }
+    return [readAction(v, reader.part)!];
+  });
+}
+
+const SPEC = "spec.nodeDisruptionPolicy";
+const STATUS = "status.nodeDisruptionPolicyStatus.clusterPolicies";
+
+type LooseEntry = { path?: unknown; name?: unknown; actions?: unknown } | null | undefined;
+
 /** MergeClusterPolicies: a user entry with the same path/name replaces the default in place; others are appended. */
-export function mergeClusterPolicies(spec: unknown, warnings: string[] = []): ClusterPolicies {
-  const s = (spec ?? {}) as { files?: unknown; units?: unknown; sshkey?: { actions?: unknown } };
+export function mergeClusterPolicies(spec: unknown, warnings: string[] = [], invalid: string[] = []): ClusterPolicies {
+  const reader: Reader = { part: "spec", warnings, invalid };
+  const s = (spec ?? {}) as { files?: unknown; units?: unknown; sshkey?: { actions?: unknown } | null };
   const files = DEFAULT_POLICIES.files.map((f) => ({ ...f }));
-  for (const [i, entry] of (Array.isArray(s.files) ? s.files : []).entries()) {
-    const e = entry as { path?: unknown; actions?: unknown };
+  const specFiles = Array.isArray(s.files) ? s.files : [];
+  if (specFiles.length > 50) invalidEntry(reader, `${SPEC}.files`, `${specFiles.length} entries, at most 50 are allowed`, "is not valid");
+  const seenPaths = new Set<string>();
+  for (const [i, entry] of specFiles.entries()) {
+    const e = entry as LooseEntry;
     if (typeof e?.path !== "string") {
-      warnings.push(`spec.nodeDisruptionPolicy.files[${i}] has no path and was ignored`);
+      invalidEntry(reader, `${SPEC}.files[${i}]`, "path is required", "was ignored");
       continue;
     }
-    const merged = { path: e.path, actions: readActions(e.actions, `files[${i}]`, warnings) };
+    if (seenPaths.has(e.path))
+      invalidEntry(reader, `${SPEC}.files[${i}]`, `path ${e.path} is listed twice (the list is keyed by path)`, "is not valid");
+    seenPaths.add(e.path);
+    const merged = { path: e.path, actions: readActions(e.actions, `${SPEC}.files[${i}]`, `path ${e.path}`, reader) };
     const at = files.findIndex((f) => f.path === e.path);
     if (at >= 0) files[at] = merged;
     else files.push(merged);
   }
   const units = DEFAULT_POLICIES.units.map((u) => ({ ...u }));
-  for (const [i, entry] of (Array.isArray(s.units) ? s.units : []).entries()) {
-    const e = entry as { name?: unknown; actions?: unknown };
-    if (typeof e?.name !== "string") {
-      warnings.push(`spec.nodeDisruptionPolicy.units[${i}] has no name and was ignored`);
-      continue;
+  const specUnits = Array.isArray(s.units) ? s.units : [];
+  if (specUnits.length > 50) invalidEntry(reader, `${SPEC}.units`, `${specUnits.length} entries, at most 50 are allowed`, "is not valid");
+  const seenNames = new Set<string>();
+  for (const [i, entry] of specUnits.entries()) {
+    const e = entry as LooseEntry;
+    const problem = serviceNameProblem(e?.name);
+    if (problem) {
+      invalidEntry(reader, `${SPEC}.units[${i}].name`, problem, typeof e?.name === "string" ? "is not valid" : "was ignored");
+      if (typeof e?.name !== "string") continue;
     }
-    const merged = { name: e.name, actions: readActions(e.actions, `units[${i}]`, warnings) };
-    const at = units.findIndex((u) => u.name === e.name);
+    const name = e!.name as string;
+    if (seenNames.has(name))
+      invalidEntry(reader, `${SPEC}.units[${i}]`, `name ${name} is listed twice (the list is keyed by name)`, "is not valid");
+    seenNames.add(name);
+    const merged = { name, actions: readActions(e!.actions, `${SPEC}.units[${i}]`, `name ${name}`, reader) };
+    const at = units.findIndex((u) => u.name === name);
     if (at >= 0) units[at] = merged;
     else units.push(merged);
   }
-  const ssh = readActions(s.sshkey?.actions, "sshkey", warnings);
+  const ssh = s.sshkey ? readActions(s.sshkey.actions, `${SPEC}.sshkey`, "", reader) : [];
   return { files, units, sshkey: { actions: ssh.length > 0 ? ssh : [{ type: "None" }] } };
 }
 
 /** Reads status.nodeDisruptionPolicyStatus.clusterPolicies as the MCD uses it. */
-export function readClusterPolicies(value: unknown, warnings: string[] = []): ClusterPolicies {
-  const v = (value ?? {}) as { files?: unknown; units?: unknown; sshkey?: { actions?: unknown } };
-  const files = (Array.isArray(v.files) ? v.files : []).flatMap((f, i) =>
-    typeof (f as { path?: unknown })?.path === "string"
-      ? [
-          {
-            path: (f as { path: string }).path,
-            actions: readActions((f as { actions?: unknown }).actions, `clusterPolicies.files[${i}]`, warnings),
-          },
-        ]
-      : [],
-  );
-  const units = (Array.isArray(v.units) ? v.units : []).flatMap((u, i) =>
-    typeof (u as { name?: unknown })?.name === "string"
-      ? [
-          {
-            name: (u as { name: string }).name,
-            actions: readActions((u as { actions?: unknown }).actions, `clusterPolicies.units[${i}]`, warnings),
-          },
-        ]
-      : [],
-  );
-  return { files, units, sshkey: { actions: readActions(v.sshkey?.actions, "clusterPolicies.sshkey", warnings) } };
+export function readClusterPolicies(value: unknown, warnings: string[] = [], invalid: string[] = []): ClusterPolicies {
+  const reader: Reader = { part: "status", warnings, invalid };
+  const v = (value ?? {}) as { files?: unknown; units?: unknown; sshkey?: { actions?: unknown } | null };
+  for (const list of ["files", "units"] as const)
+    if (Array.isArray(v[list]) && v[list].length > 100)
+      invalidEntry(reader, `${STATUS}.${list}`, `${v[list].length} entries, at most 100 are allowed`, "is not valid");
+  const files = (Array.isArray(v.files) ? v.files : []).flatMap((f, i) => {
+    const e = f as LooseEntry;
+    if (typeof e?.path !== "string") {
+      invalidEntry(reader, `${STATUS}.files[${i}]`, "path is required", "was ignored");
+      return [];
+    }
+    return [{ path: e.path, actions: readActions(e.actions, `${STATUS}.files[${i}]`, `path ${e.path}`, reader) }];
+  });
+  const units = (Array.isArray(v.units) ? v.units : []).flatMap((u, i) => {
+    const e = u as LooseEntry;
+    const problem = serviceNameProblem(e?.name);
+    if (problem) {
+      invalidEntry(reader, `${STATUS}.units[${i}].name`, problem, typeof e?.name === "string" ? "is not valid" : "was ignored");
+      if (typeof e?.name !== "string") return [];
+    }
+    const name = e!.name as string;
+    return [{ name, actions: readActions(e!.actions, `${STATUS}.units[${i}]`, `name ${name}`, reader) }];
+  });
+  // A status without sshkey is not refused: the MCD then adds no action for SSH changes (§4 step 7).
+  const sshkey = v.sshkey ? readActions(v.sshkey.actions, `${STATUS}.sshkey`, "", reader) : [];
+  return { files, units, sshkey: { actions: sshkey } };
 }
 
 export type PolicySource = "cluster-status" | "spec-merged-with-defaults" | "defaults";
@@ -137,20 +225,28 @@ export type PolicySource = "cluster-status" | "spec-merged-with-defaults" | "def
 /**
  * The policy the MCD would use, from a MachineConfiguration object: its status when present
  * (that is what the MCD reads), else its spec merged with the defaults, else the defaults.
+ * `invalid` lists what the API would refuse (§8), each naming its entry; such entries are read
+ * leniently (and a warning says how) so a caller that must answer anyway can, but a caller that
+ * must not guess should refuse the object.
  */
 export function effectivePolicies(
   machineConfiguration: unknown,
   warnings: string[] = [],
-): { policies: ClusterPolicies; source: PolicySource } {
+): { policies: ClusterPolicies; source: PolicySource; invalid: string[] } {
+  const invalid: string[] = [];
   const mc = (machineConfiguration ?? null) as {
     spec?: { nodeDisruptionPolicy?: unknown };
     status?: { nodeDisruptionPolicyStatus?: { clusterPolicies?: unknown } };
   } | null;
   const status = mc?.status?.nodeDisruptionPolicyStatus?.clusterPolicies;
-  if (status) return { policies: readClusterPolicies(status, warnings), source: "cluster-status" };
+  if (status) return { policies: readClusterPolicies(status, warnings, invalid), source: "cluster-status", invalid };
   if (mc?.spec?.nodeDisruptionPolicy)
-    return { policies: mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, warnings), source: "spec-merged-with-defaults" };
-  return { policies: DEFAULT_POLICIES, source: "defaults" };
+    return {
+      policies: mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, warnings, invalid),
+      source: "spec-merged-with-defaults",
+      invalid,
+    };
+  return { policies: DEFAULT_POLICIES, source: "defaults", invalid };
 }
 
 export const describeAction = (a: Action): string =>

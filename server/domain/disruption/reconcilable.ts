@@ -33,8 +33,7 @@ export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, 
   if (!same(from.ignitionKernelArguments, to.ignitionKernelArguments))
     reasons.push("Ignition kernelArguments section changed (use spec.kernelArguments)");
   if (!same(from.storage.directories, to.storage.directories)) reasons.push("storage.directories changed");
-  const oldLinks = from.storage.links.map((l) => JSON.stringify(l));
-  if (to.storage.links.some((l) => !oldLinks.includes(JSON.stringify(l))))
+  if (to.storage.links.some((l) => !from.storage.links.some((o) => same(o, l))))
     reasons.push("storage.links added (only removing links is allowed)");
   const storage: [keyof RenderedConfig["storage"], StorageOverride][] = [
     ["disks", "Disks"],

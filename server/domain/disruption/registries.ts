@@ -1,30 +1,82 @@
 import { parse } from "smol-toml";
+import { z } from "zod";
 
 /** registries.conf (containers-registries.conf v2) could not be judged: the MCO would fail the update. */
 export class RegistriesConfError extends Error {
   override name = "RegistriesConfError";
 }
 
-type Mirror = { location?: string; "pull-from-mirror"?: string; insecure?: boolean };
-type Registry = {
-  prefix?: string;
-  location?: string;
-  blocked?: boolean;
-  insecure?: boolean;
-  "mirror-by-digest-only"?: boolean;
-  mirror?: Mirror[];
+/**
+ * The fields the safety rule reads (reference §6), typed as the MCO's decoder types them
+ * (containers/image sysregistriesv2.V2RegistriesConf, decoded with a typed TOML decoder): a file
+ * whose values have other types fails to decode there, so it cannot be judged here either.
+ */
+const Endpoint = {
+  location: z.string().optional(),
+  insecure: z.boolean().optional(),
+  "pull-from-mirror": z.string().optional(),
 };
-type Conf = { "unqualified-search-registries"?: string[]; registry?: Registry[] };
+const MirrorSchema = z.looseObject(Endpoint);
+const RegistrySchema = z.looseObject({
+  ...Endpoint,
+  prefix: z.string().optional(),
+  blocked: z.boolean().optional(),
+  "mirror-by-digest-only": z.boolean().optional(),
+  mirror: z.array(MirrorSchema).optional(),
+});
+const ConfSchema = z.looseObject({
+  "unqualified-search-registries": z.array(z.string()).optional(),
+  registry: z.array(RegistrySchema).optional(),
+});
+type Registry = z.infer<typeof RegistrySchema>;
+type Conf = z.infer<typeof ConfSchema>;
+
+/** `registry[2].mirror[0].location` from a zod issue path. */
+const fieldOf = (path: PropertyKey[]) =>
+  path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "document";
+
+const describeValue = (v: unknown) =>
+  Array.isArray(v)
+    ? "an array"
+    : v instanceof Date
+      ? "a date"
+      : v === null || typeof v !== "object"
+        ? `${typeof v} ${JSON.stringify(v)}`
+        : "a table";
+
+const expectedOf = (path: PropertyKey[], type: string) => {
+  const field = path.at(-1);
+  if (type === "array" && field === "unqualified-search-registries") return "an array of strings";
+  if (type === "array" && field === "registry") return "an array of tables ([[registry]])";
+  if (type === "array" && field === "mirror") return "an array of tables ([[registry.mirror]])";
+  if (type === "object") return "a table";
+  return type === "boolean" ? "a boolean" : type === "string" ? "a string" : type;
+};
 
 function parseConf(text: string | null, which: string): Conf {
   if (text === null || text.trim() === "") return {};
+  let raw: unknown;
   try {
-    return parse(text) as Conf;
+    raw = parse(text);
   } catch (error) {
     throw new RegistriesConfError(
       `the ${which} /etc/containers/registries.conf is not valid TOML: ${(error as Error).message.split("\n")[0]}`,
     );
   }
+  const decoded = ConfSchema.safeParse(raw);
+  if (!decoded.success) {
+    const issue = decoded.error.issues[0]!;
+    let value: unknown = raw;
+    for (const key of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[key];
+    const expected =
+      issue.code === "invalid_type"
+        ? ` must be ${expectedOf(issue.path, issue.expected)}, not ${describeValue(value)}`
+        : `: ${issue.message}`;
+    throw new RegistriesConfError(
+      `the ${which} /etc/containers/registries.conf cannot be decoded as the MCO decodes it: ${fieldOf(issue.path)}${expected}`,
+    );
+  }
+  return decoded.data;
 }
 
 const keyOf = (r: Registry) => r.prefix || r.location || "";
@@ -35,7 +87,8 @@ const allDigestOnly = (r: Registry) =>
 
 /**
  * isSafeContainerRegistryConfChanges (reference §6): returns null when the change is safe (no drain),
- * else the first reason it is not. A missing file counts as empty; invalid TOML throws.
+ * else the first reason it is not. A missing file counts as empty; invalid TOML, or TOML whose fields
+ * have types the MCO's decoder refuses, throws RegistriesConfError naming the file and the field.
  */
 export function registriesChangeUnsafeReason(oldText: string | null, newText: string | null): string | null {
   const before = parseConf(oldText, "old");
