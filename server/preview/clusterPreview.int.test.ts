@@ -108,6 +108,11 @@ describe("preview on the fixture cluster prod-east", () => {
 
   it("explains input it cannot use", async () => {
     expect(await preview("kind: [")).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not valid YAML/) } });
+    const bomb = [
+      "a: &a [x, x, x, x, x, x, x, x, x, x]",
+      ...Array.from({ length: 8 }, (_, i) => `${"bcdefghi"[i]}: &${"bcdefghi"[i]} [${Array(10).fill(`*${"abcdefgh"[i]}`).join(", ")}]`),
+    ].join("\n");
+    expect(await preview(bomb)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/not valid YAML/) } });
     expect(await preview("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")).toMatchObject({
       status: 400,
       body: { error: expect.stringMatching(/not a MachineConfig/) },

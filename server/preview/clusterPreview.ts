@@ -1,8 +1,13 @@
-import { parseAllDocuments } from "yaml";
 import { z } from "zod";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { previewDisruption, type Preview } from "../domain/disruption/engine";
-import { decodeContents, MachineConfigError, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
+import {
+  decodeContents,
+  MachineConfigError,
+  parseManifest,
+  readMachineConfig,
+  type RenderedConfig,
+} from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { describeAction, effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
@@ -54,14 +59,11 @@ export type ClusterPreview = {
 
 /** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
 export function parseProposedMachineConfig(text: string): RenderedConfig {
-  const docs = parseAllDocuments(text);
-  const list = Array.isArray(docs) ? docs : [docs];
-  const bad = list.find((d) => d.errors.length > 0);
-  if (bad) throw new UserFacingError(400, `The MachineConfig is not valid YAML: ${bad.errors[0]!.message.split("\n")[0]}`);
-  const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
-  if (values.length !== 1) throw new UserFacingError(400, `Paste exactly one MachineConfig (found ${values.length} documents)`);
+  // Read as the CLI and Kubernetes read it (YAML 1.1, so mode: 0644 is octal); never throws.
+  const parsed = parseManifest(text);
+  if (!parsed.ok) throw new UserFacingError(400, `The MachineConfig ${parsed.error}`);
   try {
-    const mc = readMachineConfig(values[0], "the pasted document");
+    const mc = readMachineConfig(parsed.value, "the pasted document");
     if (!mc.name || mc.name === "the pasted document") throw new UserFacingError(400, "The MachineConfig needs metadata.name");
     return mc;
   } catch (error) {
