@@ -123,6 +123,22 @@ describe("resolveBootImage across platforms", () => {
     else expect(r.provenance).toBe("install-version");
   });
 
+  it.each([
+    ["416.94.20240529", "416.94.20240529", "4.16"],
+    ["412.86.20230131", "412.86.20230131", "4.12"],
+    ["9.6.20250701", "9.6.20250701", null],
+  ])("an Azure marketplace version %s is build %s of OCP %s", (version, build, ocp) => {
+    const ms: MachineSetInput = {
+      name: "azure-worker",
+      providerSpec: {
+        kind: "AzureMachineProviderSpec",
+        image: { publisher: "azureopenshift", offer: "aro4", sku: "aro_416", version, resourceID: "" },
+      },
+    };
+    const context: ClusterBootContext = { stream: null, releaseVersion: "4.19.10", history: [], platform: "Azure", machineManagers: null };
+    expect(resolveBootImage(ms, context)).toMatchObject({ provenance: "image-name", rhcosBuild: build, ocpVersion: ocp });
+  });
+
   it("admits it cannot read a vSphere template's version", () => {
     const { p, context, machineSets } = first("VSphere");
     const r = resolveBootImage(input(machineSets[0]!), context);

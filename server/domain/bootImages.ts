@@ -170,8 +170,15 @@ export function buildFromImageName(ref: BootImageReference): string | null {
   return null;
 }
 
-/** OCP minor a legacy RHCOS build belongs to ("412.86…" → "4.12"); new builds do not say. */
-const ocpFromBuild = (build: string | null) => (build ? (parseRhcosBuild(build)?.ocpMinor ?? null) : null);
+/**
+ * OCP minor a legacy RHCOS build belongs to ("412.86…" → "4.12"), also when an Azure marketplace
+ * version leaves out the build's time of day ("416.94.20240529"); new builds (9.6.…) do not say.
+ */
+const ocpFromBuild = (build: string | null) => {
+  if (!build) return null;
+  const legacy = /^4(\d{2})\.\d{2,3}\.\d{8}/.exec(build);
+  return parseRhcosBuild(build)?.ocpMinor ?? (legacy ? `4.${Number(legacy[1])}` : null);
+};
 
 const SUPPORTED = new Set(["AWS", "GCP", "Azure", "VSphere"]);
 
