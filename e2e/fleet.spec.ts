@@ -69,6 +69,10 @@ test("an unknown cluster is a 404 page, and bad timeline windows are refused wit
     expect([target, (await request.get(`/api/v1/clusters/prod-east/readiness?target=${target}`)).status()]).toEqual([target, 400]);
   expect((await request.get("/api/v1/fleet/readiness?target=4.100000")).status()).toBe(400);
   expect((await request.get("/api/v1/clusters/prod-east/timeline?from=2026-02-30")).status()).toBe(400);
+  // Each point is a day's end, from the day `from` names on.
+  const days = ((await (await request.get("/api/v1/fleet/timeline?from=2026-04-25&to=2026-05-01")).json()) as { days: { day: string }[] })
+    .days;
+  expect([days[0]?.day, days.at(-1)?.day]).toEqual(["2026-04-25", "2026-05-01"]);
   await signIn(page, "admin", ADMIN_PASSWORD);
   const response = await page.goto("/clusters/no-such-cluster");
   expect(response?.status()).toBe(404);

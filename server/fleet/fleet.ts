@@ -305,7 +305,7 @@ export async function fleetTimeline(fromText: string | null, toText: string | nu
   let i = 0;
   const step = Math.max(DAY, Math.ceil((to.getTime() - from.getTime()) / 400 / DAY) * DAY);
   for (
-    let end = new Date(Math.ceil(from.getTime() / DAY) * DAY);
+    let end = new Date(Math.floor(from.getTime() / DAY) * DAY + DAY);
     end <= new Date(to.getTime() + step);
     end = new Date(end.getTime() + step)
   ) {
