@@ -14,6 +14,7 @@ import { findClusterState } from "../store/history";
 import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
+import { metricsText } from "../fleet/metrics";
 import { Collector } from "./collector";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
@@ -66,6 +67,15 @@ describe("the collector", () => {
     const legacy = await snapshotOf("legacy");
     expect(legacy.problems.some((p) => p.part === "Nodes")).toBe(true);
     expect((await findClusterSummary("legacy"))!.lastContactStatus).toBe("ok");
+  });
+
+  it("exports the fleet in Prometheus text, every status present even at 0", async () => {
+    const text = await metricsText();
+    expect(text).toContain('fleetskew_clusters_by_skew_status{status="at-risk"} 2'); // prod-east and legacy
+    expect(text).toContain('fleetskew_clusters_by_skew_status{status="blocked"} 1');
+    expect(text).toContain('fleetskew_clusters_by_skew_status{status="opted-out"} 0');
+    expect(text).toContain('fleetskew_clusters_by_readiness{status="pass"} 0');
+    expect(text).toMatch(/^fleetskew_sweep_duration_seconds_count 3$/m);
   });
 
   it("stores nothing new when nothing changed, only when it was last seen", async () => {

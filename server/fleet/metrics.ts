@@ -9,6 +9,12 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
+// Every status is always exported, 0 included, so that a series does not vanish when its count drops to 0.
+const SKEW_STATUSES = ["ok", "at-risk", "blocked", "opted-out", "unknown"];
+const READINESS_STATUSES = ["pass", "warn", "fail", "unknown"];
+const withZeros = (statuses: string[], counts: Record<string, number>): [Record<string, string>, number][] =>
+  [...new Set([...statuses, ...Object.keys(counts)])].map((status) => [{ status }, counts[status] ?? 0]);
+
 export async function metricsText(): Promise<string> {
   const [rows, workers, schedule] = await Promise.all([listFleet(), listWorkerStats(), scheduleSummary()]);
   const s = summarize(rows);
@@ -21,15 +27,11 @@ export async function metricsText(): Promise<string> {
     }
   };
   gauge("fleetskew_clusters", "Registered clusters.", [[{}, s.clusters]]);
-  gauge(
-    "fleetskew_clusters_by_skew_status",
-    "Clusters per boot-image skew status.",
-    Object.entries(s.bySkew).map(([k, v]) => [{ status: k }, v]),
-  );
+  gauge("fleetskew_clusters_by_skew_status", "Clusters per boot-image skew status.", withZeros(SKEW_STATUSES, s.bySkew));
   gauge(
     "fleetskew_clusters_by_readiness",
     "Clusters per readiness status for their default target.",
-    Object.entries(s.byReadiness).map(([k, v]) => [{ status: k }, v]),
+    withZeros(READINESS_STATUSES, s.byReadiness),
   );
   gauge("fleetskew_clusters_stale", "Clusters whose last sweep failed or is too old.", [[{}, s.stale]]);
   gauge(
