@@ -8,6 +8,9 @@ import type { ClusterRow } from "./LastContact";
 import { Alert, Button, Card, Field } from "./ui";
 
 type Action = { type: string; reload?: { serviceName: string }; restart?: { serviceName: string } };
+/** The engine cites its rule book ("§4 step 5") for scripts and docs; on screen the sentence says enough. */
+const withoutRuleReferences = (text: string) => text.replace(/\s*\(§[^)]*\)/g, "").replace(/\s*§\d+(\.\d+)?( step \d+)?/g, "");
+
 type Change = { kind: string; name: string; change: string; decidedBy: string; actions: Action[] };
 type PoolPreview = {
   pool: string;
@@ -215,14 +218,14 @@ export function PreviewWorkbench() {
                     {p.preview.unreconcilable.length ? (
                       <ul className="mt-2 list-disc pl-5 text-sm text-danger">
                         {p.preview.unreconcilable.map((u) => (
-                          <li key={u}>{u}</li>
+                          <li key={u}>{withoutRuleReferences(u)}</li>
                         ))}
                       </ul>
                     ) : null}
-                    {p.preview.drainReason ? <p className="mt-1 text-sm">Drain: {p.preview.drainReason}</p> : null}
+                    {p.preview.drainReason ? <p className="mt-1 text-sm">Drain: {withoutRuleReferences(p.preview.drainReason)}</p> : null}
                     {[...p.notes, ...p.preview.warnings].map((n) => (
                       <p key={n} className="mt-1 text-sm text-muted">
-                        {n}
+                        {withoutRuleReferences(n)}
                       </p>
                     ))}
                     {p.preview.changes.length ? (
@@ -250,7 +253,7 @@ export function PreviewWorkbench() {
                               <td className="py-1 pr-3">{c.change}</td>
                               <td className="py-1 pr-3 font-mono text-xs">{c.name}</td>
                               <td className="py-1 pr-3">{c.actions.map(describe).join(", ") || "—"}</td>
-                              <td className="py-1 text-muted">{c.decidedBy}</td>
+                              <td className="py-1 text-muted">{withoutRuleReferences(c.decidedBy)}</td>
                             </tr>
                           ))}
                         </tbody>
