@@ -1,4 +1,6 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { evaluateReadiness } from "../domain/readiness";
 import type { ClusterSnapshot } from "../domain/snapshot";
@@ -57,6 +59,9 @@ describe("the collector", () => {
     ]);
     const prodEast = await stateOf("prod-east");
     expect(prodEast).toMatchObject({ version: "4.19.10", skewStatus: "at-risk", oldestBootImage: "4.12.7" });
+    // The fleet table names a cause (its admin gates come first, then the skew), not the
+    // Upgradeable=False that reports them.
+    expect(await stateOf("prod-east-422")).toMatchObject({ readinessStatus: "fail", readinessBlocker: "Admin gates" });
     const facts = await factsOf("prod-east");
     // Versions over time come from ClusterVersion history, inferred; the observed facts follow.
     const inferredVersions = facts.filter((f) => f.fact === "version" && f.inferred);
@@ -148,6 +153,57 @@ describe("a misbehaving cluster", () => {
     expect(schedule!.nextSweepAt.getTime()).toBeGreaterThan(Date.now());
   });
 
+  it.each([
+    ["answers 500 partway through its reads", { errorEvery: 5, errorStatus: 500 }],
+    ["sends a truncated body partway through its reads", { malformedEvery: 5 }],
+  ])("that %s is marked stale and keeps its last state; the others are swept", async (_what, faults) => {
+    const before = await stateOf("prod-east");
+    const cluster = fleet.get("prod-east")!;
+    const requestsBefore = cluster.requestCount;
+    fleet.setFaults("prod-east", faults);
+    const results = await new Collector(options("a")).runOnce();
+    // Some of its reads were answered before one failed: the failure came mid-sweep.
+    expect(cluster.requestCount - requestsBefore).toBeGreaterThan(5);
+    expect(results.find((r) => r.cluster === "prod-east")!.outcome).toBe("failed");
+    const summary = (await findClusterSummary("prod-east"))!;
+    expect(summary.lastContactStatus).toBe("stale");
+    expect((await stateOf("prod-east"))!.snapshot).toEqual(before!.snapshot);
+    for (const name of ["prod-east-422", "legacy"]) expect(results.find((r) => r.cluster === name)!.outcome).toBe("ok");
+  });
+
+  it("that serves an object of an unexpected shape is marked stale with the object named, not stored half", async () => {
+    const before = await stateOf("prod-east");
+    const factsBefore = await factCount();
+    const cluster = fleet.get("prod-east")!;
+    const info = cluster.kinds.find((k) => k.kind === "MachineSet")!;
+    const [victim] = cluster.store.list(info, "openshift-machine-api") as { metadata: { name: string }; spec: Record<string, unknown> }[];
+    const original = structuredClone(victim!);
+    cluster.store.replace(info, "openshift-machine-api", victim!.metadata.name, { ...victim!, spec: { ...victim!.spec, replicas: "three" } } as never);
+    try {
+      const results = await new Collector(options("a")).runOnce();
+      expect(results.find((r) => r.cluster === "prod-east")!.outcome).toBe("failed");
+      const summary = (await findClusterSummary("prod-east"))!;
+      expect(summary.lastContactStatus).toBe("stale");
+      expect(summary.lastContactError).toContain(victim!.metadata.name);
+      // A MachineSet missing from a partial read would look like a removal: nothing of it is stored.
+      expect((await stateOf("prod-east"))!.snapshot).toEqual(before!.snapshot);
+      expect(await factCount()).toBe(factsBefore);
+      for (const name of ["prod-east-422", "legacy"]) expect(results.find((r) => r.cluster === name)!.outcome).toBe("ok");
+    } finally {
+      const current = cluster.store.get(info, "openshift-machine-api", victim!.metadata.name) as { metadata: object };
+      cluster.store.replace(info, "openshift-machine-api", victim!.metadata.name, { ...original, metadata: current.metadata } as never);
+    }
+  });
+
+  it("that hangs does not hold up the others: they are swept while it waits for its timeout", async () => {
+    fleet.setFaults("prod-east", { timeout: true });
+    const order: string[] = [];
+    // Two slots for three clusters: the hanging cluster holds one, the other two share the second.
+    await new Collector(options("a", { concurrency: 2, onSweep: (r) => order.push(r.cluster) })).runOnce();
+    expect(order.at(-1)).toBe("prod-east");
+    expect(order.slice(0, 2).sort()).toEqual(["legacy", "prod-east-422"]);
+  });
+
   it("recovers on the next sweep once it answers again", async () => {
     const results = await new Collector(options("a")).runOnce();
     expect(results.find((r) => r.cluster === "prod-east")!.outcome).toBe("ok");
@@ -177,5 +233,76 @@ describe("several collectors", () => {
     const outcome = await late.sweep(claimed[0]!);
     expect(outcome.stored).toBe("lease-lost");
     expect(await factCount()).toBe(before);
+  });
+});
+
+describe("a collector process killed mid-sweep", () => {
+  const root = path.resolve(__dirname, "../..");
+  const setPaused = (name: string, paused: boolean) => {
+    const cluster = fleet.get(name)!;
+    const info = cluster.kinds.find((k) => k.kind === "MachineConfigPool")!;
+    const pool = cluster.store.get(info, undefined, "worker") as { spec: Record<string, unknown> };
+    cluster.store.replace(info, undefined, "worker", { ...pool, spec: { ...pool.spec, paused } } as never);
+  };
+  const pausedFacts = async () =>
+    (await getDb().clusterFact.findMany({ where: { fact: "pool", key: "worker" }, include: { cluster: { select: { name: true } } } }))
+      .filter((f) => (f.value as { paused?: boolean }).paused === true)
+      .map((f) => f.cluster.name)
+      .sort();
+
+  it("loses and duplicates nothing: its leases expire and another worker stores each change once", async () => {
+    const names = ["legacy", "prod-east", "prod-east-422"];
+    for (const name of names) {
+      setPaused(name, true);
+      // Slow answers keep its sweeps in flight long enough to kill it in the middle of them.
+      fleet.setFaults(name, { latencyMs: 400 });
+    }
+    await makeAllDue();
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/collector.ts")], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: process.env.DATABASE_URL,
+        FLEETSKEW_SECRET_KEY: process.env.FLEETSKEW_SECRET_KEY,
+        FLEETSKEW_SWEEP_TIMEOUT_SECONDS: "5",
+        FLEETSKEW_KUBE_RETRIES: "0",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    try {
+      const deadline = Date.now() + 30_000;
+      let leased = 0;
+      while (leased < names.length && Date.now() < deadline) {
+        leased = await getDb().sweepSchedule.count({ where: { leaseOwner: { startsWith: "collector:" } } });
+        if (leased < names.length) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(leased, `the collector process never claimed the fleet:\n${output}`).toBe(names.length);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      child.kill("SIGKILL");
+    }
+    expect(await exited).toBe("SIGKILL");
+    // Killed with its reads in flight: nothing of this sweep was stored.
+    expect(await pausedFacts()).toEqual([]);
+
+    for (const name of names) fleet.setFaults(name, undefined);
+    const factsBefore = await factCount();
+    // Once the dead worker's leases have expired another worker takes the clusters over.
+    const leaseMs = 5_000 * 2 + 30_000;
+    const results = await new Collector(options("survivor", { now: () => new Date(Date.now() + leaseMs + 1_000) })).runOnce();
+    expect(results.map((r) => [r.cluster, r.outcome, r.stored]).sort()).toEqual(names.map((n) => [n, "ok", "written"]));
+    // Each cluster's change is stored exactly once, and no fact appears twice.
+    expect(await pausedFacts()).toEqual(names);
+    expect(await factCount()).toBeGreaterThan(factsBefore);
+    const duplicates = await getDb().$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM (
+        SELECT 1 FROM "ClusterFact" GROUP BY "clusterId", "fact", "key", "at", "inferred" HAVING count(*) > 1) d`;
+    expect(Number(duplicates[0]!.n)).toBe(0);
+    for (const name of names) setPaused(name, false);
   });
 });

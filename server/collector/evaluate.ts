@@ -1,6 +1,6 @@
 import type { BootImageCatalog } from "../domain/bootImages";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
-import { defaultTarget, evaluateReadiness, type Readiness } from "../domain/readiness";
+import { blockingCauses, defaultTarget, evaluateReadiness, type Readiness } from "../domain/readiness";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import type { ClusterObjects } from "../kube/readers";
@@ -42,7 +42,7 @@ export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEnt
   const skew = clusterSkew(snapshot, limits);
   const target = defaultTarget(snapshot);
   const readiness = target ? evaluateReadiness(snapshot, target, { limits }) : null;
-  const firstBlocker = readiness?.checks.find((c) => c.status === "fail");
+  const firstBlocker = blockingCauses(readiness)[0];
   return {
     snapshot,
     skew,

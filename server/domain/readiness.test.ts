@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RELEASE_LABEL } from "./bundles";
-import { defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus, type Readiness } from "./readiness";
+import { blockingCauses, defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus, type Readiness } from "./readiness";
 import type { ClusterSnapshot, Condition } from "./snapshot";
 import {
   cond,
@@ -898,8 +898,22 @@ describe("rollUpReadiness", () => {
     ];
     const roll = rollUpReadiness(items);
     expect(roll.counts).toEqual({ fail: 3, warn: 1, pass: 1, unknown: 1 });
-    // boot-image-skew and cv-upgradeable both fail on two clusters; ties go to the first id alphabetically.
+    // Upgradeable=False on the two skewed clusters is the skew itself, so the skew is what is named.
     expect(roll.mostCommonBlocker).toEqual({ id: "boot-image-skew", title: "Boot-image skew", clusters: 2 });
+  });
+
+  it("names the cause, not the Upgradeable condition that reports it, unless nothing else fails", () => {
+    const skewed = evaluateReadiness(prodEast422(), "4.23");
+    expect(skewed.blockers).toEqual(expect.arrayContaining(["cv-upgradeable", "boot-image-skew"]));
+    expect(blockingCauses(skewed).map((c) => c.id)).toEqual(["boot-image-skew"]);
+    const onlyUpgradeable = evaluateReadiness(
+      cvPlus(cond("Upgradeable", "False", "ClusterOperatorsNotUpgradeable", "Cluster operator foo should not be upgraded")),
+      "4.20",
+    );
+    expect(onlyUpgradeable.blockers).toEqual(["cv-upgradeable"]);
+    expect(blockingCauses(onlyUpgradeable).map((c) => c.id)).toEqual(["cv-upgradeable"]);
+    expect(blockingCauses(evaluateReadiness(healthyCluster(), "4.19.11"))).toEqual([]);
+    expect(blockingCauses(null)).toEqual([]);
   });
 
   it("has no most common blocker when nothing fails, and handles an empty fleet", () => {

@@ -954,6 +954,16 @@ export function evaluateReadiness(s: ClusterSnapshot, target: string, options: {
   };
 }
 
+/**
+ * The failing checks that name a cause. Upgradeable=False is how the cluster reports a cause another
+ * check already names (admin gates, skew, a degraded pool), so it counts only when nothing else fails.
+ */
+export function blockingCauses(readiness: Readiness | null | undefined): ReadinessCheck[] {
+  const failing = (readiness?.checks ?? []).filter((c) => c?.status === "fail");
+  const specific = failing.filter((c) => c.id !== "cv-upgradeable");
+  return specific.length > 0 ? specific : failing;
+}
+
 /** Fleet roll-up: clusters per overall status (no readiness counts as unknown) and the most common failing check. */
 export function rollUpReadiness(items: { cluster: string; readiness: Readiness | null }[]): {
   counts: Record<CheckStatus, number>;
@@ -966,7 +976,7 @@ export function rollUpReadiness(items: { cluster: string; readiness: Readiness |
     const status = r && r.status in counts ? r.status : "unknown";
     counts[status]++;
     // A cluster counts once per failing check id, even if a malformed readiness repeats one.
-    const failing = new Map((r?.checks ?? []).filter((c) => c?.status === "fail").map((c) => [c.id, c.title]));
+    const failing = new Map(blockingCauses(r).map((c) => [c.id, c.title]));
     for (const [id, title] of failing) {
       const entry = blockers.get(id) ?? { title, clusters: 0 };
       entry.clusters++;
