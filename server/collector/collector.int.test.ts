@@ -263,6 +263,7 @@ describe("a collector process killed mid-sweep", () => {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        NODE_ENV: "production",
         DATABASE_URL: process.env.DATABASE_URL,
         FLEETSKEW_SECRET_KEY: process.env.FLEETSKEW_SECRET_KEY,
         FLEETSKEW_SWEEP_TIMEOUT_SECONDS: "5",

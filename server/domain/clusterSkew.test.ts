@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   assessSkew,
+  bootImageControllerState,
   clusterSkew,
   effectiveEnforcement,
   firstEnforcingRelease,
@@ -689,5 +690,62 @@ describe("managedBootImagesWhatIf", () => {
       supported: false,
       result: expect.stringContaining("does not update boot images on platform None"),
     });
+  });
+});
+
+describe("assessSkew in Automatic mode asks the boot image controller first (reference §2.4)", () => {
+  /**
+   * A 4.22.3 cluster the MCO has put in Automatic with `ocpVersion`, with the given controller
+   * conditions; ClusterOperator machine-config unread, so the MCO's answer is predicted.
+   */
+  const automatic = (ocpVersion: string, conditions: ReturnType<typeof cond>[]): ClusterSnapshot =>
+    healthyCluster({
+      machineConfigOperator: null,
+      version: versionFacts(history("4.22.3", "4.12.7")),
+      enforcement: { served: true, spec: null, status: { mode: "Automatic", automatic: { ocpVersion, rhcosVersion: null }, manual: null } },
+      bootImageConditions: conditions,
+    });
+  const progressing = (status: string) =>
+    cond("BootImageUpdateProgressing", status, "MAPIMachineSetUpdated", "Reconciled 3 of 3 MAPI MachineSets");
+  const degraded = (status: string) =>
+    cond(
+      "BootImageUpdateDegraded",
+      status,
+      "MAPIMachineSetUpdated",
+      status === "True" ? "1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied" : "0 Degraded MAPI MachineSets",
+    );
+
+  it("a degraded controller blocks, whatever the value, with the MCO's words and the controller's message", () => {
+    const s = automatic("4.22.0", [progressing("False"), degraded("True")]);
+    expect(bootImageControllerState(s.bootImageConditions)).not.toBe("ready");
+    const a = assessSkew(s, "4.22.3");
+    expect(a.verdict?.outcome).toBe("within-limit");
+    expect(a.block).toEqual({
+      reason: "ClusterBootImageSkewError",
+      message:
+        "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
+      source: "predicted",
+    });
+  });
+
+  it.each([
+    ["Progressing is True", [progressing("True"), degraded("False")]],
+    ["Progressing is missing", [degraded("False")]],
+  ])("no block while the controller has not finished a pass (%s), even below the limit", (_what, conditions) => {
+    const a = assessSkew(automatic("4.12.7", conditions), "4.22.3");
+    expect(a.verdict?.outcome).toBe("below-limit");
+    expect(a.block).toBeNull();
+    expect(a.notes.join(" ")).toContain("skips the skew check");
+  });
+
+  it("a finished, healthy pass compares the value as usual", () => {
+    const a = assessSkew(automatic("4.12.7", [progressing("False"), degraded("False")]), "4.22.3");
+    expect(a.block).toEqual({ reason: "ClusterBootImageSkewError", message: ocpMessage("4.12.7", "4.22"), source: "predicted" });
+  });
+
+  it("Manual mode does not depend on the controller", () => {
+    const s = automatic("4.12.7", []);
+    s.enforcement = { served: true, spec: null, status: { mode: "Manual", automatic: null, manual: { mode: "OCPVersion", ocpVersion: "4.12.7", rhcosVersion: null } } };
+    expect(assessSkew(s, "4.22.3").block?.message).toBe(ocpMessage("4.12.7", "4.22"));
   });
 });

@@ -180,8 +180,18 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
         block: { reason: UPGRADEABLE_SKEW_REASON, message: upgradeable.message ?? "", source: "cluster" },
         notes,
       };
-    if (verdict?.outcome === "below-limit") {
-      const predictedBlock = { reason: UPGRADEABLE_SKEW_REASON, message: verdict.message, source: "predicted" as const };
+    // §2.4: in Automatic the MCO first asks its boot image controller. Degraded blocks whatever the
+    // value; a controller still walking MachineSets (or one that never reported) skips the check.
+    const controller = enforcement.mode === "Automatic" ? bootImageControllerState(s.bootImageConditions ?? []) : "ready";
+    if (controller === "skipped") {
+      notes.push(
+        "the boot image controller has not finished a pass (BootImageUpdateProgressing is True or missing), so the MCO skips the skew check until it does",
+      );
+      return { release, limits, enforcement, verdict, block: null, notes };
+    }
+    const message = controller !== "ready" ? controller.message : verdict?.outcome === "below-limit" ? verdict.message : null;
+    if (message !== null) {
+      const predictedBlock = { reason: UPGRADEABLE_SKEW_REASON, message, source: "predicted" as const };
       // §2.4: DegradedPool / InterruptedBuild override the skew reason; the skew block is still there underneath.
       if (upgradeable?.status === "False") {
         notes.push(
@@ -193,7 +203,11 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
         notes.push("ClusterOperator machine-config could not be read; the block is predicted from the cluster's own boot-image record");
         return { release, limits, enforcement, verdict, block: predictedBlock, notes };
       }
-      notes.push("the value is below the limit but the cluster does not report the block yet (the MCO may not have synced)");
+      notes.push(
+        controller !== "ready"
+          ? "the boot image controller is degraded but the cluster does not report the block yet (the MCO may not have synced)"
+          : "the value is below the limit but the cluster does not report the block yet (the MCO may not have synced)",
+      );
     }
     return { release, limits, enforcement, verdict, block: null, notes };
   }
@@ -204,6 +218,23 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
   const block =
     verdict.outcome === "below-limit" ? { reason: UPGRADEABLE_SKEW_REASON, message: verdict.message, source: "predicted" as const } : null;
   return { release, limits, enforcement, verdict, block, notes };
+}
+
+/**
+ * What the MCO's readiness check of the boot image controller answers in Automatic mode (§2.4), from
+ * MachineConfiguration's conditions: Degraded=True blocks with its message; Progressing missing or
+ * True skips the skew check.
+ */
+export function bootImageControllerState(
+  conditions: readonly { type: string; status: string; message?: string | null }[],
+): "ready" | "skipped" | { message: string } {
+  const degraded = conditions.find((c) => c.type === "BootImageUpdateDegraded");
+  if (degraded?.status === "True")
+    return {
+      message: `Upgrades have been disabled due to boot image update failures: boot image controller is degraded: ${degraded.message ?? ""}`,
+    };
+  const progressing = conditions.find((c) => c.type === "BootImageUpdateProgressing");
+  return !progressing || progressing.status === "True" ? "skipped" : "ready";
 }
 
 /** The ClusterVersion wording of a machine-config block, as recent CVOs fold one blocking operator. */

@@ -1,4 +1,5 @@
 import { resolveBootImage } from "../domain/bootImages";
+import { bootImageControllerState } from "../domain/clusterSkew";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { checkBootImageSkew, installVersion, skewLimitsFor } from "../domain/skew";
 import { parseOcpVersion } from "../domain/versions";
@@ -262,6 +263,7 @@ export class Reconciler {
     const ctx = this.context(cluster);
     const status = mc.status?.bootImageSkewEnforcementStatus;
     let blocked: { reason: string; message: string } | null = null;
+    const controller = bootImageControllerState(mc.status?.conditions ?? []);
     const degradedPool = (this.list(cluster, "MachineConfigPool") as Any[]).some((p) =>
       (p.status?.conditions ?? []).some((c: Condition) => c.type === "Degraded" && c.status === "True"),
     );
@@ -270,6 +272,9 @@ export class Reconciler {
         reason: "DegradedPool",
         message: "One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading",
       };
+    } else if (status?.mode === "Automatic" && controller !== "ready") {
+      // §2.4: a degraded boot image controller blocks; one that has not finished a pass skips the check.
+      if (typeof controller === "object") blocked = { reason: "ClusterBootImageSkewError", message: controller.message };
     } else if (status && status.mode !== "None") {
       const limits = skewLimitsFor(ctx.current);
       const verdict = limits ? checkBootImageSkew(status.automatic ?? status.manual ?? {}, limits, ctx.history[0]?.version ?? null) : null;
@@ -536,3 +541,4 @@ export class Reconciler {
       );
   }
 }
+
