@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { api } from "../api";
 import { Alert, Card, Select } from "../ui";
 import { SKEW } from "./status";
@@ -19,7 +19,12 @@ export function FleetTimelineChart() {
     queryFn: () => api<FleetTimeline>(`/api/v1/fleet/timeline?from=${new Date(Date.now() - Number(days) * 86_400_000).toISOString()}`),
     refetchInterval: 60_000,
   });
-  const data = (q.data?.days ?? []).map((d) => ({ day: d.day, ...Object.fromEntries(STACK.map((s) => [s, d.counts[s] ?? 0])) }));
+  const data = (q.data?.days ?? []).map((d) => ({
+    day: d.day,
+    ...Object.fromEntries(STACK.map((s) => [s, d.counts[s] ?? 0])),
+    inferred: d.inferred ?? 0,
+  }));
+  const anyInferred = data.some((d) => d.inferred > 0);
   const last = data.at(-1) as Record<string, number | string> | undefined;
   return (
     <Card className="p-4">
@@ -28,7 +33,7 @@ export function FleetTimelineChart() {
           <h2 className="font-semibold">Fleet skew over time</h2>
           <p className="text-xs text-muted">
             Clusters per skew status at the end of each day. History before a cluster was first swept is inferred from its ClusterVersion
-            history.
+            history; the dashed line counts the clusters whose status that day is inferred.
           </p>
         </div>
         <label className="flex items-center gap-2 text-sm">
@@ -49,7 +54,7 @@ export function FleetTimelineChart() {
         aria-label={`Fleet skew over time; today: ${STACK.map((s) => `${SKEW[s].label} ${last?.[s] ?? 0}`).join(", ")}`}
       >
         <ResponsiveContainer width="100%" height="100%">
-          <AreaChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+          <ComposedChart data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
             <CartesianGrid strokeDasharray="3 3" opacity={0.3} />
             <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={40} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
@@ -68,7 +73,18 @@ export function FleetTimelineChart() {
                 isAnimationActive={false}
               />
             ))}
-          </AreaChart>
+            {anyInferred ? (
+              <Line
+                type="stepAfter"
+                dataKey="inferred"
+                name="of which inferred"
+                stroke="#475569"
+                strokeDasharray="5 4"
+                dot={false}
+                isAnimationActive={false}
+              />
+            ) : null}
+          </ComposedChart>
         </ResponsiveContainer>
       </div>
     </Card>

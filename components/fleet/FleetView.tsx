@@ -272,7 +272,16 @@ export function FleetView({ initial }: { initial: Seed<FleetCluster[]> }) {
             ] as const
           ).map(([key, label, values]) => (
             <label key={key} className="flex flex-col gap-1 text-sm">
-              <span className="font-medium">{label}</span>
+              <span
+                className="font-medium"
+                title={
+                  key === "mode"
+                    ? "The MCO's boot-image skew enforcement mode: read from the cluster where it enforces, predicted for the first enforcing release (4.22) on older clusters"
+                    : undefined
+                }
+              >
+                {label}
+              </span>
               <Select value={filters[key]} onChange={(e) => set({ [key]: e.target.value })}>
                 <option value="">All</option>
                 {values.map((v) => (

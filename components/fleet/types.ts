@@ -37,7 +37,7 @@ export type FleetSummary = {
   generatedAt: string;
 };
 
-export type FleetTimeline = { from: string; to: string; days: { day: string; counts: Record<string, number> }[] };
+export type FleetTimeline = { from: string; to: string; days: { day: string; counts: Record<string, number>; inferred: number }[] };
 
 export type Condition = { type: string; status: string; reason: string | null; message: string | null; since: string | null };
 

@@ -16,6 +16,7 @@ import { findClusterState } from "../store/history";
 import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
+import { fleetTimeline } from "../fleet/fleet";
 import { metricsText } from "../fleet/metrics";
 import { Collector } from "./collector";
 
@@ -81,6 +82,19 @@ describe("the collector", () => {
     expect(text).toContain('fleetskew_clusters_by_skew_status{status="opted-out"} 0');
     expect(text).toContain('fleetskew_clusters_by_readiness{status="pass"} 0');
     expect(text).toMatch(/^fleetskew_sweep_duration_seconds_count 3$/m);
+  });
+
+  it("the fleet timeline counts every cluster per day and says how many of them come from inferred history", async () => {
+    const t = await fleetTimeline("2022-01-01", null);
+    const total = (d: (typeof t.days)[number]) => Object.values(d.counts).reduce((a, b) => a + b, 0);
+    const today = t.days.at(-1)!;
+    expect(today.counts).toMatchObject({ "at-risk": 2, blocked: 1 });
+    expect(today.inferred).toBe(0);
+    // Before the first sweep every cluster counted was inferred from its ClusterVersion history.
+    const backfilled = t.days.filter((d) => d.inferred > 0);
+    expect(backfilled.length).toBeGreaterThan(0);
+    expect(backfilled.every((d) => d.inferred === total(d))).toBe(true);
+    expect(backfilled.at(-1)!.day < today.day).toBe(true);
   });
 
   it("stores nothing new when nothing changed, only when it was last seen", async () => {

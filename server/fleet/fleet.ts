@@ -293,13 +293,19 @@ export async function clusterTimeline(name: string, fromText: string | null, toT
   return timeline;
 }
 
-export type FleetTimeline = { from: string; to: string; days: { day: string; counts: Record<string, number> }[] };
+export type FleetTimeline = {
+  from: string;
+  to: string;
+  /** `inferred`: how many of the day's clusters are counted from backfilled (inferred) history. */
+  days: { day: string; counts: Record<string, number>; inferred: number }[];
+};
 
-/** Clusters per skew status at the end of each day (inferred history included). */
+/** Clusters per skew status at the end of each day (inferred history included, and counted). */
 export async function fleetTimeline(fromText: string | null, toText: string | null): Promise<FleetTimeline> {
   const { from, to } = parseWindow(fromText, toText, 365);
   const changes = await fleetFactChanges("skew", "status");
   const counts: Record<string, number> = {};
+  let inferred = 0;
   const days: FleetTimeline["days"] = [];
   const dayOf = (d: Date) => d.toISOString().slice(0, 10);
   let i = 0;
@@ -313,8 +319,9 @@ export async function fleetTimeline(fromText: string | null, toText: string | nu
       const c = changes[i++]!;
       if (c.previous) counts[c.previous] = (counts[c.previous] ?? 1) - 1;
       if (c.value) counts[c.value] = (counts[c.value] ?? 0) + 1;
+      inferred += (c.inferred ? 1 : 0) - (c.previousInferred ? 1 : 0);
     }
-    days.push({ day: dayOf(new Date(end.getTime() - 1)), counts: { ...counts } });
+    days.push({ day: dayOf(new Date(end.getTime() - 1)), counts: { ...counts }, inferred });
   }
   return { from: from.toISOString(), to: to.toISOString(), days };
 }

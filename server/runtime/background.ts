@@ -24,6 +24,8 @@ export function startBackgroundWork(): void {
   void pruneAuthState().catch(report("housekeeping"));
   setInterval(() => void pruneAuthState().catch(report("housekeeping")), HOUR).unref();
   const prune = () => pruneHistory(new Date(Date.now() - config.collector.retentionDays * DAY)).catch(report("history retention"));
+  // Once at start as well: a process restarted more often than daily would otherwise never prune.
+  void prune();
   setInterval(prune, DAY).unref();
   // Bundle applications and acknowledgements move on by themselves: sets created after a restart,
   // upgrades noticed when done, requests expired, acknowledgements checked against the MCO.

@@ -255,12 +255,21 @@ export async function factsInWindow(clusterId: string, facts: string[], from: Da
 export async function fleetFactChanges(
   fact: string,
   field: string,
-): Promise<{ at: string; value: string | null; previous: string | null }[]> {
-  const rows = await getDb().$queryRaw<{ at: Date; value: string | null; previous: string | null }[]>`
-    SELECT "at", "v" AS "value", LAG("v") OVER (PARTITION BY "clusterId" ORDER BY "at", "id") AS "previous"
-      FROM (SELECT "clusterId", "at", "id", "value" ->> ${field} AS "v" FROM "ClusterFact" WHERE "fact" = ${fact}) f
+): Promise<{ at: string; value: string | null; previous: string | null; inferred: boolean; previousInferred: boolean }[]> {
+  const rows = await getDb().$queryRaw<
+    { at: Date; value: string | null; previous: string | null; inferred: boolean; previousInferred: boolean | null }[]
+  >`
+    SELECT "at", "v" AS "value", LAG("v") OVER w AS "previous", "inferred", LAG("inferred") OVER w AS "previousInferred"
+      FROM (SELECT "clusterId", "at", "id", "inferred", "value" ->> ${field} AS "v" FROM "ClusterFact" WHERE "fact" = ${fact}) f
+    WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")
      ORDER BY "at"`;
-  return rows.map((r) => ({ at: r.at.toISOString(), value: r.value, previous: r.previous }));
+  return rows.map((r) => ({
+    at: r.at.toISOString(),
+    value: r.value,
+    previous: r.previous,
+    inferred: r.inferred,
+    previousInferred: r.previousInferred ?? false,
+  }));
 }
 
 /**
