@@ -192,7 +192,10 @@ describe("a misbehaving cluster", () => {
     const info = cluster.kinds.find((k) => k.kind === "MachineSet")!;
     const [victim] = cluster.store.list(info, "openshift-machine-api") as { metadata: { name: string }; spec: Record<string, unknown> }[];
     const original = structuredClone(victim!);
-    cluster.store.replace(info, "openshift-machine-api", victim!.metadata.name, { ...victim!, spec: { ...victim!.spec, replicas: "three" } } as never);
+    cluster.store.replace(info, "openshift-machine-api", victim!.metadata.name, {
+      ...victim!,
+      spec: { ...victim!.spec, replicas: "three" },
+    } as never);
     try {
       const results = await new Collector(options("a")).runOnce();
       expect(results.find((r) => r.cluster === "prod-east")!.outcome).toBe("failed");

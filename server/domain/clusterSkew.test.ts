@@ -712,7 +712,9 @@ describe("assessSkew in Automatic mode asks the boot image controller first (ref
       "BootImageUpdateDegraded",
       status,
       "MAPIMachineSetUpdated",
-      status === "True" ? "1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied" : "0 Degraded MAPI MachineSets",
+      status === "True"
+        ? "1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied"
+        : "0 Degraded MAPI MachineSets",
     );
 
   it("a degraded controller blocks, whatever the value, with the MCO's words and the controller's message", () => {
@@ -745,7 +747,11 @@ describe("assessSkew in Automatic mode asks the boot image controller first (ref
 
   it("Manual mode does not depend on the controller", () => {
     const s = automatic("4.12.7", []);
-    s.enforcement = { served: true, spec: null, status: { mode: "Manual", automatic: null, manual: { mode: "OCPVersion", ocpVersion: "4.12.7", rhcosVersion: null } } };
+    s.enforcement = {
+      served: true,
+      spec: null,
+      status: { mode: "Manual", automatic: null, manual: { mode: "OCPVersion", ocpVersion: "4.12.7", rhcosVersion: null } },
+    };
     expect(assessSkew(s, "4.22.3").block?.message).toBe(ocpMessage("4.12.7", "4.22"));
   });
 });

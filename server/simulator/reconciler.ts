@@ -541,4 +541,3 @@ export class Reconciler {
       );
   }
 }
-
