@@ -358,7 +358,9 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
       ? { ...c, message: `Done applying ${current}` }
       : c.type === "Progressing"
         ? { ...c, message: `Cluster version is ${current}` }
-        : c,
+        : c.type === "ReleaseAccepted"
+          ? { ...c, message: `Payload loaded version="${current}" image="${digest(current)}" architecture="amd64"` }
+          : c,
   );
   if (blocked)
     conditions.push({
@@ -382,7 +384,9 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
         : { type: "Upgradeable", status: "True", reason: "AsExpected", lastTransitionTime: c.lastTransitionTime }
       : c.type === "Progressing"
         ? { ...c, message: `Cluster version is ${current}` }
-        : c,
+        : c.type === "Available"
+          ? { ...c, message: `Cluster has deployed [{operator ${current}}]` }
+          : c,
   );
   co.status.versions = [{ name: "operator", version: current }];
   push(co);
