@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -147,6 +147,12 @@ describe("npm run preview", () => {
       }),
     );
   const chronyChanged = mc({ files: { ...BASE_FILES, "/etc/chrony.conf": "x\n" } });
+  const fixturePolicy = JSON.parse(readFileSync(policy, "utf8")) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+  const policyVariant = (change: (doc: typeof fixturePolicy) => void) => {
+    const doc = structuredClone(fixturePolicy);
+    change(doc);
+    return file(JSON.stringify(doc));
+  };
   const errorCases: [string, string[], RegExp][] = [
     [
       "YAML: an alias bomb is unreadable input, not a crash",
@@ -191,6 +197,16 @@ describe("npm run preview", () => {
       /files\[0\]\.actions\[1\] \(path \/etc\/chrony\.conf\): type "Bogus"/,
     ],
     [
+      "§7: a MachineConfiguration not named cluster is not the one the MCO reads, so it is refused",
+      ["--from", base, "--to", chronyChanged, "--policy", policyVariant((doc) => (doc.metadata.name = "other"))],
+      /is the MachineConfiguration "other"; only the one named "cluster" is used by the MCO \(§7\)/,
+    ],
+    [
+      "§7: a MachineConfiguration without a name is refused too",
+      ["--from", base, "--to", chronyChanged, "--policy", policyVariant((doc) => delete doc.metadata.name)],
+      /is the MachineConfiguration without a name; only the one named "cluster"/,
+    ],
+    [
       "§8: a Restart without restart in the policy is refused, naming the entry",
       ["--from", base, "--to", chronyChanged, "--policy", badPolicy([{ type: "Restart" }])],
       /files\[0\]\.actions\[0\] \(path \/etc\/chrony\.conf\): type Restart requires restart\.serviceName/,
@@ -233,6 +249,12 @@ describe("npm run preview", () => {
       ],
       { actions: [{ type: "Reload", reload: { serviceName: "crio.service" } }] },
       /previous OS image is reused \(layer-only/,
+    ],
+    [
+      "§4 step 1, §12.5: a stale policy status is used as it is, with a warning on what the MCD does",
+      ["--from", base, "--to", chronyChanged, "--policy", policyVariant((doc) => (doc.status.observedGeneration = 2))],
+      { actions: [{ type: "Restart", restart: { serviceName: "chronyd.service" } }] },
+      /status is stale \(status\.observedGeneration 2 < metadata\.generation 3\)/,
     ],
     [
       "§9: leaving image mode says no image is built",

@@ -73,6 +73,12 @@ function main(): number {
     policyDoc = readDocument(policyFile, "--policy");
     if ((policyDoc as { kind?: unknown })?.kind !== "MachineConfiguration")
       throw new InputError(`--policy ${policyFile} is not a MachineConfiguration`);
+    // §7: the MCO reads only MachineConfiguration/cluster, and admission refuses any other name.
+    const name = (policyDoc as { metadata?: { name?: unknown } }).metadata?.name;
+    if (name !== "cluster")
+      throw new InputError(
+        `--policy ${policyFile} is the MachineConfiguration ${typeof name === "string" ? JSON.stringify(name) : "without a name"}; only the one named "cluster" is used by the MCO (§7)`,
+      );
   }
   const { policies, source, invalid } = effectivePolicies(policyDoc, warnings);
   if (invalid.length > 0)

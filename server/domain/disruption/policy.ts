@@ -223,6 +223,25 @@ export function readClusterPolicies(value: unknown, warnings: string[] = [], inv
 export type PolicySource = "cluster-status" | "spec-merged-with-defaults" | "defaults";
 
 /**
+ * §4 step 1 / §12.5: the MCD acts only on a status the operator has caught up with
+ * (status.observedGeneration == metadata.generation). A status behind its spec is still what this
+ * preview uses (it is the cluster's own answer so far), but a node would not act on it: the MCD
+ * re-reads the object every 5 s for up to 2 min and then fails the update, with no fallback to the
+ * defaults. A missing observedGeneration counts as 0, as the Go field would decode.
+ */
+function staleStatusWarning(mc: { metadata?: { generation?: unknown }; status?: { observedGeneration?: unknown } }): string | null {
+  const generation = mc.metadata?.generation;
+  const observed = mc.status?.observedGeneration ?? 0;
+  if (typeof generation !== "number" || typeof observed !== "number" || observed >= generation) return null;
+  return (
+    `the MachineConfiguration status is stale (status.observedGeneration ${observed} < metadata.generation ${generation}): ` +
+    "the operator has not yet merged the latest spec.nodeDisruptionPolicy into it. This preview uses the status as it is; " +
+    "a node's daemon waits (re-reading every 5 s, up to 2 min) for the two to match, and if they do not it fails the update " +
+    'with "NodeDisruptionPolicyStatus was not ready" instead of falling back to the defaults (§4 step 1, §12.5)'
+  );
+}
+
+/**
  * The policy the MCD would use, from a MachineConfiguration object: its status when present
  * (that is what the MCD reads), else its spec merged with the defaults, else the defaults.
  * `invalid` lists what the API would refuse (§8), each naming its entry; such entries are read
@@ -235,11 +254,16 @@ export function effectivePolicies(
 ): { policies: ClusterPolicies; source: PolicySource; invalid: string[] } {
   const invalid: string[] = [];
   const mc = (machineConfiguration ?? null) as {
+    metadata?: { generation?: unknown };
     spec?: { nodeDisruptionPolicy?: unknown };
-    status?: { nodeDisruptionPolicyStatus?: { clusterPolicies?: unknown } };
+    status?: { observedGeneration?: unknown; nodeDisruptionPolicyStatus?: { clusterPolicies?: unknown } };
   } | null;
   const status = mc?.status?.nodeDisruptionPolicyStatus?.clusterPolicies;
-  if (status) return { policies: readClusterPolicies(status, warnings, invalid), source: "cluster-status", invalid };
+  if (status) {
+    const stale = staleStatusWarning(mc!);
+    if (stale) warnings.push(stale);
+    return { policies: readClusterPolicies(status, warnings, invalid), source: "cluster-status", invalid };
+  }
   if (mc?.spec?.nodeDisruptionPolicy)
     return {
       policies: mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, warnings, invalid),
