@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
-import { previewDisruption, type Preview } from "../domain/disruption/engine";
+import { previewDisruption, requiresRebuild, type Preview } from "../domain/disruption/engine";
 import {
   decodeContents,
+  entries,
   MachineConfigError,
   parseManifest,
   readMachineConfig,
@@ -82,7 +83,7 @@ export function verdictOf(p: Preview): string {
 }
 
 const text = (c: RenderedConfig, path: string) => {
-  const f = c.files.find((x) => x.path === path);
+  const f = entries(c.files).find((x) => x.path === path);
   return f ? decodeContents(f) : null;
 };
 
@@ -178,11 +179,7 @@ async function previewFrom(
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {
       notes.push(
-        preview.imageMode?.newImageBuilt ||
-          before.osImageURL !== after.osImageURL ||
-          before.kernelType !== after.kernelType ||
-          JSON.stringify(before.extensions) !== JSON.stringify(after.extensions) ||
-          JSON.stringify(before.kernelArguments) !== JSON.stringify(after.kernelArguments)
+        preview.imageMode?.newImageBuilt || requiresRebuild(before, after)
           ? "image-mode pool: a new OS image is built before nodes update"
           : "image-mode pool: the current OS image is reused; files, units and SSH keys follow the disruption policy",
       );

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { RenderedConfig } from "./machineConfig";
+import { entries, type RenderedConfig } from "./machineConfig";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
@@ -13,7 +13,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => {
  * equal; and so are fields holding an empty object (after their own fields are made canonical),
  * because Ignition's nested types (`contents`, `verification`, `user`, `group`, …) are non-pointer
  * structs, so `{}` and an absent field decode to the same zero value. Arrays and scalars are kept
- * as they are: a nil slice and an empty one differ in reflect.DeepEqual.
+ * as they are: a nil slice and an empty one differ in reflect.DeepEqual. (The reader keeps an absent
+ * list as null and an empty one as [], so `passwd.users: []` against no users is a change, §3.)
  */
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -56,8 +57,8 @@ export type ConfigDiff = {
 export function diffConfigs(from: RenderedConfig, to: RenderedConfig): ConfigDiff {
   const image = from.oclImage || to.oclImage;
   const osUpdate = image ? from.oclImage !== to.oclImage : from.osImageURL !== to.osImageURL;
-  const oldFiles = new Map(from.files.map((f) => [f.path, f]));
-  const newFiles = new Map(to.files.map((f) => [f.path, f]));
+  const oldFiles = new Map(entries(from.files).map((f) => [f.path, f]));
+  const newFiles = new Map(entries(to.files).map((f) => [f.path, f]));
   const byPath = (a: FileChange, b: FileChange) => a.path.localeCompare(b.path);
   const removed = [...oldFiles.keys()]
     .filter((p) => !newFiles.has(p))
@@ -67,8 +68,8 @@ export function diffConfigs(from: RenderedConfig, to: RenderedConfig): ConfigDif
     .filter(([p, f]) => !oldFiles.has(p) || !same(oldFiles.get(p), f))
     .map(([path]) => ({ path, change: oldFiles.has(path) ? ("changed" as const) : ("added" as const) }))
     .sort(byPath);
-  const oldUnits = new Map(from.units.map((u) => [u.name, u]));
-  const newUnits = new Map(to.units.map((u) => [u.name, u]));
+  const oldUnits = new Map(entries(from.units).map((u) => [u.name, u]));
+  const newUnits = new Map(entries(to.units).map((u) => [u.name, u]));
   const byName = (a: UnitChange, b: UnitChange) => a.name.localeCompare(b.name);
   const unitsAdded = [...newUnits.keys()]
     .filter((n) => !oldUnits.has(n))

@@ -181,7 +181,7 @@ describe("NDP decision procedure (§4)", () => {
 
   it("§4 edge case: only the order of files changed → no action at all", () => {
     const reordered = rendered(base);
-    reordered.files = [...reordered.files].reverse();
+    reordered.files = [...reordered.files!].reverse();
     const result = previewDisruption(rendered(base), reordered, defaults);
     expect(result.actions).toEqual([]);
     expect(result.drain).toBe(false);
@@ -605,6 +605,71 @@ describe("image mode (§9)", () => {
   });
 });
 
+describe("image mode (§9): either annotation, and the base OS image as extractOCLImageFromMachineConfig restores it", () => {
+  const OCL = "machineconfiguration.openshift.io/ocl-osimageurl";
+  const ORIGINAL = "machineconfiguration.openshift.io/original-osimageurl";
+  const built = (d: string) => "registry.example.com/os@sha256:" + d.repeat(64);
+  const baseImage = (d: string) => "quay.io/base@sha256:" + d.repeat(64);
+  // An image-mode node's config: the MCD put the built image in spec.osImageURL and the base one in
+  // the original-osimageurl annotation (embedOCLImageInMachineConfig).
+  const embedded = (image: string, original: string): ConfigShape => ({
+    ...base,
+    osImageURL: image,
+    annotations: { [OCL]: image, [ORIGINAL]: original },
+  });
+  // [rule, from, to, image-mode note or null, newImageBuilt]
+  const cases: [string, ConfigShape, ConfigShape, RegExp | null, boolean | null][] = [
+    [
+      "§9: the original-osimageurl annotation alone marks an image-mode config (leaving image mode)",
+      { ...base, annotations: { [ORIGINAL]: baseImage("0") } },
+      base,
+      /leaving image mode/,
+      false,
+    ],
+    [
+      "§9: the ocl-osimageurl annotation alone marks an image-mode config (entering image mode)",
+      base,
+      { ...base, annotations: { [OCL]: built("a") } },
+      /entering image mode/,
+      true,
+    ],
+    [
+      "§9: a new base OS image under the same built image is a rebuild (the base is compared, not spec.osImageURL)",
+      embedded(built("a"), baseImage("0")),
+      embedded(built("a"), baseImage("1")),
+      /a new OS image is built/,
+      true,
+    ],
+    [
+      "§9: a different built image over the same base is no rebuild: the build compares the base image; the node still reboots for the new image",
+      embedded(built("a"), baseImage("0")),
+      embedded(built("b"), baseImage("0")),
+      /previous OS image is reused/,
+      false,
+    ],
+    ["§9: no annotation on either side is not image mode", base, { ...base, osImageURL: baseImage("1") }, null, null],
+  ];
+  it.each(cases)("%s", (_rule, from, to, note, newImageBuilt) => {
+    const result = run(from, to);
+    if (note === null) expect(result.imageMode).toBeNull();
+    else {
+      expect(result.imageMode?.note).toMatch(note);
+      expect(result.imageMode?.newImageBuilt).toBe(newImageBuilt);
+    }
+  });
+
+  it('§9: the reader restores the base image from original-osimageurl, and "" when only ocl-osimageurl is there', () => {
+    expect(rendered(embedded(built("a"), baseImage("0")))).toMatchObject({
+      osImageURL: built("a"),
+      baseOsImageURL: baseImage("0"),
+      oclImage: built("a"),
+      imageMode: true,
+    });
+    expect(rendered({ ...base, annotations: { [OCL]: built("a") } })).toMatchObject({ baseOsImageURL: "", imageMode: true });
+    expect(rendered(base)).toMatchObject({ baseOsImageURL: rendered(base).osImageURL, oclImage: null, imageMode: false });
+  });
+});
+
 describe("empty Ignition objects (§3): {} decodes like an absent field", () => {
   type Doc = ReturnType<typeof machineConfigDoc>;
   const edit = (change: (doc: Doc) => void) => {
@@ -698,7 +763,7 @@ describe("file contents", () => {
       decodeContents({ path: "/a", contents: { source: `data:text/plain;charset=utf-8;base64,${Buffer.from("hi").toString("base64")}` } })
         .text,
     ).toBe("hi");
-    const gz = rendered({ files: { "/etc/x": { gzip: "compressed text" } } }).files[0];
+    const gz = rendered({ files: { "/etc/x": { gzip: "compressed text" } } }).files![0];
     expect(decodeContents(gz).text).toBe("compressed text");
     expect(decodeContents({ path: "/a", contents: { source: "https://example.com/x" } })).toMatchObject({
       text: null,

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { diffConfigs, type ConfigDiff } from "./diff";
-import { decodeContents, type RenderedConfig } from "./machineConfig";
+import { decodeContents, entries, type RenderedConfig } from "./machineConfig";
 import { describeAction, type Action, type ClusterPolicies, type FilePolicy, type PolicySource } from "./policy";
 import { unreconcilableReasons, type StorageOverride } from "./reconcilable";
 import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
@@ -40,6 +40,10 @@ export type PreviewOptions = {
   policySource: PolicySource;
   /** First boot / HyperShift: the legacy rules (§10). */
   firstBoot?: boolean;
+  /**
+   * MachineConfiguration spec.irreconcilableValidationOverrides.storage. The MCD reads them only when
+   * it is not on first boot (update.go `update`: `if !firstBoot && …`), so they are ignored with firstBoot.
+   */
   storageOverrides?: StorageOverride[];
 };
 
@@ -65,7 +69,7 @@ export function closestFilePolicy(policies: FilePolicy[], filePath: string): Fil
 }
 
 const fileText = (config: RenderedConfig, p: string): string | null => {
-  const file = config.files.find((f) => f.path === p);
+  const file = entries(config.files).find((f) => f.path === p);
   if (!file) return null;
   const decoded = decodeContents(file);
   if (decoded.text === null) throw new RegistriesConfError(`${p} cannot be judged: ${decoded.note ?? "its contents cannot be read"}`);
@@ -105,17 +109,39 @@ export function collapseActions(actions: Action[]): Action[] {
 }
 
 /**
+ * The flagged lists (§3 `files`, `units`) that differ only in being absent on one side and an empty
+ * list on the other: reflect.DeepEqual tells a nil slice from an empty one, so the flag is set
+ * although no entry changed.
+ */
+function listsAbsentVsEmpty(from: RenderedConfig, to: RenderedConfig, diff: ConfigDiff): string[] {
+  const differ = (a: unknown[] | null, b: unknown[] | null) =>
+    (a === null) !== (b === null) && entries(a).length === 0 && entries(b).length === 0;
+  return [
+    diff.files && differ(from.files, to.files) ? "storage.files" : null,
+    diff.units && differ(from.units, to.units) ? "systemd.units" : null,
+  ].filter((l): l is string => l !== null);
+}
+const absentVsEmptyReason = (lists: string[]) =>
+  `${lists.join(" and ")} went between absent and an empty list, which the MCO's comparison counts as a change (§3)`;
+
+/**
  * Why the NDP action list came out empty (§4 edge cases): every matched policy entry had no actions
  * (for SSH: the status has no sshkey actions), or the flags are set while the change lists are empty
- * because only the order of files or units changed.
+ * because only the order of files or units changed, or a list went between absent and empty.
  */
-function emptyActionsWarning(diff: ConfigDiff, changes: Change[], options: PreviewOptions): string {
+function emptyActionsWarning(
+  from: RenderedConfig,
+  to: RenderedConfig,
+  diff: ConfigDiff,
+  changes: Change[],
+  options: PreviewOptions,
+): string {
   const reasons: string[] = [];
   const matched = changes.filter((c) => c.actions.length === 0);
-  const entries = matched.filter((c) => c.kind !== "ssh").map((c) => c.name);
-  if (entries.length > 0)
+  const named = matched.filter((c) => c.kind !== "ssh").map((c) => c.name);
+  if (named.length > 0)
     reasons.push(
-      `the policy ${entries.length === 1 ? "entry" : "entries"} for ${entries.join(", ")} ${entries.length === 1 ? "has" : "have"} no actions`,
+      `the policy ${named.length === 1 ? "entry" : "entries"} for ${named.join(", ")} ${named.length === 1 ? "has" : "have"} no actions`,
     );
   if (matched.some((c) => c.kind === "ssh"))
     reasons.push(
@@ -124,8 +150,13 @@ function emptyActionsWarning(diff: ConfigDiff, changes: Change[], options: Previ
         : "the sshkey policy has no actions for the SSH key / password change",
     );
   if (changes.length === 0) {
-    const reordered = [diff.files ? "files" : null, diff.units ? "units" : null].filter(Boolean);
-    reasons.push(`only the order of ${reordered.join(" and ") || "files or units"} changed`);
+    const absentVsEmpty = listsAbsentVsEmpty(from, to, diff);
+    const reordered = [diff.files ? "files" : null, diff.units ? "units" : null].filter(
+      (l) => l !== null && !absentVsEmpty.includes(l === "files" ? "storage.files" : "systemd.units"),
+    );
+    if (reordered.length > 0) reasons.push(`only the order of ${reordered.join(" and ")} changed`);
+    if (absentVsEmpty.length > 0) reasons.push(absentVsEmptyReason(absentVsEmpty));
+    if (reasons.length === 0) reasons.push("only the order of files or units changed");
   }
   return `${reasons.join("; ") || "no policy adds an action"}: nothing runs on the node (§4 edge case)`;
 }
@@ -207,7 +238,7 @@ function nodeDisruptionPolicyPath(
   else if (!diff.files && !diff.units && !diff.passwd) actions = [{ type: "None" }];
   else actions = collapseActions(raw);
   if (rebootBy && actions[0]?.type === "Reboot" && os.length === 0) warnings.push(`${rebootBy} alone makes this a reboot`);
-  if (actions.length === 0) warnings.push(emptyActionsWarning(diff, changes, options));
+  if (actions.length === 0) warnings.push(emptyActionsWarning(from, to, diff, changes, options));
   if (diff.fileChanges.length > 1 && actions.length > 1)
     warnings.push("the MCO runs actions of different files in an unspecified order; they are listed here by path");
 
@@ -247,7 +278,9 @@ function legacyPath(
       kind: "unit",
       name: "systemd.units",
       change: "changed",
-      decidedBy: "legacy rules reboot when the unit list differs, and only the order of units changed, which counts (§10 step 2, §3)",
+      decidedBy: listsAbsentVsEmpty(from, to, diff).includes("systemd.units")
+        ? `legacy rules reboot when the unit list differs, and ${absentVsEmptyReason(["systemd.units"])} (§10 step 2)`
+        : "legacy rules reboot when the unit list differs, and only the order of units changed, which counts (§10 step 2, §3)",
       actions: [REBOOT],
     });
   if (diff.passwd) {
@@ -301,25 +334,36 @@ function legacyPath(
 }
 
 /**
- * Image-mode facts (§9). A new image is built on the first opt-in and when osImageURL, kernelType,
- * extensions or kernel arguments changed (compared exactly); any other change reuses the previous
- * image (layer-only). Leaving image mode builds nothing: the node goes back to the non-layered image.
+ * RequiresRebuild (§9): whether the build controller builds a new OS image for an image-mode pool.
+ * It compares the rendered configs, so the OS image is the base one (spec.osImageURL restored from
+ * the original-osimageurl annotation, as extractOCLImageFromMachineConfig does), not the image the
+ * MCD embedded; kernel type as a raw string; the lists in order.
+ */
+export function requiresRebuild(from: RenderedConfig, to: RenderedConfig): boolean {
+  return (
+    from.baseOsImageURL !== to.baseOsImageURL ||
+    from.kernelType !== to.kernelType ||
+    JSON.stringify(from.extensions) !== JSON.stringify(to.extensions) ||
+    JSON.stringify(from.kernelArguments) !== JSON.stringify(to.kernelArguments)
+  );
+}
+
+/**
+ * Image-mode facts (§9). A config is an image-mode pool's when it carries either annotation the MCD
+ * writes (ocl-osimageurl or original-osimageurl). A new image is built on the first opt-in and when
+ * requiresRebuild says so; any other change reuses the previous image (layer-only). Leaving image
+ * mode builds nothing: the node goes back to the non-layered image.
  */
 function imageModeOf(from: RenderedConfig, to: RenderedConfig, firstBoot: boolean): Preview["imageMode"] {
-  if (!from.oclImage && !to.oclImage) return null;
-  if (!to.oclImage)
+  if (!from.imageMode && !to.imageMode) return null;
+  if (!to.imageMode)
     return {
       newImageBuilt: false,
       note: "leaving image mode: no OS image is built; the MCO reverts to the default OS image, which costs a second reboot (§9)",
     };
-  if (!from.oclImage)
+  if (!from.imageMode)
     return { newImageBuilt: true, note: "entering image mode: the pool's OS image is built for the opt-in before nodes update (§9)" };
-  const rebuild =
-    from.osImageURL !== to.osImageURL ||
-    from.kernelType !== to.kernelType ||
-    JSON.stringify(from.extensions) !== JSON.stringify(to.extensions) ||
-    JSON.stringify(from.kernelArguments) !== JSON.stringify(to.kernelArguments);
-  return rebuild
+  return requiresRebuild(from, to)
     ? {
         newImageBuilt: true,
         note: "image-mode pool: osImageURL, kernelType, extensions or kernel arguments changed, so a new OS image is built before nodes update (§9)",
@@ -332,7 +376,7 @@ function imageModeOf(from: RenderedConfig, to: RenderedConfig, firstBoot: boolea
 
 export function previewDisruption(from: RenderedConfig, to: RenderedConfig, options: PreviewOptions): Preview {
   const warnings: string[] = [];
-  const unreconcilable = unreconcilableReasons(from, to, options.storageOverrides);
+  const unreconcilable = unreconcilableReasons(from, to, options.firstBoot ? [] : options.storageOverrides);
   const imageMode = imageModeOf(from, to, options.firstBoot === true);
   if (unreconcilable.length > 0) {
     return {
@@ -349,7 +393,7 @@ export function previewDisruption(from: RenderedConfig, to: RenderedConfig, opti
   }
   const diff = diffConfigs(from, to);
   if (imageMode) warnings.push(imageMode.note);
-  for (const f of to.files) {
+  for (const f of entries(to.files)) {
     const decoded = decodeContents(f);
     if (decoded.note?.startsWith("remote source") && diff.fileChanges.some((c) => c.path === f.path))
       warnings.push(`${f.path}: ${decoded.note}; it counts as changed because its reference changed`);

@@ -84,22 +84,46 @@ export const MachineConfigSchema = z.looseObject({
 export type IgnitionFileEntry = z.infer<typeof IgnitionFile>;
 export type IgnitionUnitEntry = z.infer<typeof IgnitionUnit>;
 
+/**
+ * The Ignition lists keep the difference between absent (null) and empty ([]): the MCO compares them
+ * with reflect.DeepEqual on Go slices, where a nil slice and an empty one differ (§2, §3), so
+ * `passwd.users: []` against no users at all is a passwd change. A rendered config written by the
+ * MCO never holds an empty list (its JSON encoder omits them), so this only shows in hand-made input.
+ */
 export type RenderedConfig = {
   name: string;
-  files: IgnitionFileEntry[];
-  units: IgnitionUnitEntry[];
-  passwd: { users: Record<string, unknown>[]; groups: Record<string, unknown>[] };
-  storage: { directories: unknown[]; links: unknown[]; disks: unknown[]; filesystems: unknown[]; raid: unknown[] };
+  files: IgnitionFileEntry[] | null;
+  units: IgnitionUnitEntry[] | null;
+  passwd: { users: Record<string, unknown>[] | null; groups: Record<string, unknown>[] | null };
+  storage: {
+    directories: Record<string, unknown>[] | null;
+    links: Record<string, unknown>[] | null;
+    disks: Record<string, unknown>[] | null;
+    filesystems: Record<string, unknown>[] | null;
+    raid: Record<string, unknown>[] | null;
+  };
   ignitionKernelArguments: unknown;
   kernelArguments: string[];
   extensions: string[];
   kernelType: string;
   fips: boolean;
+  /** spec.osImageURL as written; on an image-mode node's config the MCD has put the built image here. */
   osImageURL: string;
-  /** The image-mode image the MCD embedded, when this config is for an image-mode pool (reference §9). */
+  /**
+   * The pool's base OS image, as the MCO's extractOCLImageFromMachineConfig restores it: on a config
+   * carrying either image-mode annotation, the original-osimageurl value ("" when only the other
+   * annotation is there); otherwise spec.osImageURL (reference §9).
+   */
+  baseOsImageURL: string;
+  /** The image-mode image the MCD embedded (the ocl-osimageurl annotation), or null (reference §9). */
   oclImage: string | null;
+  /** Either image-mode annotation is present: the config is an image-mode pool's (reference §9). */
+  imageMode: boolean;
   labels: Record<string, string>;
 };
+
+/** A list as code reads it: an absent list has no entries. */
+export const entries = <T>(list: T[] | null | undefined): T[] => list ?? [];
 
 export class MachineConfigError extends Error {
   override name = "MachineConfigError";
@@ -116,20 +140,22 @@ export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig
   const config = mc.spec.config ?? {};
   const storage = config.storage ?? {};
   const annotations = mc.metadata.annotations ?? {};
+  const imageMode = OCL_IMAGE_ANNOTATION in annotations || ORIGINAL_OS_IMAGE_ANNOTATION in annotations;
+  const list = <T>(value: T[] | null | undefined): T[] | null => value ?? null;
   return {
     name: mc.metadata.name ?? label,
-    files: storage.files ?? [],
-    units: config.systemd?.units ?? [],
+    files: list(storage.files),
+    units: list(config.systemd?.units),
     passwd: {
-      users: (config.passwd?.users ?? []) as Record<string, unknown>[],
-      groups: (config.passwd?.groups ?? []) as Record<string, unknown>[],
+      users: list(config.passwd?.users as Record<string, unknown>[] | null | undefined),
+      groups: list(config.passwd?.groups as Record<string, unknown>[] | null | undefined),
     },
     storage: {
-      directories: storage.directories ?? [],
-      links: storage.links ?? [],
-      disks: storage.disks ?? [],
-      filesystems: storage.filesystems ?? [],
-      raid: storage.raid ?? [],
+      directories: list(storage.directories),
+      links: list(storage.links),
+      disks: list(storage.disks),
+      filesystems: list(storage.filesystems),
+      raid: list(storage.raid),
     },
     ignitionKernelArguments: config.kernelArguments ?? null,
     kernelArguments: mc.spec.kernelArguments ?? [],
@@ -137,7 +163,9 @@ export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig
     kernelType: mc.spec.kernelType ?? "",
     fips: mc.spec.fips ?? false,
     osImageURL: mc.spec.osImageURL ?? "",
+    baseOsImageURL: imageMode ? (annotations[ORIGINAL_OS_IMAGE_ANNOTATION] ?? "") : (mc.spec.osImageURL ?? ""),
     oclImage: annotations[OCL_IMAGE_ANNOTATION] || null,
+    imageMode,
     labels: mc.metadata.labels ?? {},
   };
 }
@@ -209,6 +237,8 @@ export function toMachineConfigDocument(
   config: RenderedConfig,
   metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> },
 ) {
+  // Written as the MCO writes a rendered config: absent and empty lists are both left out.
+  const some = <K extends string, T>(key: K, value: T[] | null) => (value && value.length ? { [key]: value } : {});
   return {
     apiVersion: "machineconfiguration.openshift.io/v1",
     kind: "MachineConfig",
@@ -217,12 +247,16 @@ export function toMachineConfigDocument(
       config: {
         ignition: { version: "3.5.0" },
         storage: {
-          files: config.files,
-          ...(config.storage.directories.length ? { directories: config.storage.directories } : {}),
-          ...(config.storage.links.length ? { links: config.storage.links } : {}),
+          ...some("files", config.files),
+          ...some("directories", config.storage.directories),
+          ...some("links", config.storage.links),
+          ...some("disks", config.storage.disks),
+          ...some("filesystems", config.storage.filesystems),
+          ...some("raid", config.storage.raid),
         },
-        systemd: { units: config.units },
-        passwd: { users: config.passwd.users, ...(config.passwd.groups.length ? { groups: config.passwd.groups } : {}) },
+        systemd: { ...some("units", config.units) },
+        passwd: { ...some("users", config.passwd.users), ...some("groups", config.passwd.groups) },
+        ...(config.ignitionKernelArguments ? { kernelArguments: config.ignitionKernelArguments } : {}),
       },
       kernelArguments: config.kernelArguments,
       extensions: config.extensions,

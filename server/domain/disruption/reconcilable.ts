@@ -1,39 +1,70 @@
 import { same } from "./diff";
-import type { RenderedConfig } from "./machineConfig";
+import { entries, type RenderedConfig } from "./machineConfig";
 
 export const FORCE_FILE = "/run/machine-config-daemon-force";
 export type StorageOverride = "Disks" | "FileSystems" | "Raid";
+
+/**
+ * The Ignition PasswdUser fields besides name, sshAuthorizedKeys and passwordHash (config v3_5
+ * types/schema.go). verifyUserFields compares the user with those three cleared against an empty
+ * PasswdUser, so any of these set — a pointer to false or "" included, and `groups: []`, which is
+ * a non-nil slice — is refused. A key Ignition does not know is dropped when the MCO parses the
+ * config, so it is not a field here.
+ */
+const OTHER_USER_FIELDS = [
+  "gecos",
+  "groups",
+  "homeDir",
+  "noCreateHome",
+  "noLogInit",
+  "noUserGroup",
+  "primaryGroup",
+  "shell",
+  "shouldExist",
+  "system",
+  "uid",
+] as const;
+
+const isSet = (v: unknown) => v !== null && v !== undefined;
+
+/**
+ * validatePasswdChanges and verifyUserFields (MCO pkg/controller/common/reconcile.go; reference §2).
+ * Only the new config is judged: every user in it must be core, and the LAST entry must be core with
+ * at least one SSH key or a password hash (any non-nil hash, "" included) and nothing else. So
+ * removing users, and an empty or absent user list, are accepted — the MCO does not remove users.
+ * Like the MCO, groups are judged first and the users only when the groups are unchanged.
+ */
+function passwdReasons(from: RenderedConfig, to: RenderedConfig): string[] {
+  if (same(from.passwd, to.passwd)) return [];
+  if (!same(from.passwd.groups, to.passwd.groups)) return ["passwd.groups changed: the MCO does not change groups on existing nodes"];
+  if (same(from.passwd.users, to.passwd.users)) return [];
+  const users = entries(to.passwd.users);
+  const others = users.filter((u) => u.name !== "core");
+  if (others.length > 0)
+    return [
+      `passwd ${others.length === 1 ? "user" : "users"} ${others.map((u) => JSON.stringify(String(u.name ?? ""))).join(", ")}: only the core user can be changed`,
+    ];
+  const last = users.at(-1);
+  if (!last) return [];
+  const keys = last.sshAuthorizedKeys;
+  if (!isSet(last.passwordHash) && !(Array.isArray(keys) && keys.length > 0))
+    return ["passwd: the last user entry must be core with at least one SSH key or a password hash (the MCO checks only the last entry)"];
+  const extra = OTHER_USER_FIELDS.filter((f) => isSet(last[f]));
+  if (extra.length > 0)
+    return [`passwd user core: only sshAuthorizedKeys and passwordHash may be set, and the last entry also sets ${extra.join(", ")}`];
+  return [];
+}
 
 /**
  * The reconcilability gate (reference §2): changes the MCO refuses rather than applies. Each
  * returned reason names the refused change; an empty list means the change can be applied.
  */
 export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, overrides: StorageOverride[] = []): string[] {
-  const reasons: string[] = [];
-  if (!same(from.passwd.groups, to.passwd.groups)) reasons.push("passwd.groups changed: the MCO does not change groups on existing nodes");
-  if (!same(from.passwd.users, to.passwd.users)) {
-    for (const user of to.passwd.users) {
-      if (user.name !== "core") reasons.push(`passwd user "${String(user.name)}": only the core user can be changed`);
-    }
-    for (const user of from.passwd.users) {
-      if (user.name !== "core" && !to.passwd.users.some((u) => u.name === user.name))
-        reasons.push(`passwd user "${String(user.name)}" removed: only the core user can be changed`);
-    }
-    const oldCore = from.passwd.users.find((u) => u.name === "core") ?? {};
-    const newCore = to.passwd.users.find((u) => u.name === "core") ?? {};
-    const { sshAuthorizedKeys: _a, passwordHash: _b, ...oldRest } = oldCore;
-    const { sshAuthorizedKeys: _c, passwordHash: _d, ...newRest } = newCore;
-    if (!same(oldRest, newRest)) reasons.push("passwd user core: only sshAuthorizedKeys and passwordHash can change");
-    const last = to.passwd.users.at(-1);
-    const keys = last?.sshAuthorizedKeys;
-    if (last && !(Array.isArray(keys) && keys.length > 0) && !last.passwordHash) {
-      reasons.push("passwd: the last user entry must have at least one SSH key or a password hash");
-    }
-  }
+  const reasons: string[] = passwdReasons(from, to);
   if (!same(from.ignitionKernelArguments, to.ignitionKernelArguments))
     reasons.push("Ignition kernelArguments section changed (use spec.kernelArguments)");
   if (!same(from.storage.directories, to.storage.directories)) reasons.push("storage.directories changed");
-  if (to.storage.links.some((l) => !from.storage.links.some((o) => same(o, l))))
+  if (entries(to.storage.links).some((l) => !entries(from.storage.links).some((o) => same(o, l))))
     reasons.push("storage.links added (only removing links is allowed)");
   const storage: [keyof RenderedConfig["storage"], StorageOverride][] = [
     ["disks", "Disks"],
@@ -47,7 +78,7 @@ export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, 
       );
     }
   }
-  for (const file of to.files) {
+  for (const file of entries(to.files)) {
     if (Array.isArray(file.append) && file.append.length > 0) reasons.push(`file ${file.path} uses append, which the MCO refuses`);
     if (file.path === FORCE_FILE) reasons.push(`file ${FORCE_FILE} cannot be written by a MachineConfig`);
   }

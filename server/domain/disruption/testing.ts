@@ -5,7 +5,8 @@ import { readMachineConfig, type RenderedConfig } from "./machineConfig";
 export type ConfigShape = {
   files?: Record<string, string | { gzip: string } | { source: string } | { text: string; append: true }>;
   units?: { name: string; contents?: string; enabled?: boolean; dropins?: { name: string; contents: string }[] }[];
-  users?: Record<string, unknown>[];
+  /** The passwd users; null leaves the list out (absent, not empty). Default: core with one key. */
+  users?: Record<string, unknown>[] | null;
   groups?: Record<string, unknown>[];
   kernelArguments?: string[];
   extensions?: string[];
@@ -35,7 +36,11 @@ export function machineConfigDoc(shape: ConfigShape, name = "rendered-worker-tes
         ignition: { version: "3.5.0" },
         storage: { files, directories: shape.directories, links: shape.links, disks: shape.disks },
         systemd: { units: shape.units ?? [] },
-        passwd: { users: shape.users ?? [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 AAAA core@example"] }], groups: shape.groups },
+        passwd: {
+          users:
+            shape.users === null ? undefined : (shape.users ?? [{ name: "core", sshAuthorizedKeys: ["ssh-ed25519 AAAA core@example"] }]),
+          groups: shape.groups,
+        },
       },
       kernelArguments: shape.kernelArguments ?? [],
       extensions: shape.extensions ?? [],
