@@ -56,13 +56,21 @@ spec:
             source: data:,server%20ntp.example.com%20iburst%0A
 `;
 
+/** Special is the MCD's `systemctl reload crio` (registries.conf), so the table says so, as the verdict does. */
 const describe = (a: Action) =>
-  a.type === "Reload" ? `Reload ${a.reload?.serviceName}` : a.type === "Restart" ? `Restart ${a.restart?.serviceName}` : a.type;
+  a.type === "Reload"
+    ? `Reload ${a.reload?.serviceName}`
+    : a.type === "Restart"
+      ? `Restart ${a.restart?.serviceName}`
+      : a.type === "Special"
+        ? "Reload crio.service"
+        : a.type;
 
 function verdictTone(verdict: string) {
   if (verdict === "Refused") return "bg-danger text-accent-ink";
   if (verdict === "Reboot" || verdict.startsWith("Drain")) return "bg-warn text-accent-ink";
   if (verdict === "No disruption") return "bg-ok text-accent-ink";
+  if (verdict === "Unknown") return "bg-canvas text-ink";
   return "bg-accent text-accent-ink";
 }
 
@@ -108,11 +116,13 @@ export function PreviewWorkbench() {
     ? run.data
         .flatMap((r) => ("result" in r && r.result ? r.result.pools : []))
         .reduce(
+          // A refused change is not applied at all, so it is no "affected without a reboot".
           (t, p) => ({
             reboot: t.reboot + (p.verdict === "Reboot" ? p.nodes : 0),
-            other: t.other + (p.verdict !== "Reboot" ? p.nodes : 0),
+            other: t.other + (["Reboot", "Refused", "No disruption", "Unknown"].includes(p.verdict) ? 0 : p.nodes),
+            refused: t.refused + (p.verdict === "Refused" ? p.nodes : 0),
           }),
-          { reboot: 0, other: 0 },
+          { reboot: 0, other: 0, refused: 0 },
         )
     : null;
 
@@ -181,6 +191,9 @@ export function PreviewWorkbench() {
         <p className="text-sm" role="status">
           Reboots {totals.reboot} node{totals.reboot === 1 ? "" : "s"}; {totals.other} other node{totals.other === 1 ? "" : "s"} affected
           without a reboot.
+          {totals.refused
+            ? ` Refused on ${totals.refused} node${totals.refused === 1 ? "" : "s"}: the MCO would not apply this change there.`
+            : null}
         </p>
       ) : null}
 

@@ -10,8 +10,9 @@ import {
   type RenderedConfig,
 } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
-import { describeAction, effectivePolicies } from "../domain/disruption/policy";
+import { effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
+import { NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
 import { CapturedCluster } from "../kube/captured";
 import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/client";
@@ -37,7 +38,11 @@ export type FileComparison = { path: string; before: string | null; after: strin
 
 export type PoolPreview = {
   pool: string;
-  /** A person's one-line answer: "Reboot", "Restart chronyd.service, no drain", "No disruption", "Refused". */
+  /**
+   * A person's one-line answer: "Reboot", "Restart chronyd.service, no drain", "Drain + reload
+   * crio.service", "No disruption", "Refused", or "Unknown" when the pool's current configuration
+   * cannot be rebuilt (a note says why).
+   */
   verdict: string;
   nodes: number;
   preview: Preview;
@@ -71,15 +76,6 @@ export function parseProposedMachineConfig(text: string): RenderedConfig {
     if (error instanceof MachineConfigError) throw new UserFacingError(400, error.message);
     throw error;
   }
-}
-
-export function verdictOf(p: Preview): string {
-  if (p.unreconcilable.length) return "Refused";
-  if (p.reboot) return "Reboot";
-  const real = p.actions.filter((a) => a.type !== "None" && a.type !== "Drain");
-  if (real.length === 0) return p.drain ? "Drain" : "No disruption";
-  const actions = [...new Set(real.map(describeAction))].join(", ");
-  return p.drain ? `Drain + ${actions}` : `${actions}, no drain`;
 }
 
 const text = (c: RenderedConfig, path: string) => {
@@ -118,7 +114,8 @@ export async function previewOnCluster(
 
 class ClusterUnreadable extends UserFacingError {}
 
-async function previewFrom(
+/** The preview on any source of cluster objects: a live cluster, or objects captured from one. */
+export async function previewFrom(
   cluster: ObjectSource,
   name: string,
   proposed: RenderedConfig,
@@ -154,16 +151,26 @@ async function previewFrom(
     };
     if (!selectorMatches(spec.machineConfigSelector, proposed.labels)) continue;
     const notes: string[] = [...warnings];
+    const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
     const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
     const missing = sourceNames.filter((n) => !byName.has(n));
     if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
     const sources = sourceNames.filter((n) => byName.has(n)).map((n) => readMachineConfig(byName.get(n), n));
+    if (sources.length === 0) {
+      // Without the sources there is no "before" to merge the proposal into; comparing the proposal
+      // with itself would claim "No disruption" for any change.
+      notes.push(
+        `pool ${pool.metadata.name} lists no source MachineConfigs that could be read (spec.configuration.source${sourceNames.length ? "" : " is empty: the pool may not be rendered yet"}), so its current configuration cannot be rebuilt and what this change does to its nodes is not known`,
+      );
+      results.push({ pool: pool.metadata.name, verdict: UNKNOWN, nodes, preview: NO_PREDICTION, notes, files: [] });
+      continue;
+    }
     const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
     const defaultOs = rendered ? readMachineConfig(rendered, spec.configuration!.name!).osImageURL : "";
     let before: RenderedConfig;
     let after: RenderedConfig;
     try {
-      before = mergeMachineConfigs(sources.length ? sources : [proposed], defaultOs);
+      before = mergeMachineConfigs(sources, defaultOs);
       after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
     } catch (error) {
       if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool.metadata.name}: ${error.message}`);
@@ -191,7 +198,6 @@ async function previewFrom(
         const a = text(after, c.name);
         return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
       });
-    const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
     results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview, notes, files });
   }
   return {

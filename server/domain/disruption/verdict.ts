@@ -1,0 +1,114 @@
+import type { Preview } from "./engine";
+import type { Action } from "./policy";
+
+/**
+ * The one-line answers a person reads: per pool ("Reboot", "Restart chronyd.service, no drain",
+ * "Drain + reload crio.service", "No disruption", "Refused", "Unknown") and for a fleet.
+ */
+export const REFUSED = "Refused";
+/** A pool whose current configuration cannot be rebuilt, so nothing can be predicted for it. */
+export const UNKNOWN = "Unknown";
+
+/**
+ * What runs on the node, in words (§4 execution table): `Special` is the MCD's `systemctl reload
+ * crio`, so it reads as the reload it is.
+ */
+function inWords(a: Action): string {
+  switch (a.type) {
+    case "Reload":
+      return `reload ${a.reload.serviceName}`;
+    case "Restart":
+      return `restart ${a.restart.serviceName}`;
+    case "Special":
+      return "reload crio.service";
+    case "DaemonReload":
+      return "daemon-reload";
+    default:
+      return a.type.toLowerCase();
+  }
+}
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function verdictOf(p: Preview): string {
+  if (p.unreconcilable.length) return REFUSED;
+  if (p.reboot) return "Reboot";
+  const real = p.actions.filter((a) => a.type !== "None" && a.type !== "Drain");
+  if (real.length === 0) return p.drain ? "Drain" : "No disruption";
+  const actions = [...new Set(real.map(inWords))].join(", ");
+  return p.drain ? `Drain + ${actions}` : `${capitalised(actions)}, no drain`;
+}
+
+/** A preview with nothing predicted, for a pool whose verdict is UNKNOWN (its notes say why). */
+export const NO_PREDICTION: Preview = {
+  path: "node-disruption-policy",
+  actions: [],
+  reboot: false,
+  drain: false,
+  drainReason: null,
+  unreconcilable: [],
+  changes: [],
+  warnings: [],
+  imageMode: null,
+};
+
+export type FleetSummary = {
+  rebootNodes: number;
+  rebootClusters: number;
+  otherNodes: number;
+  otherClusters: number;
+  /** Pools whose change the MCO refuses (§2): it is not applied there at all, so it is no "no reboot". */
+  refusedNodes: number;
+  refusedClusters: number;
+  /** Pools whose current configuration could not be rebuilt, so no verdict was given. */
+  unknownPools: number;
+  /** Unreachable clusters previewed from the configuration kept from their last sweep. */
+  stored: number;
+  failed: number;
+  text: string;
+};
+
+type ClusterAnswer = { error: string } | { source: "live" | "stored"; pools: { verdict: string; nodes: number }[] };
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The fleet preview's summary line: "reboots 340 nodes in 12 clusters, no reboot in 30 clusters (…)". */
+export function summarizeFleet(clusters: ClusterAnswer[]): FleetSummary {
+  let rebootNodes = 0,
+    rebootClusters = 0,
+    otherNodes = 0,
+    otherClusters = 0,
+    refusedNodes = 0,
+    refusedClusters = 0,
+    unknownPools = 0,
+    stored = 0,
+    failed = 0;
+  for (const c of clusters) {
+    if ("error" in c) {
+      failed++;
+      continue;
+    }
+    if (c.source === "stored") stored++;
+    const reboots = c.pools.filter((p) => p.verdict === "Reboot");
+    const refused = c.pools.filter((p) => p.verdict === REFUSED);
+    const others = c.pools.filter((p) => !["Reboot", REFUSED, "No disruption", UNKNOWN].includes(p.verdict));
+    rebootNodes += reboots.reduce((s, p) => s + p.nodes, 0);
+    otherNodes += others.reduce((s, p) => s + p.nodes, 0);
+    refusedNodes += refused.reduce((s, p) => s + p.nodes, 0);
+    unknownPools += c.pools.filter((p) => p.verdict === UNKNOWN).length;
+    if (reboots.length) rebootClusters++;
+    else if (others.length) otherClusters++;
+    if (refused.length) refusedClusters++;
+  }
+  const text = [
+    `reboots ${plural(rebootNodes, "node")} in ${plural(rebootClusters, "cluster")}, no reboot in ${plural(otherClusters, "cluster")} (${plural(otherNodes, "node")})`,
+    refusedClusters ? `refused in ${plural(refusedClusters, "cluster")} (${plural(refusedNodes, "node")} left as they are)` : null,
+    unknownPools ? `${plural(unknownPools, "pool")} could not be judged` : null,
+    stored
+      ? `${plural(stored, "unreachable cluster")} previewed from the configuration of ${stored === 1 ? "its" : "their"} last sweep`
+      : null,
+    failed ? `${plural(failed, "cluster")} could not be previewed` : null,
+  ]
+    .filter(Boolean)
+    .join("; ");
+  return { rebootNodes, rebootClusters, otherNodes, otherClusters, refusedNodes, refusedClusters, unknownPools, stored, failed, text };
+}
