@@ -282,7 +282,9 @@ export async function verifyAcknowledgement(id: string): Promise<boolean> {
   const status =
     ((mc.value.status ?? {}) as { bootImageSkewEnforcementStatus?: EnforcementSpecValue }).bootImageSkewEnforcementStatus ?? null;
   if (!sameSpec(status, spec)) return false;
-  const upgradeable = co.status === "ok" ? (co.value.status?.conditions ?? []).find((c) => c.type === "Upgradeable") : undefined;
+  // Without machine-config's conditions, whether Upgradeable followed is not known: not verified yet.
+  if (co.status !== "ok") return false;
+  const upgradeable = (co.value.status?.conditions ?? []).find((c) => c.type === "Upgradeable");
   const skewBlock = upgradeable?.status === "False" && upgradeable.reason === UPGRADEABLE_SKEW_REASON;
   const state = await findClusterState(ack.clusterId);
   const release = (state?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null;
@@ -291,12 +293,21 @@ export async function verifyAcknowledgement(id: string): Promise<boolean> {
   await changeAcknowledgement(id, (current) => ({
     change: {
       verifiedAt: new Date(),
-      result: `${current.result ? `${current.result.replace(/; waiting for the MCO to mirror it into status\.$/, ".")} ` : ""}The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports ${
-        skewBlock ? `Upgradeable=False (${UPGRADEABLE_SKEW_REASON})` : "no boot-image block (Upgradeable=True)"
-      }.`,
+      result: `${current.result ? `${current.result.replace(/; waiting for the MCO to mirror it into status\.$/, ".")} ` : ""}The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports ${upgradeableWords(
+        upgradeable,
+      )}.`,
     },
   }));
   return true;
+}
+
+/** What machine-config's Upgradeable says, as it is: a block for another reason is not "no block". */
+function upgradeableWords(c: { status: string; reason?: string | null; message?: string | null } | undefined): string {
+  if (!c) return "no boot-image block (it has no Upgradeable condition)";
+  if (c.status === "False" && c.reason === UPGRADEABLE_SKEW_REASON) return `Upgradeable=False (${UPGRADEABLE_SKEW_REASON})`;
+  if (c.status === "True") return "no boot-image block (Upgradeable=True)";
+  const why = [c.reason, c.message].filter(Boolean).join(": ");
+  return `no boot-image block, but Upgradeable=${c.status} for another reason${why ? ` (${why})` : ""}`;
 }
 
 export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPrediction; release: string | null };

@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as approveRoute } from "@/app/api/v1/acknowledgements/[id]/approve/route";
+import { POST as rejectRoute } from "@/app/api/v1/acknowledgements/[id]/reject/route";
+import { GET as listRoute, POST as requestRoute } from "@/app/api/v1/acknowledgements/route";
+import { POST as loginRoute } from "@/app/api/v1/session/route";
+import { hashPassword } from "../auth/password";
+import { Collector } from "../collector/collector";
+import { CLIENT_IP_HEADER } from "../http/request";
+import type { Fleet } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { Reconciler, scaledClock } from "../simulator/reconciler";
+import { startTestSimulator } from "../simulator/testing";
+import { listAudit } from "../store/audit";
+import { makeAllDue } from "../store/sweeps";
+import { createUser } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
+
+/**
+ * The acknowledgement API through its route handlers, given real Requests and real sessions,
+ * against real Postgres and the simulator: what a browser or a script gets back.
+ */
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+
+const ORIGIN = "http://127.0.0.1:3000";
+let fleet: Fleet;
+let sim: SimulatorServer;
+let reconciler: Reconciler;
+
+function request(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
+  const headers: Record<string, string> = { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1" };
+  if (init.cookie) headers.cookie = init.cookie;
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  return new Request(`${ORIGIN}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+}
+
+async function signIn(username: string): Promise<string> {
+  const response = await loginRoute(
+    request("/api/v1/session", { method: "POST", body: { username, password: `${username} password for tests` } }),
+  );
+  expect(response.status).toBe(200);
+  return response.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const decide = (route: typeof approveRoute, id: string, cookie: string, comment = "") =>
+  route(
+    request(`/api/v1/acknowledgements/${id}/${route === approveRoute ? "approve" : "reject"}`, {
+      method: "POST",
+      cookie,
+      body: { comment },
+    }),
+    params(id),
+  );
+
+/** Marks a simulated pool Degraded, as the MCO reports a node it cannot update. */
+function degradePool(cluster: string, pool: string) {
+  const c = fleet.get(cluster)!;
+  const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
+  const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
+  const conditions = [
+    ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
+    { type: "Degraded", status: "True", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
+  ];
+  c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
+}
+
+beforeAll(async () => {
+  ({ fleet, sim } = await startTestSimulator());
+  reconciler = new Reconciler(fleet, scaledClock(1));
+  reconciler.start(50);
+  await registerSimulatedClusters(sim, fleet.list());
+  for (const [username, role] of [
+    ["ada", "admin"],
+    ["alice", "approver"],
+    ["tom", "technician"],
+  ] as const)
+    await createUser({ username, role, passwordHash: await hashPassword(`${username} password for tests`) }, { actor: null });
+  await makeAllDue();
+  await new Collector(testCollectorOptions("test")).runOnce();
+});
+afterAll(() => {
+  reconciler.stop();
+  return sim.close();
+});
+
+describe("POST /api/v1/acknowledgements and the decision on it", () => {
+  it("an admin who requested it cannot approve or reject it; a role without approval cannot decide; an approver can, once", async () => {
+    const ada = await signIn("ada");
+    const alice = await signIn("alice");
+    const tom = await signIn("tom");
+
+    const created = await requestRoute(
+      request("/api/v1/acknowledgements", {
+        method: "POST",
+        cookie: ada,
+        body: {
+          cluster: "prod-east-422",
+          mode: "RHCOSVersion",
+          rhcosVersion: "9.6.20250701-0",
+          evidence: "Worker MachineSets moved to ami-0a1b2c3d (RHCOS 9.6.20250701-0) on 2026-11-18, change CHG-1234.",
+        },
+      }),
+    );
+    expect(created.status).toBe(201);
+    const ack = await created.json();
+    expect(ack).toMatchObject({ id: expect.any(String), status: "pending", requestedBy: "ada", cluster: "prod-east-422" });
+
+    // The requester holds the admin role, which may approve in general: the rule is about the person.
+    const own = await decide(approveRoute, ack.id, ada, "looks right to me");
+    expect(own.status).toBe(403);
+    expect((await own.json()).error).toBe("You requested this acknowledgement; someone else with the approver role must approve it");
+    const ownReject = await decide(rejectRoute, ack.id, ada, "changed my mind");
+    expect(ownReject.status).toBe(403);
+    expect((await ownReject.json()).error).toMatch(/^You requested this acknowledgement/);
+    const [refusal] = await listAudit({ action: "request.refused", actor: "ada" });
+    expect(refusal).toMatchObject({ outcome: "denied", targetId: `POST /api/v1/acknowledgements/${ack.id}/reject` });
+
+    // A technician has no approval rights at all.
+    const byTech = await decide(rejectRoute, ack.id, tom, "not needed");
+    expect(byTech.status).toBe(403);
+    expect((await byTech.json()).error).toBe("This needs the approver role; you are signed in as tom (technician)");
+
+    const pending = await (await listRoute(request("/api/v1/acknowledgements?status=pending", { cookie: tom }))).json();
+    expect(pending.acknowledgements.map((a: { id: string }) => a.id)).toEqual([ack.id]);
+
+    // A pool degrades meanwhile: machine-config's Upgradeable turns False for that, not for boot images.
+    degradePool("prod-east-422", "worker");
+    const approved = await decide(approveRoute, ack.id, alice, "AMI ids checked in the AWS console");
+    expect(approved.status).toBe(200);
+    const view = await approved.json();
+    expect(view).toMatchObject({ id: ack.id, status: "applied", decidedBy: "alice" });
+    expect(view.verifiedAt).not.toBeNull();
+    expect(view.result).toMatch(
+      /machine-config reports no boot-image block, but Upgradeable=False for another reason \(DegradedPool: One or more machine config pools are degraded/,
+    );
+    expect(view.result).not.toMatch(/Upgradeable=True/);
+
+    const again = await decide(approveRoute, ack.id, alice);
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toBe("This request is no longer pending: it is applied");
+  });
+});
