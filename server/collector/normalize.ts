@@ -323,7 +323,9 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       const mcnConds = conditions(mcnStatus.conditions);
       const labels = obj(meta.labels) as Record<string, string>;
       const annotations = obj(meta.annotations) as Record<string, string>;
-      const ready = conditionOf(conditions(status.conditions), "Ready");
+      const nodeConds = conditions(status.conditions);
+      const ready = conditionOf(nodeConds, "Ready");
+      const diskPressure = conditionOf(nodeConds, "DiskPressure");
       return {
         name,
         pool: str(obj(obj(mcn?.spec).pool).name),
@@ -333,6 +335,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
           .sort(),
         osImage: str(obj(status.nodeInfo).osImage),
         ready: ready ? ready.status === "True" : null,
+        diskPressure: diskPressure ? diskPressure.status === "True" : null,
         ephemeralBytes: quantityBytes(str(obj(status.allocatable)["ephemeral-storage"])),
         mcoState: str(annotations["machineconfiguration.openshift.io/state"]),
         pinned: arr(mcnStatus.pinnedImageSets)

@@ -76,6 +76,8 @@ export type NodeFacts = {
   roles: string[];
   osImage: string | null;
   ready: boolean | null;
+  /** The node's DiskPressure condition is True; null when it has none. Missing from snapshots stored before Fleetskew read it. */
+  diskPressure?: boolean | null;
   /** Allocatable ephemeral storage in bytes, when the node says. */
   ephemeralBytes: number | null;
   mcoState: string | null;

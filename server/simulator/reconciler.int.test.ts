@@ -139,6 +139,42 @@ describe("pinned images", () => {
     expect(sync.poolSynchronizerType).toBe("PinnedImageSets");
     expect(sync.updatedMachineCount).toBeLessThan(sync.machineCount);
   });
+
+  it("pulls nothing on a node that is not Ready (or under DiskPressure) until it is", async () => {
+    const c = client("prod-east");
+    const cluster = fleet.get("prod-east")!;
+    const nodeInfo = cluster.kinds.find((k) => k.kind === "Node")!;
+    const name = "ip-10-0-33-150.ec2.internal"; // the infra pool's node
+    const setCondition = (type: string, status: string) => {
+      const node = cluster.store.get(nodeInfo, undefined, name) as Any;
+      const conditions = (node.status.conditions as Any[]).map((x) => (x.type === type ? { ...x, status } : x));
+      cluster.store.replace(nodeInfo, undefined, name, { ...node, status: { ...node.status, conditions } } as never, "status");
+    };
+    const entry = async () =>
+      ((await c.get(KINDS.machineConfigNode, name)) as Any).status.pinnedImageSets.find((e: Any) => e.name === "bundle-test-infra");
+    // Written to the store directly (not through the API), so each step reconciles the cluster itself.
+    const tick = (seconds: number) => {
+      t += seconds * 1000;
+      reconciler.reconcile(cluster);
+    };
+    setCondition("Ready", "False");
+    await createPinnedImageSet(c, {
+      name: "bundle-test-infra",
+      poolLabels: { "machineconfiguration.openshift.io/role": "infra" },
+      images: [`quay.io/example/infra@sha256:${"4".repeat(64)}`],
+    });
+    tick(1);
+    tick(3600);
+    expect(await entry()).toEqual({ name: "bundle-test-infra", desiredGeneration: 1 });
+    setCondition("Ready", "True");
+    setCondition("DiskPressure", "True");
+    tick(3600);
+    expect((await entry()).currentGeneration).toBeUndefined();
+    setCondition("DiskPressure", "False");
+    tick(1);
+    tick(61);
+    expect(await entry()).toMatchObject({ currentGeneration: 1, desiredGeneration: 1 });
+  });
 });
 
 describe("upgrades", () => {

@@ -326,14 +326,24 @@ export class Reconciler {
       for (const mcn of poolNodes) {
         const node = nodes.get(mcn.metadata.name);
         const capacity = parseQuantity(node?.status?.allocatable?.["ephemeral-storage"]) ?? 0;
+        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§6); here such a node waits.
+        const nodeConditions = (node?.status?.conditions ?? []) as Condition[];
+        const held =
+          nodeConditions.some((c) => c.type === "Ready" && c.status !== "True") ||
+          nodeConditions.some((c) => c.type === "DiskPressure" && c.status === "True");
         const previous = new Map(((mcn.status?.pinnedImageSets ?? []) as Any[]).map((e) => [e.name, e]));
         let progressing = false;
         let failed = false;
+        let waiting = false;
         const entries = selected.map((set) => {
           const generation = set.metadata.generation ?? 1;
           const entry: Any = { ...(previous.get(set.metadata.name) ?? { name: set.metadata.name }) };
           entry.desiredGeneration = generation;
           if (entry.currentGeneration === generation) return entry;
+          if (held) {
+            waiting = true;
+            return entry;
+          }
           const images = (set.spec?.pinnedImages ?? []).length;
           const bytes = Number(set.metadata.annotations?.["fleetskew.io/image-size-bytes"]) || images * this.options.defaultImageBytes;
           if (capacity < MIN_FREE_AFTER_PREFETCH || 2 * bytes >= capacity - MIN_FREE_AFTER_PREFETCH) {
@@ -351,7 +361,7 @@ export class Reconciler {
           } else progressing = true;
           return entry;
         });
-        if (!progressing && !failed) updated++;
+        if (!progressing && !failed && !waiting) updated++;
         inProgress ||= progressing;
         const next = structuredClone(mcn);
         next.status ??= {};
