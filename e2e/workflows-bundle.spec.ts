@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { expect, test } from "@playwright/test";
-import { ADMIN_PASSWORD, ensureUser, register, setNodeDisk, signIn, signOut, snap } from "./helpers";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { ADMIN_PASSWORD, ensureUser, register, setNodeDisk, signIn, signOut, simulatedCluster, snap } from "./helpers";
 
 // Runs after the read-only specs (file order): it upgrades prod-east in the shared simulator.
 const TECH = { username: "site-tech", password: "site technician password", role: "technician" };
@@ -9,16 +9,55 @@ const APPROVER = { username: "bundle-approver", password: "bundle approver passw
 const NODE = "ip-10-0-33-150.ec2.internal";
 
 const hex = (c: string) => c.repeat(64);
+const RELEASE_IMAGE = `quay.io/openshift-release-dev/ocp-release@sha256:${hex("e")}`;
 const manifest = {
   apiVersion: "fleetskew.io/v1",
   kind: "UpgradeBundle",
-  release: { version: "4.19.11", image: `quay.io/openshift-release-dev/ocp-release@sha256:${hex("e")}` },
-  images: ["a", "b", "c"].map((c) => ({
-    name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hex(c)}`,
-    sizeBytes: 2 * 1024 ** 3,
-  })),
+  release: { version: "4.19.11", image: RELEASE_IMAGE },
+  // The release image is listed with the others: it is pinned too, and its size counts.
+  images: [
+    { name: RELEASE_IMAGE, sizeBytes: 2 * 1024 ** 3 },
+    ...["a", "b"].map((c) => ({ name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hex(c)}`, sizeBytes: 2 * 1024 ** 3 })),
+  ],
   createdAt: "2026-11-01T09:00:00Z",
 };
+
+/** Sets a simulated node's Ready condition through the cluster's own API (a node rebooting, or back). */
+async function setNodeReady(request: APIRequestContext, cluster: string, node: string, ready: boolean) {
+  const { server, token } = simulatedCluster(cluster);
+  const headers = { authorization: `Bearer ${token}` };
+  const current = await request.get(`${server}/api/v1/nodes/${node}`, { headers, ignoreHTTPSErrors: true });
+  expect(current.status()).toBe(200);
+  const conditions = ((await current.json()).status.conditions as { type: string; status: string }[]).map((c) =>
+    c.type === "Ready" ? { ...c, status: ready ? "True" : "False" } : c,
+  );
+  const response = await request.patch(`${server}/api/v1/nodes/${node}/status`, {
+    headers: { ...headers, "content-type": "application/merge-patch+json" },
+    data: JSON.stringify({ status: { conditions } }),
+    ignoreHTTPSErrors: true,
+  });
+  expect(response.status()).toBe(200);
+}
+
+/** Creates or deletes a PinnedImageSet on a simulated cluster through its own API (someone else pinning images). */
+async function otherPinnedImageSet(request: APIRequestContext, cluster: string, name: string, present: boolean) {
+  const { server, token } = simulatedCluster(cluster);
+  const base = `${server}/apis/machineconfiguration.openshift.io/v1/pinnedimagesets`;
+  const headers = { authorization: `Bearer ${token}` };
+  const response = present
+    ? await request.post(base, {
+        headers,
+        data: {
+          apiVersion: "machineconfiguration.openshift.io/v1",
+          kind: "PinnedImageSet",
+          metadata: { name, labels: { "machineconfiguration.openshift.io/role": "master" } },
+          spec: { pinnedImages: [{ name: `quay.io/example/monitoring@sha256:${hex("9")}` }] },
+        },
+        ignoreHTTPSErrors: true,
+      })
+    : await request.delete(`${base}/${name}`, { headers, ignoreHTTPSErrors: true });
+  expect(response.status()).toBeLessThan(300);
+}
 
 test("a technician applies a vetted bundle, follows every node through a disk failure, and an admin starts the upgrade", async ({
   page,
@@ -53,6 +92,10 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await expect(vet.getByRole("status")).toContainText(`Vetted sha256:${digest}`);
   await signOut(page);
 
+  // One node is rebooting when the technician arrives: the MCO pulls nothing onto it until it is Ready again,
+  // so whatever happens to its disk meanwhile is seen when it comes back, however fast the others pull.
+  await setNodeReady(request, "prod-east", NODE, false);
+
   // The technician uploads it again, checks the cluster and reads the warnings.
   await signIn(page, TECH.username, TECH.password);
   await page.goto("/bundles");
@@ -64,16 +107,28 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await expect(prechecks.locator('[data-check="always-pull-pods"]')).toHaveAttribute("data-status", "warn");
   await expect(prechecks.locator('[data-check="always-pull-pods"]')).toContainText("openshift-marketplace/redhat-operators-7x9kq");
   await expect(prechecks.locator('[data-check="disk-space"][data-status="pass"]').first()).toBeVisible();
+  await expect(prechecks.locator('[data-check="nodes-not-ready"]')).toContainText(NODE);
   await expect(page.getByRole("button", { name: "Apply bundle" })).toBeDisabled();
   await page.getByLabel("I have read the warnings above and want to apply the bundle anyway.").check();
   await snap(page, testInfo, "41-bundle-prechecks");
+
+  // Someone pins other images after the technician read the warnings: that new warning was not confirmed.
+  await otherPinnedImageSet(request, "prod-east", "late-monitoring-images", true);
+  await page.getByRole("button", { name: "Apply bundle" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "changed since you checked it" })).toBeVisible();
+  await expect(prechecks.locator('[data-check="existing-pinned-image-sets"][data-new="true"]')).toContainText("late-monitoring-images");
+  await expect(page.getByRole("button", { name: "Apply bundle" })).toBeDisabled();
+  await page.getByLabel("I have read the warnings above and want to apply the bundle anyway.").check();
   await page.getByRole("button", { name: "Apply bundle" }).click();
   await expect(page).toHaveURL(/\/bundles\/applications\/[0-9a-f-]{36}$/);
+  await otherPinnedImageSet(request, "prod-east", "late-monitoring-images", false);
   await expect(page.getByRole("heading", { name: "OpenShift 4.19.11 on prod-east" })).toBeVisible();
 
-  // The disk of one node fills up while it pulls: the page says so, and what to do.
-  await setNodeDisk(request, "prod-east", NODE, "20Gi");
+  // The rebooting node waits; its disk fills up meanwhile, and when it is back the MCO refuses to pull: the page says so, and what to do.
   const row = page.locator(`tr[data-node="${NODE}"]`);
+  await expect(row).toContainText("waiting: node not ready");
+  await setNodeDisk(request, "prod-east", NODE, "20Gi");
+  await setNodeReady(request, "prod-east", NODE, true);
   await expect(row).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
   await expect(row).toContainText("failed: not enough disk");
   await expect(row).toContainText("Free disk space on the node");

@@ -79,7 +79,9 @@ function NextStep({ p }: { p: ApplicationProgress }) {
         <Alert tone={u.refused ? "error" : "info"}>
           {u.refused
             ? `The cluster did not accept the update: ${u.refused}`
-            : `Upgrading to ${a.releaseVersion}, started by ${a.upgradeStartedBy} at ${new Date(a.upgradeStartedAt!).toLocaleString()}. ${u.progressing ?? ""}`}
+            : `Upgrading to ${a.releaseVersion}, ${
+                a.upgradeStartedBy ? `started by ${a.upgradeStartedBy}` : "found under way on the cluster (not started from Fleetskew)"
+              } at ${new Date(a.upgradeStartedAt!).toLocaleString()}. ${u.progressing ?? ""}`}
         </Alert>
       );
     case "upgraded":
@@ -146,10 +148,10 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
               {start.isPending ? "Starting…" : "Start upgrade"}
             </Button>
           </div>
-        ) : me.role === "admin" ? (
+        ) : me.role === "admin" && p.overridable ? (
           <>
             <label htmlFor="override" className="text-sm font-medium">
-              Start anyway: why (recorded in the audit log)
+              Start anyway despite the failing readiness checks: why (recorded in the audit log)
             </label>
             <textarea
               id="override"
@@ -170,7 +172,10 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
           </>
         ) : (
           <p className="text-sm text-muted">
-            When the reasons above are resolved, the button appears here. An admin can start it anyway with a written reason.
+            When the reasons above are resolved, the button appears here.{" "}
+            {p.overridable
+              ? "An admin can start it anyway with a written reason."
+              : "Only failing readiness checks can be overridden (by an admin, with a written reason); the other reasons must be resolved first."}
           </p>
         )}
         {error ? <Alert tone="error">{error}</Alert> : null}

@@ -40,6 +40,8 @@ function ApplyBundle() {
   const [cluster, setCluster] = useState("");
   const [precheck, setPrecheck] = useState<PrecheckResult | null>(null);
   const [confirmed, setConfirmed] = useState(false);
+  /** Warnings that appeared after the technician read the prechecks (the apply was refused for them). */
+  const [fresh, setFresh] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
 
   const clusters = useQuery({
@@ -77,17 +79,20 @@ function ApplyBundle() {
     onMutate: () => {
       setPrecheck(null);
       setConfirmed(false);
+      setFresh([]);
       setError(null);
     },
     onSuccess: setPrecheck,
     onError: (e) => setError(e.message),
   });
 
+  // The confirmation covers the warnings on screen, by their keys: a warning that appears later is not confirmed.
+  const shownWarnings = (precheck?.checks ?? []).filter((c) => c.status === "warn").map((c) => c.key);
   const apply = useMutation({
     mutationFn: () =>
       api<{ application: Application }>("/api/v1/bundle-applications", {
         method: "POST",
-        body: { digest: uploaded!.digest, cluster, confirmWarnings: confirmed },
+        body: { digest: uploaded!.digest, cluster, confirmedWarnings: confirmed ? shownWarnings : [] },
       }),
     onSuccess: ({ application }) => {
       void queryClient.invalidateQueries({ queryKey: ["applications"] });
@@ -95,8 +100,18 @@ function ApplyBundle() {
     },
     onError: (e) => {
       setError(e.message);
-      if (e instanceof ApiError && Array.isArray(e.data.checks) && precheck)
-        setPrecheck({ ...precheck, checks: e.data.checks as PrecheckResult["checks"] });
+      if (e instanceof ApiError && Array.isArray(e.data.checks) && precheck) {
+        const checks = e.data.checks as PrecheckResult["checks"];
+        setPrecheck({
+          ...precheck,
+          checks,
+          canApply: !checks.some((c) => c.status === "fail"),
+          needsConfirmation: checks.some((c) => c.status === "warn"),
+        });
+        // What is on screen changed: it must be read and confirmed again.
+        setConfirmed(false);
+        setFresh(Array.isArray(e.data.unconfirmed) ? (e.data.unconfirmed as string[]) : []);
+      }
     },
   });
 
@@ -188,7 +203,7 @@ function ApplyBundle() {
             </Button>
           </div>
           {!uploaded ? <p className="text-xs text-muted">Upload the manifest first.</p> : null}
-          {precheck ? <PrecheckList result={precheck} /> : null}
+          {precheck ? <PrecheckList result={precheck} fresh={fresh} /> : null}
         </Step>
 
         <Step n={3} title="Apply">

@@ -7,8 +7,8 @@ const STYLE: Record<PrecheckStatus, { icon: string; className: string; word: str
 };
 const ORDER: Record<PrecheckStatus, number> = { fail: 0, warn: 1, pass: 2 };
 
-/** The prechecks, most serious first, each with what to do about it. */
-export function PrecheckList({ result }: { result: PrecheckResult }) {
+/** The prechecks, most serious first, each with what to do about it; `fresh` marks warnings that appeared since they were read. */
+export function PrecheckList({ result, fresh = [] }: { result: PrecheckResult; fresh?: string[] }) {
   const checks = [...result.checks].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
   const count = (s: PrecheckStatus) => checks.filter((c) => c.status === s).length;
   return (
@@ -19,14 +19,16 @@ export function PrecheckList({ result }: { result: PrecheckResult }) {
       <ul className="flex flex-col gap-2">
         {checks.map((c) => (
           <li
-            key={`${c.id}/${c.pool ?? ""}`}
+            key={c.key}
             data-check={c.id}
             data-status={c.status}
+            data-new={fresh.includes(c.key) ? "true" : undefined}
             className={`rounded-md border-l-4 bg-surface px-3 py-2 text-sm ${STYLE[c.status].className}`}
           >
             <p className="font-medium">
               <span aria-hidden>{STYLE[c.status].icon} </span>
               <span className="sr-only">{STYLE[c.status].word}: </span>
+              {fresh.includes(c.key) ? <span className="mr-1 rounded bg-warn/15 px-1 text-xs">New since you checked</span> : null}
               {c.title}
             </p>
             <p className="text-ink">{c.detail}</p>

@@ -17,6 +17,8 @@ export type Bundle = {
 export type PrecheckStatus = "pass" | "warn" | "fail";
 export type Precheck = {
   id: string;
+  /** This finding's identity; a warning is confirmed by its key. */
+  key: string;
   pool: string | null;
   title: string;
   status: PrecheckStatus;
@@ -84,6 +86,8 @@ export type ApplicationProgress = {
   readiness: { target: string; status: "pass" | "warn" | "fail" | "unknown"; checks: ReadinessCheck[] } | null;
   upgrade: { current: string | null; desired: string | null; completed: boolean; progressing: string | null; refused: string | null };
   blockers: string[];
+  /** Every blocker is a failing readiness check, which an admin may override with a written reason. */
+  overridable: boolean;
 };
 
 /** What each state means to the person on site. */

@@ -26,6 +26,7 @@ import { conditionOf, type ClusterSnapshot } from "../domain/snapshot";
 import { UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { KubeError, type ClusterClient } from "../kube/client";
+import type { ClusterVersion } from "../kube/schemas";
 import { readClusterObjects, readClusterVersion, readPinnedImageSets, readPods, type ClusterObjects } from "../kube/readers";
 import { createPinnedImageSet, deletePinnedImageSet, setDesiredUpdate } from "../kube/writers";
 import type { AuditInput } from "../store/audit";
@@ -180,15 +181,19 @@ export async function precheck(digestText: string, clusterName: string): Promise
 export const ApplyBundleSchema = z.object({
   digest: z.string().trim().min(1, "name the bundle by its digest"),
   cluster: z.string().trim().min(1, "choose a cluster"),
-  /** The technician read the warnings and wants to go ahead. */
-  confirmWarnings: z.boolean().default(false),
+  /** The keys of the warnings the technician read and accepts (each precheck's `key`). */
+  confirmedWarnings: z
+    .array(z.string().trim().min(1).max(300), { error: "confirmedWarnings must be a list of precheck keys" })
+    .max(200, "confirmedWarnings may list at most 200 keys")
+    .default([]),
 });
 
 /**
- * Applies a bundle: the prechecks run again (a failure blocks, a warning needs confirmation), the
- * application is recorded, then its PinnedImageSets are created. Applying twice changes nothing;
- * applying a bundle that was unpinned starts it over; an interrupted application is finished by
- * `followApplications`.
+ * Applies a bundle: the prechecks run again (a failure blocks; every warning must be one the
+ * technician confirmed by its key, so one that appeared since they read the prechecks is not taken
+ * as read), the application is recorded, then its PinnedImageSets are created. Applying twice
+ * changes nothing; applying a bundle that was unpinned starts it over; an interrupted application
+ * is finished by `followApplications`.
  */
 export async function applyBundle(
   input: z.infer<typeof ApplyBundleSchema>,
@@ -211,13 +216,19 @@ export async function applyBundle(
         { checks: result.checks },
       );
     const warnings = result.checks.filter((c) => c.status === "warn");
-    if (warnings.length && !input.confirmWarnings)
+    const confirmed = new Set(input.confirmedWarnings);
+    const unconfirmed = warnings.filter((c) => !confirmed.has(c.key));
+    if (unconfirmed.length) {
+      const titles = unconfirmed.map((c) => c.title).join("; ");
       throw new UserFacingError(
         409,
-        `Confirm the warnings to apply: ${warnings.map((c) => c.title).join("; ")}.`,
+        input.confirmedWarnings.length
+          ? `Not applied: the cluster changed since you checked it. Read and confirm ${unconfirmed.length === 1 ? "this new warning" : `these ${unconfirmed.length} new warnings`}: ${titles}.`
+          : `Confirm the warnings to apply: ${titles}.`,
         {},
-        { checks: result.checks, needsConfirmation: true },
+        { checks: result.checks, needsConfirmation: true, unconfirmed: unconfirmed.map((c) => c.key) },
       );
+    }
     const specs = poolsOf(live);
     const pools: ApplicationPool[] = specs.map((p) => ({
       pool: p.name,
@@ -332,6 +343,12 @@ export type ApplicationProgress = {
   upgrade: UpgradeState;
   /** Why "Start upgrade" is not available yet, in words; empty when it is. */
   blockers: string[];
+  /**
+   * Every blocker is a failing readiness check, which an admin may override with a written reason.
+   * Nodes without the images, a cluster already updating, another bundle's upgrade still running
+   * and missing sets cannot be overridden.
+   */
+  overridable: boolean;
 };
 
 function upgradeStateOf(s: ClusterSnapshot, release: string): UpgradeState {
@@ -396,27 +413,29 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
   }
   const { nodes, summary, missingSets } = progressOf(application, snapshot, pools, bundle.manifest);
   const readiness = evaluateReadiness(snapshot, application.releaseVersion, { limits: await skewLimits() });
-  const blockers: string[] = [];
-  if (application.state === "applying") blockers.push("The PinnedImageSets are still being created.");
+  // Only a failing readiness check may be overridden (by an admin, with a reason); the rest must be resolved.
+  const found: { text: string; overridable: boolean }[] = [];
+  const block = (text: string, overridable = false) => found.push({ text, overridable });
+  if (application.state === "applying") block("The PinnedImageSets are still being created.");
   if (application.state === "preloading") {
-    if (!summary.allDone) blockers.push(`${summary.total - summary.done} of ${summary.total} nodes do not have the images yet.`);
+    if (!summary.allDone) block(`${summary.total - summary.done} of ${summary.total} nodes do not have the images yet.`);
     for (const check of readiness.checks.filter((c) => c.status === "fail"))
-      blockers.push(`Readiness for ${application.releaseVersion}: ${check.title}: ${check.detail}`);
-    if (missingSets.length)
-      blockers.push(`PinnedImageSet ${missingSets.join(", ")} is missing on the cluster; Fleetskew creates it again.`);
+      block(`Readiness for ${application.releaseVersion}: ${check.title}: ${check.detail}`, true);
+    if (missingSets.length) block(`PinnedImageSet ${missingSets.join(", ")} is missing on the cluster; Fleetskew creates it again.`);
     const upgrade = upgradeStateOf(snapshot, application.releaseVersion);
     if (upgrade.progressing || (upgrade.desired && upgrade.current && upgrade.desired !== upgrade.current))
-      blockers.push(
+      block(
         `The cluster is already updating${upgrade.desired && upgrade.desired !== upgrade.current ? ` to ${upgrade.desired}` : ""}; starting another update now would change its target midway.`,
       );
     const other = (await listApplications({ clusterId: application.clusterId, states: ["upgrading"] })).find(
       (a) => a.id !== application.id,
     );
     if (other)
-      blockers.push(
+      block(
         `The upgrade to ${other.releaseVersion} (another bundle) was started by ${other.upgradeStartedBy ?? "someone"} and has not completed.`,
       );
   }
+  const blockers = found.map((b) => b.text);
   return {
     application,
     manifest: {
@@ -434,18 +453,21 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
     readiness,
     upgrade: upgradeStateOf(snapshot, application.releaseVersion),
     blockers,
+    overridable: found.length > 0 && found.every((b) => b.overridable),
   };
 }
 
 export const StartUpgradeSchema = z.object({
-  /** An admin's written reason for starting despite the blockers. */
+  /** An admin's written reason for starting despite failing readiness checks. */
   overrideReason: z.string().trim().max(2000).optional(),
 });
 
 /**
  * "Start upgrade": when every node has the images and readiness for the release has no failures,
- * ClusterVersion spec.desiredUpdate is set to the bundle's release digest. Only an admin can start
- * despite blockers, and only with a written reason.
+ * ClusterVersion spec.desiredUpdate is set to the bundle's release digest. An admin can start
+ * despite failing readiness checks, and only with a written reason; nothing overrides the other
+ * blockers. Who started it (and why) is recorded before the cluster is written, so that an
+ * interruption between the write and the state change is settled by `followApplications`.
  */
 export async function startUpgrade(id: string, input: z.infer<typeof StartUpgradeSchema>, actor: Actor): Promise<ApplicationRecord> {
   const application = await applicationOrThrow(id);
@@ -459,22 +481,32 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   const progress = await applicationProgress(id);
   if (progress.source !== "live") throw new UserFacingError(503, progress.sourceNote ?? `cannot read ${application.cluster} now`);
   const reason = input.overrideReason?.trim() ?? "";
+  const refuse = (next: string) =>
+    new UserFacingError(
+      409,
+      `Not started: ${progress.blockers.join(" ")} ${next}`.trim(),
+      {},
+      {
+        blockers: progress.blockers,
+        overridable: progress.overridable,
+      },
+    );
   if (progress.blockers.length) {
-    if (actor.user.role !== "admin")
-      throw new UserFacingError(
-        409,
-        `Not started: ${progress.blockers.join(" ")} An admin can start it anyway with a written reason.`,
-        {},
-        { blockers: progress.blockers },
+    if (!progress.overridable)
+      throw refuse(
+        actor.user.role === "admin" && reason
+          ? "Only failing readiness checks can be overridden; resolve the rest first."
+          : "Resolve these first; this page says when the upgrade can start.",
       );
-    if (reason.length < 10)
-      throw new UserFacingError(
-        409,
-        `Not started: ${progress.blockers.join(" ")} To start anyway, write why (at least 10 characters).`,
-        {},
-        { blockers: progress.blockers },
-      );
+    if (actor.user.role !== "admin") throw refuse("An admin can start it anyway with a written reason.");
+    if (reason.length < 10) throw refuse("To start anyway, write why (at least 10 characters).");
   }
+  const overridden = progress.blockers.length > 0;
+  const startedAt = new Date();
+  const intent = { upgradeStartedBy: actor.user.username, upgradeStartedAt: startedAt, overrideReason: overridden ? reason : null };
+  // Recorded first: if Fleetskew stops after the cluster took the update, the follower finds who started it and why.
+  if (!(await updateApplication(id, ["preloading"], intent)))
+    throw new UserFacingError(409, "Someone else changed this application at the same moment; reload the page");
   await withClusterClient(application.cluster, (client) =>
     auditedClusterWrite(
       auditActor(actor),
@@ -482,37 +514,89 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
       {
         object: "ClusterVersion version",
         change: `set spec.desiredUpdate to ${application.releaseVersion}`,
-        details: { image: application.releaseImage, application: id },
+        details: { image: application.releaseImage, application: id, overrideReason: intent.overrideReason },
       },
       () => setDesiredUpdate(client, { version: application.releaseVersion, image: application.releaseImage }),
       (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
     ),
-  ).catch((error) => {
+  ).catch(async (error) => {
+    await updateApplication(id, ["preloading"], { upgradeStartedBy: null, upgradeStartedAt: null, overrideReason: null }).catch(
+      () => undefined,
+    );
     throw new UserFacingError(502, `${application.cluster} refused the upgrade: ${clusterAnswer(error)}`);
   });
-  const overridden = progress.blockers.length > 0;
   const updated = await updateApplication(
     id,
     ["preloading"],
-    { state: "upgrading", upgradeStartedBy: actor.user.username, upgradeStartedAt: new Date(), overrideReason: overridden ? reason : null },
+    { state: "upgrading", ...intent },
     {
       ...auditActor(actor),
       action: "bundle.upgrade.start",
       targetType: "cluster",
       targetId: application.cluster,
       summary: overridden
-        ? `started the upgrade of ${application.cluster} to ${application.releaseVersion} despite ${progress.blockers.length} blocker(s): ${reason}`
+        ? `started the upgrade of ${application.cluster} to ${application.releaseVersion} despite ${progress.blockers.length} failing readiness check(s): ${reason}`
         : `started the upgrade of ${application.cluster} to ${application.releaseVersion}`,
       details: {
         application: id,
         release: application.releaseVersion,
-        overrideReason: overridden ? reason : null,
+        overrideReason: intent.overrideReason,
         blockers: progress.blockers,
       },
     },
   );
-  if (!updated) throw new UserFacingError(409, "Someone else changed this application at the same moment; reload the page");
-  return updated;
+  if (updated) return updated;
+  // The follower may have settled this start meanwhile (it found the update on the cluster); anything else was someone else.
+  const now = await applicationOrThrow(id);
+  if (now.state === "upgrading" && now.upgradeStartedBy === actor.user.username) return now;
+  throw new UserFacingError(
+    409,
+    now.state === "upgrading"
+      ? `The upgrade to ${now.releaseVersion} was already started by ${now.upgradeStartedBy ?? "someone"}`
+      : "Someone else changed this application at the same moment; reload the page",
+  );
+}
+
+/** How long a recorded start may stay without its state change before the follower settles it from the cluster. */
+const START_INTERRUPTED_AFTER_MS = 2 * 60_000;
+
+/**
+ * A pre-loading application whose cluster already asks for the bundle's release image
+ * (ClusterVersion spec.desiredUpdate): the start was interrupted between the cluster write and the
+ * state change, or someone set it outside Fleetskew. It moves on to upgrading, so the upgrade is
+ * followed and no second start is offered. True when it did.
+ */
+async function settleStartedUpgrade(application: ApplicationRecord, cv: ClusterVersion, now: number): Promise<boolean> {
+  if (cv.spec?.desiredUpdate?.image !== application.releaseImage) return false;
+  const intentAt = application.upgradeStartedAt ? Date.parse(application.upgradeStartedAt) : null;
+  // A start recorded moments ago may still be on its way to its own state change.
+  if (intentAt !== null && now - intentAt < START_INTERRUPTED_AFTER_MS) return false;
+  const completed = (cv.status?.history ?? []).some((h) => h.version === application.releaseVersion && h.state === "Completed");
+  // Nobody started it from here and the cluster already runs that release: a desiredUpdate left from an earlier upgrade.
+  if (intentAt === null && completed) return false;
+  const settled = await updateApplication(
+    application.id,
+    ["preloading"],
+    { state: "upgrading", upgradeStartedAt: application.upgradeStartedAt ? new Date(application.upgradeStartedAt) : new Date(now) },
+    {
+      ...SYSTEM,
+      action: "bundle.upgrade.start",
+      targetType: "cluster",
+      targetId: application.cluster,
+      summary: application.upgradeStartedBy
+        ? `found the upgrade of ${application.cluster} to ${application.releaseVersion} that ${application.upgradeStartedBy} started under way on the cluster; following it`
+        : `found ${application.cluster} already asking for ${application.releaseVersion} (ClusterVersion spec.desiredUpdate, set outside Fleetskew); following the upgrade`,
+      details: {
+        application: application.id,
+        release: application.releaseVersion,
+        image: application.releaseImage,
+        startedBy: application.upgradeStartedBy,
+        overrideReason: application.overrideReason,
+        settled: true,
+      },
+    },
+  );
+  return settled !== null;
 }
 
 /**
@@ -594,8 +678,9 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 /**
  * Background work, safe to run in several processes (every transition is conditional): finishes
- * interrupted applications, recreates sets someone deleted, notices finished upgrades and then
- * unpins the previous bundles of that cluster.
+ * interrupted applications, recreates sets someone deleted, settles an upgrade started on the
+ * cluster but not recorded here, notices finished upgrades and then unpins the previous bundles of
+ * that cluster.
  */
 export async function followApplications(now = Date.now()): Promise<void> {
   const report = (what: string, a: ApplicationRecord) => (error: unknown) =>
@@ -613,6 +698,8 @@ export async function followApplications(now = Date.now()): Promise<void> {
         await unpinApplication(application, SYSTEM, "finishing an unpin").catch(report("unpinning images", application));
       else if (application.state === "preloading")
         await withClusterClient(application.cluster, async (client) => {
+          const cv = await readClusterVersion(client);
+          if (cv.status === "ok" && (await settleStartedUpgrade(application, cv.value, now))) return;
           const sets = await readPinnedImageSets(client);
           if (sets.status !== "ok") return;
           const present = new Set(sets.items.map((s) => s.metadata.name));

@@ -33,15 +33,20 @@ const advance = (minutes: number) => {
 let admin: Actor, tech: Actor, approver: Actor;
 
 const digestOf = (n: string) => n.repeat(64).slice(0, 64);
+/** A manifest of `images` images of `bytes` each, the release image first (a manifest lists it with the others). */
 function manifest(release: string, images = 3, bytes = 2 * 1024 ** 3): BundleManifest {
+  const releaseImage = `quay.io/openshift-release-dev/ocp-release@sha256:${digestOf(release.replace(/\./g, ""))}`;
   return {
     apiVersion: "fleetskew.io/v1",
     kind: "UpgradeBundle",
-    release: { version: release, image: `quay.io/openshift-release-dev/ocp-release@sha256:${digestOf(release.at(-1)!)}` },
-    images: Array.from({ length: images }, (_, i) => ({
-      name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digestOf(String(i))}`,
-      sizeBytes: bytes,
-    })),
+    release: { version: release, image: releaseImage },
+    images: [
+      { name: releaseImage, sizeBytes: bytes },
+      ...Array.from({ length: images - 1 }, (_, i) => ({
+        name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digestOf(String(i))}`,
+        sizeBytes: bytes,
+      })),
+    ],
     createdAt: "2026-11-01T09:00:00Z",
   };
 }
@@ -54,6 +59,12 @@ async function vettedUpload(m: BundleManifest) {
 }
 
 const client = (name: string) => new ClusterClient(simulatorCredentials(sim, fleet.get(name)!));
+/** The keys of the warnings a technician reads on the precheck page now. */
+const warningsNow = async (digest: string, cluster: string) =>
+  (await precheck(digest, cluster)).checks.filter((c) => c.status === "warn").map((c) => c.key);
+/** Reads the prechecks, confirms every warning shown, applies. */
+const applyConfirmed = async (digest: string, cluster: string, actor: Actor) =>
+  applyBundle({ digest, cluster, confirmedWarnings: await warningsNow(digest, cluster) }, actor);
 const setsOn = async (name: string) =>
   ((await client(name).list(KINDS.pinnedImageSet)) as { metadata: { name: string; labels?: Record<string, string> } }[]).map(
     (s) => s.metadata,
@@ -66,6 +77,15 @@ function setNodeDisk(cluster: string, node: string, quantity: string) {
   const current = c.store.get(info, undefined, node) as { status: { allocatable: Record<string, string> } };
   const status = { ...current.status, allocatable: { ...current.status.allocatable, "ephemeral-storage": quantity } };
   c.store.replace(info, undefined, node, { ...current, status } as never, "status");
+}
+
+/** Sets one of a node's conditions (DiskPressure, Ready, …) as its kubelet reports it. */
+function setNodeCondition(cluster: string, node: string, type: string, status: "True" | "False") {
+  const c = fleet.get(cluster)!;
+  const info = c.kindFor({ apiVersion: "v1", kind: "Node" })!;
+  const current = c.store.get(info, undefined, node) as { status: { conditions: { type: string; status: string }[] } };
+  const conditions = current.status.conditions.map((x) => (x.type === type ? { ...x, status } : x));
+  c.store.replace(info, undefined, node, { ...current, status: { ...current.status, conditions } } as never, "status");
 }
 
 beforeAll(async () => {
@@ -136,6 +156,20 @@ describe("applying a bundle to prod-east", () => {
     });
     expect(result).toMatchObject({ canApply: true, needsConfirmation: true });
 
+    // A node whose kubelet reports DiskPressure gets no pinned images from the MCO: its pool fails the check.
+    setNodeCondition("prod-east", "ip-10-0-33-150.ec2.internal", "DiskPressure", "True");
+    try {
+      const pressed = await precheck(digest, "prod-east");
+      expect(pressed.canApply).toBe(false);
+      expect(pressed.checks.find((c) => c.id === "disk-space" && c.pool === "infra")).toMatchObject({
+        status: "fail",
+        items: ["ip-10-0-33-150.ec2.internal"],
+        detail: expect.stringMatching(/ip-10-0-33-150\.ec2\.internal is running out of disk right now \(the node reports DiskPressure\)/),
+      });
+    } finally {
+      setNodeCondition("prod-east", "ip-10-0-33-150.ec2.internal", "DiskPressure", "False");
+    }
+
     // A bundle too big for the nodes' disks fails the check with the figures.
     const huge = await vettedUpload(manifest("4.19.12", 2, 30 * 1024 ** 3));
     const tooBig = await precheck(huge.digest, "prod-east");
@@ -144,18 +178,49 @@ describe("applying a bundle to prod-east", () => {
       status: "fail",
       detail: expect.stringMatching(/twice the images' size \(120\.0 GiB\) plus 16 GiB .* ip-10-0-77-201\.ec2\.internal has 106\.5 GiB/),
     });
-    await expect(applyBundle({ digest: huge.digest, cluster: "prod-east", confirmWarnings: true }, tech)).rejects.toMatchObject({
+    await expect(applyConfirmed(huge.digest, "prod-east", tech)).rejects.toMatchObject({
       status: 409,
     });
     expect(await listApplications()).toEqual([]);
   });
 
-  it("needs the warnings confirmed, then pins one set per pool, labelled for the pool; applying twice changes nothing", async () => {
-    await expect(applyBundle({ digest, cluster: "prod-east", confirmWarnings: false }, tech)).rejects.toMatchObject({
+  it("needs each warning confirmed by its key, and refuses one that appeared after the prechecks were read", async () => {
+    await expect(applyBundle({ digest, cluster: "prod-east", confirmedWarnings: [] }, tech)).rejects.toMatchObject({
       status: 409,
       extra: { needsConfirmation: true },
     });
-    const { application, created } = await applyBundle({ digest, cluster: "prod-east", confirmWarnings: true }, tech);
+    const read = await warningsNow(digest, "prod-east");
+    expect(read).toHaveLength(2);
+    // Someone pins another set on the cluster between the technician's reading and the apply.
+    await client("prod-east").create(KINDS.pinnedImageSet, {
+      apiVersion: "machineconfiguration.openshift.io/v1",
+      kind: "PinnedImageSet",
+      metadata: { name: "late-arrival", labels: { "machineconfiguration.openshift.io/role": "worker" } },
+      spec: { pinnedImages: [{ name: `quay.io/example/late@sha256:${digestOf("9")}` }] },
+    });
+    try {
+      const refused = await applyBundle({ digest, cluster: "prod-east", confirmedWarnings: read }, tech).catch((e) => e);
+      expect(refused).toMatchObject({
+        status: 409,
+        message: expect.stringMatching(
+          /changed since you checked it\. Read and confirm this new warning: 3 PinnedImageSets are already on the cluster/,
+        ),
+        extra: { needsConfirmation: true },
+      });
+      const [fresh] = refused.extra.unconfirmed as string[];
+      expect(read).not.toContain(fresh);
+      expect(refused.extra.checks.find((c: { key: string }) => c.key === fresh)).toMatchObject({
+        id: "existing-pinned-image-sets",
+        items: expect.arrayContaining(["late-arrival"]),
+      });
+      expect(await listApplications()).toEqual([]);
+    } finally {
+      await client("prod-east").delete(KINDS.pinnedImageSet, "late-arrival");
+    }
+  });
+
+  it("then pins one set per pool, labelled for the pool; applying twice changes nothing", async () => {
+    const { application, created } = await applyConfirmed(digest, "prod-east", tech);
     expect(created).toBe(true);
     expect(application).toMatchObject({ state: "preloading", cluster: "prod-east", createdBy: "tom", lastError: null });
     expect(application.pools.map((p) => p.pool).sort()).toEqual(["infra", "master", "worker"]);
@@ -167,7 +232,7 @@ describe("applying a bundle to prod-east", () => {
     expect(writes).toHaveLength(3);
     expect(writes.every((w) => w.outcome === "success" && w.actor === "tom")).toBe(true);
 
-    const again = await applyBundle({ digest, cluster: "prod-east", confirmWarnings: true }, tech);
+    const again = await applyConfirmed(digest, "prod-east", tech);
     expect(again).toEqual({ application: expect.objectContaining({ id: application.id }), created: false });
     expect(await listAudit({ action: "cluster.write", target: "prod-east" })).toHaveLength(3);
   });
@@ -188,13 +253,17 @@ describe("applying a bundle to prod-east", () => {
     expect(failed.remedy).toMatch(/needs 28\.0 GiB of allocatable disk .* reports 20\.0 GiB/);
     expect(progress.summary).toMatchObject({ failed: 1, allDone: false });
     expect(progress.readiness?.checks.find((c) => c.id === "pinned-images")?.status).toBe("fail");
+    // A node without the images is not a readiness failure: nobody can start past it, not even an admin with a reason.
+    expect(progress.overridable).toBe(false);
     await expect(startUpgrade(application!.id, {}, tech)).rejects.toMatchObject({
       status: 409,
-      message: expect.stringMatching(/An admin can start it anyway/),
+      message: expect.stringMatching(/Resolve these first/),
     });
-    await expect(startUpgrade(application!.id, { overrideReason: "go" }, admin)).rejects.toMatchObject({
+    await expect(
+      startUpgrade(application!.id, { overrideReason: "the site closes tonight, the node can pull later" }, admin),
+    ).rejects.toMatchObject({
       status: 409,
-      message: expect.stringMatching(/write why/),
+      message: expect.stringMatching(/1 of 3 nodes do not have the images yet\..* Only failing readiness checks can be overridden/),
     });
 
     setNodeDisk("prod-east", "ip-10-0-33-150.ec2.internal", "114345831029");
@@ -221,7 +290,7 @@ describe("applying a bundle to prod-east", () => {
 
     // The next bundle: once its upgrade completes, the first one's sets are removed.
     const next = await vettedUpload(manifest("4.19.13"));
-    const second = (await applyBundle({ digest: next.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
+    const second = (await applyConfirmed(next.digest, "prod-east", tech)).application;
     advance(1);
     advance(60);
     await startUpgrade(second.id, {}, tech);
@@ -240,8 +309,8 @@ describe("applying a bundle to prod-east", () => {
   it("a second upgrade cannot start while another bundle's upgrade is running", async () => {
     const first = await vettedUpload(manifest("4.19.14"));
     const second = await vettedUpload(manifest("4.19.15"));
-    const a = (await applyBundle({ digest: first.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
-    const b = (await applyBundle({ digest: second.digest, cluster: "prod-east", confirmWarnings: true }, tech)).application;
+    const a = (await applyConfirmed(first.digest, "prod-east", tech)).application;
+    const b = (await applyConfirmed(second.digest, "prod-east", tech)).application;
     advance(1);
     advance(60);
     await startUpgrade(a.id, {}, tech);
@@ -253,6 +322,16 @@ describe("applying a bundle to prod-east", () => {
       expect.arrayContaining([expect.stringMatching(/^The cluster is already updating to 4\.19\.14;/)]),
     );
     await expect(startUpgrade(b.id, {}, tech)).rejects.toMatchObject({ status: 409 });
+    // Neither blocker is a readiness failure: an admin's reason does not override them.
+    await expect(startUpgrade(b.id, { overrideReason: "the change window ends in an hour" }, admin)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/Only failing readiness checks can be overridden/),
+      extra: { overridable: false },
+    });
+    expect(
+      ((await client("prod-east").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: { version: string } } }).spec
+        .desiredUpdate.version,
+    ).toBe("4.19.14");
     advance(120);
     await followApplications();
     const states = Object.fromEntries((await listApplications()).map((x) => [x.releaseVersion, x.state]));
@@ -267,7 +346,7 @@ describe("applying a bundle to prod-east", () => {
   it("applying an unpinned bundle again starts it over and pins its sets again", async () => {
     const unpinned = (await listApplications()).find((a) => a.releaseVersion === "4.19.15")!;
     expect(unpinned.state).toBe("unpinned");
-    const again = await applyBundle({ digest: unpinned.bundleDigest, cluster: "prod-east", confirmWarnings: true }, admin);
+    const again = await applyConfirmed(unpinned.bundleDigest, "prod-east", admin);
     expect(again.created).toBe(true);
     expect(again.application).toMatchObject({
       id: unpinned.id,
@@ -281,6 +360,40 @@ describe("applying a bundle to prod-east", () => {
     const [event] = await listAudit({ action: "bundle.apply", target: "prod-east" });
     expect(event).toMatchObject({ actor: "ada", summary: expect.stringMatching(/ again$/) });
     await unpin(unpinned.id, admin);
+  });
+
+  it("an upgrade the cluster took but Fleetskew never recorded (stopped between the two) is found and followed", async () => {
+    const bundle = await vettedUpload(manifest("4.19.16"));
+    const { application } = await applyConfirmed(bundle.digest, "prod-east", tech);
+    advance(1);
+    advance(60);
+    expect((await applicationProgress(application.id)).blockers).toEqual([]);
+    // The write to the cluster happened; the state change did not.
+    await client("prod-east").mergePatch(KINDS.clusterVersion, "version", {
+      spec: { desiredUpdate: { version: "4.19.16", image: bundle.releaseImage, force: false } },
+    });
+    advance(1);
+    const stuck = await applicationProgress(application.id);
+    expect(stuck.application.state).toBe("preloading");
+    expect(stuck.blockers).toEqual(expect.arrayContaining([expect.stringMatching(/^The cluster is already updating to 4\.19\.16;/)]));
+    await expect(startUpgrade(application.id, { overrideReason: "it is already updating, let it be" }, admin)).rejects.toMatchObject({
+      status: 409,
+      extra: { overridable: false },
+    });
+
+    await followApplications();
+    const found = (await listApplications()).find((a) => a.id === application.id)!;
+    expect(found).toMatchObject({ state: "upgrading", upgradeStartedBy: null, upgradeStartedAt: expect.any(String) });
+    const [event] = await listAudit({ action: "bundle.upgrade.start", target: "prod-east" });
+    expect(event).toMatchObject({
+      actor: null,
+      summary: expect.stringMatching(/found prod-east already asking for 4\.19\.16 .*following the upgrade/),
+      details: expect.objectContaining({ application: application.id, settled: true }),
+    });
+    advance(120);
+    await followApplications();
+    expect((await listApplications()).find((a) => a.id === application.id)!.state).toBe("upgraded");
+    await unpin(application.id, tech);
   });
 });
 
@@ -359,5 +472,70 @@ describe("an application interrupted before its sets were created", () => {
     await expect(precheck(bundle.digest, "legacy")).rejects.toSatisfy(
       (e: unknown) => e instanceof UserFacingError && e.status === 422 && /does not serve PinnedImageSet/.test(e.message),
     );
+  });
+});
+
+describe("starting an upgrade despite failing readiness checks (prod-east-422: its boot images block minor updates)", () => {
+  it("only an admin, only with a written reason, and the reason is in the audit event", async () => {
+    const bundle = await vettedUpload(manifest("4.23.1"));
+    const { application } = await applyConfirmed(bundle.digest, "prod-east-422", tech);
+    // While nodes still pull, the readiness failure cannot be overridden: the nodes are not done.
+    const pulling = await applicationProgress(application.id);
+    expect(pulling.overridable).toBe(false);
+    await expect(startUpgrade(application.id, { overrideReason: "boot images are fine, see CHG-9" }, admin)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/Only failing readiness checks can be overridden/),
+    });
+
+    advance(1);
+    advance(60);
+    const progress = await applicationProgress(application.id);
+    expect(progress.summary.allDone).toBe(true);
+    expect(progress.blockers.length).toBeGreaterThan(0);
+    expect(progress.blockers.every((b) => b.startsWith("Readiness for 4.23.1: "))).toBe(true);
+    expect(progress.overridable).toBe(true);
+    await expect(startUpgrade(application.id, { overrideReason: "boot images are fine, see CHG-9" }, tech)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/An admin can start it anyway with a written reason/),
+    });
+    await expect(startUpgrade(application.id, { overrideReason: "go" }, admin)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/write why \(at least 10 characters\)/),
+    });
+
+    const reason = "boot images were replaced by hand on 2026-11-18, CHG-9";
+    const started = await startUpgrade(application.id, { overrideReason: reason }, admin);
+    expect(started).toMatchObject({ state: "upgrading", upgradeStartedBy: "ada", overrideReason: reason });
+    const cv = (await client("prod-east-422").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: unknown } };
+    expect(cv.spec.desiredUpdate).toMatchObject({ version: "4.23.1", image: bundle.releaseImage });
+    const [event] = await listAudit({ action: "bundle.upgrade.start", target: "prod-east-422" });
+    expect(event).toMatchObject({
+      actor: "ada",
+      role: "admin",
+      summary: expect.stringContaining(`despite ${progress.blockers.length} failing readiness check(s): ${reason}`),
+      details: expect.objectContaining({ overrideReason: reason, blockers: progress.blockers }),
+    });
+  });
+
+  it("nothing overrides another bundle's upgrade that has not completed", async () => {
+    const bundle = await vettedUpload(manifest("4.23.2"));
+    const { application } = await applyConfirmed(bundle.digest, "prod-east-422", tech);
+    advance(1);
+    advance(60);
+    const progress = await applicationProgress(application.id);
+    expect(progress.blockers).toContain("The upgrade to 4.23.1 (another bundle) was started by ada and has not completed.");
+    expect(progress.overridable).toBe(false);
+    await expect(startUpgrade(application.id, { overrideReason: "this one is the release we want instead" }, admin)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/Only failing readiness checks can be overridden/),
+      extra: { overridable: false },
+    });
+    const cv = (await client("prod-east-422").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: { version: string } } };
+    expect(cv.spec.desiredUpdate.version).toBe("4.23.1");
+    expect((await listApplications()).find((a) => a.id === application.id)).toMatchObject({
+      state: "preloading",
+      upgradeStartedBy: null,
+      overrideReason: null,
+    });
   });
 });

@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   checkManifest,
+  pinnedImagesOf,
+  precheckKey,
+  totalBytes,
   diskVerdict,
   explainPinFailure,
   imageReferenceProblem,
@@ -24,7 +29,8 @@ const manifest: BundleManifest = {
   kind: "UpgradeBundle",
   release: { version: "4.19.11", image: `quay.io/openshift-release-dev/ocp-release@sha256:${hex("a")}` },
   images: [
-    { name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hex("b")}`, sizeBytes: 10 * GiB },
+    { name: `quay.io/openshift-release-dev/ocp-release@sha256:${hex("a")}`, sizeBytes: 5 * GiB },
+    { name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${hex("b")}`, sizeBytes: 5 * GiB },
     { name: `mirror.example.com:5000/ocp4/openshift4@sha256:${hex("c")}`, sizeBytes: 5 * GiB },
   ],
   createdAt: "2026-11-01T09:00:00Z",
@@ -49,6 +55,24 @@ describe("image references (PinnedImageSet ImageDigestFormat)", () => {
 describe("manifests", () => {
   it("accepts a valid manifest", () => {
     expect(checkManifest(JSON.stringify(manifest))).toEqual({ ok: true, manifest });
+  });
+
+  it("the example in docs/examples is a valid manifest", () => {
+    const text = readFileSync(path.resolve(__dirname, "../../docs/examples/bundle-4.19.11.json"), "utf8");
+    expect(checkManifest(text)).toMatchObject({ ok: true });
+  });
+
+  it("counts the release image in the total, once: it is pinned with the others", () => {
+    expect(totalBytes(manifest)).toBe(15 * GiB);
+    expect(pinnedImagesOf(manifest)).toEqual(manifest.images.map((i) => i.name));
+    const withoutRelease = { ...manifest, images: manifest.images.slice(1) };
+    const refused = checkManifest(JSON.stringify(withoutRelease));
+    expect(refused).toEqual({
+      ok: false,
+      problems: [
+        "images: must list the release image (release.image) with its sizeBytes: Fleetskew pins it with the others, and its size counts in the disk check",
+      ],
+    });
   });
 
   it.each([
@@ -171,9 +195,9 @@ const input = (over: Partial<PrecheckInput> = {}): PrecheckInput => ({
     },
   ],
   nodes: [
-    { name: "m1", pool: "master", ephemeralBytes: 120 * GiB, ready: true },
-    { name: "w1", pool: "worker", ephemeralBytes: 120 * GiB, ready: true },
-    { name: "w2", pool: "worker", ephemeralBytes: 40 * GiB, ready: true },
+    { name: "m1", pool: "master", ephemeralBytes: 120 * GiB, ready: true, diskPressure: false },
+    { name: "w1", pool: "worker", ephemeralBytes: 120 * GiB, ready: true, diskPressure: false },
+    { name: "w2", pool: "worker", ephemeralBytes: 40 * GiB, ready: true, diskPressure: false },
   ],
   alwaysPullPods: [],
   pinnedImageSets: [],
@@ -189,6 +213,44 @@ describe("prechecks", () => {
     expect(worker).toMatchObject({ status: "fail", items: ["w2"] });
     expect(worker.detail).toContain("(30.0 GiB) plus 16 GiB");
     expect(worker.detail).toContain("w2 has 40.0 GiB");
+  });
+
+  it("fails a pool with a node under DiskPressure, whatever its allocatable storage (the MCO pulls nothing there)", () => {
+    const checks = precheckBundle(
+      input({
+        nodes: [
+          { name: "m1", pool: "master", ephemeralBytes: 120 * GiB, ready: true, diskPressure: true },
+          { name: "w1", pool: "worker", ephemeralBytes: 120 * GiB, ready: true, diskPressure: null },
+        ],
+      }),
+    );
+    const master = checks.find((c) => c.id === "disk-space" && c.pool === "master")!;
+    expect(master).toMatchObject({ status: "fail", title: "Not enough disk on 1 node of master", items: ["m1"] });
+    expect(master.detail).toBe(
+      "m1 is running out of disk right now (the node reports DiskPressure), and the MCO does not pull images onto a node in that state.",
+    );
+    expect(master.remedy).toMatch(/^Free disk space on m1 .* until the node no longer reports DiskPressure, then check again\.$/);
+    // No DiskPressure condition (or a snapshot from before it was read) is not a failure.
+    expect(checks.find((c) => c.id === "disk-space" && c.pool === "worker")!.status).toBe("pass");
+
+    // Short of allocatable storage and under pressure: one check names both.
+    const both = precheckBundle(
+      input({ nodes: [{ name: "w2", pool: "worker", ephemeralBytes: 40 * GiB, ready: true, diskPressure: true }] }),
+    ).find((c) => c.id === "disk-space" && c.pool === "worker")!;
+    expect(both).toMatchObject({ status: "fail", items: ["w2"] });
+    expect(both.detail).toMatch(/w2 has 40\.0 GiB\. w2 is running out of disk right now/);
+  });
+
+  it("keys each finding by check, pool and what it names, so a changed warning is a new one", () => {
+    const pods = [{ namespace: "shop", name: "cart-1", node: "w1", containers: ["main"] }];
+    const key = (over: Partial<PrecheckInput>) => precheckBundle(input(over)).find((c) => c.id === "always-pull-pods")!.key;
+    expect(key({ alwaysPullPods: pods })).toBe(key({ alwaysPullPods: [...pods] }));
+    expect(key({ alwaysPullPods: pods })).toMatch(/^always-pull-pods\/cluster\/[0-9a-f]{12}$/);
+    expect(key({ alwaysPullPods: [...pods, { namespace: "shop", name: "cart-2", node: "w2", containers: ["main"] }] })).not.toBe(
+      key({ alwaysPullPods: pods }),
+    );
+    expect(precheckKey({ id: "pool-updating", pool: "worker", items: [] })).toBe("pool-updating/worker");
+    expect(precheckKey({ id: "x", pool: null, items: ["b", "a"] })).toBe(precheckKey({ id: "x", pool: null, items: ["a", "b"] }));
   });
 
   it("fails a degraded pool, warns for an updating one, pods that always pull and other pinned sets", () => {

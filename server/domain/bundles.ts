@@ -36,39 +36,50 @@ const ImageRef = z.string().superRefine((ref, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: `"${ref.length > 120 ? `${ref.slice(0, 117)}…` : ref}" ${problem}` });
 });
 
-export const BundleManifestSchema = z.strictObject({
-  apiVersion: z.literal("fleetskew.io/v1", { error: 'must be "fleetskew.io/v1"' }),
-  kind: z.literal("UpgradeBundle", { error: 'must be "UpgradeBundle"' }),
-  release: z.strictObject({
-    version: z
-      .string()
-      .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/, "must be an OpenShift release like 4.19.11")
-      .refine((v) => parseOcpVersion(v) !== null, "must be an OpenShift release like 4.19.11"),
-    image: ImageRef,
-  }),
-  images: z
-    .array(
-      z.strictObject({
-        name: ImageRef,
-        // 1 TiB: far above any container image, and 500 of them still add up exactly in a JavaScript number.
-        sizeBytes: z
-          .number()
-          .int("must be a whole number of bytes")
-          .positive("must be more than 0")
-          .max(2 ** 40, "must be at most 1 TiB"),
-      }),
-    )
-    .min(1, "must list at least one image")
-    .max(500, "may list at most 500 images (the PinnedImageSet limit)")
-    .superRefine((images, ctx) => {
-      const seen = new Set<string>();
-      images.forEach((image, i) => {
-        if (seen.has(image.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `${image.name} is listed twice` });
-        seen.add(image.name);
-      });
+export const BundleManifestSchema = z
+  .strictObject({
+    apiVersion: z.literal("fleetskew.io/v1", { error: 'must be "fleetskew.io/v1"' }),
+    kind: z.literal("UpgradeBundle", { error: 'must be "UpgradeBundle"' }),
+    release: z.strictObject({
+      version: z
+        .string()
+        .regex(/^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/, "must be an OpenShift release like 4.19.11")
+        .refine((v) => parseOcpVersion(v) !== null, "must be an OpenShift release like 4.19.11"),
+      image: ImageRef,
     }),
-  createdAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-11-01T09:00:00Z" }),
-});
+    images: z
+      .array(
+        z.strictObject({
+          name: ImageRef,
+          // 1 TiB: far above any container image, and 500 of them still add up exactly in a JavaScript number.
+          sizeBytes: z
+            .number()
+            .int("must be a whole number of bytes")
+            .positive("must be more than 0")
+            .max(2 ** 40, "must be at most 1 TiB"),
+        }),
+      )
+      .min(1, "must list at least one image")
+      .max(500, "may list at most 500 images (the PinnedImageSet limit)")
+      .superRefine((images, ctx) => {
+        const seen = new Set<string>();
+        images.forEach((image, i) => {
+          if (seen.has(image.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `${image.name} is listed twice` });
+          seen.add(image.name);
+        });
+      }),
+    createdAt: z.iso.datetime({ offset: true, error: "must be an ISO 8601 time, e.g. 2026-11-01T09:00:00Z" }),
+  })
+  // The release image is pinned too, so its size must count in the disk check: it is listed with the others, once.
+  .superRefine((m, ctx) => {
+    if (m.release?.image && Array.isArray(m.images) && !m.images.some((i) => i?.name === m.release.image))
+      ctx.addIssue({
+        code: "custom",
+        path: ["images"],
+        message:
+          "must list the release image (release.image) with its sizeBytes: Fleetskew pins it with the others, and its size counts in the disk check",
+      });
+  });
 
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
@@ -107,6 +118,10 @@ export function checkManifest(text: string): ManifestCheck {
   };
 }
 
+/**
+ * The size of everything pinned: images[] lists the release image too (the manifest rule), each
+ * image once. A manifest stored before that rule may lack it; its total then leaves it out.
+ */
 export const totalBytes = (m: BundleManifest) => m.images.reduce((sum, i) => sum + i.sizeBytes, 0);
 
 /** Every image the cluster should hold for the update: the release image and the bundle's list. */
@@ -139,6 +154,11 @@ export const formatBytes = (n: number) =>
 export type PrecheckStatus = "pass" | "warn" | "fail";
 export type Precheck = {
   id: string;
+  /**
+   * This finding's identity: the check, its pool and what it names. A warning is confirmed by its
+   * key, so one that changed or appeared since the person read the prechecks is not confirmed.
+   */
+  key: string;
   /** The pool the check is about; null for the whole cluster. */
   pool: string | null;
   title: string;
@@ -157,7 +177,7 @@ export type PrecheckPool = {
   updating: boolean;
   degradedMessage: string | null;
 };
-export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready">;
+export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure">;
 export type PrecheckPod = { namespace: string; name: string; node: string | null; containers: string[] };
 export type PrecheckSet = { name: string; labels: Record<string, string>; images: string[] };
 
@@ -185,8 +205,23 @@ export function diskVerdict(allocatable: number | null, imageBytes: number): { o
   return { ok: allocatable >= MIN_FREE_AFTER_PREFETCH && need < room, need, room };
 }
 
+/** A precheck's key (see Precheck.key): stable while the finding is the same. */
+export function precheckKey(check: Pick<Precheck, "id" | "pool" | "items">): string {
+  const base = `${check.id}/${check.pool ?? "cluster"}`;
+  if (!check.items.length) return base;
+  const items = createHash("sha256")
+    .update([...check.items].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 12);
+  return `${base}/${items}`;
+}
+
 export function precheckBundle(input: PrecheckInput): Precheck[] {
-  const checks: Precheck[] = [];
+  return findings(input).map((c) => ({ ...c, key: precheckKey(c) }));
+}
+
+function findings(input: PrecheckInput): Omit<Precheck, "key">[] {
+  const checks: Omit<Precheck, "key">[] = [];
   const bytes = totalBytes(input.manifest);
   const nodesByPool = new Map<string, PrecheckNode[]>();
   for (const n of input.nodes) nodesByPool.set(n.pool ?? "", [...(nodesByPool.get(n.pool ?? "") ?? []), n]);
@@ -238,20 +273,33 @@ export function precheckBundle(input: PrecheckInput): Precheck[] {
       continue;
     }
     const short = nodes.filter((n) => diskVerdict(n.ephemeralBytes, bytes).ok === false);
+    // The MCO pins nothing on a node that reports DiskPressure (reference §6), whatever its allocatable storage.
+    const pressed = nodes.filter((n) => n.diskPressure === true);
+    const blocked = [...new Set([...short, ...pressed])];
     const unknown = nodes.filter((n) => n.ephemeralBytes === null);
     const need = formatBytes(2 * bytes + MIN_FREE_AFTER_PREFETCH);
-    if (short.length)
+    if (blocked.length)
       checks.push({
         id: "disk-space",
         pool: pool.name,
-        title: `Not enough disk on ${short.length} node${short.length === 1 ? "" : "s"} of ${pool.name}`,
+        title: `Not enough disk on ${blocked.length} node${blocked.length === 1 ? "" : "s"} of ${pool.name}`,
         status: "fail",
-        detail:
-          `The MCO needs twice the images' size (${formatBytes(2 * bytes)}) plus 16 GiB of allocatable ephemeral storage, ${need} in all, and refuses to pull otherwise. ` +
-          short.map((n) => `${n.name} has ${formatBytes(n.ephemeralBytes!)}`).join("; ") +
-          ".",
-        remedy: `Free disk space on ${short.map((n) => n.name).join(", ")} (remove unused images or logs) or use a smaller bundle, then check again.`,
-        items: short.map((n) => n.name),
+        detail: [
+          short.length
+            ? `The MCO needs twice the images' size (${formatBytes(2 * bytes)}) plus 16 GiB of allocatable ephemeral storage, ${need} in all, and refuses to pull otherwise. ` +
+              short.map((n) => `${n.name} has ${formatBytes(n.ephemeralBytes!)}`).join("; ") +
+              "."
+            : null,
+          pressed.length
+            ? `${pressed.map((n) => n.name).join(", ")} ${pressed.length === 1 ? "is" : "are"} running out of disk right now (the node reports DiskPressure), and the MCO does not pull images onto a node in that state.`
+            : null,
+        ]
+          .filter(Boolean)
+          .join(" "),
+        remedy: `Free disk space on ${blocked.map((n) => n.name).join(", ")} (remove unused images with crictl rmi --prune, clear old logs)${
+          pressed.length ? " until the node no longer reports DiskPressure" : ""
+        }${short.length ? " or use a smaller bundle" : ""}, then check again.`,
+        items: blocked.map((n) => n.name),
       });
     else if (unknown.length)
       checks.push({
