@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { RELEASE_LABEL } from "./bundles";
-import { blockingCauses, defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus, type Readiness } from "./readiness";
+import {
+  blockingCauses,
+  defaultTarget,
+  evaluateReadiness,
+  rollUpReadiness,
+  worstStatus,
+  type CheckStatus,
+  type Readiness,
+} from "./readiness";
 import type { ClusterSnapshot, Condition } from "./snapshot";
 import {
   cond,
@@ -900,6 +908,26 @@ describe("rollUpReadiness", () => {
     expect(roll.counts).toEqual({ fail: 3, warn: 1, pass: 1, unknown: 1 });
     // Upgradeable=False on the two skewed clusters is the skew itself, so the skew is what is named.
     expect(roll.mostCommonBlocker).toEqual({ id: "boot-image-skew", title: "Boot-image skew", clusters: 2 });
+  });
+
+  it("an Upgradeable=False for several reasons points at each cause the CVO lists", () => {
+    const c = run(
+      cvPlus(
+        cond("Upgradeable", "False", "MultipleReasons", "Cluster should not be upgraded between minor versions for multiple reasons: …"),
+        cond(
+          "UpgradeableAdminAckRequired",
+          "False",
+          "AdminAckRequired",
+          "Kubernetes 1.33 and therefore OpenShift 4.20 remove several APIs",
+        ),
+        cond("UpgradeableClusterOperators", "False", "ClusterBootImageSkewError", "Cluster operator machine-config cannot be upgraded …"),
+      ),
+      "4.20",
+      "cv-upgradeable",
+    );
+    expect(c.status).toBe("fail");
+    expect(c.remediation).toContain("Acknowledge the admin gates");
+    expect(c.remediation).toContain("Resolve the boot-image skew");
   });
 
   it("names the cause, not the Upgradeable condition that reports it, unless nothing else fails", () => {

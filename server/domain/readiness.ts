@@ -247,14 +247,19 @@ function upgradeableCheck(c: Context): Draft {
       `${said}. Upgradeable=False blocks only minor (y-stream) updates, so the ${c.kind === "same" ? "current release" : `z-stream update to ${c.target.text}`} is not blocked; it still blocks the next minor update.`,
       blocking.map((b) => b.evidence),
     );
-  const reasons = new Set(blocking.map((b) => b.c.reason));
-  const hint = reasons.has("AdminAckRequired")
-    ? "Acknowledge the admin gates (see the admin-acks check)."
-    : reasons.has(UPGRADEABLE_SKEW_REASON)
-      ? "Resolve the boot-image skew (see the boot-image skew check)."
-      : reasons.has("DegradedPool") || reasons.has("InterruptedBuild")
-        ? "Fix the degraded pool or interrupted build (see the pool checks)."
-        : "Resolve the reason given in the message.";
+  // With several causes the CVO says MultipleReasons and keeps each in its own Upgradeable… condition.
+  const reasons = new Set([
+    ...blocking.map((b) => b.c.reason),
+    ...(s.version.conditions ?? []).filter((x) => x.type.startsWith("Upgradeable") && x.status === "False").map((x) => x.reason),
+  ]);
+  const hints = [
+    reasons.has("AdminAckRequired") ? "Acknowledge the admin gates (see the admin-acks check)." : null,
+    reasons.has(UPGRADEABLE_SKEW_REASON) ? "Resolve the boot-image skew (see the boot-image skew check)." : null,
+    reasons.has("DegradedPool") || reasons.has("InterruptedBuild")
+      ? "Fix the degraded pool or interrupted build (see the pool checks)."
+      : null,
+  ].filter((h): h is string => !!h);
+  const hint = hints.length ? hints.join(" ") : "Resolve the reason given in the message.";
   return fail(
     `${said}. Upgradeable=False blocks minor updates, so the update to ${c.target.text} cannot start until it is True again.`,
     blocking.map((b) => b.evidence),

@@ -37,6 +37,13 @@ describe("skew enforcement, as the MCO does it", () => {
     const c = client("prod-east-422");
     const before = (await c.get(KINDS.clusterOperator, "machine-config")) as Any;
     expect(condition(before, "Upgradeable").status).toBe("False");
+    // ClusterVersion carries the CVO's verdict: the skew and the unacknowledged 4.22 admin gate.
+    const cvBefore = (await c.get(KINDS.clusterVersion, "version")) as Any;
+    expect(condition(cvBefore, "Upgradeable")).toMatchObject({ status: "False", reason: "MultipleReasons" });
+    expect(condition(cvBefore, "Upgradeable").message).toMatch(
+      /^Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError\n\* /,
+    );
+    expect(condition(cvBefore, "UpgradeableClusterOperators")).toMatchObject({ reason: "ClusterBootImageSkewError" });
 
     await setBootImageSkewEnforcement(c, { mode: "Manual", manual: { mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" } });
     advance(1);
@@ -49,7 +56,10 @@ describe("skew enforcement, as the MCO does it", () => {
       status: "True",
       reason: "AsExpected",
     });
-    expect(condition((await c.get(KINDS.clusterVersion, "version")) as Any, "Upgradeable")).toBeUndefined();
+    // Only the admin gate is left: the CVO's Upgradeable says so alone, the operators' condition is gone.
+    const cvAcked = (await c.get(KINDS.clusterVersion, "version")) as Any;
+    expect(condition(cvAcked, "Upgradeable")).toMatchObject({ status: "False", reason: "AdminAckRequired" });
+    expect(condition(cvAcked, "UpgradeableClusterOperators")).toBeUndefined();
 
     await setBootImageSkewEnforcement(c, { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: "4.12.0" } });
     advance(1);
@@ -58,7 +68,7 @@ describe("skew enforcement, as the MCO does it", () => {
     expect(blocked).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError" });
     expect(blocked.message).toBe(expected.outcome === "below-limit" ? expected.message : "");
     expect(blocked.message).toContain("OCP boot image version 4.12.0, which is below the minimum required version 4.13.0");
-    expect(condition((await c.get(KINDS.clusterVersion, "version")) as Any, "Upgradeable").message).toBe(
+    expect(condition((await c.get(KINDS.clusterVersion, "version")) as Any, "UpgradeableClusterOperators").message).toBe(
       `Cluster operator machine-config cannot be upgraded between minor versions: ${blocked.message}`,
     );
   });
@@ -191,7 +201,7 @@ describe("upgrades", () => {
     expect(cv.status.history[0].version).toBe("4.22.3");
     expect(condition(cv, "ReleaseAccepted")).toMatchObject({ status: "False", reason: "PreconditionChecks" });
     expect(condition(cv, "ReleaseAccepted").message).toContain(
-      'Precondition "ClusterVersionUpgradeable" failed because of "ClusterBootImageSkewError"',
+      'Precondition "ClusterVersionUpgradeable" failed because of "MultipleReasons": Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError',
     );
   });
 

@@ -4,6 +4,7 @@ import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { checkBootImageSkew, installVersion, skewLimitsFor } from "../domain/skew";
 import { parseOcpVersion } from "../domain/versions";
 import type { Fleet, SimCluster } from "./cluster";
+import { cvoInputsOf, withCvoUpgradeable } from "./cvo";
 import type { KindInfo } from "./kinds";
 import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./scenarios/bootImages";
 import { bootImagesDefaultOn, bootImagesSupported } from "../domain/platforms";
@@ -252,14 +253,24 @@ export class Reconciler {
     this.write(cluster, "MachineConfiguration", next, "status");
   }
 
-  /** ClusterOperator machine-config Upgradeable, word for word (§2.4), folded into ClusterVersion. */
+  /** ClusterOperator machine-config Upgradeable, word for word (§2.4), folded into ClusterVersion by the CVO. */
   private reconcileUpgradeable(cluster: SimCluster): void {
+    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
+    if (!cv) return;
+    const now = this.clock.now();
+    this.reconcileMachineConfigUpgradeable(cluster, now);
+    // The CVO's verdict: admin gates of the current minor and every operator's Upgradeable.
+    const inputs = cvoInputsOf([cv as KubeObject, ...this.list(cluster, "ClusterOperator"), ...this.list(cluster, "ConfigMap")]);
+    const nextCv = structuredClone(cv);
+    nextCv.status.conditions = withCvoUpgradeable((nextCv.status.conditions ?? []) as Condition[], inputs, iso(now));
+    this.write(cluster, "ClusterVersion", nextCv, "status");
+  }
+
+  private reconcileMachineConfigUpgradeable(cluster: SimCluster, now: Date): void {
     if (!cluster.servesSkewEnforcement) return;
     const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
     const mc = this.find(cluster, "MachineConfiguration", "cluster") as Any | null;
-    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
-    if (!co || !mc || !cv) return;
-    const now = this.clock.now();
+    if (!co || !mc) return;
     const ctx = this.context(cluster);
     const status = mc.status?.bootImageSkewEnforcementStatus;
     let blocked: { reason: string; message: string } | null = null;
@@ -287,23 +298,6 @@ export class Reconciler {
       now,
     );
     this.write(cluster, "ClusterOperator", nextCo, "status");
-
-    // The CVO folds one blocking operator into ClusterVersion, and removes the condition when nothing blocks.
-    const nextCv = structuredClone(cv);
-    const others = (nextCv.status.conditions ?? []).filter((c: Condition) => c.type !== "Upgradeable");
-    nextCv.status.conditions = blocked
-      ? setCondition(
-          nextCv.status.conditions ?? [],
-          {
-            type: "Upgradeable",
-            status: "False",
-            reason: blocked.reason,
-            message: `Cluster operator machine-config cannot be upgraded between minor versions: ${blocked.message}`,
-          },
-          now,
-        )
-      : others;
-    this.write(cluster, "ClusterVersion", nextCv, "status");
   }
 
   /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§5, §6). */

@@ -1,4 +1,5 @@
 import { checkBootImageSkew, skewLimitsFor } from "../../domain/skew";
+import { cvoInputsOf, withCvoUpgradeable } from "../cvo";
 import type { ClusterSpec, Faults } from "../cluster";
 import type { KubeObject } from "../store";
 import { amiFor, azureVersionFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./bootImages";
@@ -362,14 +363,7 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
           ? { ...c, message: `Payload loaded version="${current}" image="${digest(current)}" architecture="amd64"` }
           : c,
   );
-  if (blocked)
-    conditions.push({
-      type: "Upgradeable",
-      status: "False",
-      reason: "ClusterBootImageSkewError",
-      message: `Cluster operator machine-config cannot be upgraded between minor versions: ${blocked}`,
-      lastTransitionTime: iso(new Date(start.getTime() + (p.history.length - 1) * 100 * 86_400_000)),
-    } as never);
+  // Its Upgradeable conditions are the CVO's verdict on the objects below (folded in at the end).
   cv.status.conditions = conditions;
   push(cv);
 
@@ -658,6 +652,11 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
     osImageURL,
   ))
     push(mc);
+  cv.status.conditions = withCvoUpgradeable(
+    cv.status.conditions as { type: string; status: string; lastTransitionTime?: string }[],
+    cvoInputsOf(objects),
+    iso(new Date(start.getTime() + (p.history.length - 1) * 100 * 86_400_000)),
+  );
   return objects;
 }
 

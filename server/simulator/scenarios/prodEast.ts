@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { cvoInputsOf, withCvoUpgradeable } from "../cvo";
 import type { KubeObject } from "../store";
 import { machineConfigsForPools } from "./machineConfigs";
 
@@ -107,7 +108,22 @@ function workloadPods(): KubeObject[] {
 
 const OS_IMAGE = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:9d2f3c1a0b8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817065f4e";
 
+/** ClusterVersion's Upgradeable conditions as the CVO computes them from the objects beside it. */
+function withClusterVersionUpgradeable(objects: KubeObject[]): KubeObject[] {
+  const inputs = cvoInputsOf(objects);
+  return objects.map((o) => {
+    if (o.kind !== "ClusterVersion") return o;
+    const status = o.status as { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+    const since = status.conditions?.find((c) => c.type === "Available")?.lastTransitionTime ?? new Date(0).toISOString();
+    return { ...o, status: { ...status, conditions: withCvoUpgradeable(status.conditions ?? [], inputs, since) } };
+  });
+}
+
 export function prodEastObjects(): KubeObject[] {
+  return withClusterVersionUpgradeable(prodEastBase());
+}
+
+function prodEastBase(): KubeObject[] {
   const fixture = structuredClone(readFixture("prod-east"));
   return [
     ...clusterBasics({
@@ -132,7 +148,7 @@ export function prodEastObjects(): KubeObject[] {
  */
 export function prodEast422Objects(): KubeObject[] {
   const projected = new Map(structuredClone(readFixture("prod-east-422")).map((o) => [`${o.kind}/${o.metadata.name}`, o]));
-  return prodEastObjects().map((obj) => {
+  const moved = prodEastBase().map((obj) => {
     const replacement = projected.get(`${obj.kind}/${obj.metadata.name}`);
     if (replacement) return replacement;
     if (obj.kind === "ClusterVersion") return moveClusterVersion(obj, ["4.20.8", "4.21.5", "4.22.3"]);
@@ -148,6 +164,7 @@ export function prodEast422Objects(): KubeObject[] {
     }
     return obj;
   });
+  return withClusterVersionUpgradeable(moved);
 }
 
 type HistoryEntry = {

@@ -1,0 +1,132 @@
+import type { KubeObject } from "./store";
+
+/**
+ * The cluster-version operator's Upgradeable conditions on ClusterVersion, as pkg/cvo/upgradeable.go
+ * computes them from the objects it reads: admin gates of the current minor that admin-acks does not
+ * acknowledge, and cluster operators reporting Upgradeable=False (reference §2.4 for the wording of
+ * a single blocking operator). One failing check becomes `Upgradeable` itself; several keep their own
+ * `Upgradeable…` conditions beside an `Upgradeable` with reason MultipleReasons.
+ */
+export type UpgradeableCondition = { type: string; status: "False"; reason: string; message: string };
+
+export type CvoInputs = {
+  /** The current version (newest Completed history entry). */
+  current: string | null;
+  /** ConfigMap admin-gates in openshift-config-managed; null when it is not there to read. */
+  adminGates: Record<string, string> | null;
+  /** ConfigMap admin-acks in openshift-config. */
+  adminAcks: Record<string, string> | null;
+  operators: { name: string; upgradeable: { status: string; reason?: string; message?: string } | null }[];
+};
+
+const GATE = /^ack-[4-5][.]([0-9]{1,})-[^-]/;
+const minorOf = (version: string | null) => /^\d+\.(\d+)/.exec(version ?? "")?.[1] ?? null;
+
+function adminAckCheck({ current, adminGates, adminAcks }: CvoInputs): UpgradeableCondition | null {
+  // Without a current version (early start-up) the CVO skips the check; a dump without the
+  // ConfigMap says nothing about gates, so the simulator skips it too.
+  if (!current || !adminGates) return null;
+  const byReason = new Map<string, string[]>();
+  const add = (reason: string, message: string) => byReason.set(reason, [...(byReason.get(reason) ?? []), message]);
+  for (const [name, value] of Object.entries(adminGates)) {
+    const m = GATE.exec(name);
+    if (!m) {
+      add(
+        "AdminAckConfigMapGateNameError",
+        `admin-gates configmap gate name ${name} has invalid format; must comply with "${GATE.source}".`,
+      );
+      continue;
+    }
+    if (m[1] !== minorOf(current)) continue;
+    if (value === "") add("AdminAckConfigMapGateValueError", `admin-gates configmap gate ${name} must contain a non-empty value.`);
+    else if (adminAcks?.[name] !== "true") add("AdminAckRequired", value);
+  }
+  if (byReason.size === 0) return null;
+  const messages = [...byReason.values()].map((m) => [...m].sort().join(" "));
+  return byReason.size === 1
+    ? { type: "UpgradeableAdminAckRequired", status: "False", reason: [...byReason.keys()][0]!, message: messages[0]! }
+    : { type: "UpgradeableAdminAckRequired", status: "False", reason: "MultipleReasons", message: messages.sort().join(" ") };
+}
+
+function clusterOperatorsCheck({ operators }: CvoInputs): UpgradeableCondition | null {
+  const blocking = operators.filter((o) => o.upgradeable?.status === "False");
+  if (blocking.length === 0) return null;
+  if (blocking.length === 1) {
+    const [o] = blocking;
+    return {
+      type: "UpgradeableClusterOperators",
+      status: "False",
+      reason: o!.upgradeable!.reason ?? "",
+      message: `Cluster operator ${o!.name} cannot be upgraded between minor versions: ${o!.upgradeable!.message ?? ""}`,
+    };
+  }
+  const lines = blocking.map(
+    (o) =>
+      `Cluster operator ${o.name} cannot be upgraded between minor versions: ${o.upgradeable!.reason ?? ""}: ${o.upgradeable!.message ?? ""}`,
+  );
+  return {
+    type: "UpgradeableClusterOperators",
+    status: "False",
+    reason: "ClusterOperatorsNotUpgradeable",
+    message: `Multiple cluster operators cannot be upgraded between minor versions:\n* ${lines.join("\n* ")}`,
+  };
+}
+
+/** The Upgradeable conditions ClusterVersion carries, sorted by type; empty when nothing blocks. */
+export function cvoUpgradeable(inputs: CvoInputs): UpgradeableCondition[] {
+  const failed = [adminAckCheck(inputs), clusterOperatorsCheck(inputs)].filter((c): c is UpgradeableCondition => !!c);
+  if (failed.length === 0) return [];
+  if (failed.length === 1) return [{ ...failed[0]!, type: "Upgradeable" }];
+  return [
+    ...failed,
+    {
+      type: "Upgradeable",
+      status: "False" as const,
+      reason: "MultipleReasons",
+      message: `Cluster should not be upgraded between minor versions for multiple reasons: ${failed.map((c) => c.reason).join(",")}\n* ${failed.map((c) => c.message).join("\n* ")}`,
+    },
+  ].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}
+
+/** Whether a ClusterVersion condition is one of the CVO's Upgradeable family (replaced as a whole). */
+export const isUpgradeableCondition = (type: string) => type.startsWith("Upgradeable");
+
+type Condition = { type: string; status: string; reason?: string; message?: string };
+const status = (o: KubeObject | undefined) =>
+  (o?.status ?? {}) as { history?: { state?: string; version?: string }[]; conditions?: Condition[] };
+const data = (o: KubeObject | undefined) => (o?.data ?? {}) as Record<string, string>;
+
+/** Reads what the CVO reads from a cluster's objects. */
+export function cvoInputsOf(objects: readonly KubeObject[]): CvoInputs {
+  const configMap = (namespace: string, name: string) =>
+    objects.find((o) => o.kind === "ConfigMap" && o.metadata.namespace === namespace && o.metadata.name === name);
+  const gates = configMap("openshift-config-managed", "admin-gates");
+  return {
+    current: (status(objects.find((o) => o.kind === "ClusterVersion")).history ?? []).find((h) => h.state === "Completed")?.version ?? null,
+    adminGates: gates ? data(gates) : null,
+    adminAcks: data(configMap("openshift-config", "admin-acks")),
+    operators: objects
+      .filter((o) => o.kind === "ClusterOperator")
+      .map((o) => ({
+        name: o.metadata.name ?? "",
+        upgradeable: (status(o).conditions ?? []).find((c) => c.type === "Upgradeable") ?? null,
+      })),
+  };
+}
+
+/**
+ * ClusterVersion's conditions with the Upgradeable family replaced by what the CVO computes now;
+ * a condition whose status did not change keeps its transition time.
+ */
+export function withCvoUpgradeable<C extends { type: string; status: string; lastTransitionTime?: string }>(
+  conditions: readonly C[],
+  inputs: CvoInputs,
+  now: string,
+): C[] {
+  const kept = conditions.filter((c) => !isUpgradeableCondition(c.type));
+  const next = cvoUpgradeable(inputs).map((c) => {
+    const old = conditions.find((o) => o.type === c.type);
+    return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now } as unknown as C;
+  });
+  return [...kept, ...next];
+}
