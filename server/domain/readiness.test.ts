@@ -940,6 +940,18 @@ describe("rollUpReadiness", () => {
     );
     expect(onlyUpgradeable.blockers).toEqual(["cv-upgradeable"]);
     expect(blockingCauses(onlyUpgradeable).map((c) => c.id)).toEqual(["cv-upgradeable"]);
+    // A cause of its own (another operator) beside an unrelated failure: both are named.
+    const ownCauseAndPaused = evaluateReadiness(
+      {
+        ...cvPlus(cond("Upgradeable", "False", "ClusterOperatorsNotUpgradeable", "Cluster operator foo should not be upgraded")),
+        pools: [pool("master", { paused: true }), pool("worker")],
+      },
+      "4.20",
+    );
+    expect(blockingCauses(ownCauseAndPaused).map((c) => c.id)).toEqual(["cv-upgradeable", "pools-paused"]);
+    expect(ownCauseAndPaused.checks.find((c) => c.id === "cv-upgradeable")!.remediation).toContain(
+      "Resolve the reason given in the message",
+    );
     expect(blockingCauses(evaluateReadiness(healthyCluster(), "4.19.11"))).toEqual([]);
     expect(blockingCauses(null)).toEqual([]);
   });

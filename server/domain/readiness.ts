@@ -22,6 +22,11 @@ export type ReadinessCheck = {
   detail: string;
   evidence: Evidence[];
   remediation: string | null;
+  /**
+   * For a failing Upgradeable condition whose every reason another check names (admin gates, skew,
+   * pools): those checks' ids. Absent when the condition has a cause no other check covers.
+   */
+  causedBy?: string[];
 };
 /**
  * "invalid": the target is not a version, or the cluster's current version is unknown so no kind can be
@@ -252,20 +257,32 @@ function upgradeableCheck(c: Context): Draft {
     ...blocking.map((b) => b.c.reason),
     ...(s.version.conditions ?? []).filter((x) => x.type.startsWith("Upgradeable") && x.status === "False").map((x) => x.reason),
   ]);
+  const causes = [...reasons].filter((r): r is string => !!r && !AGGREGATE_REASONS.has(r));
+  const named = causes.filter((r) => r in CAUSE_CHECKS);
   const hints = [
-    reasons.has("AdminAckRequired") ? "Acknowledge the admin gates (see the admin-acks check)." : null,
-    reasons.has(UPGRADEABLE_SKEW_REASON) ? "Resolve the boot-image skew (see the boot-image skew check)." : null,
-    reasons.has("DegradedPool") || reasons.has("InterruptedBuild")
-      ? "Fix the degraded pool or interrupted build (see the pool checks)."
-      : null,
-  ].filter((h): h is string => !!h);
-  const hint = hints.length ? hints.join(" ") : "Resolve the reason given in the message.";
-  return fail(
+    ...new Set(named.map((r) => CAUSE_CHECKS[r]!.hint)),
+    ...(named.length < causes.length || causes.length === 0 ? ["Resolve the reason given in the message."] : []),
+  ];
+  const drafted = fail(
     `${said}. Upgradeable=False blocks minor updates, so the update to ${c.target.text} cannot start until it is True again.`,
     blocking.map((b) => b.evidence),
-    `${hint} The condition clears by itself once the cause is gone.`,
+    `${hints.join(" ")} The condition clears by itself once the cause is gone.`,
   );
+  return causes.length > 0 && named.length === causes.length
+    ? { ...drafted, causedBy: [...new Set(named.map((r) => CAUSE_CHECKS[r]!.check))] }
+    : drafted;
 }
+
+/** Reasons that only say "several": the causes are in the CVO's Upgradeable… conditions beside them. */
+const AGGREGATE_REASONS = new Set(["MultipleReasons", "ClusterOperatorsNotUpgradeable"]);
+
+/** The check that names each cause of Upgradeable=False the CVO and the MCO report. */
+const CAUSE_CHECKS: Record<string, { check: string; hint: string }> = {
+  AdminAckRequired: { check: "admin-acks", hint: "Acknowledge the admin gates (see the admin-acks check)." },
+  [UPGRADEABLE_SKEW_REASON]: { check: "boot-image-skew", hint: "Resolve the boot-image skew (see the boot-image skew check)." },
+  DegradedPool: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
+  InterruptedBuild: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
+};
 
 function cvConditionCheck(c: Context, type: string, judge: (cond: Condition | null) => Draft): Draft {
   if (!c.s.version) return unknown(`The ClusterVersion ${type} condition is not known: ${cvProblem(c.s)}.`, [CV(type)]);
@@ -960,13 +977,14 @@ export function evaluateReadiness(s: ClusterSnapshot, target: string, options: {
 }
 
 /**
- * The failing checks that name a cause. Upgradeable=False is how the cluster reports a cause another
- * check already names (admin gates, skew, a degraded pool), so it counts only when nothing else fails.
+ * The failing checks that name a cause. Upgradeable=False is often how the cluster reports a cause
+ * another check names (admin gates, skew, a degraded pool): then that check is the cause, and the
+ * condition is left out; with a cause of its own it stays.
  */
 export function blockingCauses(readiness: Readiness | null | undefined): ReadinessCheck[] {
   const failing = (readiness?.checks ?? []).filter((c) => c?.status === "fail");
-  const specific = failing.filter((c) => c.id !== "cv-upgradeable");
-  return specific.length > 0 ? specific : failing;
+  const failingIds = new Set(failing.map((c) => c.id));
+  return failing.filter((c) => !(c.id === "cv-upgradeable" && c.causedBy?.length && c.causedBy.every((id) => failingIds.has(id))));
 }
 
 /** Fleet roll-up: clusters per overall status (no readiness counts as unknown) and the most common failing check. */
