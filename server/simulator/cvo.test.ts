@@ -10,6 +10,7 @@ const inputs = (over: Partial<CvoInputs> = {}): CvoInputs => ({
   adminGates: { [GATE_419]: GATE_TEXT },
   adminAcks: {},
   operators: [{ name: "machine-config", upgradeable: { status: "True", reason: "AsExpected" } }],
+  carried: [],
   ...over,
 });
 
@@ -63,7 +64,22 @@ describe("the CVO's Upgradeable conditions (pkg/cvo/upgradeable.go)", () => {
     );
   });
 
-  it("without an admin-gates ConfigMap to read, gates are not judged", () => {
+  it("without an admin-gates ConfigMap to read, gates are not judged; a missing admin-acks is reported as the CVO does", () => {
     expect(cvoUpgradeable(inputs({ adminGates: null }))).toEqual([]);
+    expect(cvoUpgradeable(inputs({ adminAcks: null }))).toEqual([
+      { type: "Upgradeable", status: "False", reason: "UnableToAccessAdminAcksConfigMap", message: "admin-acks configmap not found." },
+    ]);
+  });
+
+  it("checks it does not compute (overrides set) are kept and counted among the reasons, in the CVO's order", () => {
+    const overrides = {
+      type: "UpgradeableClusterVersionOverrides",
+      status: "False" as const,
+      reason: "ClusterVersionOverridesSet",
+      message: "Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.",
+    };
+    const c = cvoUpgradeable(inputs({ carried: [overrides] }));
+    expect(c.map((x) => x.type)).toEqual(["Upgradeable", "UpgradeableAdminAckRequired", "UpgradeableClusterVersionOverrides"]);
+    expect(c[0]!.message).toMatch(/multiple reasons: ClusterVersionOverridesSet,AdminAckRequired\n/);
   });
 });

@@ -14,10 +14,18 @@ export type CvoInputs = {
   current: string | null;
   /** ConfigMap admin-gates in openshift-config-managed; null when it is not there to read. */
   adminGates: Record<string, string> | null;
-  /** ConfigMap admin-acks in openshift-config. */
+  /** ConfigMap admin-acks in openshift-config; null when it is missing. */
   adminAcks: Record<string, string> | null;
   operators: { name: string; upgradeable: { status: string; reason?: string; message?: string } | null }[];
+  /**
+   * Failing checks the simulator does not compute (cluster version overrides, deletes in progress),
+   * as ClusterVersion carries them now: kept, and counted among the reasons.
+   */
+  carried: UpgradeableCondition[];
 };
+
+/** The checks this module computes; any other `Upgradeable…` condition is carried over as it is. */
+const COMPUTED = new Set(["Upgradeable", "UpgradeableAdminAckRequired", "UpgradeableClusterOperators"]);
 
 const GATE = /^ack-[4-5][.]([0-9]{1,})-[^-]/;
 const minorOf = (version: string | null) => /^\d+\.(\d+)/.exec(version ?? "")?.[1] ?? null;
@@ -26,6 +34,13 @@ function adminAckCheck({ current, adminGates, adminAcks }: CvoInputs): Upgradeab
   // Without a current version (early start-up) the CVO skips the check; a dump without the
   // ConfigMap says nothing about gates, so the simulator skips it too.
   if (!current || !adminGates) return null;
+  if (!adminAcks)
+    return {
+      type: "UpgradeableAdminAckRequired",
+      status: "False",
+      reason: "UnableToAccessAdminAcksConfigMap",
+      message: "admin-acks configmap not found.",
+    };
   const byReason = new Map<string, string[]>();
   const add = (reason: string, message: string) => byReason.set(reason, [...(byReason.get(reason) ?? []), message]);
   for (const [name, value] of Object.entries(adminGates)) {
@@ -74,7 +89,12 @@ function clusterOperatorsCheck({ operators }: CvoInputs): UpgradeableCondition |
 
 /** The Upgradeable conditions ClusterVersion carries, sorted by type; empty when nothing blocks. */
 export function cvoUpgradeable(inputs: CvoInputs): UpgradeableCondition[] {
-  const failed = [adminAckCheck(inputs), clusterOperatorsCheck(inputs)].filter((c): c is UpgradeableCondition => !!c);
+  // In the CVO's order: overrides, admin acks, cluster operators, deletes in progress.
+  const overrides = inputs.carried.filter((c) => c.type === "UpgradeableClusterVersionOverrides");
+  const others = inputs.carried.filter((c) => c.type !== "UpgradeableClusterVersionOverrides");
+  const failed = [...overrides, adminAckCheck(inputs), clusterOperatorsCheck(inputs), ...others].filter(
+    (c): c is UpgradeableCondition => !!c,
+  );
   if (failed.length === 0) return [];
   if (failed.length === 1) return [{ ...failed[0]!, type: "Upgradeable" }];
   return [
@@ -101,10 +121,15 @@ export function cvoInputsOf(objects: readonly KubeObject[]): CvoInputs {
   const configMap = (namespace: string, name: string) =>
     objects.find((o) => o.kind === "ConfigMap" && o.metadata.namespace === namespace && o.metadata.name === name);
   const gates = configMap("openshift-config-managed", "admin-gates");
+  const acks = configMap("openshift-config", "admin-acks");
+  const cv = status(objects.find((o) => o.kind === "ClusterVersion"));
   return {
-    current: (status(objects.find((o) => o.kind === "ClusterVersion")).history ?? []).find((h) => h.state === "Completed")?.version ?? null,
+    current: (cv.history ?? []).find((h) => h.state === "Completed")?.version ?? null,
     adminGates: gates ? data(gates) : null,
-    adminAcks: data(configMap("openshift-config", "admin-acks")),
+    adminAcks: acks ? data(acks) : null,
+    carried: (cv.conditions ?? [])
+      .filter((c) => isUpgradeableCondition(c.type) && !COMPUTED.has(c.type) && c.status === "False")
+      .map((c) => ({ type: c.type, status: "False" as const, reason: c.reason ?? "", message: c.message ?? "" })),
     operators: objects
       .filter((o) => o.kind === "ClusterOperator")
       .map((o) => ({
@@ -115,8 +140,8 @@ export function cvoInputsOf(objects: readonly KubeObject[]): CvoInputs {
 }
 
 /**
- * ClusterVersion's conditions with the Upgradeable family replaced by what the CVO computes now;
- * a condition whose status did not change keeps its transition time.
+ * ClusterVersion's conditions with the Upgradeable family replaced by what the CVO computes now
+ * (carried checks included); a condition whose status did not change keeps its transition time.
  */
 export function withCvoUpgradeable<C extends { type: string; status: string; lastTransitionTime?: string }>(
   conditions: readonly C[],
