@@ -276,7 +276,7 @@ export function FleetView({ initial }: { initial: Seed<FleetCluster[]> }) {
                 className="font-medium"
                 title={
                   key === "mode"
-                    ? "The MCO's boot-image skew enforcement mode: read from the cluster where it enforces, predicted for the first enforcing release (4.22) on older clusters"
+                    ? "The MCO's boot-image skew enforcement mode: read from the cluster where it enforces, predicted for the first release that enforces on older clusters"
                     : undefined
                 }
               >
