@@ -8,6 +8,7 @@ import {
   labelsForPool,
   ROLE_LABEL,
   nodePinProgress,
+  alwaysPullPod,
   pinnedImageSetName,
   pinnedImagesOf,
   precheckBundle,
@@ -16,6 +17,7 @@ import {
   totalBytes,
   type BundleManifest,
   type NodeProgress,
+  type PodLike,
   type Precheck,
   type PrecheckInput,
   type ProgressSummary,
@@ -128,20 +130,7 @@ async function precheckOn(live: Live, cluster: string, digest: string, manifest:
       degradedMessage: snapshotPools.get(p.name)?.degradedMessage ?? null,
     })),
     nodes: live.snapshot.nodes.map((n) => ({ ...n, pool: pools.get(n.name) ?? null })),
-    alwaysPullPods:
-      pods.status === "ok"
-        ? pods.items
-            .filter((p) => p.status?.phase !== "Succeeded" && p.status?.phase !== "Failed")
-            .map((p) => ({
-              namespace: p.metadata.namespace ?? "",
-              name: p.metadata.name,
-              node: p.spec?.nodeName ?? null,
-              containers: [...(p.spec?.containers ?? []), ...(p.spec?.initContainers ?? [])]
-                .filter((c) => c.imagePullPolicy === "Always")
-                .map((c) => c.name),
-            }))
-            .filter((p) => p.containers.length > 0)
-        : [],
+    alwaysPullPods: pods.status === "ok" ? pods.items.flatMap((p) => alwaysPullPod(p as PodLike) ?? []) : [],
     pinnedImageSets:
       live.objects.pinnedImageSets.status === "ok"
         ? live.objects.pinnedImageSets.items.map((s) => ({

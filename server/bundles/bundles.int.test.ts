@@ -129,6 +129,20 @@ describe("vetting and uploading a bundle", () => {
     ]);
   });
 
+  it("a vetted manifest without the release image in images[] is refused, saying to rebuild and vet it again", async () => {
+    const old = manifest("4.19.9");
+    old.images = old.images.slice(1); // made before images[] had to list the release image
+    const bytes = bytesOf(old);
+    await vetBundle({ digest: manifestDigest(bytes), note: "vetted before the release image had to be listed" }, approver);
+    const refused = await uploadBundle(bytes, tech).catch((e) => e);
+    expect(refused).toBeInstanceOf(BundleRefusedError);
+    expect(refused.message).toMatch(/^The bundle was refused: images: does not list the release image \(release\.image\)\./);
+    expect(refused.message).toMatch(
+      /the bundle must be rebuilt with the release image listed in images\[\], with its size, and the new manifest vetted again\.$/,
+    );
+    expect(refused.message).not.toMatch(/has not been vetted/);
+  });
+
   it("vets a digest once, and accepts the vetted manifest", async () => {
     const m = manifest("4.19.11");
     const uploaded = await vettedUpload(m);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  alwaysPullPod,
   checkManifest,
   pinnedImagesOf,
   precheckKey,
@@ -18,6 +19,7 @@ import {
   precheckBundle,
   summarizeProgress,
   type BundleManifest,
+  type PodLike,
   type PrecheckInput,
 } from "./bundles";
 import { node } from "./testing/snapshots";
@@ -70,7 +72,9 @@ describe("manifests", () => {
     expect(refused).toEqual({
       ok: false,
       problems: [
-        "images: must list the release image (release.image) with its sizeBytes: Fleetskew pins it with the others, and its size counts in the disk check",
+        "images: does not list the release image (release.image). Fleetskew pins the release image with the others and counts its size in the disk check, " +
+          "so images[] must list it with its sizeBytes. The manifest cannot be fixed by editing it (that changes its digest, and the vetting no longer applies): " +
+          "the bundle must be rebuilt with the release image listed in images[], with its size, and the new manifest vetted again",
       ],
     });
   });
@@ -251,6 +255,68 @@ describe("prechecks", () => {
     );
     expect(precheckKey({ id: "pool-updating", pool: "worker", items: [] })).toBe("pool-updating/worker");
     expect(precheckKey({ id: "x", pool: null, items: ["b", "a"] })).toBe(precheckKey({ id: "x", pool: null, items: ["a", "b"] }));
+  });
+
+  it("keys pods that always pull by their workload and images, not their names, which change with every rollout and run", () => {
+    const pod = (name: string, over: { owner?: [string, string]; hash?: string; image?: string; ns?: string } = {}): PodLike => ({
+      metadata: {
+        name,
+        namespace: over.ns ?? "shop",
+        labels: over.hash ? { app: "cart", "pod-template-hash": over.hash } : { app: "cart" },
+        ownerReferences: over.owner
+          ? [
+              { kind: "Node", name: "w1" }, // not the controller
+              { kind: over.owner[0], name: over.owner[1], controller: true },
+            ]
+          : undefined,
+      },
+      spec: {
+        nodeName: "w1",
+        containers: [
+          { name: "main", image: over.image ?? "registry.example.com/shop/cart@sha256:aaa", imagePullPolicy: "Always" },
+          { name: "sidecar", image: "registry.example.com/proxy@sha256:bbb", imagePullPolicy: "IfNotPresent" },
+        ],
+      },
+      status: { phase: "Running" },
+    });
+    const key = (...pods: PodLike[]) =>
+      precheckBundle(input({ alwaysPullPods: pods.map((p) => alwaysPullPod(p)!) })).find((c) => c.id === "always-pull-pods")!.key;
+
+    // A Deployment's pod, replaced by a rolling restart (new ReplicaSet, new pod name): the same warning.
+    const deployed = key(pod("cart-7d9f8b6c5-x2k4q", { owner: ["ReplicaSet", "cart-7d9f8b6c5"], hash: "7d9f8b6c5" }));
+    expect(key(pod("cart-5f6b7c8d9-p9r7t", { owner: ["ReplicaSet", "cart-5f6b7c8d9"], hash: "5f6b7c8d9" }))).toBe(deployed);
+    // Scaled out: more pods of the same workload pulling the same image are the same warning.
+    expect(
+      key(
+        pod("cart-5f6b7c8d9-p9r7t", { owner: ["ReplicaSet", "cart-5f6b7c8d9"], hash: "5f6b7c8d9" }),
+        pod("cart-5f6b7c8d9-zz81m", { owner: ["ReplicaSet", "cart-5f6b7c8d9"], hash: "5f6b7c8d9" }),
+      ),
+    ).toBe(deployed);
+    // A new image, or another workload, is a new warning.
+    expect(
+      key(pod("cart-6a-x", { owner: ["ReplicaSet", "cart-6a"], hash: "6a", image: "registry.example.com/shop/cart@sha256:ccc" })),
+    ).not.toBe(deployed);
+    expect(key(pod("checkout-7d9f8b6c5-x2k4q", { owner: ["ReplicaSet", "checkout-7d9f8b6c5"], hash: "7d9f8b6c5" }))).not.toBe(deployed);
+
+    // A CronJob's pods: a new Job and a new pod every run, the same warning.
+    const nightly = key(pod("report-29012345-abcde", { owner: ["Job", "report-29012345"] }));
+    expect(key(pod("report-29012405-fghij", { owner: ["Job", "report-29012405"] }))).toBe(nightly);
+    expect(key(pod("export-29012405-fghij", { owner: ["Job", "export-29012405"] }))).not.toBe(nightly);
+    // A StatefulSet keeps its name; a DaemonSet's pods differ per node, not per workload.
+    expect(key(pod("db-0", { owner: ["StatefulSet", "db"] }))).toBe(key(pod("db-1", { owner: ["StatefulSet", "db"] })));
+    expect(key(pod("agent-a1b2c", { owner: ["DaemonSet", "agent"] }))).not.toBe(key(pod("agent-a1b2c", { owner: ["DaemonSet", "other"] })));
+
+    // A bare pod: by namespace and image.
+    expect(key(pod("debug-1"))).toBe(key(pod("debug-2")));
+    expect(key(pod("debug-1"))).not.toBe(key(pod("debug-1", { image: "registry.example.com/tools@sha256:ddd" })));
+    expect(key(pod("debug-1"))).not.toBe(key(pod("debug-1", { ns: "other" })));
+
+    // What is shown still names the pods.
+    const shown = precheckBundle(input({ alwaysPullPods: [alwaysPullPod(pod("db-0", { owner: ["StatefulSet", "db"] }))!] })).find(
+      (c) => c.id === "always-pull-pods",
+    )!;
+    expect(shown.items).toEqual(["shop/db-0"]);
+    expect(alwaysPullPod({ ...pod("done"), status: { phase: "Succeeded" } })).toBeNull();
   });
 
   it("fails a degraded pool, warns for an updating one, pods that always pull and other pinned sets", () => {

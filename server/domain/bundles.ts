@@ -36,6 +36,15 @@ const ImageRef = z.string().superRefine((ref, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: `"${ref.length > 120 ? `${ref.slice(0, 117)}…` : ref}" ${problem}` });
 });
 
+/**
+ * The refusal of a manifest whose images[] lacks the release image. Manifests vetted before this
+ * rule hit it on upload, and editing one changes its digest, so it says what to do: rebuild, vet again.
+ */
+export const RELEASE_IMAGE_MISSING =
+  "does not list the release image (release.image). Fleetskew pins the release image with the others and counts its size in the disk check, " +
+  "so images[] must list it with its sizeBytes. The manifest cannot be fixed by editing it (that changes its digest, and the vetting no longer applies): " +
+  "the bundle must be rebuilt with the release image listed in images[], with its size, and the new manifest vetted again";
+
 export const BundleManifestSchema = z
   .strictObject({
     apiVersion: z.literal("fleetskew.io/v1", { error: 'must be "fleetskew.io/v1"' }),
@@ -76,8 +85,7 @@ export const BundleManifestSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["images"],
-        message:
-          "must list the release image (release.image) with its sizeBytes: Fleetskew pins it with the others, and its size counts in the disk check",
+        message: RELEASE_IMAGE_MISSING,
       });
   });
 
@@ -178,7 +186,79 @@ export type PrecheckPool = {
   degradedMessage: string | null;
 };
 export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure">;
-export type PrecheckPod = { namespace: string; name: string; node: string | null; containers: string[] };
+export type PrecheckPod = {
+  namespace: string;
+  name: string;
+  node: string | null;
+  containers: string[];
+  /** The workload that keeps the pod (see podOwner); null or absent for a bare pod. */
+  owner?: { kind: string; name: string } | null;
+  /** The images of the containers that always pull. */
+  images?: string[];
+};
+
+/** A pod as the API serves it, as far as the always-pull check reads it. */
+export type PodLike = {
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+  };
+  spec?: {
+    nodeName?: string;
+    containers?: { name: string; image?: string; imagePullPolicy?: string }[];
+    initContainers?: { name: string; image?: string; imagePullPolicy?: string }[];
+  };
+  status?: { phase?: string };
+};
+
+/**
+ * The workload that keeps a pod, by a name that outlives the pod: its controller owner
+ * (ownerReferences with controller: true), lifted to the object that names it for good where the
+ * owner itself is replaced routinely: a Deployment's ReplicaSet (a new one on every rollout or
+ * restart, named <deployment>-<pod-template-hash>), a CronJob's Job (one per run, named
+ * <cronjob>-<scheduled minute>), a DeploymentConfig's ReplicationController. Null for a bare pod.
+ */
+export function podOwner(meta: PodLike["metadata"]): { kind: string; name: string } | null {
+  const ref = (meta.ownerReferences ?? []).find((o) => o.controller === true);
+  if (!ref) return null;
+  const labels = meta.labels ?? {};
+  const hash = labels["pod-template-hash"];
+  if (ref.kind === "ReplicaSet" && hash && ref.name.endsWith(`-${hash}`))
+    return { kind: "Deployment", name: ref.name.slice(0, -(hash.length + 1)) };
+  const run = /^(.+)-\d{8,}$/.exec(ref.name);
+  if (ref.kind === "Job" && run) return { kind: "CronJob", name: run[1]! };
+  const dc = labels["openshift.io/deployment-config.name"] ?? labels["deploymentconfig"];
+  if (ref.kind === "ReplicationController" && dc) return { kind: "DeploymentConfig", name: dc };
+  return { kind: ref.kind, name: ref.name };
+}
+
+/** A running pod with a container whose imagePullPolicy is Always; null for any other pod. */
+export function alwaysPullPod(pod: PodLike): PrecheckPod | null {
+  if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") return null;
+  const always = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].filter((c) => c.imagePullPolicy === "Always");
+  if (!always.length) return null;
+  return {
+    namespace: pod.metadata.namespace ?? "",
+    name: pod.metadata.name,
+    node: pod.spec?.nodeName ?? null,
+    containers: always.map((c) => c.name),
+    owner: podOwner(pod.metadata),
+    images: [...new Set(always.map((c) => c.image ?? ""))].sort(),
+  };
+}
+
+/**
+ * What an always-pull warning is about, for its key: the workload and the images it pulls, not the
+ * pod's name, which changes with every rollout, restart and CronJob run. A bare pod counts by its
+ * namespace and images; one read without its images (older callers) by its name.
+ */
+export function alwaysPullIdentity(p: PrecheckPod): string {
+  const images = p.images?.length ? p.images.join(",") : null;
+  if (p.owner) return `${p.namespace}/${p.owner.kind}/${p.owner.name}${images ? `@${images}` : ""}`;
+  return images ? `${p.namespace}@${images}` : `${p.namespace}/${p.name}`;
+}
 export type PrecheckSet = { name: string; labels: Record<string, string>; images: string[] };
 
 export type PrecheckInput = {
@@ -205,23 +285,26 @@ export function diskVerdict(allocatable: number | null, imageBytes: number): { o
   return { ok: allocatable >= MIN_FREE_AFTER_PREFETCH && need < room, need, room };
 }
 
-/** A precheck's key (see Precheck.key): stable while the finding is the same. */
-export function precheckKey(check: Pick<Precheck, "id" | "pool" | "items">): string {
+/**
+ * A precheck's key (see Precheck.key): stable while the finding is the same. `keyItems`, when
+ * given, names what the finding is about where `items` (what is shown) changes without it.
+ */
+export function precheckKey(check: Pick<Precheck, "id" | "pool" | "items"> & { keyItems?: string[] }): string {
   const base = `${check.id}/${check.pool ?? "cluster"}`;
-  if (!check.items.length) return base;
-  const items = createHash("sha256")
-    .update([...check.items].sort().join("\n"))
-    .digest("hex")
-    .slice(0, 12);
+  const named = [...new Set(check.keyItems ?? check.items)];
+  if (!named.length) return base;
+  const items = createHash("sha256").update(named.sort().join("\n")).digest("hex").slice(0, 12);
   return `${base}/${items}`;
 }
 
 export function precheckBundle(input: PrecheckInput): Precheck[] {
-  return findings(input).map((c) => ({ ...c, key: precheckKey(c) }));
+  return findings(input).map(({ keyItems, ...c }) => ({ ...c, key: precheckKey({ ...c, keyItems }) }));
 }
 
-function findings(input: PrecheckInput): Omit<Precheck, "key">[] {
-  const checks: Omit<Precheck, "key">[] = [];
+type Finding = Omit<Precheck, "key"> & { keyItems?: string[] };
+
+function findings(input: PrecheckInput): Finding[] {
+  const checks: Finding[] = [];
   const bytes = totalBytes(input.manifest);
   const nodesByPool = new Map<string, PrecheckNode[]>();
   for (const n of input.nodes) nodesByPool.set(n.pool ?? "", [...(nodesByPool.get(n.pool ?? "") ?? []), n]);
@@ -362,6 +445,8 @@ function findings(input: PrecheckInput): Omit<Precheck, "key">[] {
         ".",
       remedy: "Make sure the mirror registry serves their images, or change them to imagePullPolicy: IfNotPresent before the update.",
       items: input.alwaysPullPods.map((p) => `${p.namespace}/${p.name}`),
+      // Pods come and go under the same workload: the warning is the same while the workloads and their images are.
+      keyItems: input.alwaysPullPods.map(alwaysPullIdentity),
     });
   else
     checks.push({
