@@ -16,6 +16,7 @@ import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
+import { followAcknowledgements } from "./acknowledgements";
 
 /**
  * The acknowledgement API through its route handlers, given real Requests and real sessions,
@@ -59,14 +60,14 @@ const decide = (route: typeof approveRoute, id: string, cookie: string, comment 
     params(id),
   );
 
-/** Marks a simulated pool Degraded, as the MCO reports a node it cannot update. */
-function degradePool(cluster: string, pool: string) {
+/** Marks a simulated pool Degraded (or healthy again), as the MCO reports a node it cannot update. */
+function degradePool(cluster: string, pool: string, degraded = true) {
   const c = fleet.get(cluster)!;
   const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
   const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
   const conditions = [
     ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
-    { type: "Degraded", status: "True", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
+    { type: "Degraded", status: degraded ? "True" : "False", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
   ];
   c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
 }
@@ -130,17 +131,37 @@ describe("POST /api/v1/acknowledgements and the decision on it", () => {
     const pending = await (await listRoute(request("/api/v1/acknowledgements?status=pending", { cookie: tom }))).json();
     expect(pending.acknowledgements.map((a: { id: string }) => a.id)).toEqual([ack.id]);
 
-    // A pool degrades meanwhile: machine-config's Upgradeable turns False for that, not for boot images.
+    // A pool degrades meanwhile: machine-config reports Upgradeable=False, reason DegradedPool, which overrides
+    // the boot-image reason (reference §2.4): whether boot images still block cannot be seen, so it is not verified.
     degradePool("prod-east-422", "worker");
     const approved = await decide(approveRoute, ack.id, alice, "AMI ids checked in the AWS console");
     expect(approved.status).toBe(200);
     const view = await approved.json();
-    expect(view).toMatchObject({ id: ack.id, status: "applied", decidedBy: "alice" });
-    expect(view.verifiedAt).not.toBeNull();
-    expect(view.result).toMatch(
-      /machine-config reports no boot-image block, but Upgradeable=False for another reason \(DegradedPool: One or more machine config pools are degraded/,
+    expect(view).toMatchObject({ id: ack.id, status: "applied", decidedBy: "alice", verifiedAt: null });
+    expect(view.result).toBe(
+      "Written to MachineConfiguration cluster spec.bootImageSkewEnforcement (Manual, 9.6.20250701-0); the MCO mirrored it into status.bootImageSkewEnforcementStatus, " +
+        "but machine-config reports Upgradeable=False (DegradedPool), which hides any boot-image block; checked again once the pool is healthy.",
     );
-    expect(view.result).not.toMatch(/Upgradeable=True/);
+    expect(view.result).not.toMatch(/no boot-image block|Upgradeable=True/);
+
+    // Still hidden an hour later: the follower keeps checking instead of calling it unconfirmed.
+    await followAcknowledgements(new Date(Date.now() + 2 * 3_600_000));
+    const [later] = (await (await listRoute(request("/api/v1/acknowledgements?status=applied", { cookie: tom }))).json()).acknowledgements;
+    expect(later).toMatchObject({ id: ack.id, verifiedAt: null, result: view.result });
+
+    // The pool is fixed: the follower sees what Upgradeable says for boot images and verifies.
+    degradePool("prod-east-422", "worker", false);
+    let verified: { verifiedAt: string | null; result: string } | undefined;
+    for (let i = 0; i < 40 && !verified?.verifiedAt; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await followAcknowledgements();
+      [verified] = (await (await listRoute(request("/api/v1/acknowledgements?status=applied", { cookie: tom }))).json()).acknowledgements;
+    }
+    expect(verified!.verifiedAt).not.toBeNull();
+    expect(verified!.result).toBe(
+      "Written to MachineConfiguration cluster spec.bootImageSkewEnforcement (Manual, 9.6.20250701-0). " +
+        "The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports no boot-image block (Upgradeable=True).",
+    );
 
     const again = await decide(approveRoute, ack.id, alice);
     expect(again.status).toBe(409);

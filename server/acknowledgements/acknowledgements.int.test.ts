@@ -228,6 +228,54 @@ describe("an approval whose process stopped before the cluster answered", () => 
   });
 });
 
+describe("an acknowledgement whose answer a degraded pool hides", () => {
+  /** Marks a simulated pool Degraded or healthy, as the MCO reports it. */
+  function setPoolDegraded(pool: string, degraded: boolean) {
+    const c = fleet.get("prod-east-422")!;
+    const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
+    const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
+    const conditions = [
+      ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
+      { type: "Degraded", status: degraded ? "True" : "False", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
+    ];
+    c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
+  }
+
+  it("a value still below the limit is not left waiting without a word: it says the pool hides the answer, then verifies the block", async () => {
+    const ack = await request({ mode: "OCPVersion", ocpVersion: "4.12.0", rhcosVersion: undefined });
+    const [view] = await listAcknowledgementViews(["pending"]);
+    expect(view!.prediction).toMatchObject({ upgradeable: false });
+
+    setPoolDegraded("worker", true);
+    try {
+      const approved = await approveAcknowledgement(ack.id, "", approver);
+      expect(approved).toMatchObject({ status: "applied", verifiedAt: null });
+      expect(approved.result).toMatch(
+        /; the MCO mirrored it into status\.bootImageSkewEnforcementStatus, but machine-config reports Upgradeable=False \(DegradedPool\), which hides any boot-image block; checked again once the pool is healthy\.$/,
+      );
+      // An hour on, still hidden: not called unconfirmed, nor "not mirrored".
+      await followAcknowledgements(new Date(Date.now() + 2 * 3_600_000));
+      const later = (await findAcknowledgement(ack.id))!;
+      expect(later).toMatchObject({ verifiedAt: null, result: approved.result });
+    } finally {
+      setPoolDegraded("worker", false);
+    }
+
+    // The pool is healthy: the boot-image block shows, as predicted, and the request is verified with it.
+    let now = (await findAcknowledgement(ack.id))!;
+    for (let i = 0; i < 40 && !now.verifiedAt; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await followAcknowledgements();
+      now = (await findAcknowledgement(ack.id))!;
+    }
+    expect(now.verifiedAt).not.toBeNull();
+    expect(now.result).toBe(
+      "Written to MachineConfiguration cluster spec.bootImageSkewEnforcement (Manual, 4.12.0). " +
+        "The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports Upgradeable=False (ClusterBootImageSkewError).",
+    );
+  });
+});
+
 describe("the audit log", () => {
   it("refuses UPDATE and DELETE at the database", async () => {
     const before = await getDb().auditEvent.count();

@@ -219,7 +219,8 @@ export async function approveAcknowledgement(id: string, comment: string, actor:
   }
   await markApplied(id, spec, written === "patched" ? "Written to" : "Already in");
   for (let attempt = 0; attempt < 8; attempt++) {
-    if (await verifyAcknowledgement(id)) break;
+    // A degraded pool or an interrupted build hides the answer until it is resolved: the follower checks again then.
+    if ((await checkAcknowledgement(id)) !== "waiting") break;
     await new Promise((r) => setTimeout(r, 1000));
   }
   return recordOrThrow(id);
@@ -267,38 +268,88 @@ async function settleInterrupted(ack: AcknowledgementRecord): Promise<void> {
   );
 }
 
+/** Reasons with which machine-config reports Upgradeable=False over any boot-image block (reference §2.4). */
+const OVERRIDING_REASONS = new Set(["DegradedPool", "InterruptedBuild"]);
+
+type Verification =
+  /** Verified, or nothing left to verify. */
+  | "done"
+  /** Not yet: status not mirrored, the operator not caught up, or something could not be read. */
+  | "waiting"
+  /** Upgradeable=False for a degraded pool or an interrupted build, which hides whether boot images block. */
+  | "hidden";
+
+/** The first sentence of an applied request's result: what was written (or found), without what came of it since. */
+const writtenPart = (result: string | null) =>
+  (result ?? "Written to MachineConfiguration cluster spec.bootImageSkewEnforcement")
+    .split(/; (?:waiting for|the MCO mirrored it)/)[0]!
+    .replace(/\.$/, "");
+
+function interim(id: string, result: (current: AcknowledgementRecord) => string) {
+  return changeAcknowledgement(id, (current) => {
+    const next = result(current);
+    return { change: current.verifiedAt || current.result === next ? {} : { result: next } };
+  });
+}
+
 /**
  * Checks that the MCO mirrored an applied acknowledgement into status and that machine-config's
- * Upgradeable follows it. True once verified (or when there is nothing left to verify).
+ * Upgradeable follows it. Upgradeable=False for a degraded pool or an interrupted build overrides
+ * the boot-image reason, so it shows nothing either way: the request says so and stays unverified.
  */
-export async function verifyAcknowledgement(id: string): Promise<boolean> {
+async function checkAcknowledgement(id: string): Promise<Verification> {
   const ack = await findAcknowledgement(id);
-  if (!ack || ack.status !== "applied" || ack.verifiedAt) return true;
+  if (!ack || ack.status !== "applied" || ack.verifiedAt) return "done";
   const spec = specOf(ack);
   const [mc, co] = await withClusterClient(ack.cluster, (client) =>
     Promise.all([readMachineConfiguration(client), readMachineConfigOperator(client)]),
   );
-  if (mc.status !== "ok") return false;
+  if (mc.status !== "ok") return "waiting";
   const status =
     ((mc.value.status ?? {}) as { bootImageSkewEnforcementStatus?: EnforcementSpecValue }).bootImageSkewEnforcementStatus ?? null;
-  if (!sameSpec(status, spec)) return false;
+  if (!sameSpec(status, spec)) return "waiting";
   // Without machine-config's conditions, whether Upgradeable followed is not known: not verified yet.
-  if (co.status !== "ok") return false;
+  if (co.status !== "ok") return "waiting";
   const upgradeable = (co.value.status?.conditions ?? []).find((c) => c.type === "Upgradeable");
+  const mirrored = "the MCO mirrored it into status.bootImageSkewEnforcementStatus";
+  if (upgradeable?.status === "False" && OVERRIDING_REASONS.has(upgradeable.reason ?? "")) {
+    const what = upgradeable.reason === "DegradedPool" ? "the pool is healthy" : "the pool's build is no longer interrupted";
+    await interim(
+      id,
+      (current) =>
+        `${writtenPart(current.result)}; ${mirrored}, but machine-config reports Upgradeable=False (${upgradeable.reason}), which hides any boot-image block; checked again once ${what}.`,
+    );
+    return "hidden";
+  }
   const skewBlock = upgradeable?.status === "False" && upgradeable.reason === UPGRADEABLE_SKEW_REASON;
   const state = await findClusterState(ack.clusterId);
   const release = (state?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null;
   const predicted = predictUpgradeable(ack, release, await skewLimits());
-  if (predicted.upgradeable === skewBlock) return false; // the operator has not caught up yet
+  if (predicted.upgradeable === skewBlock) {
+    // The operator has not caught up yet: say what is awaited rather than leave the request silent.
+    await interim(
+      id,
+      (current) =>
+        `${writtenPart(current.result)}; ${mirrored}; waiting for machine-config's Upgradeable to follow: it reports ${upgradeableWords(upgradeable)}, expected ${
+          predicted.upgradeable ? "no boot-image block" : `Upgradeable=False (${UPGRADEABLE_SKEW_REASON})`
+        }.`,
+    );
+    return "waiting";
+  }
   await changeAcknowledgement(id, (current) => ({
     change: {
       verifiedAt: new Date(),
-      result: `${current.result ? `${current.result.replace(/; waiting for the MCO to mirror it into status\.$/, ".")} ` : ""}The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports ${upgradeableWords(
+      result: `${writtenPart(current.result)}. The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports ${upgradeableWords(
         upgradeable,
       )}.`,
     },
   }));
-  return true;
+  return "done";
+}
+
+/** True once an applied acknowledgement is verified (or when there is nothing left to verify). */
+export async function verifyAcknowledgement(id: string): Promise<boolean> {
+  return (await checkAcknowledgement(id)) === "done";
 }
 
 /** What machine-config's Upgradeable says, as it is: a block for another reason is not "no block". */
@@ -334,7 +385,15 @@ async function viewsOf(records: AcknowledgementRecord[]): Promise<Acknowledgemen
   }));
 }
 
-/** Background: expire old requests, and verify applied ones the MCO had not mirrored yet (for up to an hour). */
+const NOT_CONFIRMED = "Not confirmed:";
+/** Set by checkAcknowledgement while a degraded pool or an interrupted build hides the answer. */
+const hiddenNow = (result: string | null) => !!result?.includes("which hides any boot-image block");
+
+/**
+ * Background: expire old requests, and verify applied ones the MCO had not mirrored (or whose
+ * Upgradeable had not followed) yet, for up to an hour; one whose answer a degraded pool or an
+ * interrupted build hides is checked again for as long as that lasts.
+ */
 export async function followAcknowledgements(now = new Date()): Promise<void> {
   await expireAcknowledgements(now);
   for (const ack of await listAcknowledgements({ statuses: ["applying"] }))
@@ -342,15 +401,19 @@ export async function followAcknowledgements(now = new Date()): Promise<void> {
       await settleInterrupted(ack).catch(() => undefined);
   for (const ack of await listAcknowledgements({ statuses: ["applied"] })) {
     if (ack.verifiedAt || !ack.appliedAt) continue;
-    if (now.getTime() - new Date(ack.appliedAt).getTime() > 3_600_000) {
-      if (!ack.result?.includes("not confirmed"))
+    if (now.getTime() - new Date(ack.appliedAt).getTime() > 3_600_000 && !hiddenNow(ack.result)) {
+      if (!ack.result?.includes(NOT_CONFIRMED))
         await changeAcknowledgement(ack.id, (current) => ({
           change: {
-            result: `${current.result ?? ""} Not confirmed: the MCO had not mirrored the value an hour after it was written; check the machine-config operator.`,
+            result: `${current.result ?? ""} ${NOT_CONFIRMED} ${
+              current.result?.includes("the MCO mirrored it")
+                ? "machine-config's Upgradeable had not followed the value an hour after it was written"
+                : "the MCO had not mirrored the value an hour after it was written"
+            }; check the machine-config operator.`,
           },
         }));
       continue;
     }
-    await verifyAcknowledgement(ack.id).catch(() => false);
+    await checkAcknowledgement(ack.id).catch(() => "waiting");
   }
 }
