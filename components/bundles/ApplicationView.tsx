@@ -119,13 +119,23 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
       setError(null);
       void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] });
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => {
+      setError(e.message);
+      // A start that is not confirmed may still be under way: show what the cluster says now.
+      void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] });
+    },
   });
   if (p.application.state !== "preloading" || !can(me, ["technician"])) return null;
   const blocked = p.blockers.length > 0;
+  const pending = p.application.upgradeStartedBy && p.application.upgradeStartedAt;
   return (
     <Card className="p-5">
       <h2 className="text-lg font-semibold">Start the upgrade</h2>
+      {pending && !error ? (
+        <Alert tone="info">
+          {`${p.application.upgradeStartedBy} pressed Start upgrade at ${new Date(p.application.upgradeStartedAt!).toLocaleString()}, and the cluster has not confirmed it yet. This page shows the upgrade once it is under way; if it has not started in a few minutes, start it again.`}
+        </Alert>
+      ) : null}
       {blocked ? (
         <>
           <p className="text-sm">Not yet, because:</p>

@@ -509,10 +509,22 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
       (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
     ),
   ).catch(async (error) => {
-    await updateApplication(id, ["preloading"], { upgradeStartedBy: null, upgradeStartedAt: null, overrideReason: null }).catch(
-      () => undefined,
+    // Only an answer from the API server (4xx: conflict, forbidden, invalid…) says the cluster did not take it. A timeout,
+    // a lost connection or a 5xx may come after it did: the recorded start stays, so the follower credits the right person.
+    if (definitelyRefused(error)) {
+      await updateApplication(id, ["preloading"], { upgradeStartedBy: null, upgradeStartedAt: null, overrideReason: null }).catch(
+        () => undefined,
+      );
+      throw new UserFacingError(502, `${application.cluster} refused the upgrade: ${clusterAnswer(error)}`);
+    }
+    throw new UserFacingError(
+      503,
+      `The start of the upgrade to ${application.releaseVersion} is not confirmed: ${clusterAnswer(error)}. ` +
+        `${application.cluster} may have taken it; this page follows the cluster and shows the upgrade once it is under way. ` +
+        "If it has not started in a few minutes, press Start upgrade again.",
+      {},
+      { startConfirmed: false },
     );
-    throw new UserFacingError(502, `${application.cluster} refused the upgrade: ${clusterAnswer(error)}`);
   });
   const updated = await updateApplication(
     id,
@@ -545,6 +557,10 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
       : "Someone else changed this application at the same moment; reload the page",
   );
 }
+
+/** The API server answered the write with a refusal (4xx), so it was not applied; anything else leaves it unknown. */
+const definitelyRefused = (error: unknown) =>
+  error instanceof KubeError && error.status !== undefined && error.status >= 400 && error.status < 500;
 
 /** How long a recorded start may stay without its state change before the follower settles it from the cluster. */
 const START_INTERRUPTED_AFTER_MS = 2 * 60_000;

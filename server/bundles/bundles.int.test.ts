@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { manifestDigest, type BundleManifest } from "../domain/bundles";
 import { UserFacingError } from "../errors";
 import { ClusterClient } from "../kube/client";
 import { KINDS } from "../kube/kinds";
-import type { Fleet } from "../simulator/cluster";
+import type { Faults, Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler } from "../simulator/reconciler";
 import { startTestSimulator } from "../simulator/testing";
@@ -20,6 +21,8 @@ import { applicationProgress, applyBundle, followApplications, precheck, startUp
 import { BundleRefusedError, uploadBundle, vetBundle } from "./bundles";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+// A write the simulator leaves unanswered fails after this long (the per-request timeout of every cluster client).
+process.env.FLEETSKEW_KUBE_TIMEOUT_MS = "3000";
 useMigratedDatabase();
 
 let fleet: Fleet;
@@ -407,6 +410,79 @@ describe("applying a bundle to prod-east", () => {
     advance(120);
     await followApplications();
     expect((await listApplications()).find((a) => a.id === application.id)!.state).toBe("upgraded");
+    await unpin(application.id, tech);
+  });
+});
+
+describe("a start whose write to the cluster fails", () => {
+  it("is cleared when the API server refuses it, kept when the answer is lost, and then credited to who started it", async () => {
+    const bundle = await vettedUpload(manifest("4.19.17"));
+    const { application } = await applyConfirmed(bundle.digest, "prod-east", tech);
+    advance(1);
+    advance(60);
+    expect((await applicationProgress(application.id)).blockers).toEqual([]);
+    const now = async () => (await listApplications()).find((a) => a.id === application.id)!;
+    const desired = async () =>
+      ((await client("prod-east").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate?: { image?: string } } }).spec
+        .desiredUpdate?.image;
+
+    // The fault hits only the PATCH of ClusterVersion, as it reaches the simulator's API server.
+    let onPatch: Faults | undefined;
+    const arm = (req: IncomingMessage) => {
+      if (req.method === "PATCH" && req.url?.includes("/clusterversions/")) fleet.setFaults("prod-east", onPatch);
+    };
+    sim.server.prependListener("request", arm);
+    try {
+      // An answer from the API server (403): the cluster did not take it, and nothing says it was started.
+      onPatch = { errorEvery: 1, errorStatus: 403 };
+      await expect(startUpgrade(application.id, {}, tech)).rejects.toMatchObject({
+        status: 502,
+        message: expect.stringMatching(/^prod-east refused the upgrade: .*\(HTTP 403\)$/),
+      });
+      fleet.setFaults("prod-east", undefined);
+      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: null, upgradeStartedAt: null });
+
+      // A 503: the cluster may or may not have taken it. The start stays recorded and the answer says it is not confirmed.
+      onPatch = { errorEvery: 1, errorStatus: 503 };
+      await expect(startUpgrade(application.id, {}, tech)).rejects.toMatchObject({
+        status: 503,
+        message: expect.stringMatching(
+          /^The start of the upgrade to 4\.19\.17 is not confirmed: .*HTTP 503.*this page follows the cluster/,
+        ),
+        extra: { startConfirmed: false },
+      });
+      fleet.setFaults("prod-east", undefined);
+      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: "tom" });
+
+      // No answer at all (the client's timeout): kept too, now as ada's start.
+      onPatch = { timeout: true };
+      await expect(startUpgrade(application.id, {}, admin)).rejects.toMatchObject({
+        status: 503,
+        message: expect.stringMatching(/is not confirmed: no answer from the cluster .* in time/),
+      });
+      fleet.setFaults("prod-east", undefined);
+      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: "ada", upgradeStartedAt: expect.any(String) });
+    } finally {
+      sim.server.off("request", arm);
+      fleet.setFaults("prod-east", undefined);
+    }
+    expect(await desired()).not.toBe(bundle.releaseImage);
+
+    // The cluster had taken it before the answer was lost: the follower finds it and credits ada, not "outside Fleetskew".
+    await client("prod-east").mergePatch(KINDS.clusterVersion, "version", {
+      spec: { desiredUpdate: { version: "4.19.17", image: bundle.releaseImage, force: false } },
+    });
+    await followApplications(Date.now() + 3 * 60_000);
+    expect(await now()).toMatchObject({ state: "upgrading", upgradeStartedBy: "ada" });
+    const [event] = await listAudit({ action: "bundle.upgrade.start", target: "prod-east" });
+    expect(event).toMatchObject({
+      actor: null,
+      summary: "found the upgrade of prod-east to 4.19.17 that ada started under way on the cluster; following it",
+    });
+    advance(1);
+    advance(120);
+    await followApplications();
+    expect((await now()).state).toBe("upgraded");
     await unpin(application.id, tech);
   });
 });
