@@ -7,11 +7,11 @@ import { api } from "./api";
 import type { ClusterRow } from "./LastContact";
 import { Alert, Button, Card, Field } from "./ui";
 
-type Action = { type: string; reload?: { serviceName: string }; restart?: { serviceName: string } };
 /** The engine cites its rule book ("§4 step 5") for scripts and docs; on screen the sentence says enough. */
 const withoutRuleReferences = (text: string) => text.replace(/\s*\(§[^)]*\)/g, "").replace(/\s*§\d+(\.\d+)?( step \d+)?/g, "");
 
-type Change = { kind: string; name: string; change: string; decidedBy: string; actions: Action[] };
+/** `actionWords` are the change's actions as the server words them (the same words as the verdict). */
+type Change = { kind: string; name: string; change: string; decidedBy: string; actionWords: string[] };
 type PoolPreview = {
   pool: string;
   verdict: string;
@@ -19,7 +19,6 @@ type PoolPreview = {
   notes: string[];
   files: { path: string; before: string | null; after: string | null; note: string | null }[];
   preview: {
-    actions: Action[];
     drain: boolean;
     drainReason: string | null;
     unreconcilable: string[];
@@ -35,6 +34,11 @@ type ClusterPreview = {
   policySource: string;
   pools: PoolPreview[];
   unmatched: string | null;
+};
+/** The fleet preview: every chosen cluster's answer (or why there is none) and the server's summary of them. */
+type FleetPreview = {
+  clusters: (ClusterPreview | { cluster: string; error: string })[];
+  summary: { text: string };
 };
 
 const EXAMPLE = `apiVersion: machineconfiguration.openshift.io/v1
@@ -55,16 +59,6 @@ spec:
           contents:
             source: data:,server%20ntp.example.com%20iburst%0A
 `;
-
-/** Special is the MCD's `systemctl reload crio` (registries.conf), so the table says so, as the verdict does. */
-const describe = (a: Action) =>
-  a.type === "Reload"
-    ? `Reload ${a.reload?.serviceName}`
-    : a.type === "Restart"
-      ? `Restart ${a.restart?.serviceName}`
-      : a.type === "Special"
-        ? "Reload crio.service"
-        : a.type;
 
 function verdictTone(verdict: string) {
   if (verdict === "Refused") return "bg-danger text-accent-ink";
@@ -93,38 +87,11 @@ export function PreviewWorkbench() {
   const live = clusters.data?.filter((c) => !c.offline);
   const problems = useMemo(() => yamlProblems(yaml), [yaml]);
 
+  // One fleet preview: the server judges each cluster and sums them up (refused and unjudged pools included).
   const run = useMutation({
-    mutationFn: async () =>
-      Promise.all(
-        selected.map(async (name) => {
-          try {
-            return {
-              name,
-              result: await api<ClusterPreview>(`/api/v1/clusters/${encodeURIComponent(name)}/preview`, {
-                method: "POST",
-                body: { machineConfig: yaml },
-              }),
-            };
-          } catch (e) {
-            return { name, error: (e as Error).message };
-          }
-        }),
-      ),
+    mutationFn: () => api<FleetPreview>("/api/v1/preview", { method: "POST", body: { machineConfig: yaml, clusters: selected } }),
   });
-
-  const totals = run.data
-    ? run.data
-        .flatMap((r) => ("result" in r && r.result ? r.result.pools : []))
-        .reduce(
-          // A refused change is not applied at all, so it is no "affected without a reboot".
-          (t, p) => ({
-            reboot: t.reboot + (p.verdict === "Reboot" ? p.nodes : 0),
-            other: t.other + (["Reboot", "Refused", "No disruption", "Unknown"].includes(p.verdict) ? 0 : p.nodes),
-            refused: t.refused + (p.verdict === "Refused" ? p.nodes : 0),
-          }),
-          { reboot: 0, other: 0, refused: 0 },
-        )
-    : null;
+  const summary = run.data?.summary.text;
 
   return (
     <div className="flex flex-col gap-6">
@@ -187,37 +154,33 @@ export function PreviewWorkbench() {
         </form>
       </Card>
 
-      {totals ? (
+      {run.error ? <Alert tone="error">{run.error.message}</Alert> : null}
+
+      {summary ? (
         <p className="text-sm" role="status">
-          Reboots {totals.reboot} node{totals.reboot === 1 ? "" : "s"}; {totals.other} other node{totals.other === 1 ? "" : "s"} affected
-          without a reboot.
-          {totals.refused
-            ? ` Refused on ${totals.refused} node${totals.refused === 1 ? "" : "s"}: the MCO would not apply this change there.`
-            : null}
+          {summary.charAt(0).toUpperCase() + summary.slice(1)}.
         </p>
       ) : null}
 
-      {run.data?.map((r) => (
-        <Card key={r.name} className="p-5">
-          <section aria-label={`Preview for ${r.name}`}>
-            <h2 className="text-lg font-semibold">{r.name}</h2>
+      {run.data?.clusters.map((r) => (
+        <Card key={r.cluster} className="p-5">
+          <section aria-label={`Preview for ${r.cluster}`}>
+            <h2 className="text-lg font-semibold">{r.cluster}</h2>
             {"error" in r ? <Alert tone="error">{r.error}</Alert> : null}
-            {"result" in r && r.result ? (
+            {"pools" in r ? (
               <>
-                {r.result.source === "stored" ? <Alert tone="info">{r.result.sourceNote}</Alert> : null}
+                {r.source === "stored" ? <Alert tone="info">{r.sourceNote}</Alert> : null}
                 <p className="text-xs text-muted">
-                  {r.result.source === "live"
-                    ? "Live configuration"
-                    : `Configuration as of ${new Date(r.result.observedAt).toLocaleString()}`}
-                  ; policy from{" "}
-                  {r.result.policySource === "cluster-status"
+                  {r.source === "live" ? "Live configuration" : `Configuration as of ${new Date(r.observedAt).toLocaleString()}`}; policy
+                  from{" "}
+                  {r.policySource === "cluster-status"
                     ? "the cluster's MachineConfiguration status"
-                    : r.result.policySource === "defaults"
+                    : r.policySource === "defaults"
                       ? "the MCO defaults"
                       : "its spec merged with the defaults"}
                 </p>
-                {r.result.unmatched ? <Alert tone="info">{r.result.unmatched}</Alert> : null}
-                {r.result.pools.map((p) => (
+                {r.unmatched ? <Alert tone="info">{r.unmatched}</Alert> : null}
+                {r.pools.map((p) => (
                   <div key={p.pool} className="mt-4 border-t border-line pt-4" data-pool={p.pool}>
                     <div className="flex flex-wrap items-center gap-3">
                       <h3 className="font-semibold">Pool {p.pool}</h3>
@@ -265,7 +228,7 @@ export function PreviewWorkbench() {
                             <tr key={`${c.kind}:${c.name}`} className="border-t border-line align-top">
                               <td className="py-1 pr-3">{c.change}</td>
                               <td className="py-1 pr-3 font-mono text-xs">{c.name}</td>
-                              <td className="py-1 pr-3">{c.actions.map(describe).join(", ") || "—"}</td>
+                              <td className="py-1 pr-3">{c.actionWords.join(", ") || "—"}</td>
                               <td className="py-1 text-muted">{withoutRuleReferences(c.decidedBy)}</td>
                             </tr>
                           ))}

@@ -51,17 +51,48 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   await expect(form.getByRole("button", { name: /Preview on 1 cluster/ })).toBeDisabled();
 
   const worker = page.getByRole("region", { name: "Preview for prod-east" }).locator('[data-pool="worker"]');
-  const cases: [string, string, string, string][] = [
-    ["99-worker-chrony", "/etc/chrony.conf", "server ntp.example.com iburst\n", "Restart chronyd.service, no drain"],
-    ["50-worker-sysctl", "/etc/sysctl.d/99-net.conf", "net.core.somaxconn = 1024\n", "Reboot"],
-    ["50-worker-policy", "/etc/containers/policy.json", '{"default":[{"type":"reject"}]}\n', "Reload crio.service, no drain"],
+  // [MachineConfig, file, contents, worker verdict, the change's actions in the table, the fleet summary line]
+  const cases: [string, string, string, string, string, RegExp][] = [
+    [
+      "99-worker-chrony",
+      "/etc/chrony.conf",
+      "server ntp.example.com iburst\n",
+      "Restart chronyd.service, no drain",
+      "Restart chronyd.service",
+      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes\)/,
+    ],
+    [
+      "50-worker-sysctl",
+      "/etc/sysctl.d/99-net.conf",
+      "net.core.somaxconn = 1024\n",
+      "Reboot",
+      "Reboot",
+      /^Reboots \d+ nodes in 1 cluster, no reboot in 0 clusters/,
+    ],
+    [
+      "50-worker-policy",
+      "/etc/containers/policy.json",
+      '{"default":[{"type":"reject"}]}\n',
+      "Reload crio.service, no drain",
+      "Reload crio.service",
+      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes\)/,
+    ],
   ];
-  for (const [name, path, text, verdict] of cases) {
+  for (const [name, path, text, verdict, actions, summary] of cases) {
     await editor.fill(mc(name, path, text));
     await form.getByRole("button", { name: /Preview on 1 cluster/ }).click();
     await expect(worker.locator("[data-verdict]")).toHaveText(verdict);
     await expect(worker).toContainText("5 nodes affected");
     await expect(worker.getByRole("cell", { name: path, exact: true })).toBeVisible();
+    // The words and the summary are the server's: the same as the verdict and the fleet preview's `summary.text`.
+    await expect(
+      worker
+        .getByRole("row")
+        .filter({ has: page.getByRole("cell", { name: path, exact: true }) })
+        .getByRole("cell")
+        .nth(2),
+    ).toHaveText(actions);
+    await expect(page.getByRole("status").filter({ hasText: /^Reboots/ })).toHaveText(summary);
     if (verdict === "Reboot") await snap(page, testInfo, "11-preview-reboot");
   }
   await worker.getByText("Before and after: /etc/containers/policy.json").click();

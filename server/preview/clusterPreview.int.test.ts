@@ -101,6 +101,14 @@ describe("preview on the fixture cluster prod-east", () => {
     const { body } = await preview(proposal("50-worker-policy", { "/etc/containers/policy.json": '{"default":[{"type":"reject"}]}\n' }));
     const worker = body.pools.find((p: { pool: string }) => p.pool === "worker");
     expect(worker).toMatchObject({ verdict: "Reload crio.service, no drain" });
+    expect(worker.preview.actionWords).toEqual(["Reload crio.service"]);
+    expect(worker.preview.changes).toContainEqual(
+      expect.objectContaining({
+        name: "/etc/containers/policy.json",
+        actions: [{ type: "Reload", reload: { serviceName: "crio.service" } }],
+        actionWords: ["Reload crio.service"],
+      }),
+    );
     expect(body.pools.find((p: { pool: string }) => p.pool === "infra").notes.join(" ")).toMatch(
       /image-mode pool: the current OS image is reused/,
     );

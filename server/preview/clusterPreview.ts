@@ -12,7 +12,7 @@ import {
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
-import { NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
+import { explained, NO_PREDICTION, UNKNOWN, verdictOf, type ExplainedPreview } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
 import { CapturedCluster } from "../kube/captured";
 import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/client";
@@ -45,7 +45,8 @@ export type PoolPreview = {
    */
   verdict: string;
   nodes: number;
-  preview: Preview;
+  /** The engine's preview, with `actionWords` beside the pool's actions and each change's (verdict.ts words them). */
+  preview: ExplainedPreview;
   notes: string[];
   files: FileComparison[];
 };
@@ -162,7 +163,7 @@ export async function previewFrom(
       notes.push(
         `pool ${pool.metadata.name} lists no source MachineConfigs that could be read (spec.configuration.source${sourceNames.length ? "" : " is empty: the pool may not be rendered yet"}), so its current configuration cannot be rebuilt and what this change does to its nodes is not known`,
       );
-      results.push({ pool: pool.metadata.name, verdict: UNKNOWN, nodes, preview: NO_PREDICTION, notes, files: [] });
+      results.push({ pool: pool.metadata.name, verdict: UNKNOWN, nodes, preview: explained(NO_PREDICTION), notes, files: [] });
       continue;
     }
     const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
@@ -198,7 +199,7 @@ export async function previewFrom(
         const a = text(after, c.name);
         return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
       });
-    results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview, notes, files });
+    results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview: explained(preview), notes, files });
   }
   return {
     cluster: name,

@@ -5,7 +5,7 @@ import { previewDisruption, closestFilePolicy, collapseActions, type Preview } f
 import { decodeContents, parseManifest, readMachineConfig } from "./machineConfig";
 import { DEFAULT_POLICIES, effectivePolicies, mergeClusterPolicies, type Action } from "./policy";
 import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
-import { BASE_FILES, machineConfigDoc, rendered, type ConfigShape } from "./testing";
+import { BASE_FILES, editedConfig, machineConfigDoc, rendered, type ConfigShape, type MachineConfigDoc } from "./testing";
 
 const defaults = { policies: DEFAULT_POLICIES, policySource: "defaults" as const };
 const base: ConfigShape = { files: BASE_FILES };
@@ -671,12 +671,8 @@ describe("image mode (§9): either annotation, and the base OS image as extractO
 });
 
 describe("empty Ignition objects (§3): {} decodes like an absent field", () => {
-  type Doc = ReturnType<typeof machineConfigDoc>;
-  const edit = (change: (doc: Doc) => void) => {
-    const doc = machineConfigDoc(base);
-    change(doc);
-    return readMachineConfig(doc);
-  };
+  type Doc = MachineConfigDoc;
+  const edit = (change: (doc: Doc) => void) => editedConfig(base, change);
   const chrony = (doc: Doc) => doc.spec.config.storage.files.find((f) => f.path === "/etc/chrony.conf")! as Record<string, unknown>;
   const sameCases: [string, (doc: Doc) => void][] = [
     ["§3: contents.verification {}", (doc) => ((chrony(doc).contents as Record<string, unknown>).verification = {})],

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { previewDisruption } from "./engine";
-import { readMachineConfig } from "./machineConfig";
 import { DEFAULT_POLICIES, mergeClusterPolicies } from "./policy";
-import { BASE_FILES, machineConfigDoc, rendered, type ConfigShape } from "./testing";
+import { BASE_FILES, editedConfig, rendered, type ConfigShape, type MachineConfigDoc } from "./testing";
 
 // An sshkey policy with a visible action, so a passwd change shows in the actions (§4 step 7).
 const sshDrains = {
@@ -79,12 +78,8 @@ describe("passwd reconcilability (§2: validatePasswdChanges / verifyUserFields 
 });
 
 describe("absent and empty lists differ, as in reflect.DeepEqual (§3, diff.ts)", () => {
-  type Doc = ReturnType<typeof machineConfigDoc>;
-  const edit = (change: (doc: Doc) => void) => {
-    const doc = machineConfigDoc(base);
-    change(doc);
-    return readMachineConfig(doc);
-  };
+  type Doc = MachineConfigDoc;
+  const edit = (change: (doc: Doc) => void) => editedConfig(base, change);
   const cases: [string, (doc: Doc) => void, (doc: Doc) => void, unknown[], RegExp | null][] = [
     [
       "§3: passwd.users [] against no users sets the passwd flag, so the sshkey policy applies",

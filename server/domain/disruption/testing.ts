@@ -55,6 +55,18 @@ export function machineConfigDoc(shape: ConfigShape, name = "rendered-worker-tes
 
 export const rendered = (shape: ConfigShape): RenderedConfig => readMachineConfig(machineConfigDoc(shape));
 
+export type MachineConfigDoc = ReturnType<typeof machineConfigDoc>;
+
+/**
+ * A config built from `shape` whose document `change` edits in place before it is read, for what
+ * ConfigShape cannot say (an empty list against an absent one, `{}` objects, stray fields).
+ */
+export function editedConfig(shape: ConfigShape, change: (doc: MachineConfigDoc) => void): RenderedConfig {
+  const doc = machineConfigDoc(shape);
+  change(doc);
+  return readMachineConfig(doc);
+}
+
 /** A worker's rendered config with the files the defaults care about. */
 export const BASE_FILES: Record<string, string> = {
   "/etc/chrony.conf": "pool 2.rhel.pool.ntp.org iburst\n",

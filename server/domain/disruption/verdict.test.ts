@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Preview } from "./engine";
 import type { Action } from "./policy";
-import { NO_PREDICTION, summarizeFleet, verdictOf } from "./verdict";
+import { actionInWords, explained, NO_PREDICTION, summarizeFleet, verdictOf } from "./verdict";
 
 const preview = (actions: Action[], drain: boolean, unreconcilable: string[] = []): Preview => ({
   ...NO_PREDICTION,
@@ -46,6 +46,34 @@ describe("the verdict a person reads", () => {
     ["§2: a refused change", preview([], false, ["spec.fips changed"]), "Refused"],
   ];
   it.each(cases)("%s", (_rule, p, verdict) => expect(verdictOf(p)).toBe(verdict));
+});
+
+describe("each action in words, as the verdict words it", () => {
+  const cases: [string, Action, string][] = [
+    ["§4 execution table: Special is `systemctl reload crio`", { type: "Special" }, "Reload crio.service"],
+    ["§4 execution table: a Reload names its service", reload("crio.service"), "Reload crio.service"],
+    ["§4 execution table: a Restart names its service", restart("chronyd.service"), "Restart chronyd.service"],
+    ["§4 execution table: DaemonReload", { type: "DaemonReload" }, "Daemon-reload"],
+    ["§4 step 8: Reboot", { type: "Reboot" }, "Reboot"],
+    ["§4 drain decision: Drain", { type: "Drain" }, "Drain"],
+    ["§4 step 4: None", { type: "None" }, "None"],
+  ];
+  it.each(cases)("%s", (_rule, action, words) => expect(actionInWords(action)).toBe(words));
+
+  it("explained() adds the words beside the pool's actions and each change's, in order, and keeps the rest", () => {
+    const p: Preview = {
+      ...preview([{ type: "DaemonReload" }, { type: "Special" }], false),
+      changes: [
+        { kind: "file", name: "/etc/containers/registries.conf", change: "changed", decidedBy: "default", actions: [{ type: "Special" }] },
+        { kind: "unit", name: "x.service", change: "added", decidedBy: "default", actions: [{ type: "DaemonReload" }] },
+        { kind: "file", name: "/var/lib/kubelet/config.json", change: "changed", decidedBy: "default", actions: [] },
+      ],
+    };
+    const e = explained(p);
+    expect(e).toMatchObject({ actions: p.actions, actionWords: ["Daemon-reload", "Reload crio.service"] });
+    expect(e.changes.map((c) => c.actionWords)).toEqual([["Reload crio.service"], ["Daemon-reload"], []]);
+    expect(e.changes.map(({ actionWords: _, ...c }) => c)).toEqual(p.changes);
+  });
 });
 
 describe("the fleet summary", () => {

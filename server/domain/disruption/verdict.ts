@@ -1,4 +1,4 @@
-import type { Preview } from "./engine";
+import type { Change, Preview } from "./engine";
 import type { Action } from "./policy";
 
 /**
@@ -28,6 +28,23 @@ function inWords(a: Action): string {
   }
 }
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** One action as a person reads it in a list of actions: "Reload crio.service", "Restart chronyd.service", "Reboot". */
+export const actionInWords = (a: Action): string => capitalised(inWords(a));
+
+/** A change with its actions in words, in the same order as `actions`. */
+export type ExplainedChange = Change & { actionWords: string[] };
+/** A preview with every action in words: the pool's own and each change's, in the same order as their `actions`. */
+export type ExplainedPreview = Omit<Preview, "changes"> & { actionWords: string[]; changes: ExplainedChange[] };
+
+/** The preview with the words beside every action, so no reader has to phrase the actions again. */
+export function explained(p: Preview): ExplainedPreview {
+  return {
+    ...p,
+    actionWords: p.actions.map(actionInWords),
+    changes: p.changes.map((c) => ({ ...c, actionWords: c.actions.map(actionInWords) })),
+  };
+}
 
 export function verdictOf(p: Preview): string {
   if (p.unreconcilable.length) return REFUSED;
