@@ -10,7 +10,7 @@ import { CLIENT_IP_HEADER } from "../http/request";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler, scaledClock } from "../simulator/reconciler";
-import { startTestSimulator } from "../simulator/testing";
+import { setPoolDegraded, startTestSimulator } from "../simulator/testing";
 import { listAudit } from "../store/audit";
 import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";
@@ -59,18 +59,6 @@ const decide = (route: typeof approveRoute, id: string, cookie: string, comment 
     }),
     params(id),
   );
-
-/** Marks a simulated pool Degraded (or healthy again), as the MCO reports a node it cannot update. */
-function degradePool(cluster: string, pool: string, degraded = true) {
-  const c = fleet.get(cluster)!;
-  const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
-  const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
-  const conditions = [
-    ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
-    { type: "Degraded", status: degraded ? "True" : "False", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
-  ];
-  c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
-}
 
 beforeAll(async () => {
   ({ fleet, sim } = await startTestSimulator());
@@ -133,7 +121,7 @@ describe("POST /api/v1/acknowledgements and the decision on it", () => {
 
     // A pool degrades meanwhile: machine-config reports Upgradeable=False, reason DegradedPool, which overrides
     // the boot-image reason (reference §2.4): whether boot images still block cannot be seen, so it is not verified.
-    degradePool("prod-east-422", "worker");
+    setPoolDegraded(fleet, "prod-east-422", "worker", true);
     const approved = await decide(approveRoute, ack.id, alice, "AMI ids checked in the AWS console");
     expect(approved.status).toBe(200);
     const view = await approved.json();
@@ -150,7 +138,7 @@ describe("POST /api/v1/acknowledgements and the decision on it", () => {
     expect(later).toMatchObject({ id: ack.id, verifiedAt: null, result: view.result });
 
     // The pool is fixed: the follower sees what Upgradeable says for boot images and verifies.
-    degradePool("prod-east-422", "worker", false);
+    setPoolDegraded(fleet, "prod-east-422", "worker", false);
     let verified: { verifiedAt: string | null; result: string } | undefined;
     for (let i = 0; i < 40 && !verified?.verifiedAt; i++) {
       await new Promise((r) => setTimeout(r, 100));

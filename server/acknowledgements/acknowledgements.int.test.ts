@@ -9,7 +9,7 @@ import { setBootImageSkewEnforcement } from "../kube/writers";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler, scaledClock } from "../simulator/reconciler";
-import { startTestSimulator } from "../simulator/testing";
+import { setPoolDegraded, startTestSimulator } from "../simulator/testing";
 import { changeAcknowledgement, expireAcknowledgements, findAcknowledgement } from "../store/acknowledgements";
 import { listAudit } from "../store/audit";
 import { getDb } from "../store/db";
@@ -229,24 +229,12 @@ describe("an approval whose process stopped before the cluster answered", () => 
 });
 
 describe("an acknowledgement whose answer a degraded pool hides", () => {
-  /** Marks a simulated pool Degraded or healthy, as the MCO reports it. */
-  function setPoolDegraded(pool: string, degraded: boolean) {
-    const c = fleet.get("prod-east-422")!;
-    const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
-    const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
-    const conditions = [
-      ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
-      { type: "Degraded", status: degraded ? "True" : "False", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
-    ];
-    c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
-  }
-
   it("a value still below the limit is not left waiting without a word: it says the pool hides the answer, then verifies the block", async () => {
     const ack = await request({ mode: "OCPVersion", ocpVersion: "4.12.0", rhcosVersion: undefined });
     const [view] = await listAcknowledgementViews(["pending"]);
     expect(view!.prediction).toMatchObject({ upgradeable: false });
 
-    setPoolDegraded("worker", true);
+    setPoolDegraded(fleet, "prod-east-422", "worker", true);
     try {
       const approved = await approveAcknowledgement(ack.id, "", approver);
       expect(approved).toMatchObject({ status: "applied", verifiedAt: null });
@@ -258,7 +246,7 @@ describe("an acknowledgement whose answer a degraded pool hides", () => {
       const later = (await findAcknowledgement(ack.id))!;
       expect(later).toMatchObject({ verifiedAt: null, result: approved.result });
     } finally {
-      setPoolDegraded("worker", false);
+      setPoolDegraded(fleet, "prod-east-422", "worker", false);
     }
 
     // The pool is healthy: the boot-image block shows, as predicted, and the request is verified with it.

@@ -49,3 +49,15 @@ export function rawRequest(
     req.end(init.body);
   });
 }
+
+/** Marks a simulated pool Degraded (or healthy again) in its status, as the MCO reports a node it cannot update. */
+export function setPoolDegraded(fleet: Fleet, cluster: string, pool: string, degraded: boolean): void {
+  const c = fleet.get(cluster)!;
+  const info = c.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
+  const current = c.store.get(info, undefined, pool) as { status: { conditions?: { type: string }[] } };
+  const conditions = [
+    ...(current.status.conditions ?? []).filter((x) => x.type !== "Degraded"),
+    { type: "Degraded", status: degraded ? "True" : "False", reason: "", message: "", lastTransitionTime: new Date().toISOString() },
+  ];
+  c.store.replace(info, undefined, pool, { ...current, status: { ...current.status, conditions } } as never, "status");
+}
