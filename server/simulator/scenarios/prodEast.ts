@@ -213,7 +213,9 @@ function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObject {
       ? { ...c, message: `Done applying ${current.version}` }
       : c.type === "Progressing"
         ? { ...c, message: `Cluster version is ${current.version}` }
-        : c,
+        : c.type === "ReleaseAccepted"
+          ? { ...c, message: `Payload loaded version="${current.version}" image="${current.image}" architecture="amd64"` }
+          : c,
   );
   return cv;
 }
