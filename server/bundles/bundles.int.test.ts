@@ -68,6 +68,14 @@ const warningsNow = async (digest: string, cluster: string) =>
 /** Reads the prechecks, confirms every warning shown, applies. */
 const applyConfirmed = async (digest: string, cluster: string, actor: Actor) =>
   applyBundle({ digest, cluster, confirmedWarnings: await warningsNow(digest, cluster) }, actor);
+/** A vetted bundle applied to a cluster, with every node's pull finished (simulated time moved on). */
+async function preloaded(version: string, cluster: string) {
+  const bundle = await vettedUpload(manifest(version));
+  const { application } = await applyConfirmed(bundle.digest, cluster, tech);
+  advance(1);
+  advance(60);
+  return { bundle, application };
+}
 const setsOn = async (name: string) =>
   ((await client(name).list(KINDS.pinnedImageSet)) as { metadata: { name: string; labels?: Record<string, string> } }[]).map(
     (s) => s.metadata,
@@ -380,10 +388,7 @@ describe("applying a bundle to prod-east", () => {
   });
 
   it("an upgrade the cluster took but Fleetskew never recorded (stopped between the two) is found and followed", async () => {
-    const bundle = await vettedUpload(manifest("4.19.16"));
-    const { application } = await applyConfirmed(bundle.digest, "prod-east", tech);
-    advance(1);
-    advance(60);
+    const { bundle, application } = await preloaded("4.19.16", "prod-east");
     expect((await applicationProgress(application.id)).blockers).toEqual([]);
     // The write to the cluster happened; the state change did not.
     await client("prod-east").mergePatch(KINDS.clusterVersion, "version", {
@@ -416,10 +421,7 @@ describe("applying a bundle to prod-east", () => {
 
 describe("a start whose write to the cluster fails", () => {
   it("is cleared when the API server refuses it, kept when the answer is lost, and then credited to who started it", async () => {
-    const bundle = await vettedUpload(manifest("4.19.17"));
-    const { application } = await applyConfirmed(bundle.digest, "prod-east", tech);
-    advance(1);
-    advance(60);
+    const { bundle, application } = await preloaded("4.19.17", "prod-east");
     expect((await applicationProgress(application.id)).blockers).toEqual([]);
     const now = async () => (await listApplications()).find((a) => a.id === application.id)!;
     const desired = async () =>
@@ -608,10 +610,7 @@ describe("starting an upgrade despite failing readiness checks (prod-east-422: i
   });
 
   it("nothing overrides another bundle's upgrade that has not completed", async () => {
-    const bundle = await vettedUpload(manifest("4.23.2"));
-    const { application } = await applyConfirmed(bundle.digest, "prod-east-422", tech);
-    advance(1);
-    advance(60);
+    const { application } = await preloaded("4.23.2", "prod-east-422");
     const progress = await applicationProgress(application.id);
     expect(progress.blockers).toContain("The upgrade to 4.23.1 (another bundle) was started by ada and has not completed.");
     expect(progress.overridable).toBe(false);
