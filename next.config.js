@@ -1,4 +1,5 @@
 // @ts-check
+const { PHASE_PRODUCTION_BUILD } = require("next/constants");
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -32,4 +33,12 @@ const nextConfig = {
   },
 };
 
-module.exports = nextConfig;
+/**
+ * The build also writes a standalone copy (.next/standalone: the server and only the files it
+ * needs), which the container image is made from. Only the build phase asks for it: `npm start`
+ * serves .next through its own server, and Next warns when a server loads a standalone config
+ * without being the standalone one.
+ * @param {string} phase
+ * @returns {import('next').NextConfig}
+ */
+module.exports = (phase) => (phase === PHASE_PRODUCTION_BUILD ? { ...nextConfig, output: "standalone" } : nextConfig);

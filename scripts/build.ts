@@ -1,8 +1,12 @@
-/** `npm run build`: the production build, stamped with its sources so `npm start` knows it is current. */
+/**
+ * `npm run build`: the production build, stamped with its sources so `npm start` knows it is
+ * current, and its standalone copy for the container image (.next/standalone, see docs/deploy.md).
+ */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { BUILD_STAMP_FILE, sourceFingerprint } from "../server/runtime/buildFreshness";
 import { writeFileSync } from "node:fs";
+import { completeStandalone } from "./standalone";
 
 const root = path.resolve(__dirname, "..");
 
@@ -14,7 +18,12 @@ async function main() {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  const standalone = await completeStandalone(root);
+  console.log(`standalone build: ${standalone.bundles.join(", ")} (+${standalone.packageFiles} package files)`);
   writeFileSync(path.join(root, ".next", BUILD_STAMP_FILE), fingerprint);
 }
 
-void main();
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

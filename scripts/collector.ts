@@ -8,7 +8,8 @@ import { ConfigError, readConfig } from "../server/config/env";
 import { loadSkewLimits } from "../server/fleet/skewLimits";
 import { checkDatabaseReachable } from "../server/runtime/database";
 import { closeDb } from "../server/store/db";
-import { migrate } from "../server/store/migrate";
+import { prepareSchema } from "../server/runtime/schema";
+import { MigrationError } from "../server/store/migrate";
 
 async function main() {
   const config = readConfig();
@@ -18,7 +19,11 @@ async function main() {
     );
   await checkDatabaseReachable(config.databaseUrl);
   process.env.DATABASE_URL = config.databaseUrl;
-  await migrate(config.databaseUrl, { dir: path.resolve(__dirname, "../prisma/migrations") });
+  await prepareSchema(config.databaseUrl, {
+    dir: path.resolve(__dirname, "../prisma/migrations"),
+    migrate: config.migrate,
+    log: (line) => console.log(`fleetskew collector: ${line}`),
+  });
   const limits = await loadSkewLimits();
   const collector = new Collector(defaultCollectorOptions(config, workerName("collector"), () => limits.current()));
   collector.start();
@@ -44,6 +49,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `fleetskew: ${error.message}` : error);
+  console.error(error instanceof ConfigError || error instanceof MigrationError ? `fleetskew: ${error.message}` : error);
   process.exit(1);
 });

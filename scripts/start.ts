@@ -12,10 +12,12 @@ import { ConfigError, readConfig } from "../server/config/env";
 import { CLIENT_IP_HEADER } from "../server/http/request";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { openDatabase, type OpenedDatabase } from "../server/runtime/database";
+import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
+import { prepareSchema } from "../server/runtime/schema";
 import { countRealClusters, registerDemoFleet } from "../server/clusters/demo";
 import { startDemoFleet, type DemoFleet } from "../server/simulator/demo";
 import { closeDb } from "../server/store/db";
-import { migrate, MigrationError } from "../server/store/migrate";
+import { MigrationError } from "../server/store/migrate";
 
 const root = path.resolve(__dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -91,13 +93,14 @@ async function main() {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   database = await openDatabase(config);
-  if (!dev && !(await buildIsCurrent(root))) {
+  // The standalone build (the container image) is built already and has no sources to rebuild from.
+  if (!dev && !runsFromStandaloneBuild() && !(await buildIsCurrent(root))) {
     log("building the console (the first start takes a minute or two)…");
     await runBuild();
   }
   process.env.DATABASE_URL = database.url;
   process.env.FLEETSKEW_DATABASE_MODE = database.mode;
-  const { applied, total } = await migrate(database.url, { dir: path.join(root, "prisma/migrations"), log });
+  const { applied, total } = await prepareSchema(database.url, { dir: path.join(root, "prisma/migrations"), migrate: config.migrate, log });
   log(
     `database: ${database.mode === "embedded" ? `embedded, in ${path.join(config.dataDir, "pgdata")}` : "postgres"} (${total} migrations, ${applied.length} applied now)`,
   );
@@ -114,11 +117,7 @@ async function main() {
   // From here on only Next's module graph uses the database (instrumentation.ts runs background work).
   await closeDb();
 
-  const { default: next } = await import("next");
-  const app = next({ dev, dir: root, hostname: config.host, port: config.port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  handler = (req, res) => void handle(req, res);
+  handler = await createNextHandler({ dev, root, host: config.host, port: config.port });
 
   const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   log(`console ready on http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${config.port}`);

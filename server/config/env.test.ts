@@ -36,3 +36,13 @@ describe("cluster client settings", () => {
     expect(() => readConfig({ FLEETSKEW_KUBE_RETRIES: "50" })).toThrow(/^FLEETSKEW_KUBE_RETRIES must be at most 10/);
   });
 });
+
+describe("FLEETSKEW_MIGRATE", () => {
+  it("migrates at start unless turned off, and refuses other values", () => {
+    expect(readConfig({}).migrate).toBe(true);
+    expect(readConfig({ FLEETSKEW_MIGRATE: "1" }).migrate).toBe(true);
+    expect(readConfig({ FLEETSKEW_MIGRATE: "0" }).migrate).toBe(false);
+    expect(readConfig({ FLEETSKEW_MIGRATE: "false" }).migrate).toBe(false);
+    expect(() => readConfig({ FLEETSKEW_MIGRATE: "no" })).toThrow(/^FLEETSKEW_MIGRATE must be 1 or 0/);
+  });
+});

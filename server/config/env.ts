@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   FLEETSKEW_SWEEP_CONCURRENCY: z.coerce.number().int().min(1).max(1000, "must be at most 1000").default(32),
   FLEETSKEW_SWEEP_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(730),
+  FLEETSKEW_MIGRATE: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
 });
 
 export type AppConfig = {
@@ -62,6 +63,8 @@ export type AppConfig = {
   collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number };
   /** Serve a simulated demo fleet while no real cluster is registered (default on). */
   demo: boolean;
+  /** Apply migrations at start (default); off where one migration step per rollout does it. */
+  migrate: boolean;
 };
 
 /** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
@@ -95,6 +98,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.FLEETSKEW_HISTORY_RETENTION_DAYS,
     },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
+    migrate: e.FLEETSKEW_MIGRATE !== "0" && e.FLEETSKEW_MIGRATE !== "false",
   };
 }
 
