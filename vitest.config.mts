@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.dirname(fileURLToPath(import.meta.url)) } },
   test: {
-    include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "deploy/**/*.test.ts"],
     environment: "node",
     // Integration tests start Postgres databases and child processes; two cores, so keep it modest.
     maxWorkers: 2,
