@@ -117,7 +117,8 @@ async function main() {
   // From here on only Next's module graph uses the database (instrumentation.ts runs background work).
   await closeDb();
 
-  handler = await createNextHandler({ dev, root, host: config.host, port: config.port });
+  const handle = await createNextHandler({ dev, root, host: config.host, port: config.port });
+  handler = (req, res) => void handle(req, res);
 
   const shownHost = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
   log(`console ready on http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${config.port}`);

@@ -9,7 +9,7 @@ import path from "node:path";
  */
 export const runsFromStandaloneBuild = (): boolean => process.env.FLEETSKEW_STANDALONE_BUILD === "1";
 
-export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 
 /**
  * Next.js as a request handler behind the console's own HTTP server. In the standalone build there
@@ -28,6 +28,5 @@ export async function createNextHandler(options: { dev: boolean; root: string; h
   const { default: next } = await import("next");
   const app = next({ dev: options.dev, dir: options.root, hostname: options.host, port: options.port, ...(conf ? { conf } : {}) });
   await app.prepare();
-  const handle = app.getRequestHandler();
-  return (req, res) => void handle(req, res);
+  return app.getRequestHandler();
 }
