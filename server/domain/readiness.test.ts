@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RELEASE_LABEL } from "./bundles";
+import { RELEASE_LABEL } from "./bundleManifest";
 import {
   blockingCauses,
   defaultTarget,

@@ -1,7 +1,7 @@
 import { assessSkew, bareMetalProvisioningOf, oldestBootImage, platformMinor, type SkewAssessment } from "./clusterSkew";
 import { bootImagesSupported } from "./platforms";
 import { installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, type SkewLimitEntry } from "./skew";
-import { RELEASE_LABEL } from "./bundles";
+import { RELEASE_LABEL } from "./bundleManifest";
 import { conditionOf, type ClusterSnapshot, type Condition } from "./snapshot";
 import { compareVersions, parseOcpVersion, parseRhcosBuild, type Version } from "./versions";
 

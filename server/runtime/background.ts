@@ -1,6 +1,6 @@
 import { followAcknowledgements } from "../acknowledgements/acknowledgements";
 import { pruneAuthState } from "../auth/housekeeping";
-import { followApplications } from "../bundles/applications";
+import { followApplications } from "../bundles/follower";
 import { Collector, defaultCollectorOptions, workerName } from "../collector/collector";
 import { requestConfig } from "../http/request";
 import { loadSkewLimits } from "../fleet/skewLimits";

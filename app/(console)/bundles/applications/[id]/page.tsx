@@ -7,7 +7,7 @@ import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { applicationProgress } from "@/server/bundles/applications";
+import { applicationProgress } from "@/server/bundles/progress";
 import { UserFacingError } from "@/server/errors";
 
 export const metadata: Metadata = { title: "Bundle application" };
