@@ -4,7 +4,7 @@ import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { parseIsoTime } from "../domain/time";
 import { compareVersions, minorOf, parseOcpVersion, TARGET_VERSION } from "../domain/versions";
-import { UserFacingError } from "../errors";
+import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
@@ -68,7 +68,7 @@ export async function fleetSummary(): Promise<FleetSummary> {
 
 async function clusterOrThrow(name: string): Promise<FleetCluster> {
   const row = await findFleetRow(name, staleBefore());
-  if (!row) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!row) throw noSuchCluster(name);
   return row;
 }
 
@@ -122,7 +122,9 @@ export async function clusterReadiness(name: string, target: string | null): Pro
   return evaluateReadiness(snapshot, chosen, { limits: await skewLimits() });
 }
 
-export async function fleetReadiness(target: string | null) {
+export type FleetReadiness = ReturnType<typeof rollUpReadiness>;
+
+export async function fleetReadiness(target: string | null): Promise<FleetReadiness> {
   checkTarget(target);
   const rows = await listFleet();
   const limits = await skewLimits();

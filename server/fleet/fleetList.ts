@@ -1,5 +1,6 @@
 import { requestConfig } from "../http/request";
 import { listFleetRows, type FleetRow } from "../store/fleet";
+import type { ClusterList } from "./contract";
 
 /**
  * The fleet list, kept per process for a few seconds. It is what every open fleet page polls, and
@@ -66,7 +67,7 @@ export async function cachedFleetRows(): Promise<FleetRow[]> {
 /** The list as `GET /api/v1/clusters` sends it, serialized once per refresh. */
 export async function cachedFleetJson(): Promise<string> {
   const c = await current();
-  return (c.json ??= JSON.stringify({ clusters: c.rows }));
+  return (c.json ??= JSON.stringify({ clusters: c.rows } satisfies ClusterList));
 }
 
 export function invalidateFleetList(): void {
