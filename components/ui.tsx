@@ -65,3 +65,67 @@ export function PageHeader({ title, description, actions }: { title: string; des
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
   return <section className={`rounded-lg border border-line bg-surface ${className}`}>{children}</section>;
 }
+
+/** A titled part of a page, e.g. one section of a cluster's page. */
+export function Section({ title, children, description }: { title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <Card className="p-4">
+      <h2 className="font-semibold">{title}</h2>
+      {description ? <p className="text-xs text-muted">{description}</p> : null}
+      <div className="mt-3">{children}</div>
+    </Card>
+  );
+}
+
+/**
+ * A plain table: `head` names the columns and the first cell of each row is its header (scope
+ * row). `rowProps` adds attributes to a row (a key, data-* for tests and styles).
+ */
+export function Table({
+  caption,
+  head,
+  rows,
+  rowProps,
+}: {
+  caption: string;
+  head: string[];
+  rows: ReactNode[][];
+  rowProps?: (index: number) => Record<string, string | undefined> & { key?: string };
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-line text-muted">
+          <tr>
+            {head.map((h, i) => (
+              <th key={`${i}-${h}`} scope="col" className="px-2 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => {
+            const { key, ...attributes } = rowProps?.(i) ?? {};
+            return (
+              <tr key={key ?? i} {...attributes} className="border-b border-line align-top last:border-0">
+                {r.map((cell, j) =>
+                  j === 0 ? (
+                    <th key={j} scope="row" className="px-2 py-2 font-medium">
+                      {cell}
+                    </th>
+                  ) : (
+                    <td key={j} className="px-2 py-2">
+                      {cell}
+                    </td>
+                  ),
+                )}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

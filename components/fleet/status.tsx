@@ -1,4 +1,4 @@
-import type { CheckStatus, SkewStatus } from "./types";
+import type { CheckStatus, SkewStatus } from "@/server/fleet/contract";
 
 /** Words and colours for skew and readiness, the same on every page. */
 export const SKEW: Record<SkewStatus, { label: string; className: string; color: string; hint: string }> = {

@@ -32,7 +32,6 @@ export async function readLive(client: ClusterClient, cluster: string): Promise<
   return { client, objects, snapshot: normalizeSnapshot(objects) };
 }
 
-
 export type PoolSpec = { name: string; machineConfigSelector?: LabelSelector; nodeSelector?: LabelSelector };
 
 export function poolsOf(live: Live): PoolSpec[] {

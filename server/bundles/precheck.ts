@@ -65,7 +65,6 @@ export async function precheckOn(live: Live, cluster: string, digest: string, ma
   };
 }
 
-
 export async function precheck(digestText: string, clusterName: string): Promise<PrecheckResult> {
   const bundle = await bundleOrThrow(digestText);
   const cluster = (await findClusterSummary(clusterName))?.name;

@@ -51,8 +51,7 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   const startedAt = new Date();
   const intent = { upgradeStartedBy: actor.user.username, upgradeStartedAt: startedAt, overrideReason: overridden ? reason : null };
   // Recorded first: if Fleetskew stops after the cluster took the update, the follower finds who started it and why.
-  if (!(await updateApplication(id, ["preloading"], intent)))
-    throw new UserFacingError(409, CONCURRENT_CHANGE);
+  if (!(await updateApplication(id, ["preloading"], intent))) throw new UserFacingError(409, CONCURRENT_CHANGE);
   await withClusterClient(application.cluster, (client) =>
     auditedClusterWrite(
       auditActor(actor),

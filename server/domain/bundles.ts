@@ -122,7 +122,8 @@ export function upgradeBlockers(input: {
   if (!summary.allDone) block(`${summary.total - summary.done} of ${summary.total} nodes do not have the images yet.`);
   for (const check of input.readinessChecks.filter((c) => c.status === "fail"))
     block(`Readiness for ${application.releaseVersion}: ${check.title}: ${check.detail}`, true);
-  if (input.missingSets.length) block(`PinnedImageSet ${input.missingSets.join(", ")} is missing on the cluster; Fleetskew creates it again.`);
+  if (input.missingSets.length)
+    block(`PinnedImageSet ${input.missingSets.join(", ")} is missing on the cluster; Fleetskew creates it again.`);
   if (upgrade.progressing || (upgrade.desired && upgrade.current && upgrade.desired !== upgrade.current))
     block(
       `The cluster is already updating${upgrade.desired && upgrade.desired !== upgrade.current ? ` to ${upgrade.desired}` : ""}; starting another update now would change its target midway.`,

@@ -1,4 +1,9 @@
-import { ackStatusesOf, acknowledgementView, listAcknowledgementViews, requestAcknowledgement } from "@/server/acknowledgements/acknowledgements";
+import {
+  ackStatusesOf,
+  acknowledgementView,
+  listAcknowledgementViews,
+  requestAcknowledgement,
+} from "@/server/acknowledgements/acknowledgements";
 import { AcknowledgementRequestSchema } from "@/server/domain/acknowledgements";
 import { apiRoute, json } from "@/server/http/api";
 
