@@ -119,7 +119,7 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
     "None";
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
-    const skipped = s.machineSets.filter((m) => m.ifAllManaged.action === "skip");
+    const skipped = s.machineSets.filter((m) => m?.ifAllManaged?.action === "skip");
     if (skipped.length > 0)
       return predicted(
         "Automatic",

@@ -3,7 +3,7 @@ import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } fro
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { parseIsoTime } from "../domain/time";
-import { compareVersions, minorOf, parseOcpVersion, TARGET_VERSION } from "../domain/versions";
+import { compareVersionTexts, minorOf, TARGET_VERSION } from "../domain/versions";
 import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
@@ -50,11 +50,7 @@ export function summarize(rows: FleetCluster[]): FleetSummary {
     byReadiness: count((r) => r.readinessStatus),
     versions: Object.entries(minors)
       .map(([minor, n]) => ({ minor, count: n }))
-      .sort((a, b) => {
-        const x = parseOcpVersion(a.minor);
-        const y = parseOcpVersion(b.minor);
-        return x && y ? compareVersions(x, y) : x ? -1 : 1;
-      }),
+      .sort((a, b) => compareVersionTexts(a.minor, b.minor)),
     stale: rows.filter((r) => r.stale).length,
     offline: rows.filter((r) => r.offline).length,
     mostCommonBlocker: top ? { title: top[0], clusters: top[1] } : null,
@@ -154,12 +150,7 @@ export type Timeline = {
 
 type BootValue = { ocpVersion: string | null; rhcosBuild: string | null };
 
-const older = (a: BootValue, b: BootValue) => {
-  const x = parseOcpVersion(a.ocpVersion);
-  const y = parseOcpVersion(b.ocpVersion);
-  if (x && y) return compareVersions(x, y) < 0;
-  return !!x && !y;
-};
+const older = (a: BootValue, b: BootValue) => compareVersionTexts(a.ocpVersion, b.ocpVersion) < 0;
 
 /** Builds the chart series from fact rows in time order; rows before the window are clamped to its start. */
 export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: Date, limits: SkewLimitEntry[]): Timeline {
