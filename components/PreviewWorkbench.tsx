@@ -3,7 +3,6 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
-import type { ClusterPreview, PoolPreview } from "@/server/preview/clusterPreview";
 import type { FleetPreview } from "@/server/preview/fleetPreview";
 import { api } from "./api";
 import { queries } from "./queries";

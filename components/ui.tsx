@@ -77,20 +77,25 @@ export function Section({ title, children, description }: { title: string; descr
   );
 }
 
+/** One column of a Table: its heading, and what each row shows in it. */
+export type Column<T> = { head: string; cell: (row: T) => ReactNode };
+
 /**
- * A plain table: `head` names the columns and the first cell of each row is its header (scope
- * row). `rowProps` adds attributes to a row (a key, data-* for tests and styles).
+ * A plain table: a column per `columns` entry, a row per item of `rows`; the first column is each
+ * row's header (scope row). `rowProps` adds attributes to a row (data-* for tests and styles).
  */
-export function Table({
+export function Table<T>({
   caption,
-  head,
+  columns,
   rows,
+  rowKey,
   rowProps,
 }: {
   caption: string;
-  head: string[];
-  rows: ReactNode[][];
-  rowProps?: (index: number) => Record<string, string | undefined> & { key?: string };
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T, index: number) => string;
+  rowProps?: (row: T) => Record<`data-${string}`, string>;
 }) {
   return (
     <div className="overflow-x-auto">
@@ -98,32 +103,29 @@ export function Table({
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-line text-muted">
           <tr>
-            {head.map((h, i) => (
-              <th key={`${i}-${h}`} scope="col" className="px-2 py-2 font-medium">
-                {h}
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className="px-2 py-2 font-medium">
+                {c.head}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map((r, i) => {
-            const { key, ...attributes } = rowProps?.(i) ?? {};
-            return (
-              <tr key={key ?? i} {...attributes} className="border-b border-line align-top last:border-0">
-                {r.map((cell, j) =>
-                  j === 0 ? (
-                    <th key={j} scope="row" className="px-2 py-2 font-medium">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={j} className="px-2 py-2">
-                      {cell}
-                    </td>
-                  ),
-                )}
-              </tr>
-            );
-          })}
+          {rows.map((row, i) => (
+            <tr key={rowKey(row, i)} {...rowProps?.(row)} className="border-b border-line align-top last:border-0">
+              {columns.map((c, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row" className="px-2 py-2 font-medium">
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={j} className="px-2 py-2">
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>

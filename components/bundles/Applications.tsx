@@ -19,21 +19,31 @@ export function Applications({ initial }: { initial: Seed<ApplicationRecord[]> }
       ) : (
         <Table
           caption="Bundle applications"
-          head={["Cluster", "Release", "State", "Applied by", "When", ""]}
-          rowProps={(i) => ({ key: rows[i]!.id })}
-          rows={rows.map((a) => [
-            a.cluster,
-            a.releaseVersion,
-            <>
-              {STATE_WORDS[a.state]}
-              {a.lastError ? <span className="block text-xs text-danger">{a.lastError}</span> : null}
-            </>,
-            a.createdBy,
-            <span className="text-xs">{new Date(a.createdAt).toLocaleString()}</span>,
-            <Link className="font-medium text-accent hover:underline" href={`/bundles/applications/${a.id}`}>
-              Follow
-            </Link>,
-          ])}
+          rows={rows}
+          rowKey={(a) => a.id}
+          columns={[
+            { head: "Cluster", cell: (a) => a.cluster },
+            { head: "Release", cell: (a) => a.releaseVersion },
+            {
+              head: "State",
+              cell: (a) => (
+                <>
+                  {STATE_WORDS[a.state]}
+                  {a.lastError ? <span className="block text-xs text-danger">{a.lastError}</span> : null}
+                </>
+              ),
+            },
+            { head: "Applied by", cell: (a) => a.createdBy },
+            { head: "When", cell: (a) => <span className="text-xs">{new Date(a.createdAt).toLocaleString()}</span> },
+            {
+              head: "",
+              cell: (a) => (
+                <Link className="font-medium text-accent hover:underline" href={`/bundles/applications/${a.id}`}>
+                  Follow
+                </Link>
+              ),
+            },
+          ]}
         />
       )}
     </Section>

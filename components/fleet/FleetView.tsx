@@ -104,7 +104,7 @@ export function FleetView({ initial }: { initial: Seed<FleetCluster[]> }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const deferred = useDeferredValue(filters);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "skew", desc: false });
-  const all = clusters.data ?? [];
+  const all = clusters.data;
 
   const options = useMemo(() => {
     const uniq = (xs: string[]) => [...new Set(xs)].sort((a, b) => versionKey(a) - versionKey(b) || a.localeCompare(b));

@@ -11,7 +11,6 @@ import {
   type PrecheckInput,
 } from "./bundlePrechecks";
 import { GiB, hex, manifest } from "./testing/bundles";
-import { node } from "./testing/snapshots";
 
 describe("aiming a PinnedImageSet at a pool (reference §6: pools select sets by machineConfigSelector)", () => {
   const role = (...values: string[]) =>

@@ -9,8 +9,14 @@ export function Conditions({ title, conditions }: { title: string; conditions: C
       <h3 className="mt-2 text-sm font-semibold">{title}</h3>
       <Table
         caption={title}
-        head={["Type", "Status", "Reason", "Message"]}
-        rows={conditions.map((c) => [c.type, c.status, c.reason ?? "", <span className="text-xs">{c.message ?? ""}</span>])}
+        rows={conditions}
+        rowKey={(c) => c.type}
+        columns={[
+          { head: "Type", cell: (c) => c.type },
+          { head: "Status", cell: (c) => c.status },
+          { head: "Reason", cell: (c) => c.reason ?? "" },
+          { head: "Message", cell: (c) => <span className="text-xs">{c.message ?? ""}</span> },
+        ]}
       />
     </div>
   );

@@ -20,30 +20,59 @@ export function MachineSets({ detail }: { detail: ClusterDetail }) {
     >
       <Table
         caption="MachineSets"
-        head={["MachineSet", "Boot image", "Release", "Lag", "How known", "MCO"]}
-        rows={s.machineSets.map((m) => [
-          <>
-            {m.machineSet}
-            {m.replicas !== null ? (
-              <div className="text-xs font-normal text-muted">
-                {m.replicas} {m.replicas === 1 ? "replica" : "replicas"}
-              </div>
-            ) : null}
-          </>,
-          <span className="font-mono text-xs">{m.display}</span>,
-          <>
-            {m.ocpVersion ?? "—"}
-            {m.rhcosBuild ? <div className="font-mono text-xs text-muted">{m.rhcosBuild}</div> : null}
-          </>,
-          lag.get(m.machineSet) !== null && lag.get(m.machineSet) !== undefined ? `${lag.get(m.machineSet)} minor` : "—",
-          <span className={m.provenance === "install-version" || m.provenance === "unknown" ? "text-warn" : ""}>
-            {PROVENANCE[m.provenance] ?? m.provenance}
-          </span>,
-          <>
-            <span className={m.mco.action === "update" ? "text-ok" : "text-warn"}>{m.mco.action === "update" ? "Managed" : "Skipped"}</span>
-            <div className="text-xs text-muted">{m.mco.reason}</div>
-          </>,
-        ])}
+        rows={s.machineSets}
+        rowKey={(m) => m.machineSet}
+        columns={[
+          {
+            head: "MachineSet",
+            cell: (m) => (
+              <>
+                {m.machineSet}
+                {m.replicas !== null ? (
+                  <div className="text-xs font-normal text-muted">
+                    {m.replicas} {m.replicas === 1 ? "replica" : "replicas"}
+                  </div>
+                ) : null}
+              </>
+            ),
+          },
+          { head: "Boot image", cell: (m) => <span className="font-mono text-xs">{m.display}</span> },
+          {
+            head: "Release",
+            cell: (m) => (
+              <>
+                {m.ocpVersion ?? "—"}
+                {m.rhcosBuild ? <div className="font-mono text-xs text-muted">{m.rhcosBuild}</div> : null}
+              </>
+            ),
+          },
+          {
+            head: "Lag",
+            cell: (m) => {
+              const minors = lag.get(m.machineSet);
+              return minors !== null && minors !== undefined ? `${minors} minor` : "—";
+            },
+          },
+          {
+            head: "How known",
+            cell: (m) => (
+              <span className={m.provenance === "install-version" || m.provenance === "unknown" ? "text-warn" : ""}>
+                {PROVENANCE[m.provenance] ?? m.provenance}
+              </span>
+            ),
+          },
+          {
+            head: "MCO",
+            cell: (m) => (
+              <>
+                <span className={m.mco.action === "update" ? "text-ok" : "text-warn"}>
+                  {m.mco.action === "update" ? "Managed" : "Skipped"}
+                </span>
+                <div className="text-xs text-muted">{m.mco.reason}</div>
+              </>
+            ),
+          },
+        ]}
       />
       {detail.managedWhatIf ? (
         <p className="mt-3 text-sm">

@@ -6,7 +6,6 @@ import {
   healthyCluster,
   history,
   machineSet,
-  node,
   PROD_EAST_422_MESSAGE,
   prodEast,
   prodEast422,
