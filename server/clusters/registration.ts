@@ -2,7 +2,7 @@ import { auditActor, type Actor } from "../auth/actor";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { z } from "zod";
 import { noSuchCluster, UserFacingError } from "../errors";
-import { requestConfig } from "../http/request";
+import { appConfig } from "../config/current";
 import { testConnection, type ConnectionReport } from "../kube/connection";
 import {
   checkCaBundle,
@@ -132,7 +132,7 @@ export function contactStatusOf(report: ConnectionReport): { status: ContactStat
   return { status: "ok", error: report.problem };
 }
 
-const secretKey = () => loadSecretKey({ env: requestConfig().secretKey, dataDir: requestConfig().dataDir });
+const secretKey = () => loadSecretKey({ env: appConfig().secretKey, dataDir: appConfig().dataDir });
 const context = (name: string) => `cluster:${name}`;
 
 /** Encrypts credentials for one cluster's row (bound to its name). */
@@ -146,7 +146,7 @@ export async function testCredentials(source: CredentialSource): Promise<Connect
 }
 
 /** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
-const connectionOptions = () => ({ timeoutMs: Math.min(requestConfig().kube.timeoutMs, 8_000), retries: 0 });
+const connectionOptions = () => ({ timeoutMs: Math.min(appConfig().kube.timeoutMs, 8_000), retries: 0 });
 
 /**
  * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
