@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+import { ADMIN_PASSWORD, register, signIn, snap } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -95,12 +95,18 @@ test("the API answers 401 without a session, 403 for the wrong role, and refuses
   await Promise.all([anonymous.dispose(), tech.dispose(), admin.dispose()]);
 });
 
-test("the console reads well in the dark theme: dark surfaces, and every text at 4.5:1 or more", async ({ page }, testInfo) => {
+test("the console reads well in the dark theme: dark surfaces, and every text at 4.5:1 or more", async ({ page, request }, testInfo) => {
+  // Clusters with skew, readiness and history, so the badges, tiles and charts are on the pages read.
+  await register(request, ["prod-east", "prod-east-422"]);
   await page.emulateMedia({ colorScheme: "dark" });
   await signIn(page, "admin", ADMIN_PASSWORD);
-  for (const path of ["/fleet", "/admin", "/audit"]) {
+  const row = page.getByRole("table", { name: "Clusters" }).getByRole("row").filter({ hasText: "prod-east-422" });
+  await expect(row).toContainText("Blocked", { timeout: 30_000 });
+  for (const path of ["/fleet", "/clusters/prod-east", "/bundles", "/acknowledgements", "/admin", "/audit"]) {
     await page.goto(path);
     await expect(page.getByRole("main")).toBeVisible();
+    // The charts draw once their data has come: read the page with them.
+    if (path === "/fleet" || path.startsWith("/clusters/")) await expect(page.locator(".recharts-legend-item").first()).toBeVisible();
     const { canvas, low } = await page.evaluate(readability);
     // A dark page: the canvas is near black (relative luminance), not the light theme's near white.
     expect(canvas, path).toBeLessThan(0.05);
@@ -123,7 +129,9 @@ function readability() {
   };
   const over = (top: Rgba, bottom: Rgba): Rgba => [0, 1, 2].map((i) => top[i]! * top[3] + bottom[i]! * (1 - top[3])).concat(1) as Rgba;
   const luminance = ([r, g, b]: Rgba) =>
-    [r, g, b].map((c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+    [r, g, b]
+      .map((c) => ((c /= 255) <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+      .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
   const background = (el: Element | null): Rgba => {
     if (!el) return [255, 255, 255, 1];
     const own = parse(getComputedStyle(el).backgroundColor);
@@ -131,7 +139,10 @@ function readability() {
   };
   const low: string[] = [];
   for (const el of document.querySelectorAll("body *")) {
-    const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent!.trim()).join(" ");
+    const text = [...el.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.textContent!.trim())
+      .join(" ");
     if (!text || !(el as HTMLElement).offsetParent || el.closest("[disabled], [aria-hidden=true], .sr-only")) continue;
     const style = getComputedStyle(el);
     const fg = over(parse(style.color), background(el));

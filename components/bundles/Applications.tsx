@@ -5,7 +5,7 @@ import type { ApplicationRecord } from "@/server/bundles/contract";
 import { queries } from "../queries";
 import type { Seed } from "../seed";
 import { useSeededQuery } from "../seededQuery";
-import { Section, Table } from "../ui";
+import { Card, Table } from "../ui";
 import { STATE_WORDS } from "./words";
 
 /** Every bundle applied to a cluster, newest first, each with a link to follow it. */
@@ -13,9 +13,11 @@ export function Applications({ initial }: { initial: Seed<ApplicationRecord[]> }
   const applications = useSeededQuery({ ...queries.applications(), refetchInterval: 10_000 }, initial);
   const rows = applications.data;
   return (
-    <Section title="Applications">
+    // A card like its neighbours on the bundles page (a Section is the cluster page's smaller heading).
+    <Card className="p-5">
+      <h2 className="text-lg font-semibold">Applications</h2>
       {rows.length === 0 ? (
-        <p className="text-sm text-muted">No bundle has been applied yet.</p>
+        <p className="mt-2 text-sm text-muted">No bundle has been applied yet.</p>
       ) : (
         <Table
           caption="Bundle applications"
@@ -46,6 +48,6 @@ export function Applications({ initial }: { initial: Seed<ApplicationRecord[]> }
           ]}
         />
       )}
-    </Section>
+    </Card>
   );
 }

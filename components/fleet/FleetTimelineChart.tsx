@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Alert, Card, Select } from "../ui";
-import { SKEW } from "./status";
+import { legendText, SKEW } from "./status";
 import type { SkewStatus } from "@/server/fleet/contract";
 import { queries } from "../queries";
 
@@ -55,7 +55,7 @@ export function FleetTimelineChart() {
             <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={40} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
-            <Legend />
+            <Legend formatter={legendText} />
             {STACK.map((s) => (
               <Area
                 key={s}

@@ -5,6 +5,7 @@ import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveCo
 import type { Timeline } from "@/server/fleet/contract";
 import { queries } from "../queries";
 import { Alert, Card } from "../ui";
+import { legendText } from "./status";
 
 /** Event lines: upgrades in the cluster-version blue, people's actions in green, what the MCO reported in purple. */
 const EVENT_COLORS: Record<string, string> = { upgrade: "#0b63c5", acknowledgement: "#1e7b3a", bundle: "#1e7b3a" };
@@ -109,7 +110,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
                 labelFormatter={(n) => fmtDate(Number(n))}
                 formatter={(v) => (typeof v === "number" ? tickLabel(v) + "." + Math.round((v % 1) * 1000) : String(v))}
               />
-              <Legend />
+              <Legend formatter={legendText} />
               {limit ? (
                 <ReferenceLine
                   y={limit}
