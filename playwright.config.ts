@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
@@ -14,8 +15,11 @@ process.env.FLEETSKEW_E2E_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_EMBEDDED_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_ADMIN_PASSWORD ??= "e2e admin password";
 process.env.FLEETSKEW_E2E_SIMULATOR_PORT ??= freePort();
-// The simulated fleet the browser tests register clusters from.
+process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT ??= freePort();
+// The simulated fleets the browser tests register clusters from: one the read-only specs share, and one
+// whose clusters the workflows change (each workflow on a cluster of its own), so specs pass in any order.
 process.env.FLEETSKEW_E2E_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/fleet.kubeconfig");
+process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/workflows.kubeconfig");
 
 const postgresUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_PORT}`;
 const embeddedUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_EMBEDDED_PORT}`;
@@ -36,6 +40,35 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
   },
 });
 
+const simulator = (clusters: number, port: string | undefined, kubeconfig: string | undefined) => ({
+  command: `node node_modules/tsx/dist/cli.mjs scripts/simulator.ts --clusters ${clusters} --port ${port} --kubeconfig ${kubeconfig}`,
+  url: `https://127.0.0.1:${port}/clusters`,
+  ignoreHTTPSErrors: true,
+  timeout: 60_000,
+  reuseExistingServer: false,
+  stdout: "pipe" as const,
+});
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+  },
+};
+
+const specFiles = () =>
+  readdirSync(path.join(__dirname, "e2e"))
+    .filter((f) => f.endsWith(".spec.ts"))
+    .sort();
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
@@ -48,35 +81,18 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
-  projects: [
-    {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-          ],
-        },
-      },
-    },
-  ],
+  projects:
+    process.env.FLEETSKEW_E2E_ORDER === "reverse"
+      ? // One project per spec file, last file first: a spec that leaned on another's clusters or users would fail here.
+        specFiles()
+          .reverse()
+          .map((file) => ({ name: `chromium ${file}`, testMatch: file, use: chromium }))
+      : [{ name: "chromium", use: chromium }],
   webServer: [
     server("postgres", process.env.FLEETSKEW_E2E_PORT, postgresUrl),
     server("embedded", process.env.FLEETSKEW_E2E_EMBEDDED_PORT, embeddedUrl),
-    {
-      command: `node node_modules/tsx/dist/cli.mjs scripts/simulator.ts --clusters 6 --port ${process.env.FLEETSKEW_E2E_SIMULATOR_PORT} --kubeconfig ${process.env.FLEETSKEW_E2E_KUBECONFIG}`,
-      url: `https://127.0.0.1:${process.env.FLEETSKEW_E2E_SIMULATOR_PORT}/clusters`,
-      ignoreHTTPSErrors: true,
-      timeout: 60_000,
-      reuseExistingServer: false,
-      stdout: "pipe" as const,
-    },
+    simulator(6, process.env.FLEETSKEW_E2E_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_KUBECONFIG),
+    // prod-east and prod-east-422, for the bundle and the acknowledgement workflows.
+    simulator(2, process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG),
   ],
 });

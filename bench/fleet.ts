@@ -7,7 +7,7 @@
  *   BENCH_FLEET_SIZES=1000,10000   fleet sizes, run in this order
  *   BENCH_SWEEP_CONCURRENCY=96     clusters swept at once by the collector
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -19,7 +19,8 @@ import { ensureInitialAccounts } from "../server/auth/bootstrap";
 import { sealCredentials } from "../server/clusters/registration";
 import { Collector, defaultCollectorOptions, workerName, type SweepResult } from "../server/collector/collector";
 import { clusterTimeline, invalidateFleetList, listFleet } from "../server/fleet/fleet";
-import { CLIENT_IP_HEADER, requestConfig } from "../server/http/request";
+import { appConfig } from "../server/config/current";
+import { CLIENT_IP_HEADER } from "../server/http/request";
 import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
 import { insertClusters, type NewCluster } from "../server/store/clusters";
 import { closeDb } from "../server/store/db";
@@ -28,6 +29,7 @@ import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { rng } from "../server/simulator/scenarios/random";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
+import { fmt, percentile, procStatus, startSimulator, type Simulator } from "./common";
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
@@ -52,11 +54,6 @@ const DAY = 86_400_000;
 const ORIGIN = "http://127.0.0.1:3000";
 const ADMIN_PASSWORD = randomBytes(18).toString("base64url");
 
-const percentile = (values: number[], p: number) =>
-  values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]! : NaN;
-const procStatus = (pid: number | "self", field: "VmRSS" | "VmHWM") =>
-  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const log = (line: string) => console.log(line);
 const progress = (line: string) => console.log(`  .. ${line}`);
 
@@ -77,48 +74,6 @@ function resetPeakRss(): void {
   } catch {
     /* the peak then covers the whole process lifetime */
   }
-}
-
-type Simulator = { child: ChildProcess; kubeconfig: string; startupMs: number; peakRssMiB: () => number };
-
-async function startSimulator(clusters: number, dir: string): Promise<Simulator> {
-  const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
-  const started = performance.now();
-  // node --import tsx runs the simulator in this child itself, so its RSS is the simulator's alone.
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(__dirname, "../scripts/simulator.ts"),
-      "--clusters",
-      String(clusters),
-      "--port",
-      "0",
-      "--kubeconfig",
-      kubeconfigFile,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
-  });
-  const startupMs = performance.now() - started;
-  let peak = 0;
-  return {
-    child,
-    kubeconfig: readFileSync(kubeconfigFile, "utf8"),
-    startupMs,
-    peakRssMiB: () => {
-      try {
-        peak = Math.max(peak, procStatus(child.pid!, "VmHWM"));
-      } catch {
-        /* exited */
-      }
-      return peak;
-    },
-  };
 }
 
 /** Registers every simulated cluster through the store, credentials sealed as registration does. */
@@ -249,7 +204,7 @@ async function sweep(collector: Collector, onTick: () => void, simulatorPid: num
 }
 
 async function signIn(): Promise<string> {
-  await ensureInitialAccounts({ dataDir: requestConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
+  await ensureInitialAccounts({ dataDir: appConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
   const response = await loginRoute(
     new Request(`${ORIGIN}/api/v1/session`, {
       method: "POST",
@@ -562,7 +517,7 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
     const { names, credentials } = await registerFleet(sim.kubeconfig);
     progress(`${names.length} clusters registered in ${fmt((performance.now() - t) / 1000)} s`);
 
-    const base = defaultCollectorOptions(requestConfig(), workerName("bench"));
+    const base = defaultCollectorOptions(appConfig(), workerName("bench"));
     // One pass must not run into the next interval (at 10,000 clusters it can take longer than 5 minutes).
     const collector = new Collector({ ...base, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
     const tick = () => sim!.peakRssMiB();

@@ -3,13 +3,13 @@
  * latency of one cluster's full read set (every reader the console uses, through the real client
  * over HTTPS), a concurrent sweep, and the simulator's resident memory. Prints its figures.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ClusterClient } from "../server/kube/client";
 import { parseKubeconfig } from "../server/kube/credentials";
 import { readClusterObjects } from "../server/kube/readers";
+import { fmt, percentile, startSimulator } from "./common";
 
 const CLUSTERS = Number(process.env.BENCH_CLUSTERS ?? 10_000);
 const SAMPLE = 200;
@@ -17,41 +17,12 @@ const SWEEP = Number(process.env.BENCH_SWEEP ?? 3_000);
 const CONCURRENCY = 16;
 const RSS_LIMIT_MIB = 2048;
 
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-const fmt = (n: number) => n.toFixed(1);
-
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-bench-"));
-  const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
-  const started = Date.now();
-  // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's.
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(__dirname, "../scripts/simulator.ts"),
-      "--clusters",
-      String(CLUSTERS),
-      "--port",
-      "0",
-      "--kubeconfig",
-      kubeconfigFile,
-    ],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
-  });
-  const startupMs = Date.now() - started;
-  let peakRss = rssMiB(child.pid!);
+  const { child, kubeconfig: kubeconfigText, startupMs, peakRssMiB } = await startSimulator(CLUSTERS, dir);
+  let peakRss = peakRssMiB();
   try {
-    const kubeconfig = parseKubeconfig(readFileSync(kubeconfigFile, "utf8"));
+    const kubeconfig = parseKubeconfig(kubeconfigText);
     const names = kubeconfig.contexts.map((c) => c.name);
     // The fleet includes clusters generated with faults (one in a hundred never answers); a short timeout keeps them from stalling the sweep.
     const clients = new Map<string, ClusterClient>();
@@ -82,7 +53,7 @@ async function main() {
       cold.push(first.ms);
       warm.push((await readSet(name)).ms);
     }
-    peakRss = Math.max(peakRss, rssMiB(child.pid!));
+    peakRss = Math.max(peakRss, peakRssMiB());
 
     const queue = names.slice(0, SWEEP);
     const sweepStart = performance.now();
@@ -92,16 +63,16 @@ async function main() {
         for (let name = queue.shift(); name; name = queue.shift()) {
           await readSet(name);
           done++;
-          if (done % 500 === 0) peakRss = Math.max(peakRss, rssMiB(child.pid!));
+          if (done % 500 === 0) peakRss = Math.max(peakRss, peakRssMiB());
         }
       }),
     );
     const sweepSeconds = (performance.now() - sweepStart) / 1000;
     for (const client of clients.values()) client.close();
-    peakRss = Math.max(peakRss, rssMiB(child.pid!));
+    peakRss = Math.max(peakRss, peakRssMiB());
 
     console.log(`simulator: ${CLUSTERS} clusters`);
-    console.log(`  start-up (generate specs, TLS, listen):      ${startupMs} ms`);
+    console.log(`  start-up (generate specs, TLS, listen):      ${fmt(startupMs, 0)} ms`);
     console.log(
       `  full read set, first read  p50/p95/max:       ${fmt(percentile(cold, 50))} / ${fmt(percentile(cold, 95))} / ${fmt(Math.max(...cold))} ms  (${cold.length} clusters; ${faulty} faulty skipped)`,
     );

@@ -2,23 +2,11 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
+import type { AuditPage, AuditRecord } from "@/server/audit/contract";
 import { api } from "./api";
+import { keys } from "./queries";
 import type { Seed } from "./seed";
 import { Button, Card, Select, TextInput } from "./ui";
-
-export type AuditEventRow = {
-  id: string;
-  at: string;
-  actor: string | null;
-  role: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  summary: string;
-  outcome: string;
-  details: unknown;
-  ip: string | null;
-};
 
 /** Details as "key: value" pairs; nested values stay JSON. */
 function describeDetails(details: unknown): string {
@@ -48,16 +36,16 @@ const PAGE = 100;
 const queryOf = (f: Filters, extra: Record<string, string> = {}) =>
   new URLSearchParams(Object.entries({ ...f, ...extra }).filter(([, v]) => v !== "")).toString();
 
-export function AuditLog({ initial }: { initial: Seed<AuditEventRow[]> }) {
+export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
   const [filters, setFilters] = useState<Filters>(NONE);
   const deferred = useDeferredValue(filters);
   const unfiltered = queryOf(deferred) === "";
   const q = useInfiniteQuery({
-    queryKey: ["audit", deferred],
+    queryKey: keys.audit(deferred),
     queryFn: ({ pageParam }) =>
-      api<{ events: AuditEventRow[] }>(
-        `/api/v1/audit?${queryOf(deferred, { limit: String(PAGE), ...(pageParam ? { before: pageParam } : {}) })}`,
-      ).then((r) => r.events),
+      api<AuditPage>(`/api/v1/audit?${queryOf(deferred, { limit: String(PAGE), ...(pageParam ? { before: pageParam } : {}) })}`).then(
+        (r) => r.events,
+      ),
     initialPageParam: "",
     getNextPageParam: (last) => (last.length === PAGE ? last.at(-1)!.id : undefined),
     ...(unfiltered ? { initialData: { pages: [initial.data], pageParams: [""] }, initialDataUpdatedAt: initial.at } : {}),

@@ -2,15 +2,19 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type ChangeEvent, type FormEvent } from "react";
+import type {
+  ConnectionReport,
+  ConnectionTest,
+  CredentialSourceRequest,
+  KubeconfigContext,
+  KubeconfigContexts,
+  RegisteredCluster,
+  RegisterClusterRequest,
+} from "@/server/clusters/contract";
 import { api } from "./api";
-import { parseLabels } from "./labels";
-import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
+import { ConnectionReportView } from "./ConnectionReportView";
+import { keys } from "./queries";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
-
-type Context = { name: string; server: string; current: boolean };
-type Source =
-  | { type: "kubeconfig"; kubeconfig: string; context: string }
-  | { type: "token"; apiUrl: string; token: string; caBundle?: string; insecureSkipTlsVerify: boolean };
 
 const textarea = "min-h-32 rounded-md border border-line bg-surface px-3 py-2 font-mono text-xs text-ink";
 
@@ -18,7 +22,7 @@ export function ClusterRegistration() {
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<"kubeconfig" | "token">("kubeconfig");
   const [kubeconfig, setKubeconfig] = useState("");
-  const [contexts, setContexts] = useState<Context[]>([]);
+  const [contexts, setContexts] = useState<KubeconfigContext[]>([]);
   const [context, setContext] = useState("");
   const [apiUrl, setApiUrl] = useState("");
   const [token, setToken] = useState("");
@@ -31,8 +35,7 @@ export function ClusterRegistration() {
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
 
   const readContexts = useMutation({
-    mutationFn: (text: string) =>
-      api<{ contexts: Context[] }>("/api/v1/kubeconfig-contexts", { method: "POST", body: { kubeconfig: text } }),
+    mutationFn: (text: string) => api<KubeconfigContexts>("/api/v1/kubeconfig-contexts", { method: "POST", body: { kubeconfig: text } }),
     onSuccess: ({ contexts }) => {
       setContexts(contexts);
       const chosen = contexts.find((c) => c.current) ?? contexts[0];
@@ -52,13 +55,13 @@ export function ClusterRegistration() {
     },
   });
 
-  const source = (): Source =>
+  const source = (): CredentialSourceRequest =>
     mode === "kubeconfig"
       ? { type: "kubeconfig", kubeconfig, context }
       : { type: "token", apiUrl, token, caBundle: caBundle || undefined, insecureSkipTlsVerify: insecure };
 
   const test = useMutation({
-    mutationFn: () => api<{ report: ConnectionReport }>("/api/v1/connection-tests", { method: "POST", body: { source: source() } }),
+    mutationFn: () => api<ConnectionTest>("/api/v1/connection-tests", { method: "POST", body: { source: source() } }),
     onSuccess: ({ report }) => {
       setReport(report);
       setMessage(null);
@@ -67,15 +70,15 @@ export function ClusterRegistration() {
   });
 
   const register = useMutation({
-    mutationFn: (body: unknown) =>
-      api<{ cluster: { name: string; lastContactStatus: string }; report: ConnectionReport }>("/api/v1/clusters", { method: "POST", body }),
+    mutationFn: (body: RegisterClusterRequest) => api<RegisteredCluster>("/api/v1/clusters", { method: "POST", body }),
     onSuccess: ({ cluster, report }) => {
       setReport(report);
       setMessage({
         tone: "ok",
         text: `Registered ${cluster.name}.${cluster.lastContactStatus === "ok" ? "" : " It could not be reached just now; Fleetskew will keep trying."}`,
       });
-      void queryClient.invalidateQueries({ queryKey: ["clusters"] });
+      void queryClient.invalidateQueries({ queryKey: keys.clusters });
+      void queryClient.invalidateQueries({ queryKey: keys.fleet });
     },
     onError: (e) => setMessage({ tone: "error", text: e.message }),
   });
@@ -90,9 +93,8 @@ export function ClusterRegistration() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const parsedLabels = parseLabels(labels);
-    if (!parsedLabels) return setMessage({ tone: "error", text: "Labels must be key=value pairs separated by commas" });
-    register.mutate({ name, displayName: displayName || undefined, labels: parsedLabels, source: source() });
+    // The server reads "key=value, key=value" and says which part is not.
+    register.mutate({ name, displayName: displayName || undefined, labels, source: source() });
   }
 
   const busy = test.isPending || register.isPending;

@@ -2,31 +2,30 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { ConnectionReport, ConnectionTest, UpdateClusterRequest, UpdatedCluster } from "@/server/clusters/contract";
+import type { FleetCluster } from "@/server/fleet/contract";
 import { api } from "./api";
+import { ConnectionReportView } from "./ConnectionReportView";
+import { LastContact } from "./LastContact";
+import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
-import { LastContact, type ClusterRow } from "./LastContact";
-import { ConnectionReportView, type ConnectionReport } from "./ConnectionReportView";
-import { parseLabels } from "./labels";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
 
-export function ClustersAdmin({ initial }: { initial: Seed<ClusterRow[]> }) {
+export function ClustersAdmin({ initial }: { initial: Seed<FleetCluster[]> }) {
   const queryClient = useQueryClient();
-  const clusters = useSeededQuery(
-    { queryKey: ["clusters"], queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters) },
-    initial,
-  );
+  const clusters = useSeededQuery(queries.clusters(), initial);
   const [result, setResult] = useState<{ name: string; report: ConnectionReport } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ name: string; displayName: string; labels: string } | null>(null);
 
   const save = useMutation({
-    mutationFn: (e: { name: string; displayName: string; labels: Record<string, string> }) =>
-      api(`/api/v1/clusters/${encodeURIComponent(e.name)}`, { method: "PATCH", body: { displayName: e.displayName, labels: e.labels } }),
+    mutationFn: ({ name, ...body }: UpdateClusterRequest & { name: string }) =>
+      api<UpdatedCluster>(`/api/v1/clusters/${encodeURIComponent(name)}`, { method: "PATCH", body }),
     onSuccess: () => {
       setEditing(null);
       setError(null);
-      void queryClient.invalidateQueries({ queryKey: ["clusters"] });
+      void queryClient.invalidateQueries({ queryKey: keys.clusters });
     },
     onError: (e) => setError(e.message),
   });
@@ -34,27 +33,26 @@ export function ClustersAdmin({ initial }: { initial: Seed<ClusterRow[]> }) {
   function submitEdit(event: FormEvent) {
     event.preventDefault();
     if (!editing) return;
-    const labels = parseLabels(editing.labels);
-    if (!labels) return setError("Labels must be key=value pairs separated by commas");
-    save.mutate({ name: editing.name, displayName: editing.displayName, labels });
+    // The server reads "key=value, key=value" and says which part is not.
+    save.mutate({ name: editing.name, displayName: editing.displayName, labels: editing.labels });
   }
 
   const test = useMutation({
     mutationFn: (name: string) =>
-      api<{ report: ConnectionReport }>(`/api/v1/clusters/${encodeURIComponent(name)}/test`, { method: "POST" }).then((r) => ({
+      api<ConnectionTest>(`/api/v1/clusters/${encodeURIComponent(name)}/test`, { method: "POST" }).then((r) => ({
         name,
         report: r.report,
       })),
     onSuccess: (r) => {
       setResult(r);
       setError(null);
-      void queryClient.invalidateQueries({ queryKey: ["clusters"] });
+      void queryClient.invalidateQueries({ queryKey: keys.clusters });
     },
     onError: (e) => setError(e.message),
   });
   const remove = useMutation({
     mutationFn: (name: string) => api(`/api/v1/clusters/${encodeURIComponent(name)}`, { method: "DELETE" }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["clusters"] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.clusters }),
     onError: (e) => setError(e.message),
   });
 

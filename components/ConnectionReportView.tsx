@@ -1,13 +1,4 @@
-export type ConnectionReport = {
-  reachable: boolean;
-  authenticated: boolean;
-  kubernetesVersion: string | null;
-  openshiftVersion: string | null;
-  platform: string | null;
-  served: { kind: string; groupVersion: string; served: boolean }[];
-  forbidden: { verb: string; resource: string; group: string; namespace?: string; message: string }[];
-  problem: string | null;
-};
+import type { ConnectionReport } from "@/server/clusters/contract";
 
 function Check({ ok, label, detail }: { ok: boolean | null; label: string; detail?: string | null }) {
   const mark = ok === null ? "–" : ok ? "✓" : "✗";

@@ -1,20 +1,7 @@
-export type ClusterRow = {
-  id: string;
-  name: string;
-  displayName: string;
-  labels: Record<string, string>;
-  platform: string | null;
-  apiUrl: string;
-  lastContactAt: string | null;
-  lastContactStatus: "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
-  lastContactError: string | null;
-  /** Imported from object dumps: never contacted; lastSeenAt is the capture time. */
-  offline: boolean;
-  lastSeenAt: string | null;
-};
+import type { FleetCluster } from "@/server/fleet/contract";
 
 /** How a cluster's last contact reads, wherever it is shown. */
-const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; className: string }> = {
+const CONTACT_STATUS: Record<FleetCluster["lastContactStatus"], { label: string; className: string }> = {
   ok: { label: "Reachable", className: "text-ok" },
   unknown: { label: "Not contacted yet", className: "text-muted" },
   unreachable: { label: "Unreachable", className: "text-danger" },
@@ -29,7 +16,7 @@ const CONTACT_STATUS: Record<ClusterRow["lastContactStatus"], { label: string; c
 export function LastContact({
   cluster,
 }: {
-  cluster: Pick<ClusterRow, "lastContactStatus" | "lastContactAt" | "lastContactError" | "offline" | "lastSeenAt">;
+  cluster: Pick<FleetCluster, "lastContactStatus" | "lastContactAt" | "lastContactError" | "offline" | "lastSeenAt">;
 }) {
   if (cluster.offline)
     return (

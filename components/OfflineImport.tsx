@@ -3,24 +3,11 @@
 import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
+import type { OfflineImportResult } from "@/server/clusters/contract";
 import { api } from "./api";
 import { SKEW } from "./fleet/status";
-import type { SkewStatus } from "./fleet/types";
+import { keys } from "./queries";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
-
-/** What POST /api/v1/clusters/import answers. */
-type ImportResult = {
-  cluster: string;
-  created: boolean;
-  version: string | null;
-  skewStatus: SkewStatus;
-  skewSummary: string;
-  oldestBootImage: string | null;
-  capturedAt: string;
-  capturedAtSource: "given" | "upload";
-  counts: { files: number; objects: number; read: number };
-  warnings: string[];
-};
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -33,18 +20,18 @@ export function OfflineImport() {
   const [labels, setLabels] = useState("");
   const [capturedAt, setCapturedAt] = useState("");
   const [files, setFiles] = useState<File[]>([]);
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [result, setResult] = useState<OfflineImportResult | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const upload = useMutation({
-    mutationFn: (form: FormData) => api<ImportResult>("/api/v1/clusters/import", { method: "POST", body: form }),
+    mutationFn: (form: FormData) => api<OfflineImportResult>("/api/v1/clusters/import", { method: "POST", body: form }),
     onSuccess: (r) => {
       setResult(r);
       setError(null);
       setFiles([]);
       if (fileInput.current) fileInput.current.value = "";
-      void queryClient.invalidateQueries({ queryKey: ["clusters"] });
-      void queryClient.invalidateQueries({ queryKey: ["fleet"] });
+      void queryClient.invalidateQueries({ queryKey: keys.clusters });
+      void queryClient.invalidateQueries({ queryKey: keys.fleet });
     },
     onError: (e) => {
       setResult(null);

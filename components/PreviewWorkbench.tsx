@@ -3,43 +3,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
+import type { FleetPreview } from "@/server/preview/fleetPreview";
 import { api } from "./api";
-import type { ClusterRow } from "./LastContact";
+import { queries } from "./queries";
 import { Alert, Button, Card, Field } from "./ui";
 
 /** The engine cites its rule book ("§4 step 5") for scripts and docs; on screen the sentence says enough. */
 const withoutRuleReferences = (text: string) => text.replace(/\s*\(§[^)]*\)/g, "").replace(/\s*§\d+(\.\d+)?( step \d+)?/g, "");
-
-/** `actionWords` are the change's actions as the server words them (the same words as the verdict). */
-type Change = { kind: string; name: string; change: string; decidedBy: string; actionWords: string[] };
-type PoolPreview = {
-  pool: string;
-  verdict: string;
-  nodes: number;
-  notes: string[];
-  files: { path: string; before: string | null; after: string | null; note: string | null }[];
-  preview: {
-    drain: boolean;
-    drainReason: string | null;
-    unreconcilable: string[];
-    changes: Change[];
-    warnings: string[];
-  };
-};
-type ClusterPreview = {
-  cluster: string;
-  source: "live" | "stored";
-  observedAt: string;
-  sourceNote: string | null;
-  policySource: string;
-  pools: PoolPreview[];
-  unmatched: string | null;
-};
-/** The fleet preview: every chosen cluster's answer (or why there is none) and the server's summary of them. */
-type FleetPreview = {
-  clusters: (ClusterPreview | { cluster: string; error: string })[];
-  summary: { text: string };
-};
 
 const EXAMPLE = `apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
@@ -79,10 +49,7 @@ function yamlProblems(text: string): string[] {
 export function PreviewWorkbench() {
   const [yaml, setYaml] = useState(EXAMPLE);
   const [selected, setSelected] = useState<string[]>([]);
-  const clusters = useQuery({
-    queryKey: ["clusters"],
-    queryFn: () => api<{ clusters: ClusterRow[] }>("/api/v1/clusters").then((r) => r.clusters),
-  });
+  const clusters = useQuery(queries.clusters());
   // Offline imports are never contacted, so there is no live cluster to preview on.
   const live = clusters.data?.filter((c) => !c.offline);
   const problems = useMemo(() => yamlProblems(yaml), [yaml]);

@@ -2,26 +2,26 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import type { SaveSkewLimitsRequest, SkewLimitEntry as Entry, SkewLimitTable as Table } from "@/server/fleet/contract";
 import { api } from "./api";
+import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
 import { Alert, Button, Card, TextInput } from "./ui";
 
-type Entry = { fromRelease: string; ocpVersion: string; rhelVersion: string };
-type Table = { known: Entry[]; added: Entry[]; effective: Entry[] };
-
 /** The skew limits table: the MCO's own entries, read-only, and rows an admin adds for later releases. */
 export function SkewLimitsAdmin({ initial }: { initial: Seed<Table> }) {
   const queryClient = useQueryClient();
-  const table = useSeededQuery({ queryKey: ["skew-limits"], queryFn: () => api<Table>("/api/v1/settings/skew-limits") }, initial);
+  const table = useSeededQuery(queries.skewLimits(), initial);
   const [rows, setRows] = useState<Entry[]>(initial.data.added);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const save = useMutation({
-    mutationFn: () => api<Table>("/api/v1/settings/skew-limits", { method: "PUT", body: { entries: rows } }),
+    mutationFn: () =>
+      api<Table>("/api/v1/settings/skew-limits", { method: "PUT", body: { entries: rows } satisfies SaveSkewLimitsRequest }),
     onSuccess: (saved) => {
       setRows(saved.added);
       setMessage({ tone: "ok", text: "Saved. The collector uses the new limits within a minute; verdicts change at the next sweep." });
-      void queryClient.invalidateQueries({ queryKey: ["skew-limits"] });
+      void queryClient.invalidateQueries({ queryKey: keys.skewLimits });
     },
     onError: (e) => setMessage({ tone: "error", text: e.message }),
   });

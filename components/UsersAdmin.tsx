@@ -2,48 +2,47 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { z } from "zod";
+import type { NewUserSchema, UserChangeSchema } from "@/server/auth/users";
+import type { Role, UserRecord } from "@/server/store/users";
 import { api } from "./api";
+import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
-export type UserRow = { id: string; username: string; displayName: string | null; role: Role; disabled: boolean; createdAt: string };
-type Role = "viewer" | "technician" | "approver" | "admin";
 const ROLES: Role[] = ["viewer", "technician", "approver", "admin"];
+type UserAnswer = { user: UserRecord };
 
 export function UsersAdmin({
   initial,
   me,
   roleDescriptions,
 }: {
-  initial: Seed<UserRow[]>;
+  initial: Seed<UserRecord[]>;
   me: string;
   roleDescriptions: Record<Role, string>;
 }) {
   const queryClient = useQueryClient();
-  const users = useSeededQuery(
-    { queryKey: ["users"], queryFn: () => api<{ users: UserRow[] }>("/api/v1/users").then((r) => r.users) },
-    initial,
-  );
+  const users = useSeededQuery(queries.users(), initial);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [newRole, setNewRole] = useState<Role>("viewer");
 
   const create = useMutation({
-    mutationFn: (body: { username: string; displayName?: string; role: Role; password: string }) =>
-      api<{ user: UserRow }>("/api/v1/users", { method: "POST", body }),
+    mutationFn: (body: z.input<typeof NewUserSchema>) => api<UserAnswer>("/api/v1/users", { method: "POST", body }),
     onSuccess: ({ user }) => {
       setMessage({ tone: "ok", text: `Created ${user.username} (${user.role}). Give them their password in person.` });
-      void queryClient.invalidateQueries({ queryKey: ["users"] });
+      void queryClient.invalidateQueries({ queryKey: keys.users });
     },
     onError: (e) => setMessage({ tone: "error", text: e.message }),
   });
 
   const change = useMutation({
-    mutationFn: ({ id, ...body }: { id: string; role?: Role; disabled?: boolean }) =>
-      api<{ user: UserRow }>(`/api/v1/users/${id}`, { method: "PATCH", body }),
+    mutationFn: ({ id, ...body }: z.input<typeof UserChangeSchema> & { id: string }) =>
+      api<UserAnswer>(`/api/v1/users/${id}`, { method: "PATCH", body }),
     onSuccess: ({ user }) => {
       setMessage({ tone: "ok", text: `Updated ${user.username}: ${user.role}${user.disabled ? ", disabled" : ""}.` });
-      void queryClient.invalidateQueries({ queryKey: ["users"] });
+      void queryClient.invalidateQueries({ queryKey: keys.users });
     },
     onError: (e) => setMessage({ tone: "error", text: e.message }),
   });

@@ -20,6 +20,8 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     credentials: "same-origin",
   });
   if (response.status === 401 && typeof window !== "undefined" && !path.endsWith("/session")) {
+    // The session ended: a full load of the login page, from wherever this call was made (outside React).
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname)}`);
   }
   if (response.status === 204) return undefined as T;

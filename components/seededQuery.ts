@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient, type DefinedUseQueryResult, type QueryKey } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type DefinedUseQueryResult, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Seed } from "./seed";
 
@@ -10,14 +10,15 @@ import type { Seed } from "./seed";
  * then (an empty fleet before the first registration) until the next refetch. Here the server's
  * data replaces the cached entry whenever it is newer, as TanStack's hydration does.
  */
-export function useSeededQuery<T>(
-  options: { queryKey: QueryKey; queryFn: () => Promise<T>; refetchInterval?: number | false },
+export function useSeededQuery<T, K extends QueryKey>(
+  options: Omit<UseQueryOptions<T, Error, T, K>, "initialData" | "initialDataUpdatedAt"> & { queryKey: K },
   initial: Seed<T>,
 ) {
   const client = useQueryClient();
   useState(() => {
-    const state = client.getQueryState(options.queryKey);
-    if (!state || state.dataUpdatedAt < initial.at) client.setQueryData(options.queryKey, initial.data, { updatedAt: initial.at });
+    const key: QueryKey = options.queryKey;
+    const state = client.getQueryState(key);
+    if (!state || state.dataUpdatedAt < initial.at) client.setQueryData<T>(key, initial.data, { updatedAt: initial.at });
     return true;
   });
   // Always defined: initialData is given (TypeScript cannot see that through the generic T).

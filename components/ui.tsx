@@ -65,3 +65,69 @@ export function PageHeader({ title, description, actions }: { title: string; des
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
   return <section className={`rounded-lg border border-line bg-surface ${className}`}>{children}</section>;
 }
+
+/** A titled part of a page, e.g. one section of a cluster's page. */
+export function Section({ title, children, description }: { title: string; description?: ReactNode; children: ReactNode }) {
+  return (
+    <Card className="p-4">
+      <h2 className="font-semibold">{title}</h2>
+      {description ? <p className="text-xs text-muted">{description}</p> : null}
+      <div className="mt-3">{children}</div>
+    </Card>
+  );
+}
+
+/** One column of a Table: its heading, and what each row shows in it. */
+export type Column<T> = { head: string; cell: (row: T) => ReactNode };
+
+/**
+ * A plain table: a column per `columns` entry, a row per item of `rows`; the first column is each
+ * row's header (scope row). `rowProps` adds attributes to a row (data-* for tests and styles).
+ */
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  rowProps,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T, index: number) => string;
+  rowProps?: (row: T) => Record<`data-${string}`, string>;
+}) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-line text-muted">
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i} scope="col" className="px-2 py-2 font-medium">
+                {c.head}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={rowKey(row, i)} {...rowProps?.(row)} className="border-b border-line align-top last:border-0">
+              {columns.map((c, j) =>
+                j === 0 ? (
+                  <th key={j} scope="row" className="px-2 py-2 font-medium">
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={j} className="px-2 py-2">
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

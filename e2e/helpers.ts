@@ -28,13 +28,23 @@ export async function adminApi(request: APIRequestContext) {
   expect(login.ok()).toBe(true);
 }
 
-/** Registers clusters of the simulated fleet through the API unless an earlier test did (signs in as admin). */
-export async function register(request: APIRequestContext, names: string[]) {
+/** The simulated fleet the read-only specs use: nothing changes its clusters. */
+export const SHARED_FLEET = () => process.env.FLEETSKEW_E2E_KUBECONFIG!;
+/** A second simulated fleet for the workflows, each on a cluster of its own, so no spec sees another's writes. */
+export const WORKFLOW_FLEET = () => process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG!;
+
+/**
+ * Registers simulated clusters through the API unless they are registered already (signs in as
+ * admin): a name alone is that context of the shared fleet; `{ name, context, fleet }` registers a
+ * context of another fleet's kubeconfig under a name of its own.
+ */
+export async function register(request: APIRequestContext, clusters: (string | { name: string; context: string; fleet: string })[]) {
   await adminApi(request);
-  const kubeconfig = readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8");
-  for (const name of names) {
+  for (const cluster of clusters) {
+    const { name, context, fleet } = typeof cluster === "string" ? { name: cluster, context: cluster, fleet: SHARED_FLEET() } : cluster;
     if ((await request.get(`/api/v1/clusters/${name}`)).status() !== 404) continue;
-    const created = await request.post("/api/v1/clusters", { data: { name, source: { type: "kubeconfig", kubeconfig, context: name } } });
+    const kubeconfig = readFileSync(fleet, "utf8");
+    const created = await request.post("/api/v1/clusters", { data: { name, source: { type: "kubeconfig", kubeconfig, context } } });
     expect(created.status()).toBe(201);
   }
 }
@@ -50,23 +60,23 @@ export async function signOut(page: Page) {
   await expect(page).toHaveURL(/\/login/);
 }
 
-/** A simulated cluster's API as the kubeconfig the simulator wrote names it: URL and admin token. */
-export function simulatedCluster(name: string): { server: string; token: string } {
-  const config = parse(readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8")) as {
+/** A simulated cluster's API as a kubeconfig the simulator wrote names it: URL and admin token. */
+export function simulatedCluster(context: string, fleet = SHARED_FLEET()): { server: string; token: string } {
+  const config = parse(readFileSync(fleet, "utf8")) as {
     clusters: { name: string; cluster: { server: string } }[];
     users: { name: string; user: { token: string } }[];
     contexts: { name: string; context: { cluster: string; user: string } }[];
   };
-  const context = config.contexts.find((c) => c.name === name)!.context;
+  const found = config.contexts.find((c) => c.name === context)!.context;
   return {
-    server: config.clusters.find((c) => c.name === context.cluster)!.cluster.server,
-    token: config.users.find((u) => u.name === context.user)!.user.token,
+    server: config.clusters.find((c) => c.name === found.cluster)!.cluster.server,
+    token: config.users.find((u) => u.name === found.user)!.user.token,
   };
 }
 
 /** Sets a simulated node's allocatable ephemeral storage through the cluster's own API (a disk filling up). */
-export async function setNodeDisk(request: APIRequestContext, cluster: string, node: string, quantity: string) {
-  const { server, token } = simulatedCluster(cluster);
+export async function setNodeDisk(request: APIRequestContext, cluster: { context: string; fleet: string }, node: string, quantity: string) {
+  const { server, token } = simulatedCluster(cluster.context, cluster.fleet);
   const response = await request.patch(`${server}/api/v1/nodes/${node}/status`, {
     headers: { authorization: `Bearer ${token}`, "content-type": "application/merge-patch+json" },
     data: JSON.stringify({ status: { allocatable: { "ephemeral-storage": quantity } } }),

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+import { ADMIN_PASSWORD, register, signIn, snap } from "./helpers";
 
 const mc = (name: string, path: string, text: string) => `apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
@@ -22,19 +21,7 @@ spec:
 `;
 
 test("the preview on prod-east shows what each change does to the worker pool", async ({ page, request }, testInfo) => {
-  // prod-east comes from the simulated fleet; register it unless an earlier test did.
-  const login = await request.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } });
-  expect(login.ok()).toBe(true);
-  if ((await request.get("/api/v1/clusters/prod-east")).status() === 404) {
-    const kubeconfig = readFileSync(process.env.FLEETSKEW_E2E_KUBECONFIG!, "utf8");
-    expect(
-      (
-        await request.post("/api/v1/clusters", {
-          data: { name: "prod-east", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } },
-        })
-      ).status(),
-    ).toBe(201);
-  }
+  await register(request, ["prod-east"]);
 
   await signIn(page, "admin", ADMIN_PASSWORD);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Preview" }).click();
@@ -44,10 +31,7 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   // Syntax errors are shown as the user types, and block the preview.
   await editor.fill("kind: [unclosed");
   await expect(form.getByRole("alert")).toContainText("Line 1");
-  await form
-    .getByLabel(/Production East|prod-east/)
-    .first()
-    .check();
+  await form.getByLabel("prod-east", { exact: true }).check();
   await expect(form.getByRole("button", { name: /Preview on 1 cluster/ })).toBeDisabled();
 
   const worker = page.getByRole("region", { name: "Preview for prod-east" }).locator('[data-pool="worker"]');

@@ -1,16 +1,18 @@
 import { expect, test } from "@playwright/test";
-import { ensureUser, register, signIn, signOut, snap } from "./helpers";
+import { ensureUser, register, signIn, signOut, snap, WORKFLOW_FLEET } from "./helpers";
 
-// Runs after the read-only specs (file order): it acknowledges prod-east-422's boot image in the shared simulator.
+// Acknowledges the boot image of a cluster of its own (prod-east-422 of the workflow fleet, registered as ack-east):
+// no other spec sees it.
+const CLUSTER = { name: "ack-east", context: "prod-east-422", fleet: WORKFLOW_FLEET() };
 const TECH = { username: "ack-tech", password: "ack technician password", role: "technician" };
 const APPROVER = { username: "ack-approver", password: "ack approver password", role: "approver" };
 
-test("a technician requests an acknowledgement for prod-east-422, cannot approve it, an approver does, and Upgradeable turns true", async ({
+test("a technician requests an acknowledgement for a cluster at 4.22, cannot approve it, an approver does, and Upgradeable turns true", async ({
   page,
   request,
 }, testInfo) => {
   test.setTimeout(90_000);
-  await register(request, ["prod-east-422"]);
+  await register(request, [CLUSTER]);
   await ensureUser(request, TECH);
   await ensureUser(request, APPROVER);
 
@@ -18,7 +20,7 @@ test("a technician requests an acknowledgement for prod-east-422, cannot approve
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Acknowledgements" }).click();
   await expect(page).toHaveURL(/\/acknowledgements$/);
   // Listed once the collector has read the cluster (a few seconds after registering).
-  const candidate = page.locator('li[data-cluster="prod-east-422"]');
+  const candidate = page.locator(`li[data-cluster="${CLUSTER.name}"]`);
   await expect(async () => {
     await page.reload();
     await expect(candidate).toContainText("minor updates blocked", { timeout: 2_000 });
@@ -26,7 +28,7 @@ test("a technician requests an acknowledgement for prod-east-422, cannot approve
   await expect(candidate).toContainText("OCP boot image version 4.12.7, which is below the minimum required version 4.13.0");
   await candidate.getByRole("button", { name: "Request acknowledgement" }).click();
 
-  const form = page.getByRole("form", { name: "Request an acknowledgement for prod-east-422" });
+  const form = page.getByRole("form", { name: `Request an acknowledgement for ${CLUSTER.name}` });
   await form.getByLabel("An RHCOS build").check();
   await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.2025");
   await form.getByLabel("Evidence").fill("Worker MachineSets moved to ami-0a1b2c3d (RHCOS 9.6.20250701-0) on 2026-11-18, change CHG-1234.");
@@ -36,7 +38,7 @@ test("a technician requests an acknowledgement for prod-east-422, cannot approve
   await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.20250701-0");
   await form.getByLabel(/prod-east-7xk2p-worker-us-east-1a/).check();
   await form.getByRole("button", { name: "Send for approval" }).click();
-  const request422 = page.locator('li[data-request][data-status="pending"]').filter({ hasText: "prod-east-422" });
+  const request422 = page.locator('li[data-request][data-status="pending"]').filter({ hasText: CLUSTER.name });
   await expect(request422).toContainText("Waiting for approval");
   await expect(request422).toContainText("Predicted at 4.22.3: Upgradeable True");
   await snap(page, testInfo, "50-ack-requested");
@@ -58,21 +60,21 @@ test("a technician requests an acknowledgement for prod-east-422, cannot approve
   await expect(pending.getByLabel("Cluster's answer")).toContainText("no boot-image block (Upgradeable=True)", { timeout: 20_000 });
   await snap(page, testInfo, "51-ack-applied");
 
-  // The next sweep sees it: prod-east-422 no longer needs an acknowledgement, and its skew is within the limit.
+  // The next sweep sees it: the cluster no longer needs an acknowledgement, and its skew is within the limit.
   await expect(async () => {
     await page.reload();
-    await expect(page.locator('li[data-cluster="prod-east-422"]')).toHaveCount(0, { timeout: 2_000 });
+    await expect(page.locator(`li[data-cluster="${CLUSTER.name}"]`)).toHaveCount(0, { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
   await page.goto("/fleet");
   // The sweep's change reaches the fleet list at once in this process, or at the page's next refresh.
-  await expect(page.getByRole("table", { name: "Clusters" }).getByRole("row").filter({ hasText: "prod-east-422" })).toContainText(
+  await expect(page.getByRole("table", { name: "Clusters" }).getByRole("row").filter({ hasText: CLUSTER.name })).toContainText(
     "Within limit",
     { timeout: 30_000 },
   );
 
   // The audit page shows each step.
   await page.goto("/audit");
-  await page.getByRole("textbox", { name: "Target" }).fill("prod-east-422");
+  await page.getByRole("textbox", { name: "Target" }).fill(CLUSTER.name);
   for (const [action, actor] of [
     ["acknowledgement.request", TECH.username],
     ["acknowledgement.approve", APPROVER.username],

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { ADMIN_PASSWORD, ensureUser, register, setNodeDisk, signIn, signOut, simulatedCluster, snap } from "./helpers";
+import { ADMIN_PASSWORD, ensureUser, register, setNodeDisk, signIn, signOut, simulatedCluster, snap, WORKFLOW_FLEET } from "./helpers";
 
-// Runs after the read-only specs (file order): it upgrades prod-east in the shared simulator.
+// Upgrades a cluster of its own (prod-east of the workflow fleet, registered as bundle-east): no other spec sees it.
+const CLUSTER = { name: "bundle-east", context: "prod-east", fleet: WORKFLOW_FLEET() };
 const TECH = { username: "site-tech", password: "site technician password", role: "technician" };
 const APPROVER = { username: "bundle-approver", password: "bundle approver password", role: "approver" };
 const NODE = "ip-10-0-33-150.ec2.internal";
@@ -23,8 +24,8 @@ const manifest = {
 };
 
 /** Sets a simulated node's Ready condition through the cluster's own API (a node rebooting, or back). */
-async function setNodeReady(request: APIRequestContext, cluster: string, node: string, ready: boolean) {
-  const { server, token } = simulatedCluster(cluster);
+async function setNodeReady(request: APIRequestContext, node: string, ready: boolean) {
+  const { server, token } = simulatedCluster(CLUSTER.context, CLUSTER.fleet);
   const headers = { authorization: `Bearer ${token}` };
   const current = await request.get(`${server}/api/v1/nodes/${node}`, { headers, ignoreHTTPSErrors: true });
   expect(current.status()).toBe(200);
@@ -40,8 +41,8 @@ async function setNodeReady(request: APIRequestContext, cluster: string, node: s
 }
 
 /** Creates or deletes a PinnedImageSet on a simulated cluster through its own API (someone else pinning images). */
-async function otherPinnedImageSet(request: APIRequestContext, cluster: string, name: string, present: boolean) {
-  const { server, token } = simulatedCluster(cluster);
+async function otherPinnedImageSet(request: APIRequestContext, name: string, present: boolean) {
+  const { server, token } = simulatedCluster(CLUSTER.context, CLUSTER.fleet);
   const base = `${server}/apis/machineconfiguration.openshift.io/v1/pinnedimagesets`;
   const headers = { authorization: `Bearer ${token}` };
   const response = present
@@ -64,7 +65,7 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   request,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await register(request, ["prod-east"]);
+  await register(request, [CLUSTER]);
   await ensureUser(request, TECH);
   await ensureUser(request, APPROVER);
   const file = testInfo.outputPath("bundle-4.19.11.json");
@@ -94,14 +95,14 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
 
   // One node is rebooting when the technician arrives: the MCO pulls nothing onto it until it is Ready again,
   // so whatever happens to its disk meanwhile is seen when it comes back, however fast the others pull.
-  await setNodeReady(request, "prod-east", NODE, false);
+  await setNodeReady(request, NODE, false);
 
   // The technician uploads it again, checks the cluster and reads the warnings.
   await signIn(page, TECH.username, TECH.password);
   await page.goto("/bundles");
   await page.getByLabel("Bundle manifest (JSON file)").setInputFiles(file);
   await expect(page.getByRole("status").filter({ hasText: "Bundle for OpenShift 4.19.11" })).toContainText("3 images, 6.0 GiB");
-  await page.getByLabel("Cluster", { exact: true }).selectOption("prod-east");
+  await page.getByLabel("Cluster", { exact: true }).selectOption(CLUSTER.name);
   await page.getByRole("button", { name: "Check the cluster" }).click();
   const prechecks = page.getByRole("region", { name: "Prechecks" });
   await expect(prechecks.locator('[data-check="always-pull-pods"]')).toHaveAttribute("data-status", "warn");
@@ -113,7 +114,7 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await snap(page, testInfo, "41-bundle-prechecks");
 
   // Someone pins other images after the technician read the warnings: that new warning was not confirmed.
-  await otherPinnedImageSet(request, "prod-east", "late-monitoring-images", true);
+  await otherPinnedImageSet(request, "late-monitoring-images", true);
   await page.getByRole("button", { name: "Apply bundle" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "changed since you checked it" })).toBeVisible();
   await expect(prechecks.locator('[data-check="existing-pinned-image-sets"][data-new="true"]')).toContainText("late-monitoring-images");
@@ -121,14 +122,14 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await page.getByLabel("I have read the warnings above and want to apply the bundle anyway.").check();
   await page.getByRole("button", { name: "Apply bundle" }).click();
   await expect(page).toHaveURL(/\/bundles\/applications\/[0-9a-f-]{36}$/);
-  await otherPinnedImageSet(request, "prod-east", "late-monitoring-images", false);
-  await expect(page.getByRole("heading", { name: "OpenShift 4.19.11 on prod-east" })).toBeVisible();
+  await otherPinnedImageSet(request, "late-monitoring-images", false);
+  await expect(page.getByRole("heading", { name: `OpenShift 4.19.11 on ${CLUSTER.name}` })).toBeVisible();
 
   // The rebooting node waits; its disk fills up meanwhile, and when it is back the MCO refuses to pull: the page says so, and what to do.
   const row = page.locator(`tr[data-node="${NODE}"]`);
   await expect(row).toContainText("waiting: node not ready");
-  await setNodeDisk(request, "prod-east", NODE, "20Gi");
-  await setNodeReady(request, "prod-east", NODE, true);
+  await setNodeDisk(request, CLUSTER, NODE, "20Gi");
+  await setNodeReady(request, NODE, true);
   await expect(row).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
   await expect(row).toContainText("failed: not enough disk");
   await expect(row).toContainText("Free disk space on the node");
@@ -136,7 +137,7 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await snap(page, testInfo, "42-bundle-disk-failure");
 
   // Space is freed; the MCO retries and every node finishes.
-  await setNodeDisk(request, "prod-east", NODE, "114345831029");
+  await setNodeDisk(request, CLUSTER, NODE, "114345831029");
   const progress = page.getByRole("progressbar", { name: "Nodes with the images" });
   await expect(progress).toHaveAttribute("aria-valuetext", /^(\d+) of \1 nodes done$/, { timeout: 45_000 });
   await expect(page.locator("tr[data-node]")).toHaveCount(await page.locator('tr[data-state="done"]').count());
@@ -148,7 +149,7 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await page.goto("/bundles");
   await page
     .getByRole("table", { name: "Bundle applications" })
-    .getByRole("row", { name: /prod-east/ })
+    .getByRole("row", { name: new RegExp(CLUSTER.name) })
     .getByRole("link", { name: "Follow" })
     .click();
   await page.getByRole("button", { name: "Start upgrade", exact: true }).click();

@@ -14,3 +14,6 @@ export class UserFacingError extends Error {
     super(message);
   }
 }
+
+/** The one answer for a cluster name that is not registered. */
+export const noSuchCluster = (name: string) => new UserFacingError(404, `no cluster named ${name}`);

@@ -16,6 +16,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
         <div className="mb-8 flex items-center gap-3">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a small SVG icon: next/image has nothing to optimize */}
           <img src="/favicon.svg" alt="" width={36} height={36} />
           <div>
             <h1 className="text-xl font-semibold">Fleetskew</h1>

@@ -1,14 +1,10 @@
-import { metricsText } from "@/server/fleet/metrics";
-import { isDatabaseUnavailable } from "@/server/store/errors";
+import { metricsOrUnavailable } from "@/server/fleet/metrics";
 
 export const dynamic = "force-dynamic";
 
 /** Prometheus scrape endpoint: aggregate figures only, so it needs no session (see docs/api.md). */
 export async function GET(): Promise<Response> {
-  try {
-    return new Response(await metricsText(), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) return new Response("database unavailable\n", { status: 503 });
-    throw error;
-  }
+  const text = await metricsOrUnavailable();
+  if (text === null) return new Response("database unavailable\n", { status: 503 });
+  return new Response(text, { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
 }

@@ -3,50 +3,25 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import type {
+  AckMode,
+  AckStatus,
+  AcknowledgementRequestBody,
+  AcknowledgementView,
+  Candidate,
+  DecisionRequest,
+} from "@/server/acknowledgements/contract";
+import { can, type Me } from "../access";
 import { api } from "../api";
-import { can, type Me } from "../bundles/types";
 import { LastUpdated } from "../fleet/status";
+import { keys, queries } from "../queries";
 import type { Seed } from "../seed";
 import { useSeededQuery } from "../seededQuery";
 import { Alert, Button, Card, Field, TextInput } from "../ui";
 
-type Mode = "OCPVersion" | "RHCOSVersion" | "None";
-type Status = "pending" | "applying" | "applied" | "failed" | "rejected" | "expired";
-
-export type Candidate = {
-  cluster: string;
-  version: string | null;
-  release: string;
-  reason: "below-limit" | "install-version-fallback";
-  detail: string;
-  served: boolean;
-  pending: { id: string; requestedBy: string } | null;
-  machineSets: { name: string; bootImage: string | null }[];
-  assessment: { verdict: { outcome: string; message?: string } | null; block: { message: string } | null };
-};
-
-export type Acknowledgement = {
-  id: string;
-  cluster: string;
-  mode: Mode;
-  ocpVersion: string | null;
-  rhcosVersion: string | null;
-  evidence: string;
-  machineSets: string[];
-  status: Status;
-  requestedById: string;
-  requestedBy: string;
-  requestedAt: string;
-  expiresAt: string;
-  decidedBy: string | null;
-  decidedAt: string | null;
-  comment: string | null;
-  result: string | null;
-  appliedAt: string | null;
-  verifiedAt: string | null;
-  release: string | null;
-  prediction: { upgradeable: boolean; release: string | null; message: string };
-};
+type Mode = AckMode;
+type Status = AckStatus;
+type Acknowledgement = AcknowledgementView;
 
 const STATUS: Record<Status, { label: string; className: string }> = {
   pending: { label: "Waiting for approval", className: "bg-warn/10 text-warn" },
@@ -69,7 +44,7 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
   const [error, setError] = useState<string | null>(null);
   const submit = useMutation({
     mutationFn: () =>
-      api("/api/v1/acknowledgements", {
+      api<AcknowledgementView>("/api/v1/acknowledgements", {
         method: "POST",
         body: {
           cluster: candidate.cluster,
@@ -77,11 +52,11 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
           ...(mode === "OCPVersion" ? { ocpVersion: value } : mode === "RHCOSVersion" ? { rhcosVersion: value } : {}),
           evidence,
           machineSets,
-        },
+        } satisfies AcknowledgementRequestBody,
       }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["acknowledgements"] });
-      void queryClient.invalidateQueries({ queryKey: ["ack-candidates"] });
+      // The candidates are under the same key: a request or a decision changes them too.
+      void queryClient.invalidateQueries({ queryKey: keys.acknowledgements });
       onDone();
     },
     onError: (e) => setError(e.message),
@@ -178,14 +153,7 @@ function Candidates({ me }: { me: Me }) {
   const [draft, setDraft] = useState("");
   const [target, setTarget] = useState("");
   const [open, setOpen] = useState<string | null>(null);
-  const q = useQuery({
-    queryKey: ["ack-candidates", target],
-    queryFn: () =>
-      api<{ clusters: Candidate[] }>(`/api/v1/acknowledgements/candidates${target ? `?target=${encodeURIComponent(target)}` : ""}`).then(
-        (r) => r.clusters,
-      ),
-    refetchInterval: 30_000,
-  });
+  const q = useQuery({ ...queries.ackCandidates(target || null), refetchInterval: 30_000 });
   return (
     <Card className="p-5">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -263,10 +231,13 @@ function Decision({ ack, me }: { ack: Acknowledgement; me: Me }) {
   const [comment, setComment] = useState("");
   const decide = useMutation({
     mutationFn: (decision: "approve" | "reject") =>
-      api(`/api/v1/acknowledgements/${ack.id}/${decision}`, { method: "POST", body: { comment } }),
+      api<AcknowledgementView>(`/api/v1/acknowledgements/${ack.id}/${decision}`, {
+        method: "POST",
+        body: { comment } satisfies DecisionRequest,
+      }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["acknowledgements"] });
-      void queryClient.invalidateQueries({ queryKey: ["ack-candidates"] });
+      // The candidates are under the same key: a request or a decision changes them too.
+      void queryClient.invalidateQueries({ queryKey: keys.acknowledgements });
     },
   });
   if (ack.status !== "pending" || !can(me, ["approver"])) return null;
@@ -292,14 +263,7 @@ function Decision({ ack, me }: { ack: Acknowledgement; me: Me }) {
 }
 
 function Requests({ me, initial }: { me: Me; initial: Seed<Acknowledgement[]> }) {
-  const q = useSeededQuery(
-    {
-      queryKey: ["acknowledgements"],
-      queryFn: () => api<{ acknowledgements: Acknowledgement[] }>("/api/v1/acknowledgements").then((r) => r.acknowledgements),
-      refetchInterval: 10_000,
-    },
-    initial,
-  );
+  const q = useSeededQuery({ ...queries.acknowledgements(), refetchInterval: 10_000 }, initial);
   return (
     <Card className="p-5">
       <div className="flex flex-wrap items-baseline justify-between gap-2">

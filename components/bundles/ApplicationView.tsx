@@ -3,12 +3,15 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import type { ApplicationChanged, ApplicationProgress, NodeProgress, StartUpgradeRequest } from "@/server/bundles/contract";
+import { can, type Me } from "../access";
 import { api } from "../api";
 import { LastUpdated } from "../fleet/status";
+import { keys, queries } from "../queries";
 import type { Seed } from "../seed";
 import { useSeededQuery } from "../seededQuery";
 import { Alert, Button, Card } from "../ui";
-import { can, STATE_WORDS, type ApplicationProgress, type Me, type NodeProgress } from "./types";
+import { STATE_WORDS } from "./words";
 
 const NODE_STYLE: Record<NodeProgress["state"], string> = {
   done: "bg-ok/10 text-ok",
@@ -111,18 +114,18 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
   const [error, setError] = useState<string | null>(null);
   const start = useMutation({
     mutationFn: (overrideReason?: string) =>
-      api(`/api/v1/bundle-applications/${p.application.id}/start-upgrade`, {
+      api<ApplicationChanged>(`/api/v1/bundle-applications/${p.application.id}/start-upgrade`, {
         method: "POST",
-        body: overrideReason ? { overrideReason } : {},
+        body: (overrideReason ? { overrideReason } : {}) satisfies StartUpgradeRequest,
       }),
     onSuccess: () => {
       setError(null);
-      void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] });
+      void queryClient.invalidateQueries({ queryKey: keys.applications });
     },
     onError: (e) => {
       setError(e.message);
       // A start that is not confirmed may still be under way: show what the cluster says now.
-      void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] });
+      void queryClient.invalidateQueries({ queryKey: keys.applications });
     },
   });
   if (p.application.state !== "preloading" || !can(me, ["technician"])) return null;
@@ -197,8 +200,8 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
 function Unpin({ p, me }: { p: ApplicationProgress; me: Me }) {
   const queryClient = useQueryClient();
   const unpin = useMutation({
-    mutationFn: () => api(`/api/v1/bundle-applications/${p.application.id}/unpin`, { method: "POST" }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["application", p.application.id] }),
+    mutationFn: () => api<ApplicationChanged>(`/api/v1/bundle-applications/${p.application.id}/unpin`, { method: "POST" }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.applications }),
   });
   if (!can(me, ["technician"]) || !["upgraded", "preloading", "applying"].includes(p.application.state)) return null;
   return (
@@ -219,10 +222,7 @@ function Unpin({ p, me }: { p: ApplicationProgress; me: Me }) {
 }
 
 export function ApplicationView({ id, me, initial }: { id: string; me: Me; initial: Seed<ApplicationProgress> }) {
-  const q = useSeededQuery(
-    { queryKey: ["application", id], queryFn: () => api<ApplicationProgress>(`/api/v1/bundle-applications/${id}`), refetchInterval: 3_000 },
-    initial,
-  );
+  const q = useSeededQuery({ ...queries.application(id), refetchInterval: 3_000 }, initial);
   const p = q.data;
   const a = p.application;
   const readinessIssues = (p.readiness?.checks ?? []).filter((c) => c.status === "fail" || c.status === "warn");

@@ -1,4 +1,4 @@
-import type { PrecheckResult, PrecheckStatus } from "./types";
+import type { PrecheckResult, PrecheckStatus } from "@/server/bundles/contract";
 
 const STYLE: Record<PrecheckStatus, { icon: string; className: string; word: string }> = {
   fail: { icon: "✕", className: "border-danger/50 text-danger", word: "Blocks" },

@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { api } from "../api";
 import { Alert, Card, Select } from "../ui";
-import { SKEW } from "./status";
-import type { FleetTimeline, SkewStatus } from "./types";
+import { legendText, SKEW } from "./status";
+import type { SkewStatus } from "@/server/fleet/contract";
+import { queries } from "../queries";
 
 const STACK: SkewStatus[] = ["ok", "opted-out", "at-risk", "blocked"];
 const RANGES = { "90": "Last 90 days", "365": "Last year", "1095": "Last 3 years" } as const;
@@ -14,11 +14,7 @@ const RANGES = { "90": "Last 90 days", "365": "Last year", "1095": "Last 3 years
 /** How many clusters were in and out of skew over time (backfilled history included). */
 export function FleetTimelineChart() {
   const [days, setDays] = useState<keyof typeof RANGES>("365");
-  const q = useQuery({
-    queryKey: ["fleet-timeline", days],
-    queryFn: () => api<FleetTimeline>(`/api/v1/fleet/timeline?from=${new Date(Date.now() - Number(days) * 86_400_000).toISOString()}`),
-    refetchInterval: 60_000,
-  });
+  const q = useQuery({ ...queries.fleetTimeline(Number(days)), refetchInterval: 60_000 });
   const data = (q.data?.days ?? []).map((d) => ({
     day: d.day,
     ...Object.fromEntries(STACK.map((s) => [s, d.counts[s] ?? 0])),
@@ -59,7 +55,7 @@ export function FleetTimelineChart() {
             <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={40} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
-            <Legend />
+            <Legend formatter={legendText} />
             {STACK.map((s) => (
               <Area
                 key={s}

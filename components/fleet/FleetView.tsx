@@ -1,18 +1,18 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Seed } from "../seed";
-import { useSeededQuery } from "../seededQuery";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useDeferredValue, useMemo, useRef, useState } from "react";
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { api } from "../api";
+import type { CheckStatus, FleetCluster, SkewStatus } from "@/server/fleet/contract";
 import { LastContact } from "../LastContact";
+import { queries } from "../queries";
+import type { Seed } from "../seed";
+import { useSeededQuery } from "../seededQuery";
 import { Alert, Card, Select, TextInput } from "../ui";
 import { FleetTimelineChart } from "./FleetTimelineChart";
 import { LastUpdated, READINESS, ReadinessBadge, SKEW, SkewBadge } from "./status";
-import type { CheckStatus, FleetCluster, FleetSummary, SkewStatus } from "./types";
 
 const REFRESH_MS = 15_000;
 
@@ -99,23 +99,12 @@ const ROW_HEIGHT = 56;
 const COLUMNS = "minmax(12rem,2fr) 6rem 6rem 8rem 8rem 7rem minmax(10rem,1.5fr) 10rem";
 
 export function FleetView({ initial }: { initial: Seed<FleetCluster[]> }) {
-  const clusters = useSeededQuery(
-    {
-      queryKey: ["fleet"],
-      queryFn: () => api<{ clusters: FleetCluster[] }>("/api/v1/clusters").then((r) => r.clusters),
-      refetchInterval: REFRESH_MS,
-    },
-    initial,
-  );
-  const summary = useQuery({
-    queryKey: ["fleet-summary"],
-    queryFn: () => api<FleetSummary>("/api/v1/fleet/summary"),
-    refetchInterval: REFRESH_MS,
-  });
+  const clusters = useSeededQuery({ ...queries.clusters(), refetchInterval: REFRESH_MS }, initial);
+  const summary = useQuery({ ...queries.fleetSummary(), refetchInterval: REFRESH_MS });
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const deferred = useDeferredValue(filters);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: "skew", desc: false });
-  const all = clusters.data ?? [];
+  const all = clusters.data;
 
   const options = useMemo(() => {
     const uniq = (xs: string[]) => [...new Set(xs)].sort((a, b) => versionKey(a) - versionKey(b) || a.localeCompare(b));
@@ -236,12 +225,11 @@ export function FleetView({ initial }: { initial: Seed<FleetCluster[]> }) {
                   dataKey="count"
                   name="clusters"
                   fill="#0b63c5"
-                  onClick={(d) =>
-                    set({
-                      version:
-                        filters.version === (d as unknown as { minor: string }).minor ? "" : (d as unknown as { minor: string }).minor,
-                    })
-                  }
+                  onClick={(bar) => {
+                    // recharts hands back the bar's own data point: one of summary.versions.
+                    const minor = String(bar.payload?.minor ?? "");
+                    set({ version: filters.version === minor ? "" : minor });
+                  }}
                 />
               </BarChart>
             </ResponsiveContainer>

@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { api } from "../api";
+import type { Timeline } from "@/server/fleet/contract";
+import { queries } from "../queries";
 import { Alert, Card } from "../ui";
-import type { Timeline } from "./types";
+import { legendText } from "./status";
 
 /** Event lines: upgrades in the cluster-version blue, people's actions in green, what the MCO reported in purple. */
 const EVENT_COLORS: Record<string, string> = { upgrade: "#0b63c5", acknowledgement: "#1e7b3a", bundle: "#1e7b3a" };
@@ -59,11 +60,7 @@ export function chartRows(t: Timeline): Point[] {
 }
 
 export function SkewTimelineChart({ cluster }: { cluster: string }) {
-  const q = useQuery({
-    queryKey: ["timeline", cluster],
-    queryFn: () => api<Timeline>(`/api/v1/clusters/${encodeURIComponent(cluster)}/timeline`),
-    refetchInterval: 30_000,
-  });
+  const q = useQuery({ ...queries.timeline(cluster), refetchInterval: 30_000 });
   const t = q.data;
   const rows = t ? chartRows(t) : [];
   const limit = t?.limit ? versionValue(t.limit.ocpVersion) : null;
@@ -113,7 +110,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
                 labelFormatter={(n) => fmtDate(Number(n))}
                 formatter={(v) => (typeof v === "number" ? tickLabel(v) + "." + Math.round((v % 1) * 1000) : String(v))}
               />
-              <Legend />
+              <Legend formatter={legendText} />
               {limit ? (
                 <ReferenceLine
                   y={limit}

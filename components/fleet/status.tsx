@@ -1,4 +1,4 @@
-import type { CheckStatus, SkewStatus } from "./types";
+import type { CheckStatus, SkewStatus } from "@/server/fleet/contract";
 
 /** Words and colours for skew and readiness, the same on every page. */
 export const SKEW: Record<SkewStatus, { label: string; className: string; color: string; hint: string }> = {
@@ -44,6 +44,9 @@ export function ReadinessBadge({ status, title }: { status: CheckStatus; title?:
     </span>
   );
 }
+
+/** A chart legend's words in the page's ink, readable in both themes; the swatch beside them keeps the series colour. */
+export const legendText = (value: string) => <span className="text-ink">{value}</span>;
 
 /** "updated 12 s ago", refreshed with the data it describes. */
 export function LastUpdated({ at, fetching }: { at: number; fetching: boolean }) {

@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as approveRoute } from "@/app/api/v1/acknowledgements/[id]/approve/route";
 import { POST as rejectRoute } from "@/app/api/v1/acknowledgements/[id]/reject/route";
 import { GET as listRoute, POST as requestRoute } from "@/app/api/v1/acknowledgements/route";
-import { POST as loginRoute } from "@/app/api/v1/session/route";
 import { hashPassword } from "../auth/password";
 import { Collector } from "../collector/collector";
-import { CLIENT_IP_HEADER } from "../http/request";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler, scaledClock } from "../simulator/reconciler";
@@ -15,6 +13,7 @@ import { listAudit } from "../store/audit";
 import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { params as routeParams, request, signIn as signInAs } from "../testing/routes";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { followAcknowledgements } from "./acknowledgements";
 
@@ -25,31 +24,13 @@ import { followAcknowledgements } from "./acknowledgements";
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
 
-const ORIGIN = "http://127.0.0.1:3000";
 let fleet: Fleet;
 let sim: SimulatorServer;
 let reconciler: Reconciler;
 
-function request(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
-  const headers: Record<string, string> = { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1" };
-  if (init.cookie) headers.cookie = init.cookie;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
-  return new Request(`${ORIGIN}${path}`, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
+const signIn = (username: string) => signInAs(username, `${username} password for tests`);
 
-async function signIn(username: string): Promise<string> {
-  const response = await loginRoute(
-    request("/api/v1/session", { method: "POST", body: { username, password: `${username} password for tests` } }),
-  );
-  expect(response.status).toBe(200);
-  return response.headers.get("set-cookie")!.split(";")[0]!;
-}
-
-const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const params = (id: string) => routeParams({ id });
 const decide = (route: typeof approveRoute, id: string, cookie: string, comment = "") =>
   route(
     request(`/api/v1/acknowledgements/${id}/${route === approveRoute ? "approve" : "reject"}`, {

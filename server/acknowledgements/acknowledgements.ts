@@ -16,11 +16,12 @@ import {
 import { UPGRADEABLE_SKEW_REASON } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { parseOcpVersion } from "../domain/versions";
-import { UserFacingError } from "../errors";
+import { noSuchCluster, UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { readMachineConfigOperator, readMachineConfiguration } from "../kube/readers";
 import { setBootImageSkewEnforcement } from "../kube/writers";
 import {
+  ACK_STATUSES,
   changeAcknowledgement,
   expireAcknowledgements,
   findAcknowledgement,
@@ -76,7 +77,7 @@ export async function acknowledgementCandidates(target: string | null): Promise<
 
 async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name: string; snapshot: ClusterSnapshot }> {
   const cluster = await findClusterSummary(name);
-  if (!cluster) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!cluster) throw noSuchCluster(name);
   if (cluster.offline) throw new UserFacingError(409, `${name} is an offline import; Fleetskew cannot write to it`);
   const state = await findClusterState(cluster.id);
   if (!state || !snapshotIsUsable(state.snapshot))
@@ -347,11 +348,6 @@ async function checkAcknowledgement(id: string): Promise<Verification> {
   return "done";
 }
 
-/** True once an applied acknowledgement is verified (or when there is nothing left to verify). */
-export async function verifyAcknowledgement(id: string): Promise<boolean> {
-  return (await checkAcknowledgement(id)) === "done";
-}
-
 /** What machine-config's Upgradeable says, as it is: a block for another reason is not "no block". */
 function upgradeableWords(c: { status: string; reason?: string | null; message?: string | null } | undefined): string {
   if (!c) return "no boot-image block (it has no Upgradeable condition)";
@@ -362,6 +358,22 @@ function upgradeableWords(c: { status: string; reason?: string | null; message?:
 }
 
 export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPrediction; release: string | null };
+
+const AckStatusSchema = z.enum(ACK_STATUSES, { error: `status must be one of ${ACK_STATUSES.join(", ")}` });
+
+/** ?status=pending, or a comma-separated list such as pending,applying; blank means every status. */
+export const AckStatusListSchema = z
+  .string()
+  .transform((text) => text.split(",").map((s) => s.trim()))
+  .pipe(z.array(AckStatusSchema))
+  .optional();
+
+/** The statuses GET /api/v1/acknowledgements asks for, or a 400 that names the allowed ones. */
+export function ackStatusesOf(text: string | null): AckStatus[] | undefined {
+  const parsed = AckStatusListSchema.safeParse(text || undefined);
+  if (!parsed.success) throw new UserFacingError(400, parsed.error.issues[0]!.message);
+  return parsed.data;
+}
 
 export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
   return viewsOf(await listAcknowledgements({ statuses }));

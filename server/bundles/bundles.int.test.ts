@@ -1,117 +1,39 @@
-import { randomBytes } from "node:crypto";
-import type { IncomingMessage } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "../auth/actor";
-import { manifestDigest, type BundleManifest } from "../domain/bundles";
-import { UserFacingError } from "../errors";
-import { ClusterClient } from "../kube/client";
+import { describe, expect, it } from "vitest";
+import { manifestDigest } from "../domain/bundleManifest";
 import { KINDS } from "../kube/kinds";
-import type { Faults, Fleet } from "../simulator/cluster";
-import type { SimulatorServer } from "../simulator/http";
-import { Reconciler } from "../simulator/reconciler";
-import { startTestSimulator } from "../simulator/testing";
 import { listAudit } from "../store/audit";
-import { findClusterSummary } from "../store/clusters";
 import { getDb } from "../store/db";
-import { insertApplication, listApplications } from "../store/bundles";
-import { createUser } from "../store/users";
-import { useMigratedDatabase } from "../testing/database";
-import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
-import { applicationProgress, applyBundle, followApplications, precheck, startUpgrade, unpin } from "./applications";
+import { listApplications } from "../store/bundles";
+import { applyBundle } from "./apply";
+import { followApplications } from "./follower";
+import { precheck } from "./precheck";
+import { applicationProgress } from "./progress";
+import { startUpgrade } from "./startUpgrade";
+import { unpin } from "./unpin";
 import { BundleRefusedError, uploadBundle, vetBundle } from "./bundles";
+import {
+  admin,
+  advance,
+  applyConfirmed,
+  approver,
+  bytesOf,
+  client,
+  digestOf,
+  manifest,
+  preloaded,
+  setNodeCondition,
+  setNodeDisk,
+  setsOn,
+  tech,
+  setUpBundleTestbed,
+  vettedUpload,
+  warningsNow,
+} from "./testing";
 
-process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-// A write the simulator leaves unanswered fails after this long (the per-request timeout of every cluster client).
-process.env.FLEETSKEW_KUBE_TIMEOUT_MS = "3000";
-useMigratedDatabase();
-
-let fleet: Fleet;
-let sim: SimulatorServer;
-let reconciler: Reconciler;
-const clock = { t: Date.parse("2026-11-20T08:00:00Z"), now: () => new Date(clock.t) };
-const advance = (minutes: number) => {
-  clock.t += minutes * 60_000;
-  for (const name of ["prod-east", "prod-east-422"]) reconciler.reconcile(fleet.get(name)!);
-};
-let admin: Actor, tech: Actor, approver: Actor;
-
-const digestOf = (n: string) => n.repeat(64).slice(0, 64);
-/** A manifest of `images` images of `bytes` each, the release image first (a manifest lists it with the others). */
-function manifest(release: string, images = 3, bytes = 2 * 1024 ** 3): BundleManifest {
-  const releaseImage = `quay.io/openshift-release-dev/ocp-release@sha256:${digestOf(release.replace(/\./g, ""))}`;
-  return {
-    apiVersion: "fleetskew.io/v1",
-    kind: "UpgradeBundle",
-    release: { version: release, image: releaseImage },
-    images: [
-      { name: releaseImage, sizeBytes: bytes },
-      ...Array.from({ length: images - 1 }, (_, i) => ({
-        name: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${digestOf(String(i))}`,
-        sizeBytes: bytes,
-      })),
-    ],
-    createdAt: "2026-11-01T09:00:00Z",
-  };
-}
-const bytesOf = (m: unknown) => new TextEncoder().encode(JSON.stringify(m, null, 2));
-
-async function vettedUpload(m: BundleManifest) {
-  const bytes = bytesOf(m);
-  await vetBundle({ digest: manifestDigest(bytes), note: `release ${m.release.version} mirrored on 2026-11-01` }, approver);
-  return uploadBundle(bytes, tech);
-}
-
-const client = (name: string) => new ClusterClient(simulatorCredentials(sim, fleet.get(name)!));
-/** The keys of the warnings a technician reads on the precheck page now. */
-const warningsNow = async (digest: string, cluster: string) =>
-  (await precheck(digest, cluster)).checks.filter((c) => c.status === "warn").map((c) => c.key);
-/** Reads the prechecks, confirms every warning shown, applies. */
-const applyConfirmed = async (digest: string, cluster: string, actor: Actor) =>
-  applyBundle({ digest, cluster, confirmedWarnings: await warningsNow(digest, cluster) }, actor);
-/** A vetted bundle applied to a cluster, with every node's pull finished (simulated time moved on). */
-async function preloaded(version: string, cluster: string) {
-  const bundle = await vettedUpload(manifest(version));
-  const { application } = await applyConfirmed(bundle.digest, cluster, tech);
-  advance(1);
-  advance(60);
-  return { bundle, application };
-}
-const setsOn = async (name: string) =>
-  ((await client(name).list(KINDS.pinnedImageSet)) as { metadata: { name: string; labels?: Record<string, string> } }[]).map(
-    (s) => s.metadata,
-  );
-
-/** Sets a node's allocatable ephemeral storage, as a node whose disk filled up reports it. */
-function setNodeDisk(cluster: string, node: string, quantity: string) {
-  const c = fleet.get(cluster)!;
-  const info = c.kindFor({ apiVersion: "v1", kind: "Node" })!;
-  const current = c.store.get(info, undefined, node) as { status: { allocatable: Record<string, string> } };
-  const status = { ...current.status, allocatable: { ...current.status.allocatable, "ephemeral-storage": quantity } };
-  c.store.replace(info, undefined, node, { ...current, status } as never, "status");
-}
-
-/** Sets one of a node's conditions (DiskPressure, Ready, …) as its kubelet reports it. */
-function setNodeCondition(cluster: string, node: string, type: string, status: "True" | "False") {
-  const c = fleet.get(cluster)!;
-  const info = c.kindFor({ apiVersion: "v1", kind: "Node" })!;
-  const current = c.store.get(info, undefined, node) as { status: { conditions: { type: string; status: string }[] } };
-  const conditions = current.status.conditions.map((x) => (x.type === type ? { ...x, status } : x));
-  c.store.replace(info, undefined, node, { ...current, status: { ...current.status, conditions } } as never, "status");
-}
-
-beforeAll(async () => {
-  ({ fleet, sim } = await startTestSimulator());
-  reconciler = new Reconciler(fleet, clock);
-  await registerSimulatedClusters(sim, fleet.list());
-  const user = async (username: string, role: "admin" | "technician" | "approver") => ({
-    user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
-    ip: "127.0.0.1",
-  });
-  admin = await user("ada", "admin");
-  tech = await user("tom", "technician");
-  approver = await user("alice", "approver");
-});
-afterAll(() => sim.close());
+/**
+ * Bundles end to end against real Postgres and the simulator over HTTPS: vetting and uploading, then applying a bundle to prod-east step by step.
+ */
+setUpBundleTestbed();
 
 describe("vetting and uploading a bundle", () => {
   it("refuses an unvetted manifest, showing its digest, and audits the refusal", async () => {
@@ -416,215 +338,5 @@ describe("applying a bundle to prod-east", () => {
     await followApplications();
     expect((await listApplications()).find((a) => a.id === application.id)!.state).toBe("upgraded");
     await unpin(application.id, tech);
-  });
-});
-
-describe("a start whose write to the cluster fails", () => {
-  it("is cleared when the API server refuses it, kept when the answer is lost, and then credited to who started it", async () => {
-    const { bundle, application } = await preloaded("4.19.17", "prod-east");
-    expect((await applicationProgress(application.id)).blockers).toEqual([]);
-    const now = async () => (await listApplications()).find((a) => a.id === application.id)!;
-    const desired = async () =>
-      ((await client("prod-east").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate?: { image?: string } } }).spec
-        .desiredUpdate?.image;
-
-    // The fault hits only the PATCH of ClusterVersion, as it reaches the simulator's API server.
-    let onPatch: Faults | undefined;
-    const arm = (req: IncomingMessage) => {
-      if (req.method === "PATCH" && req.url?.includes("/clusterversions/")) fleet.setFaults("prod-east", onPatch);
-    };
-    sim.server.prependListener("request", arm);
-    try {
-      // An answer from the API server (403): the cluster did not take it, and nothing says it was started.
-      onPatch = { errorEvery: 1, errorStatus: 403 };
-      await expect(startUpgrade(application.id, {}, tech)).rejects.toMatchObject({
-        status: 502,
-        message: expect.stringMatching(/^prod-east refused the upgrade: .*\(HTTP 403\)$/),
-      });
-      fleet.setFaults("prod-east", undefined);
-      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: null, upgradeStartedAt: null });
-
-      // A 503: the cluster may or may not have taken it. The start stays recorded and the answer says it is not confirmed.
-      onPatch = { errorEvery: 1, errorStatus: 503 };
-      await expect(startUpgrade(application.id, {}, tech)).rejects.toMatchObject({
-        status: 503,
-        message: expect.stringMatching(
-          /^The start of the upgrade to 4\.19\.17 is not confirmed: .*HTTP 503.*this page follows the cluster/,
-        ),
-        extra: { startConfirmed: false },
-      });
-      fleet.setFaults("prod-east", undefined);
-      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: "tom" });
-
-      // No answer at all (the client's timeout): kept too, now as ada's start.
-      onPatch = { timeout: true };
-      await expect(startUpgrade(application.id, {}, admin)).rejects.toMatchObject({
-        status: 503,
-        message: expect.stringMatching(/is not confirmed: no answer from the cluster .* in time/),
-      });
-      fleet.setFaults("prod-east", undefined);
-      expect(await now()).toMatchObject({ state: "preloading", upgradeStartedBy: "ada", upgradeStartedAt: expect.any(String) });
-    } finally {
-      sim.server.off("request", arm);
-      fleet.setFaults("prod-east", undefined);
-    }
-    expect(await desired()).not.toBe(bundle.releaseImage);
-
-    // The cluster had taken it before the answer was lost: the follower finds it and credits ada, not "outside Fleetskew".
-    await client("prod-east").mergePatch(KINDS.clusterVersion, "version", {
-      spec: { desiredUpdate: { version: "4.19.17", image: bundle.releaseImage, force: false } },
-    });
-    await followApplications(Date.now() + 3 * 60_000);
-    expect(await now()).toMatchObject({ state: "upgrading", upgradeStartedBy: "ada" });
-    const [event] = await listAudit({ action: "bundle.upgrade.start", target: "prod-east" });
-    expect(event).toMatchObject({
-      actor: null,
-      summary: "found the upgrade of prod-east to 4.19.17 that ada started under way on the cluster; following it",
-    });
-    advance(1);
-    advance(120);
-    await followApplications();
-    expect((await now()).state).toBe("upgraded");
-    await unpin(application.id, tech);
-  });
-});
-
-describe("an application interrupted before its sets were created", () => {
-  it("is finished by the background follower, creating each set once", async () => {
-    const m = manifest("4.22.4");
-    const bundle = await vettedUpload(m);
-    const cluster = (await findClusterSummary("prod-east-422"))!;
-    const pools = ["master", "worker", "infra"].map((pool) => ({
-      pool,
-      set: `fleetskew-4-22-4-${bundle.digest.slice(0, 8)}-${pool}`,
-      labels: { "machineconfiguration.openshift.io/role": pool },
-    }));
-    const { application } = await insertApplication(
-      { bundleDigest: bundle.digest, clusterId: cluster.id, pools, confirmedWarnings: [], createdBy: "tom" },
-      { actor: "tom", role: "technician", ip: null, summary: "applied" },
-    );
-    expect(application.state).toBe("applying");
-    await followApplications();
-    await followApplications();
-    const after = (await listApplications()).find((a) => a.id === application.id)!;
-    expect(after.state).toBe("preloading");
-    expect(
-      (await setsOn("prod-east-422"))
-        .filter((s) => s.labels?.["fleetskew.io/release"] === "4.22.4")
-        .map((s) => s.name)
-        .sort(),
-    ).toEqual(pools.map((p) => p.set).sort());
-    // Someone deletes a set on the cluster: it is created again.
-    await client("prod-east-422").delete(KINDS.pinnedImageSet, pools[1]!.set);
-    await followApplications();
-    expect((await setsOn("prod-east-422")).map((s) => s.name)).toContain(pools[1]!.set);
-    const writes = (await listAudit({ action: "cluster.write", target: "prod-east-422" })).filter((w) => w.actor === null);
-    // Three creations, then one pass that finds two sets there and creates the missing one.
-    expect(writes.map((w) => w.details)).toHaveLength(6);
-    expect(writes.filter((w) => /: created$/.test(w.summary))).toHaveLength(4);
-  });
-
-  it("a refused write is retried after a pause, not on every pass", async () => {
-    const bundle = await vettedUpload(manifest("4.22.6"));
-    const cluster = (await findClusterSummary("prod-east-422"))!;
-    const pools = [
-      {
-        pool: "worker",
-        set: `fleetskew-4-22-6-${bundle.digest.slice(0, 8)}-worker`,
-        labels: { "machineconfiguration.openshift.io/role": "worker" },
-      },
-    ];
-    const { application } = await insertApplication(
-      { bundleDigest: bundle.digest, clusterId: cluster.id, pools, confirmedWarnings: [], createdBy: "tom" },
-      { actor: "tom", role: "technician", ip: null, summary: "applied" },
-    );
-    const sim422 = fleet.get("prod-east-422")!;
-    sim422.spec.forbidden = [{ verb: "create", resource: "pinnedimagesets", group: "machineconfiguration.openshift.io" }];
-    const attempts = async () =>
-      (await listAudit({ action: "cluster.write", target: "prod-east-422" })).filter(
-        (w) => (w.details as { application?: string }).application === application.id,
-      );
-    try {
-      await followApplications();
-      const refused = (await listApplications()).find((a) => a.id === application.id)!;
-      expect(refused).toMatchObject({ state: "applying", lastError: expect.stringMatching(/forbidden/) });
-      expect(await attempts()).toHaveLength(1);
-      await followApplications();
-      expect(await attempts()).toHaveLength(1);
-    } finally {
-      sim422.spec.forbidden = [];
-    }
-    await followApplications(Date.now() + 6 * 60_000);
-    expect((await listApplications()).find((a) => a.id === application.id)).toMatchObject({ state: "preloading", lastError: null });
-    expect((await attempts()).map((w) => w.outcome)).toEqual(["success", "failure"]);
-  });
-
-  it("a cluster that does not serve PinnedImageSet says so", async () => {
-    const bundle = await vettedUpload(manifest("4.16.31"));
-    await expect(precheck(bundle.digest, "legacy")).rejects.toSatisfy(
-      (e: unknown) => e instanceof UserFacingError && e.status === 422 && /does not serve PinnedImageSet/.test(e.message),
-    );
-  });
-});
-
-describe("starting an upgrade despite failing readiness checks (prod-east-422: its boot images block minor updates)", () => {
-  it("only an admin, only with a written reason, and the reason is in the audit event", async () => {
-    const bundle = await vettedUpload(manifest("4.23.1"));
-    const { application } = await applyConfirmed(bundle.digest, "prod-east-422", tech);
-    // While nodes still pull, the readiness failure cannot be overridden: the nodes are not done.
-    const pulling = await applicationProgress(application.id);
-    expect(pulling.overridable).toBe(false);
-    await expect(startUpgrade(application.id, { overrideReason: "boot images are fine, see CHG-9" }, admin)).rejects.toMatchObject({
-      status: 409,
-      message: expect.stringMatching(/Only failing readiness checks can be overridden/),
-    });
-
-    advance(1);
-    advance(60);
-    const progress = await applicationProgress(application.id);
-    expect(progress.summary.allDone).toBe(true);
-    expect(progress.blockers.length).toBeGreaterThan(0);
-    expect(progress.blockers.every((b) => b.startsWith("Readiness for 4.23.1: "))).toBe(true);
-    expect(progress.overridable).toBe(true);
-    await expect(startUpgrade(application.id, { overrideReason: "boot images are fine, see CHG-9" }, tech)).rejects.toMatchObject({
-      status: 409,
-      message: expect.stringMatching(/An admin can start it anyway with a written reason/),
-    });
-    await expect(startUpgrade(application.id, { overrideReason: "go" }, admin)).rejects.toMatchObject({
-      status: 409,
-      message: expect.stringMatching(/write why \(at least 10 characters\)/),
-    });
-
-    const reason = "boot images were replaced by hand on 2026-11-18, CHG-9";
-    const started = await startUpgrade(application.id, { overrideReason: reason }, admin);
-    expect(started).toMatchObject({ state: "upgrading", upgradeStartedBy: "ada", overrideReason: reason });
-    const cv = (await client("prod-east-422").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: unknown } };
-    expect(cv.spec.desiredUpdate).toMatchObject({ version: "4.23.1", image: bundle.releaseImage });
-    const [event] = await listAudit({ action: "bundle.upgrade.start", target: "prod-east-422" });
-    expect(event).toMatchObject({
-      actor: "ada",
-      role: "admin",
-      summary: expect.stringContaining(`despite ${progress.blockers.length} failing readiness check(s): ${reason}`),
-      details: expect.objectContaining({ overrideReason: reason, blockers: progress.blockers }),
-    });
-  });
-
-  it("nothing overrides another bundle's upgrade that has not completed", async () => {
-    const { application } = await preloaded("4.23.2", "prod-east-422");
-    const progress = await applicationProgress(application.id);
-    expect(progress.blockers).toContain("The upgrade to 4.23.1 (another bundle) was started by ada and has not completed.");
-    expect(progress.overridable).toBe(false);
-    await expect(startUpgrade(application.id, { overrideReason: "this one is the release we want instead" }, admin)).rejects.toMatchObject({
-      status: 409,
-      message: expect.stringMatching(/Only failing readiness checks can be overridden/),
-      extra: { overridable: false },
-    });
-    const cv = (await client("prod-east-422").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: { version: string } } };
-    expect(cv.spec.desiredUpdate.version).toBe("4.23.1");
-    expect((await listApplications()).find((a) => a.id === application.id)).toMatchObject({
-      state: "preloading",
-      upgradeStartedBy: null,
-      overrideReason: null,
-    });
   });
 });

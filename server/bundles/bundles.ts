@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { checkManifest, manifestDigest, normalizeDigest, totalBytes, type BundleManifest } from "../domain/bundles";
+import { checkManifest, manifestDigest, normalizeDigest, totalBytes, type BundleManifest } from "../domain/bundleManifest";
 import { UserFacingError } from "../errors";
 import { recordAudit } from "../store/audit";
 import {
@@ -8,6 +8,7 @@ import {
   findBundle,
   findVettedBundle,
   insertVettedBundle,
+  listApplications,
   listBundles,
   listVettedBundles,
   saveBundle,
@@ -106,4 +107,5 @@ export async function bundleOrThrow(digestText: string): Promise<BundleRecord & 
   return bundle as BundleRecord & { manifest: BundleManifest };
 }
 
-export { listBundles };
+/** Bundles uploaded so far, and their applications to clusters (newest first). */
+export { listBundles, listApplications };

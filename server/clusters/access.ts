@@ -1,13 +1,12 @@
-import { requestConfig } from "../http/request";
-import { ClusterClient, KubeError, type ClientOptions } from "../kube/client";
+import { appConfig } from "../config/current";
+import { ClusterClient, configuredClientOptions, KubeError, type ClientOptions } from "../kube/client";
 import { recordAudit, type AuditInput } from "../store/audit";
 import { makeDue } from "../store/sweeps";
 import { credentialsOf } from "./registration";
 
 /** A client for one registered cluster with the configured timeout and retries. */
 export async function clusterClient(name: string, options: Partial<ClientOptions> = {}): Promise<ClusterClient> {
-  const { kube } = requestConfig();
-  return new ClusterClient(await credentialsOf(name), { timeoutMs: kube.timeoutMs, retries: kube.retries, retryDelayMs: 300, ...options });
+  return new ClusterClient(await credentialsOf(name), { ...configuredClientOptions(appConfig().kube), ...options });
 }
 
 /** Runs `work` with a client for one registered cluster and closes its connections afterwards. */

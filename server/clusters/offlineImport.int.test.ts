@@ -5,18 +5,17 @@ import { gzipSync } from "node:zlib";
 import { createTar } from "nanotar";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as importRoute } from "@/app/api/v1/clusters/import/route";
-import { POST as loginRoute } from "@/app/api/v1/session/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { addUser } from "../auth/users";
 import { UserFacingError } from "../errors";
 import { listFleet } from "../fleet/fleet";
-import { CLIENT_IP_HEADER } from "../http/request";
 import { listAudit } from "../store/audit";
 import { insertCluster } from "../store/clusters";
 import { getDb } from "../store/db";
 import { ensureSchedules } from "../store/sweeps";
 import { listUsers, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { request, signIn } from "../testing/routes";
 import type { UploadedFile } from "./dumpUpload";
 import { importOfflineCluster, type OfflineImportInput } from "./offlineImport";
 import { changeCluster, credentialsOf, testRegisteredCluster } from "./registration";
@@ -353,23 +352,6 @@ describe("offline import", () => {
 });
 
 describe("POST /api/v1/clusters/import", () => {
-  const ORIGIN = "http://127.0.0.1:3000";
-  const headers = (cookie?: string) => ({
-    host: "127.0.0.1:3000",
-    origin: ORIGIN,
-    [CLIENT_IP_HEADER]: "127.0.0.1",
-    ...(cookie ? { cookie } : {}),
-  });
-  async function signIn(username: string, password: string) {
-    const res = await loginRoute(
-      new Request(`${ORIGIN}/api/v1/session`, {
-        method: "POST",
-        headers: { ...headers(), "content-type": "application/json" },
-        body: JSON.stringify({ username, password }),
-      }),
-    );
-    return res.headers.get("set-cookie")!.split(";")[0]!;
-  }
   const form = (fields: Record<string, string>, files: UploadedFile[]) => {
     const f = new FormData();
     for (const [k, v] of Object.entries(fields)) f.set(k, v);
@@ -378,11 +360,7 @@ describe("POST /api/v1/clusters/import", () => {
   };
   const post = (body: FormData | string, cookie: string, contentType?: string) =>
     importRoute(
-      new Request(`${ORIGIN}/api/v1/clusters/import`, {
-        method: "POST",
-        headers: { ...headers(cookie), ...(contentType ? { "content-type": contentType } : {}) },
-        body,
-      }),
+      request("/api/v1/clusters/import", { method: "POST", cookie, body, headers: contentType ? { "content-type": contentType } : {} }),
     );
 
   it("takes multipart form data from an admin and answers 201 with what was imported", async () => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { digest, FleetCatalog } from "../collector/evaluate";
+import type { SkewStatus } from "../domain/clusterSkew";
 import { UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { invalidateFleetList } from "../fleet/fleetList";
@@ -11,7 +12,7 @@ import { ClusterNameTakenError } from "../store/clusters";
 import { loadCatalog } from "../store/history";
 import { OfflineCaptureRefused, recordOfflineCapture } from "../store/offline";
 import { dumpFilesOf, UPLOAD_LIMITS, type UploadedFile, type UploadLimits } from "./dumpUpload";
-import { ClusterNameSchema, LabelsSchema } from "./registration";
+import { ClusterNameSchema, Labels } from "./registration";
 
 /**
  * Offline import: a cluster Fleetskew cannot reach (an air-gapped site) is brought in from its
@@ -20,23 +21,6 @@ import { ClusterNameSchema, LabelsSchema } from "./registration";
  */
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-
-/** "env=prod, site=plant-3", as the form takes labels. */
-const LabelsText = z.string().transform((text, ctx) => {
-  const labels: Record<string, string> = {};
-  for (const part of text
-    .split(",")
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) {
-      ctx.addIssue({ code: "custom", message: `"${part}" is not key=value; separate labels with commas, e.g. env=prod, site=plant-3` });
-      return z.NEVER;
-    }
-    labels[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  return labels;
-});
 
 const CapturedAt = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], {
@@ -47,7 +31,7 @@ const CapturedAt = z
 export const OfflineImportFieldsSchema = z.object({
   name: ClusterNameSchema,
   displayName: z.preprocess(blankToUndefined, z.string().trim().max(120, "Display name must be at most 120 characters").optional()),
-  labels: z.preprocess(blankToUndefined, LabelsText.pipe(LabelsSchema.unwrap()).optional()),
+  labels: z.preprocess(blankToUndefined, Labels.optional()),
   capturedAt: z.preprocess(blankToUndefined, CapturedAt.optional()),
 });
 
@@ -67,7 +51,7 @@ export type OfflineImportResult = {
   /** False when this capture was added to an offline cluster imported before. */
   created: boolean;
   version: string | null;
-  skewStatus: string;
+  skewStatus: SkewStatus;
   skewSummary: string;
   oldestBootImage: string | null;
   capturedAt: string;

@@ -6,16 +6,15 @@ import { POST as testRoute } from "@/app/api/v1/clusters/[name]/test/route";
 import { GET as listRoute, POST as registerRoute } from "@/app/api/v1/clusters/route";
 import { POST as connectionTestRoute } from "@/app/api/v1/connection-tests/route";
 import { POST as contextsRoute } from "@/app/api/v1/kubeconfig-contexts/route";
-import { POST as loginRoute } from "@/app/api/v1/session/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { addUser } from "../auth/users";
-import { CLIENT_IP_HEADER } from "../http/request";
 import type { SimulatorServer } from "../simulator/http";
 import { kubeconfigFor } from "../simulator/kubeconfig";
 import { startTestSimulator } from "../simulator/testing";
 import { listAudit } from "../store/audit";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { params as routeParams, request, signIn } from "../testing/routes";
 import { credentialsOf } from "./registration";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
@@ -25,25 +24,7 @@ let kubeconfig: string;
 let admin: string;
 let tech: string;
 
-const ORIGIN = "http://127.0.0.1:3000";
-function request(path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) {
-  return new Request(`${ORIGIN}${path}`, {
-    method: init.method ?? "GET",
-    headers: {
-      host: "127.0.0.1:3000",
-      origin: ORIGIN,
-      [CLIENT_IP_HEADER]: "127.0.0.1",
-      "content-type": "application/json",
-      ...(init.cookie ? { cookie: init.cookie } : {}),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-}
-const params = (name: string) => ({ params: Promise.resolve({ name }) });
-async function signIn(username: string, password: string) {
-  const res = await loginRoute(request("/api/v1/session", { method: "POST", body: { username, password } }));
-  return res.headers.get("set-cookie")!.split(";")[0]!;
-}
+const params = (name: string) => routeParams({ name });
 
 beforeAll(async () => {
   const started = await startTestSimulator();

@@ -1,8 +1,8 @@
 import { auditActor, type Actor } from "../auth/actor";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { z } from "zod";
-import { UserFacingError } from "../errors";
-import { requestConfig } from "../http/request";
+import { noSuchCluster, UserFacingError } from "../errors";
+import { appConfig } from "../config/current";
 import { testConnection, type ConnectionReport } from "../kube/connection";
 import {
   checkCaBundle,
@@ -41,12 +41,30 @@ export const ClusterNameSchema = z
   // /api/v1/clusters/import is the offline import, so a cluster of that name could not be addressed.
   .refine((name) => name !== "import", "The name import is reserved; choose another");
 
-export const LabelsSchema = z
-  .record(
-    z.string().regex(/^[\w./-]{1,63}$/, "label keys may use letters, digits, '.', '/', '-' and '_'"),
-    z.string().max(63, "label values are at most 63 characters"),
-  )
-  .default({});
+const LabelRecord = z.record(
+  z.string().regex(/^[\w./-]{1,63}$/, "label keys may use letters, digits, '.', '/', '-' and '_'"),
+  z.string().max(63, "label values are at most 63 characters"),
+);
+
+/** Cluster labels: a JSON object, or the text a person types, "env=prod, site=plant-3". */
+export const Labels = z.preprocess((value: Record<string, string> | string, ctx) => {
+  if (typeof value !== "string") return value;
+  const labels: Record<string, string> = {};
+  for (const part of value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) {
+      ctx.addIssue({ code: "custom", message: `"${part}" is not key=value; separate labels with commas, e.g. env=prod, site=plant-3` });
+      return z.NEVER;
+    }
+    labels[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return labels;
+}, LabelRecord);
+
+export const LabelsSchema = Labels.default({});
 
 export const CredentialSourceSchema = z.discriminatedUnion("type", [
   z.object({
@@ -114,7 +132,7 @@ export function contactStatusOf(report: ConnectionReport): { status: ContactStat
   return { status: "ok", error: report.problem };
 }
 
-const secretKey = () => loadSecretKey({ env: requestConfig().secretKey, dataDir: requestConfig().dataDir });
+const secretKey = () => loadSecretKey({ env: appConfig().secretKey, dataDir: appConfig().dataDir });
 const context = (name: string) => `cluster:${name}`;
 
 /** Encrypts credentials for one cluster's row (bound to its name). */
@@ -128,14 +146,7 @@ export async function testCredentials(source: CredentialSource): Promise<Connect
 }
 
 /** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
-const connectionOptions = () => ({ timeoutMs: Math.min(requestConfig().kube.timeoutMs, 8_000), retries: 0 });
-
-/** Client options for background work on clusters, from FLEETSKEW_KUBE_TIMEOUT_MS and FLEETSKEW_KUBE_RETRIES. */
-export const clusterClientOptions = () => ({
-  timeoutMs: requestConfig().kube.timeoutMs,
-  retries: requestConfig().kube.retries,
-  retryDelayMs: 300,
-});
+const connectionOptions = () => ({ timeoutMs: Math.min(appConfig().kube.timeoutMs, 8_000), retries: 0 });
 
 /**
  * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
@@ -188,13 +199,13 @@ export async function changeCluster(name: string, input: z.infer<typeof UpdateCl
     },
     auditActor(actor),
   );
-  if (!updated) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!updated) throw noSuchCluster(name);
   invalidateFleetList();
   return updated;
 }
 
 export async function removeCluster(name: string, actor: Actor): Promise<void> {
-  if (!(await deleteCluster(name, auditActor(actor)))) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!(await deleteCluster(name, auditActor(actor)))) throw noSuchCluster(name);
   invalidateFleetList();
 }
 
@@ -204,7 +215,7 @@ const offlineMessage = (name: string) =>
 /** The stored credentials of a registered cluster, decrypted; for server-side use only. */
 export async function credentialsOf(name: string): Promise<ClusterCredentials> {
   const stored = await findClusterCredentials(name);
-  if (!stored) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!stored) throw noSuchCluster(name);
   if (stored.offline) throw new UserFacingError(409, offlineMessage(name));
   return openCredentials(name, stored.sealed);
 }

@@ -3,7 +3,7 @@ import os from "node:os";
 import { openCredentials } from "../clusters/registration";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { invalidateFleetList } from "../fleet/fleetList";
-import { ClusterClient, type ClientOptions } from "../kube/client";
+import { ClusterClient, configuredClientOptions, type ClientOptions } from "../kube/client";
 import { readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
@@ -283,7 +283,7 @@ export function defaultCollectorOptions(
     intervalMs: config.collector.intervalMs,
     concurrency: config.collector.concurrency,
     clusterTimeoutMs: config.collector.clusterTimeoutMs,
-    client: { timeoutMs: config.kube.timeoutMs, retries: config.kube.retries, retryDelayMs: 300 },
+    client: configuredClientOptions(config.kube),
     limits,
     now: () => new Date(),
     pollMs: Math.min(5_000, config.collector.intervalMs),

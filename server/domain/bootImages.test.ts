@@ -7,6 +7,7 @@ import { selectorMatches } from "./labelSelector";
 
 const fixture = (f: string) => JSON.parse(readFileSync(path.join(__dirname, "../simulator/fixtures/prod-east", f), "utf8"));
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form Kubernetes JSON, as the fixtures and the simulator hold it
 type Obj = { kind?: string; metadata: Record<string, any>; spec?: any; status?: any; data?: Record<string, string> };
 function contextOf(objects: Obj[]): ClusterBootContext {
   const cm = objects.find((o) => o.kind === "ConfigMap" && o.metadata.name === "coreos-bootimages")!;

@@ -119,7 +119,7 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
     "None";
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
-    const skipped = s.machineSets.filter((m) => m.ifAllManaged.action === "skip");
+    const skipped = s.machineSets.filter((m) => m?.ifAllManaged?.action === "skip");
     if (skipped.length > 0)
       return predicted(
         "Automatic",
@@ -140,8 +140,6 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
     : `MachineSet boot images are not fully managed (mode ${managed})`;
   return predicted("Manual", `${why}, so it falls back to Manual with the install version`, fallbackValue, true);
 }
-
-const UPGRADEABLE_PREFIX = "Cluster operator machine-config cannot be upgraded between minor versions: ";
 
 /**
  * Skew at `release`. For the cluster's own release the cluster's status is read (its own words);
@@ -236,9 +234,6 @@ export function bootImageControllerState(
   const progressing = conditions.find((c) => c.type === "BootImageUpdateProgressing");
   return !progressing || progressing.status === "True" ? "skipped" : "ready";
 }
-
-/** The ClusterVersion wording of a machine-config block, as recent CVOs fold one blocking operator. */
-export const clusterVersionWording = (message: string) => `${UPGRADEABLE_PREFIX}${message}`;
 
 /** The first release at or after `current` whose MCO enforces a limit (the table's earliest applicable entry). */
 export function firstEnforcingRelease(current: string | null, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): string | null {

@@ -18,15 +18,25 @@ export function parseOcpVersion(text: string | null | undefined): Version | null
 export const TARGET_VERSION = /^(0|[1-9]\d?)\.(0|[1-9]\d{0,2})(\.(0|[1-9]\d{0,3}))?$/;
 
 export const formatVersion = (v: Version) => `${v.major}.${v.minor}.${v.patch}`;
+/** The minor a version belongs to: 4.19.10 → "4.19". */
+export const formatMinor = (v: Version) => `${v.major}.${v.minor}`;
 
 export function compareVersions(a: Version, b: Version): number {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
 }
 
+/** Orders version texts as versions (4.9 before 4.12); text that is not a version sorts last. */
+export function compareVersionTexts(a: string | null | undefined, b: string | null | undefined): number {
+  const x = parseOcpVersion(a);
+  const y = parseOcpVersion(b);
+  if (x && y) return compareVersions(x, y);
+  return x ? -1 : y ? 1 : 0;
+}
+
 /** "4.19.10" → "4.19"; null when unparseable. */
 export function minorOf(text: string | null | undefined): string | null {
   const v = parseOcpVersion(text);
-  return v ? `${v.major}.${v.minor}` : null;
+  return v ? formatMinor(v) : null;
 }
 
 export type RhcosBuild = {

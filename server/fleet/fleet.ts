@@ -3,8 +3,8 @@ import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } fro
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { parseIsoTime } from "../domain/time";
-import { compareVersions, minorOf, parseOcpVersion, TARGET_VERSION } from "../domain/versions";
-import { UserFacingError } from "../errors";
+import { compareVersionTexts, minorOf, TARGET_VERSION } from "../domain/versions";
+import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
@@ -50,11 +50,7 @@ export function summarize(rows: FleetCluster[]): FleetSummary {
     byReadiness: count((r) => r.readinessStatus),
     versions: Object.entries(minors)
       .map(([minor, n]) => ({ minor, count: n }))
-      .sort((a, b) => {
-        const x = parseOcpVersion(a.minor);
-        const y = parseOcpVersion(b.minor);
-        return x && y ? compareVersions(x, y) : x ? -1 : 1;
-      }),
+      .sort((a, b) => compareVersionTexts(a.minor, b.minor)),
     stale: rows.filter((r) => r.stale).length,
     offline: rows.filter((r) => r.offline).length,
     mostCommonBlocker: top ? { title: top[0], clusters: top[1] } : null,
@@ -68,7 +64,7 @@ export async function fleetSummary(): Promise<FleetSummary> {
 
 async function clusterOrThrow(name: string): Promise<FleetCluster> {
   const row = await findFleetRow(name, staleBefore());
-  if (!row) throw new UserFacingError(404, `no cluster named ${name}`);
+  if (!row) throw noSuchCluster(name);
   return row;
 }
 
@@ -122,7 +118,9 @@ export async function clusterReadiness(name: string, target: string | null): Pro
   return evaluateReadiness(snapshot, chosen, { limits: await skewLimits() });
 }
 
-export async function fleetReadiness(target: string | null) {
+export type FleetReadiness = ReturnType<typeof rollUpReadiness>;
+
+export async function fleetReadiness(target: string | null): Promise<FleetReadiness> {
   checkTarget(target);
   const rows = await listFleet();
   const limits = await skewLimits();
@@ -152,12 +150,7 @@ export type Timeline = {
 
 type BootValue = { ocpVersion: string | null; rhcosBuild: string | null };
 
-const older = (a: BootValue, b: BootValue) => {
-  const x = parseOcpVersion(a.ocpVersion);
-  const y = parseOcpVersion(b.ocpVersion);
-  if (x && y) return compareVersions(x, y) < 0;
-  return !!x && !y;
-};
+const older = (a: BootValue, b: BootValue) => compareVersionTexts(a.ocpVersion, b.ocpVersion) < 0;
 
 /** Builds the chart series from fact rows in time order; rows before the window are clamped to its start. */
 export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: Date, limits: SkewLimitEntry[]): Timeline {

@@ -1,5 +1,6 @@
-import { requestConfig } from "../http/request";
+import { appConfig } from "../config/current";
 import { listFleetRows, type FleetRow } from "../store/fleet";
+import type { ClusterList } from "./contract";
 
 /**
  * The fleet list, kept per process for a few seconds. It is what every open fleet page polls, and
@@ -14,7 +15,7 @@ const MAX_AGE_MS = 15_000;
 
 /** A cluster is stale when its last sweep failed, or none succeeded for three intervals. */
 const STALE_AFTER_INTERVALS = 3;
-export const staleBefore = () => new Date(Date.now() - STALE_AFTER_INTERVALS * requestConfig().collector.intervalMs);
+export const staleBefore = () => new Date(Date.now() - STALE_AFTER_INTERVALS * appConfig().collector.intervalMs);
 
 type Cached = { rows: FleetRow[]; at: number; json?: string };
 // On globalThis: Next.js bundles pages and route handlers separately, each with its own copy of this
@@ -66,7 +67,7 @@ export async function cachedFleetRows(): Promise<FleetRow[]> {
 /** The list as `GET /api/v1/clusters` sends it, serialized once per refresh. */
 export async function cachedFleetJson(): Promise<string> {
   const c = await current();
-  return (c.json ??= JSON.stringify({ clusters: c.rows }));
+  return (c.json ??= JSON.stringify({ clusters: c.rows } satisfies ClusterList));
 }
 
 export function invalidateFleetList(): void {

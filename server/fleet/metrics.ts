@@ -1,5 +1,6 @@
 import { listWorkerStats, scheduleSummary } from "../store/sweeps";
 import { listFleet, summarize } from "./fleet";
+import { isDatabaseUnavailable } from "../store/errors";
 
 /** Prometheus text exposition (version 0.0.4) of fleet and collector figures. Aggregates only: no names, no secrets. */
 const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -65,4 +66,14 @@ export async function metricsText(): Promise<string> {
   gauge("fleetskew_sweeps_due", "Clusters due for a sweep now.", [[{}, schedule.due]]);
   gauge("fleetskew_clusters_failing", "Clusters whose latest sweep failed.", [[{}, schedule.failing]]);
   return `${out.join("\n")}\n`;
+}
+
+/** The scrape's text, or null while the database cannot be read (the route then answers 503). */
+export async function metricsOrUnavailable(): Promise<string | null> {
+  try {
+    return await metricsText();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return null;
+    throw error;
+  }
 }

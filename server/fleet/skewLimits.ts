@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
-import { compareVersions, parseOcpVersion } from "../domain/versions";
+import { compareVersions, compareVersionTexts, parseOcpVersion } from "../domain/versions";
 import { UserFacingError } from "../errors";
 import { auditActor, type Actor } from "../auth/actor";
 import { readSetting, writeSetting } from "../store/settings";
@@ -32,7 +32,7 @@ export const SkewLimitTableSchema = z.array(SkewLimitEntrySchema).max(50, "at mo
 export function mergeSkewLimits(extra: SkewLimitEntry[]): SkewLimitEntry[] {
   const byRelease = new Map(MCO_SKEW_LIMITS.map((e) => [e.fromRelease, e]));
   for (const e of extra) byRelease.set(e.fromRelease, e);
-  return [...byRelease.values()].sort((a, b) => compareVersions(parseOcpVersion(a.fromRelease)!, parseOcpVersion(b.fromRelease)!));
+  return [...byRelease.values()].sort((a, b) => compareVersionTexts(a.fromRelease, b.fromRelease));
 }
 
 export async function readExtraSkewLimits(): Promise<SkewLimitEntry[]> {

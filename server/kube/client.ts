@@ -50,6 +50,13 @@ export interface ObjectSource {
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };
 
+/** The options for work on registered clusters, as FLEETSKEW_KUBE_TIMEOUT_MS and FLEETSKEW_KUBE_RETRIES configure them. */
+export const configuredClientOptions = (kube: { timeoutMs: number; retries: number }): ClientOptions => ({
+  timeoutMs: kube.timeoutMs,
+  retries: kube.retries,
+  retryDelayMs: DEFAULT_CLIENT_OPTIONS.retryDelayMs,
+});
+
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",

@@ -1,9 +1,9 @@
 import { followAcknowledgements } from "../acknowledgements/acknowledgements";
 import { pruneAuthState } from "../auth/housekeeping";
-import { followApplications } from "../bundles/applications";
+import { followApplications } from "../bundles/follower";
 import { Collector, defaultCollectorOptions, workerName } from "../collector/collector";
-import { requestConfig } from "../http/request";
 import { loadSkewLimits } from "../fleet/skewLimits";
+import { appConfig } from "../config/current";
 import { pruneHistory } from "../store/history";
 
 const HOUR = 3_600_000;
@@ -19,7 +19,7 @@ let started = false;
 export function startBackgroundWork(): void {
   if (started) return;
   started = true;
-  const config = requestConfig();
+  const config = appConfig();
   const report = (what: string) => (error: unknown) => console.error(`fleetskew: ${what} failed:`, (error as Error).message);
   void pruneAuthState().catch(report("housekeeping"));
   setInterval(() => void pruneAuthState().catch(report("housekeeping")), HOUR).unref();

@@ -273,9 +273,15 @@ describe("fault modes", () => {
       await expect(read("prod-east")).resolves.toBeTruthy(); // other clusters are unaffected
     }));
 
-  it("sends malformed bodies", () =>
+  it("sends malformed bodies: 200 and JSON cut in half, which the client cannot parse", () =>
     withFaults({ malformedEvery: 1 }, async () => {
-      await expect(read("legacy")).rejects.toThrow();
+      const path = "/clusters/legacy/apis/config.openshift.io/v1/clusterversions/version";
+      const answer = await rawRequest(sim, path, { headers: { authorization: "Bearer legacy-token" } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers["content-type"]).toBe("application/json");
+      expect(answer.body.startsWith('{"apiVersion":"config.openshift.io/v1"')).toBe(true);
+      expect(() => JSON.parse(answer.body)).toThrow(SyntaxError);
+      await expect(read("legacy")).rejects.toThrow(/JSON/);
     }));
 
   it("adds latency", () =>

@@ -1,3 +1,4 @@
+import type { ApplicationState } from "../domain/bundles";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
@@ -114,8 +115,7 @@ export async function listBundles(): Promise<BundleRecord[]> {
   return (await getDb().bundle.findMany({ orderBy: { uploadedAt: "desc" } })).map(bundleOf);
 }
 
-export const APPLICATION_STATES = ["applying", "preloading", "upgrading", "upgraded", "unpinning", "unpinned"] as const;
-export type ApplicationState = (typeof APPLICATION_STATES)[number];
+export type { ApplicationState };
 
 /** One pool's PinnedImageSet, and the labels that aim it at the pool. */
 export type ApplicationPool = { pool: string; set: string; labels: Record<string, string> };

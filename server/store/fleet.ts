@@ -1,4 +1,6 @@
 import type pg from "pg";
+import type { SkewStatus } from "../domain/clusterSkew";
+import type { CheckStatus } from "../domain/readiness";
 import { getDb, getPool } from "./db";
 import type { ClusterSummary, ContactStatus } from "./clusters";
 
@@ -10,12 +12,12 @@ import type { ClusterSummary, ContactStatus } from "./clusters";
 export type FleetRow = ClusterSummary & {
   offline: boolean;
   version: string | null;
-  skewStatus: string;
+  skewStatus: SkewStatus;
   skewSummary: string | null;
   enforcementMode: string | null;
   oldestBootImage: string | null;
   readinessTarget: string | null;
-  readinessStatus: string;
+  readinessStatus: CheckStatus;
   readinessBlocker: string | null;
   /** When the collector last saw the cluster's state (the capture time for offline clusters). */
   lastSeenAt: string | null;
@@ -62,12 +64,13 @@ async function queryFleetRows(staleBefore: Date, name: string | null): Promise<F
     lastContactStatus: r[8] as ContactStatus,
     lastContactError: r[9] ?? null,
     version: r[10] ?? null,
-    skewStatus: r[11]!,
+    // Written by the collector from these types' values only.
+    skewStatus: r[11] as SkewStatus,
     skewSummary: r[12] ?? null,
     enforcementMode: r[13] ?? null,
     oldestBootImage: r[14] ?? null,
     readinessTarget: r[15] ?? null,
-    readinessStatus: r[16]!,
+    readinessStatus: r[16] as CheckStatus,
     readinessBlocker: r[17] ?? null,
     lastSeenAt: iso(r[18] ?? null),
     stale: r[19] === "t",

@@ -1,3 +1,5 @@
+import type { SkewStatus } from "../domain/clusterSkew";
+import type { CheckStatus } from "../domain/readiness";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
 import type { ContactStatus } from "./clusters";
@@ -13,12 +15,12 @@ export type InferredFact = { fact: string; key: string; value: unknown; at: Date
 
 export type StateSummary = {
   version: string | null;
-  skewStatus: string;
+  skewStatus: SkewStatus;
   skewSummary: string;
   enforcementMode: string | null;
   oldestBootImage: string | null;
   readinessTarget: string | null;
-  readinessStatus: string;
+  readinessStatus: CheckStatus;
   readinessBlocker: string | null;
 };
 
@@ -227,8 +229,15 @@ export type StoredState = StateSummary & { snapshot: unknown; observedAt: string
 export async function findClusterState(clusterId: string): Promise<StoredState | null> {
   const row = await getDb().clusterState.findUnique({ where: { clusterId }, omit: { factHashes: true } });
   if (!row) return null;
-  const { clusterId: _id, observedAt, lastSeenAt, ...rest } = row;
-  return { ...rest, observedAt: observedAt.toISOString(), lastSeenAt: lastSeenAt.toISOString() };
+  const { clusterId: _id, observedAt, lastSeenAt, skewStatus, readinessStatus, ...rest } = row;
+  return {
+    ...rest,
+    // Written from StateSummary only (recordSweep, recordOfflineCapture).
+    skewStatus: skewStatus as SkewStatus,
+    readinessStatus: readinessStatus as CheckStatus,
+    observedAt: observedAt.toISOString(),
+    lastSeenAt: lastSeenAt.toISOString(),
+  };
 }
 
 export type FactRow = { at: string; fact: string; key: string; value: unknown; inferred: boolean };

@@ -33,12 +33,6 @@ export async function claimDueClusters(worker: string, limit: number, leaseMs: n
   return rows.map((r) => ({ ...r, sealedCredentials: Buffer.from(r.sealedCredentials) }));
 }
 
-/** The next due time of the schedule, for a worker deciding how long to sleep. */
-export async function nextDueAt(): Promise<Date | null> {
-  const row = await getDb().sweepSchedule.findFirst({ orderBy: { nextSweepAt: "asc" }, select: { nextSweepAt: true } });
-  return row?.nextSweepAt ?? null;
-}
-
 /** Makes every cluster due now (an admin's "sweep now", tests). */
 export async function makeAllDue(now = new Date()): Promise<void> {
   await getDb().sweepSchedule.updateMany({ data: { nextSweepAt: now } });

@@ -31,18 +31,9 @@ export class UsernameTakenError extends Error {
   override name = "UsernameTakenError";
 }
 
-export async function countUsers(): Promise<number> {
-  return getDb().user.count();
-}
-
 export async function listUsers(): Promise<UserRecord[]> {
   const rows = await getDb().user.findMany({ orderBy: { username: "asc" } });
   return rows.map(toRecord);
-}
-
-export async function findUserById(id: string): Promise<UserRecord | null> {
-  const row = await getDb().user.findUnique({ where: { id } });
-  return row ? toRecord(row) : null;
 }
 
 export async function findUserForLogin(username: string): Promise<UserWithHash | null> {

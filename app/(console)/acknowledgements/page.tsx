@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AcknowledgementsView, type Acknowledgement } from "@/components/acknowledgements/AcknowledgementsView";
+import { AcknowledgementsView } from "@/components/acknowledgements/AcknowledgementsView";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { listAcknowledgementViews } from "@/server/acknowledgements/acknowledgements";
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Acknowledgements" };
 
 export default async function AcknowledgementsPage() {
   const me = await requirePageUser(SECTIONS.acknowledgements.access);
-  const requests = (await listAcknowledgementViews()) as Acknowledgement[];
+  const requests = await listAcknowledgementViews();
   return (
     <>
       <PageHeader

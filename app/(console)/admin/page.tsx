@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 import { ROLE_DESCRIPTIONS } from "@/server/auth/roles";
-import { listUsers } from "@/server/store/users";
+import { listUsers } from "@/server/auth/users";
 
 export const metadata: Metadata = { title: "Admin" };
 

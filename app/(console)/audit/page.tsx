@@ -4,13 +4,13 @@ import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { listAudit } from "@/server/store/audit";
+import { auditPage } from "@/server/audit/audit";
 
 export const metadata: Metadata = { title: "Audit" };
 
 export default async function AuditPage() {
   await requirePageUser(SECTIONS.audit.access);
-  const events = await listAudit({ limit: 100 });
+  const { events } = await auditPage({ limit: 100 });
   return (
     <>
       <PageHeader title="Audit log" description="Every sign-in and every change made through Fleetskew, newest first." />

@@ -4,7 +4,7 @@ import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { listApplications } from "@/server/store/bundles";
+import { listApplications } from "@/server/bundles/bundles";
 
 export const metadata: Metadata = { title: "Bundles" };
 

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { FleetView } from "@/components/fleet/FleetView";
-import type { FleetCluster } from "@/components/fleet/types";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
@@ -11,7 +10,7 @@ export const metadata: Metadata = { title: "Fleet" };
 
 export default async function FleetPage() {
   await requirePageUser(SECTIONS.fleet.access);
-  const clusters = (await listFleet()) as FleetCluster[];
+  const clusters = await listFleet();
   return (
     <>
       <PageHeader

@@ -1,5 +1,7 @@
 import { gzipSync } from "node:zlib";
+import { previewDisruption, type Preview } from "./engine";
 import { readMachineConfig, type RenderedConfig } from "./machineConfig";
+import { DEFAULT_POLICIES, type Action } from "./policy";
 
 /** Builds rendered MachineConfig documents for tests: files by path (plain text), units, and spec fields. */
 export type ConfigShape = {
@@ -75,3 +77,16 @@ export const BASE_FILES: Record<string, string> = {
   "/etc/kubernetes/kubelet.conf": "kind: KubeletConfiguration\n",
   "/var/lib/kubelet/config.json": '{"auths":{}}\n',
 };
+
+// Shared by the engine's tests: a change of files on the base config, previewed with the default policies.
+export const defaults = { policies: DEFAULT_POLICIES, policySource: "defaults" as const };
+export const base: ConfigShape = { files: BASE_FILES };
+export const withFiles = (files: Record<string, string>, extra: ConfigShape = {}): ConfigShape => ({
+  ...base,
+  ...extra,
+  files: { ...BASE_FILES, ...files },
+});
+export const run = (from: ConfigShape, to: ConfigShape, options: Partial<Parameters<typeof previewDisruption>[2]> = {}): Preview =>
+  previewDisruption(rendered(from), rendered(to), { ...defaults, ...options });
+export const reload = (s: string): Action => ({ type: "Reload", reload: { serviceName: s } });
+export const restart = (s: string): Action => ({ type: "Restart", restart: { serviceName: s } });

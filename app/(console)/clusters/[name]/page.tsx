@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ClusterView } from "@/components/fleet/ClusterView";
-import type { ClusterDetail } from "@/components/fleet/types";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 import { UserFacingError } from "@/server/errors";
+import type { ClusterDetail } from "@/server/fleet/contract";
 import { clusterDetail } from "@/server/fleet/fleet";
 
 type Props = { params: Promise<{ name: string }> };
@@ -21,7 +21,7 @@ export default async function ClusterPage({ params }: Props) {
   const name = decodeURIComponent((await params).name);
   let detail: ClusterDetail;
   try {
-    detail = (await clusterDetail(name)) as unknown as ClusterDetail;
+    detail = await clusterDetail(name);
   } catch (error) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;

@@ -1,6 +1,6 @@
-import { applyBundle, ApplyBundleSchema } from "@/server/bundles/applications";
+import { applyBundle, ApplyBundleSchema } from "@/server/bundles/apply";
+import { listApplications } from "@/server/bundles/bundles";
 import { apiRoute, json } from "@/server/http/api";
-import { listApplications } from "@/server/store/bundles";
 
 export const dynamic = "force-dynamic";
 

@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ApplicationView } from "@/components/bundles/ApplicationView";
-import type { ApplicationProgress } from "@/components/bundles/types";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { applicationProgress } from "@/server/bundles/applications";
+import type { ApplicationProgress } from "@/server/bundles/contract";
+import { applicationProgress } from "@/server/bundles/progress";
 import { UserFacingError } from "@/server/errors";
 
 export const metadata: Metadata = { title: "Bundle application" };
@@ -19,7 +19,7 @@ export default async function ApplicationPage({ params }: Props) {
   const { id } = await params;
   let progress: ApplicationProgress;
   try {
-    progress = (await applicationProgress(id)) as ApplicationProgress;
+    progress = await applicationProgress(id);
   } catch (error) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;

@@ -1,4 +1,4 @@
-import { applicationProgress } from "@/server/bundles/applications";
+import { applicationProgress } from "@/server/bundles/progress";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { startUpgrade, StartUpgradeSchema } from "@/server/bundles/applications";
+import { startUpgrade, StartUpgradeSchema } from "@/server/bundles/startUpgrade";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";

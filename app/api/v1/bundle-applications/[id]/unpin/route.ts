@@ -1,4 +1,4 @@
-import { unpin } from "@/server/bundles/applications";
+import { unpin } from "@/server/bundles/unpin";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { precheck } from "@/server/bundles/applications";
+import { precheck } from "@/server/bundles/precheck";
 import { UserFacingError } from "@/server/errors";
 import { apiRoute } from "@/server/http/api";
 

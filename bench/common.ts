@@ -1,0 +1,64 @@
+/** What the benchmarks share: percentiles, process memory, and a simulated fleet in a child process. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** The p-th percentile (nearest rank) of `values`; NaN for none. */
+export const percentile = (values: number[], p: number) =>
+  values.length ? [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]! : NaN;
+
+/** A process's resident memory now (VmRSS) or at its peak (VmHWM), in MiB (Linux /proc). */
+export const procStatus = (pid: number | "self", field: "VmRSS" | "VmHWM") =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+export type Simulator = {
+  child: ChildProcess;
+  /** The kubeconfig the simulator wrote, with a context per cluster. */
+  kubeconfig: string;
+  startupMs: number;
+  /** The simulator's peak resident memory so far, in MiB. */
+  peakRssMiB: () => number;
+};
+
+/** Starts scripts/simulator.ts with `clusters` generated clusters on a free port, its kubeconfig in `dir`. */
+export async function startSimulator(clusters: number, dir: string): Promise<Simulator> {
+  const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
+  const started = performance.now();
+  // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's alone.
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(__dirname, "../scripts/simulator.ts"),
+      "--clusters",
+      String(clusters),
+      "--port",
+      "0",
+      "--kubeconfig",
+      kubeconfigFile,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  const startupMs = performance.now() - started;
+  let peak = 0;
+  return {
+    child,
+    kubeconfig: readFileSync(kubeconfigFile, "utf8"),
+    startupMs,
+    peakRssMiB: () => {
+      try {
+        peak = Math.max(peak, procStatus(child.pid!, "VmHWM"));
+      } catch {
+        /* exited */
+      }
+      return peak;
+    },
+  };
+}

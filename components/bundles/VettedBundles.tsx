@@ -1,0 +1,86 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import type { BundleVetted, VetBundleRequest } from "@/server/bundles/contract";
+import { can, type Me } from "../access";
+import { api } from "../api";
+import { keys, queries } from "../queries";
+import { Alert, Button, Card, Field, TextInput } from "../ui";
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** An approver vouches for a manifest by its digest. */
+function VetBundle() {
+  const queryClient = useQueryClient();
+  const [digest, setDigest] = useState("");
+  const [note, setNote] = useState("");
+  const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const vet = useMutation({
+    mutationFn: () => api<BundleVetted>("/api/v1/bundles/vetted", { method: "POST", body: { digest, note } satisfies VetBundleRequest }),
+    onSuccess: ({ vetted }) => {
+      setMessage({ tone: "ok", text: `Vetted sha256:${vetted.digest}. Technicians can upload this manifest now.` });
+      setDigest("");
+      setNote("");
+      void queryClient.invalidateQueries({ queryKey: keys.bundles });
+    },
+    onError: (e) => setMessage({ tone: "error", text: e.message }),
+  });
+  return (
+    <form
+      aria-label="Vet a bundle"
+      className="flex flex-col gap-3"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        vet.mutate();
+      }}
+    >
+      <Field label="Digest" htmlFor="vet-digest" hint="sha256 of the manifest file, as sha256sum prints it.">
+        <TextInput
+          id="vet-digest"
+          value={digest}
+          onChange={(e) => setDigest(e.target.value)}
+          className="font-mono"
+          placeholder="sha256:…"
+        />
+      </Field>
+      <Field label="Why it is trusted" htmlFor="vet-note" hint="e.g. where it was built and checked, the change ticket.">
+        <TextInput id="vet-note" value={note} onChange={(e) => setNote(e.target.value)} />
+      </Field>
+      <div>
+        <Button type="submit" disabled={vet.isPending}>
+          Vet bundle
+        </Button>
+      </div>
+      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+    </form>
+  );
+}
+
+/** The digests vetted so far; approvers vet more here. */
+export function VettedList({ me }: { me: Me }) {
+  const vetted = useQuery({ ...queries.vettedBundles(), enabled: can(me, ["technician", "approver"]) });
+  return (
+    <Card className="p-5">
+      <h2 className="text-lg font-semibold">Vetted bundles</h2>
+      <p className="text-sm text-muted">
+        Only a manifest whose digest is listed here can be uploaded.{" "}
+        {can(me, ["approver"]) ? "Vet one by its digest." : "Approvers vet bundles."}
+      </p>
+      <div className="mt-4 grid gap-6 lg:grid-cols-2">
+        {can(me, ["approver"]) ? <VetBundle /> : null}
+        <ul className="flex flex-col gap-2 text-sm" aria-label="Vetted digests">
+          {(vetted.data ?? []).length === 0 ? <li className="text-muted">None yet.</li> : null}
+          {(vetted.data ?? []).map((v) => (
+            <li key={v.digest} className="rounded-md border border-line p-2">
+              <code className="block break-all font-mono text-xs">sha256:{v.digest}</code>
+              <span className="text-xs text-muted">
+                {v.vettedBy}, {when(v.vettedAt)}: {v.note}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,80 @@
+import type { ClusterSnapshot } from "@/server/fleet/contract";
+import { Section, Table } from "../../ui";
+
+type Node = ClusterSnapshot["nodes"][number];
+
+/** A node's pinned image sets in a word each: done, pulling or failed. */
+const pinnedWords = (n: Node) =>
+  n.pinned
+    .map((p) =>
+      p.lastFailedGeneration !== null && p.lastFailedGeneration >= (p.desiredGeneration ?? 0)
+        ? `${p.set}: failed`
+        : p.currentGeneration === p.desiredGeneration
+          ? `${p.set}: done`
+          : `${p.set}: pulling`,
+    )
+    .join(", ");
+
+/** MachineConfigPools, and every node with its pinned-image progress. */
+export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
+  return (
+    <Section title="Pools and nodes">
+      <Table
+        caption="MachineConfigPools"
+        rows={s.pools}
+        rowKey={(p) => p.name}
+        columns={[
+          {
+            head: "Pool",
+            cell: (p) => (
+              <>
+                {p.name}
+                {p.imageMode ? <div className="text-xs font-normal text-muted">image mode</div> : null}
+              </>
+            ),
+          },
+          { head: "Machines", cell: (p) => p.machineCount },
+          { head: "Ready", cell: (p) => p.readyMachineCount },
+          { head: "Updated", cell: (p) => p.updatedMachineCount },
+          {
+            head: "State",
+            cell: (p) => (
+              <span className={p.degraded ? "text-danger" : p.paused || p.updating ? "text-warn" : "text-ok"}>
+                {p.degraded ? "Degraded" : p.paused ? "Paused" : p.updating ? "Updating" : "Up to date"}
+              </span>
+            ),
+          },
+          { head: "Pinned image sets", cell: (p) => p.pinnedImageSets.join(", ") || "—" },
+        ]}
+      />
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-medium">Nodes ({s.nodes.length})</summary>
+        <Table
+          caption="Nodes"
+          rows={s.nodes}
+          rowKey={(n) => n.name}
+          columns={[
+            { head: "Node", cell: (n) => <span className="font-mono text-xs">{n.name}</span> },
+            { head: "Pool", cell: (n) => n.pool ?? "—" },
+            { head: "Roles", cell: (n) => n.roles.join(", ") },
+            { head: "Ready", cell: (n) => (n.ready === null ? "?" : n.ready ? "Yes" : <span className="text-danger">No</span>) },
+            { head: "OS", cell: (n) => <span className="text-xs">{n.osImage ?? "—"}</span> },
+            {
+              head: "Pinned images",
+              cell: (n) => {
+                if (!n.pinned.length) return "—";
+                const error = n.pinnedDegraded ? n.pinned.find((p) => p.error)?.error : null;
+                return (
+                  <span className={n.pinnedDegraded ? "text-danger" : ""}>
+                    {pinnedWords(n)}
+                    {error ? <div className="text-xs">{error}</div> : null}
+                  </span>
+                );
+              },
+            },
+          ]}
+        />
+      </details>
+    </Section>
+  );
+}

@@ -1,0 +1,82 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { CandidateList, AcknowledgementList } from "@/server/acknowledgements/contract";
+import type { ApplicationList, ApplicationProgress, VettedList } from "@/server/bundles/contract";
+import type {
+  ClusterDetail,
+  ClusterList,
+  FleetSummary,
+  FleetTimeline,
+  ReadinessAnswer,
+  SkewLimitTable,
+  Timeline,
+} from "@/server/fleet/contract";
+import type { UserRecord } from "@/server/store/users";
+import { api } from "./api";
+
+/**
+ * Every GET the console makes, with its cache key, defined once. A key names what it caches, so
+ * invalidating `["clusters"]` refreshes everything read about clusters (list, detail, readiness,
+ * timeline) wherever it is shown; each page adds only its refresh interval.
+ */
+const path = (name: string) => `/api/v1/clusters/${encodeURIComponent(name)}`;
+const query = (target: string | null, key = "target") => (target ? `?${key}=${encodeURIComponent(target)}` : "");
+
+export const queries = {
+  /** GET /api/v1/clusters: the fleet table, the admin's cluster list, every cluster picker. */
+  clusters: () => queryOptions({ queryKey: ["clusters"], queryFn: () => api<ClusterList>("/api/v1/clusters").then((r) => r.clusters) }),
+  cluster: (name: string) => queryOptions({ queryKey: ["clusters", name], queryFn: () => api<ClusterDetail>(path(name)) }),
+  readiness: (name: string, target: string | null) =>
+    queryOptions({
+      queryKey: ["clusters", name, "readiness", target],
+      queryFn: () => api<ReadinessAnswer>(`${path(name)}/readiness${query(target)}`).then((r) => r.readiness),
+    }),
+  timeline: (name: string) =>
+    queryOptions({ queryKey: ["clusters", name, "timeline"], queryFn: () => api<Timeline>(`${path(name)}/timeline`) }),
+
+  fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => api<FleetSummary>("/api/v1/fleet/summary") }),
+  /** The fleet's skew per day over the last `days` days. */
+  fleetTimeline: (days: number) =>
+    queryOptions({
+      queryKey: ["fleet", "timeline", days],
+      queryFn: () => api<FleetTimeline>(`/api/v1/fleet/timeline?from=${new Date(Date.now() - days * 86_400_000).toISOString()}`),
+    }),
+
+  applications: () =>
+    queryOptions({
+      queryKey: ["applications"],
+      queryFn: () => api<ApplicationList>("/api/v1/bundle-applications").then((r) => r.applications),
+    }),
+  application: (id: string) =>
+    queryOptions({ queryKey: ["applications", id], queryFn: () => api<ApplicationProgress>(`/api/v1/bundle-applications/${id}`) }),
+  vettedBundles: () =>
+    queryOptions({ queryKey: ["bundles", "vetted"], queryFn: () => api<VettedList>("/api/v1/bundles/vetted").then((r) => r.vetted) }),
+
+  acknowledgements: () =>
+    queryOptions({
+      queryKey: ["acknowledgements"],
+      queryFn: () => api<AcknowledgementList>("/api/v1/acknowledgements").then((r) => r.acknowledgements),
+    }),
+  /** Clusters that need an acknowledgement, at `target` or each one's own next enforcing release. */
+  ackCandidates: (target: string | null) =>
+    queryOptions({
+      queryKey: ["acknowledgements", "candidates", target],
+      queryFn: () => api<CandidateList>(`/api/v1/acknowledgements/candidates${query(target)}`).then((r) => r.clusters),
+    }),
+
+  users: () => queryOptions({ queryKey: ["users"], queryFn: () => api<{ users: UserRecord[] }>("/api/v1/users").then((r) => r.users) }),
+  skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => api<SkewLimitTable>("/api/v1/settings/skew-limits") }),
+};
+
+/** Keys to invalidate after a change: each is the prefix of everything its queries cache. */
+export const keys = {
+  clusters: ["clusters"],
+  /** The fleet summary and timeline: what a sweep or a registration changes besides the list. */
+  fleet: ["fleet"],
+  applications: ["applications"],
+  bundles: ["bundles"],
+  acknowledgements: ["acknowledgements"],
+  users: ["users"],
+  skewLimits: ["skew-limits"],
+  /** The audit log's pages for one set of filters. */
+  audit: (filters: Record<string, string>) => ["audit", filters] as const,
+} as const;

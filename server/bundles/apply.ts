@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { auditActor, type Actor } from "../auth/actor";
+import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { BUNDLE_LABEL, pinnedImageSetName, pinnedImagesOf, RELEASE_LABEL, totalBytes } from "../domain/bundleManifest";
+import { labelsForPool, ROLE_LABEL } from "../domain/bundlePrechecks";
+import { CONCURRENT_CHANGE } from "../domain/bundles";
+import { noSuchCluster, UserFacingError } from "../errors";
+import { KubeError, type ClusterClient } from "../kube/client";
+import { createPinnedImageSet } from "../kube/writers";
+import { insertApplication, listApplications, updateApplication, type ApplicationPool, type ApplicationRecord } from "../store/bundles";
+import { findClusterSummary } from "../store/clusters";
+import { bundleOrThrow } from "./bundles";
+import { poolsOf, readLive, type Who } from "./live";
+import { precheckOn } from "./precheck";
+
+export const ApplyBundleSchema = z.object({
+  digest: z.string().trim().min(1, "name the bundle by its digest"),
+  cluster: z.string().trim().min(1, "choose a cluster"),
+  /** The keys of the warnings the technician read and accepts (each precheck's `key`). */
+  confirmedWarnings: z
+    .array(z.string().trim().min(1).max(300), { error: "confirmedWarnings must be a list of precheck keys" })
+    .max(200, "confirmedWarnings may list at most 200 keys")
+    .default([]),
+});
+
+/**
+ * Applies a bundle: the prechecks run again (a failure blocks; every warning must be one the
+ * technician confirmed by its key, so one that appeared since they read the prechecks is not taken
+ * as read), the application is recorded, then its PinnedImageSets are created. Applying twice
+ * changes nothing; applying a bundle that was unpinned starts it over; an interrupted application
+ * is finished by `followApplications`.
+ */
+export async function applyBundle(
+  input: z.infer<typeof ApplyBundleSchema>,
+  actor: Actor,
+): Promise<{ application: ApplicationRecord; created: boolean }> {
+  const bundle = await bundleOrThrow(input.digest);
+  const cluster = await findClusterSummary(input.cluster);
+  if (!cluster) throw noSuchCluster(input.cluster);
+  const existing = (await listApplications({ clusterId: cluster.id })).find((a) => a.bundleDigest === bundle.digest);
+  if (existing && existing.state !== "unpinned") return { application: existing, created: false };
+  return withClusterClient(cluster.name, async (client) => {
+    const live = await readLive(client, cluster.name);
+    const result = await precheckOn(live, cluster.name, bundle.digest, bundle.manifest);
+    const failing = result.checks.filter((c) => c.status === "fail");
+    if (failing.length)
+      throw new UserFacingError(
+        409,
+        `Not applied: ${failing.map((c) => c.title).join("; ")}. Fix these first, then check again.`,
+        {},
+        { checks: result.checks },
+      );
+    const warnings = result.checks.filter((c) => c.status === "warn");
+    const confirmed = new Set(input.confirmedWarnings);
+    const unconfirmed = warnings.filter((c) => !confirmed.has(c.key));
+    if (unconfirmed.length) {
+      const titles = unconfirmed.map((c) => c.title).join("; ");
+      throw new UserFacingError(
+        409,
+        input.confirmedWarnings.length
+          ? `Not applied: the cluster changed since you checked it. Read and confirm ${unconfirmed.length === 1 ? "this new warning" : `these ${unconfirmed.length} new warnings`}: ${titles}.`
+          : `Confirm the warnings to apply: ${titles}.`,
+        {},
+        { checks: result.checks, needsConfirmation: true, unconfirmed: unconfirmed.map((c) => c.key) },
+      );
+    }
+    const specs = poolsOf(live);
+    const pools: ApplicationPool[] = specs.map((p) => ({
+      pool: p.name,
+      set: pinnedImageSetName(bundle.manifest, bundle.digest, p.name),
+      // The precheck refused pools no labels can reach.
+      labels: labelsForPool(p, specs)!,
+    }));
+    const audit = {
+      ...auditActor(actor),
+      summary: `applied the bundle for ${bundle.releaseVersion} to ${cluster.name} (${pools.length} pools${warnings.length ? `, ${warnings.length} warnings confirmed` : ""})${existing ? " again" : ""}`,
+    };
+    let application: ApplicationRecord;
+    if (existing) {
+      const restarted = await updateApplication(
+        existing.id,
+        ["unpinned"],
+        {
+          state: "applying",
+          pools,
+          confirmedWarnings: warnings.map((w) => w.title),
+          createdBy: actor.user.username,
+          createdAt: new Date(),
+          lastError: null,
+          upgradeStartedBy: null,
+          upgradeStartedAt: null,
+          overrideReason: null,
+          upgradedAt: null,
+          unpinnedAt: null,
+        },
+        {
+          ...audit,
+          action: "bundle.apply",
+          targetType: "cluster",
+          targetId: cluster.name,
+          details: { application: existing.id, again: true },
+        },
+      );
+      if (!restarted) throw new UserFacingError(409, CONCURRENT_CHANGE);
+      application = restarted;
+    } else {
+      const inserted = await insertApplication(
+        {
+          bundleDigest: bundle.digest,
+          clusterId: cluster.id,
+          pools,
+          confirmedWarnings: warnings.map((w) => w.title),
+          createdBy: actor.user.username,
+        },
+        audit,
+      );
+      if (!inserted.created) return inserted;
+      application = inserted.application;
+    }
+    return { application: (await pinSets(application, auditActor(actor), client)) ?? application, created: true };
+  });
+}
+
+/** Creates the application's PinnedImageSets (each one idempotently) and moves it to pre-loading. */
+export async function pinSets(application: ApplicationRecord, who: Who, client: ClusterClient): Promise<ApplicationRecord | null> {
+  const bundle = await bundleOrThrow(application.bundleDigest);
+  const images = pinnedImagesOf(bundle.manifest);
+  try {
+    for (const { pool, set, labels } of application.pools)
+      await auditedClusterWrite(
+        who,
+        application.cluster,
+        {
+          object: `PinnedImageSet ${set}`,
+          change: `pin the ${application.releaseVersion} bundle's ${images.length} images for pool ${pool}`,
+          details: { application: application.id },
+        },
+        () =>
+          createPinnedImageSet(client, {
+            name: set,
+            poolLabels: labels ?? { [ROLE_LABEL]: pool },
+            images,
+            labels: { [BUNDLE_LABEL]: application.bundleDigest.slice(0, 12), [RELEASE_LABEL]: application.releaseVersion },
+            annotations: { "fleetskew.io/image-size-bytes": String(totalBytes(bundle.manifest)) },
+          }),
+        (r) => (r === "created" ? "created" : "already there, unchanged"),
+      );
+    return await updateApplication(application.id, ["applying", "preloading"], { state: "preloading", lastError: null });
+  } catch (error) {
+    const message = error instanceof UserFacingError || error instanceof KubeError ? clusterAnswer(error) : (error as Error).message;
+    return updateApplication(application.id, ["applying", "preloading"], { lastError: message });
+  }
+}

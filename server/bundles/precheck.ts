@@ -1,0 +1,73 @@
+import { withClusterClient } from "../clusters/access";
+import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
+import { alwaysPullPod, precheckBundle, type PodLike, type Precheck, type PrecheckInput } from "../domain/bundlePrechecks";
+import { noSuchCluster } from "../errors";
+import { readPods } from "../kube/readers";
+import { findClusterSummary } from "../store/clusters";
+import { bundleOrThrow } from "./bundles";
+import { nodePools, poolsOf, readLive, type Live } from "./live";
+
+/** What stands in the way of applying a bundle to a cluster, read live from the cluster. */
+export type PrecheckResult = {
+  cluster: string;
+  bundle: { digest: string; release: string; images: number; size: string };
+  checks: Precheck[];
+  canApply: boolean;
+  needsConfirmation: boolean;
+};
+
+export async function precheckOn(live: Live, cluster: string, digest: string, manifest: BundleManifest): Promise<PrecheckResult> {
+  const pods = await readPods(live.client);
+  const pools = nodePools(live);
+  const unavailable: PrecheckInput["unavailable"] = [];
+  if (pods.status !== "ok") unavailable.push({ part: "pods", reason: pods.status === "error" ? pods.error.message : pods.reason });
+  if (live.objects.pinnedImageSets.status === "error")
+    unavailable.push({ part: "pinned image sets", reason: live.objects.pinnedImageSets.error.message });
+  if (live.objects.nodes.status !== "ok")
+    unavailable.push({
+      part: "nodes",
+      reason: live.objects.nodes.status === "error" ? live.objects.nodes.error.message : live.objects.nodes.reason,
+    });
+  const snapshotPools = new Map(live.snapshot.pools.map((p) => [p.name, p]));
+  const checks = precheckBundle({
+    manifest,
+    digest,
+    pools: poolsOf(live).map((p) => ({
+      name: p.name,
+      machineConfigSelector: p.machineConfigSelector,
+      degraded: snapshotPools.get(p.name)?.degraded ?? false,
+      updating: snapshotPools.get(p.name)?.updating ?? false,
+      degradedMessage: snapshotPools.get(p.name)?.degradedMessage ?? null,
+    })),
+    nodes: live.snapshot.nodes.map((n) => ({ ...n, pool: pools.get(n.name) ?? null })),
+    alwaysPullPods: pods.status === "ok" ? pods.items.flatMap((p) => alwaysPullPod(p as PodLike) ?? []) : [],
+    pinnedImageSets:
+      live.objects.pinnedImageSets.status === "ok"
+        ? live.objects.pinnedImageSets.items.map((s) => ({
+            name: s.metadata.name,
+            labels: s.metadata.labels ?? {},
+            images: s.spec.pinnedImages.map((i) => i.name),
+          }))
+        : [],
+    unavailable,
+  });
+  return {
+    cluster,
+    bundle: {
+      digest: `sha256:${digest}`,
+      release: manifest.release.version,
+      images: manifest.images.length,
+      size: formatBytes(totalBytes(manifest)),
+    },
+    checks,
+    canApply: !checks.some((c) => c.status === "fail"),
+    needsConfirmation: checks.some((c) => c.status === "warn"),
+  };
+}
+
+export async function precheck(digestText: string, clusterName: string): Promise<PrecheckResult> {
+  const bundle = await bundleOrThrow(digestText);
+  const cluster = (await findClusterSummary(clusterName))?.name;
+  if (!cluster) throw noSuchCluster(clusterName);
+  return withClusterClient(cluster, async (client) => precheckOn(await readLive(client, cluster), cluster, bundle.digest, bundle.manifest));
+}

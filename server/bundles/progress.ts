@@ -1,0 +1,106 @@
+import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
+import { nodePinProgress, summarizeProgress, type NodeProgress, type ProgressSummary } from "../domain/bundleProgress";
+import { overridable, upgradeBlockers, upgradeStateOf, type UpgradeState } from "../domain/bundles";
+import { evaluateReadiness, type Readiness } from "../domain/readiness";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { UserFacingError } from "../errors";
+import { skewLimits } from "../fleet/fleet";
+import { findApplication, listApplications, type ApplicationRecord } from "../store/bundles";
+import { findClusterState } from "../store/history";
+import { bundleOrThrow } from "./bundles";
+import { readLivePools } from "./live";
+
+/** Where an application stands: every node's pre-load, readiness for the release, the upgrade. */
+export type ApplicationProgress = {
+  application: ApplicationRecord;
+  manifest: { images: number; size: string; release: string; releaseImage: string };
+  /** "live": read from the cluster now; "stored": the collector's last snapshot, the cluster being unreachable. */
+  source: "live" | "stored";
+  observedAt: string;
+  sourceNote: string | null;
+  nodes: NodeProgress[];
+  summary: ProgressSummary;
+  missingSets: string[];
+  readiness: Readiness | null;
+  upgrade: UpgradeState;
+  /** Why "Start upgrade" is not available yet, in words; empty when it is. */
+  blockers: string[];
+  /**
+   * Every blocker is a failing readiness check, which an admin may override with a written reason.
+   * Nodes without the images, a cluster already updating, another bundle's upgrade still running
+   * and missing sets cannot be overridden.
+   */
+  overridable: boolean;
+};
+
+function progressOf(application: ApplicationRecord, s: ClusterSnapshot, pools: Map<string, string>, manifest: BundleManifest) {
+  const setsOnCluster = new Map(s.pinnedImageSets.map((p) => [p.name, p]));
+  const bytes = totalBytes(manifest);
+  const nodes = s.nodes
+    .filter((n) => application.pools.some((p) => p.pool === (pools.get(n.name) ?? n.pool)))
+    .map((n) => {
+      const pool = pools.get(n.name) ?? n.pool!;
+      const set = application.pools.find((p) => p.pool === pool)!.set;
+      return nodePinProgress({ ...n, pool }, { name: set, generation: setsOnCluster.get(set)?.generation ?? null }, bytes);
+    })
+    .sort((a, b) => a.pool.localeCompare(b.pool) || a.node.localeCompare(b.node));
+  const missingSets =
+    application.state === "preloading" ? application.pools.filter((p) => !setsOnCluster.has(p.set)).map((p) => p.set) : [];
+  return { nodes, summary: summarizeProgress(nodes), missingSets };
+}
+
+export async function applicationOrThrow(id: string): Promise<ApplicationRecord> {
+  const application = await findApplication(id);
+  if (!application) throw new UserFacingError(404, `no bundle application ${id}`);
+  return application;
+}
+
+/** Where an application stands: every node's pre-load, readiness for the release, the upgrade. */
+
+export async function applicationProgress(id: string): Promise<ApplicationProgress> {
+  const application = await applicationOrThrow(id);
+  const bundle = await bundleOrThrow(application.bundleDigest);
+  let snapshot: ClusterSnapshot;
+  let pools: Map<string, string>;
+  let source: ApplicationProgress["source"] = "live";
+  let observedAt = new Date().toISOString();
+  let sourceNote: string | null = null;
+  try {
+    ({ snapshot, pools } = await readLivePools(application.cluster));
+  } catch (error) {
+    const stored = await findClusterState(application.clusterId);
+    if (!stored) throw error;
+    snapshot = stored.snapshot as ClusterSnapshot;
+    pools = new Map(snapshot.nodes.filter((n) => n.pool).map((n) => [n.name, n.pool!]));
+    source = "stored";
+    observedAt = stored.lastSeenAt;
+    sourceNote = `${application.cluster} cannot be read now (${(error as Error).message}); this is its state as of the last sweep.`;
+  }
+  const { nodes, summary, missingSets } = progressOf(application, snapshot, pools, bundle.manifest);
+  const readiness = evaluateReadiness(snapshot, application.releaseVersion, { limits: await skewLimits() });
+  const upgrade = upgradeStateOf(snapshot, application.releaseVersion);
+  const otherUpgrade =
+    application.state === "preloading"
+      ? ((await listApplications({ clusterId: application.clusterId, states: ["upgrading"] })).find((a) => a.id !== application.id) ?? null)
+      : null;
+  const found = upgradeBlockers({ application, summary, readinessChecks: readiness.checks, missingSets, upgrade, otherUpgrade });
+  return {
+    application,
+    manifest: {
+      images: bundle.manifest.images.length,
+      size: formatBytes(totalBytes(bundle.manifest)),
+      release: bundle.releaseVersion,
+      releaseImage: bundle.releaseImage,
+    },
+    source,
+    observedAt,
+    sourceNote,
+    nodes,
+    summary,
+    missingSets,
+    readiness,
+    upgrade,
+    blockers: found.map((b) => b.text),
+    overridable: overridable(found),
+  };
+}

@@ -1,0 +1,344 @@
+import { UPGRADEABLE_SKEW_REASON } from "../skew";
+import { conditionOf, type Condition } from "../snapshot";
+import { compareVersions, formatMinor, parseOcpVersion } from "../versions";
+import {
+  CO_MC,
+  CV,
+  cvProblem,
+  fail,
+  list,
+  MAX_STEPS,
+  notAnUpdate,
+  pass,
+  plural,
+  quote,
+  unknown,
+  warn,
+  type Context,
+  type Draft,
+  type Evidence,
+} from "./model";
+
+/** Checks on ClusterVersion: the target, its conditions, admin gates and the update service's recommendations. */
+
+export function targetVersionCheck(c: Context): Draft {
+  const evidence = [{ kind: "ClusterVersion", name: "version", field: "status.history" }];
+  if (!c.target.version)
+    return fail(`"${c.target.text}" is not an OpenShift version.`, [], "Choose a target such as 4.23 (a minor) or 4.22.5 (one release).");
+  if (!c.current) return unknown(`The current version is not known: ${cvProblem(c.s)}.`, evidence);
+  const from = c.currentText;
+  switch (c.kind) {
+    case "same":
+      return pass(`The cluster already runs ${from}; there is nothing to update.`, evidence);
+    case "downgrade":
+      return fail(
+        `${c.target.text} is older than the current ${from}. OpenShift does not support downgrades.`,
+        evidence,
+        "Choose a target newer than the current version.",
+      );
+    case "z-stream":
+      return pass(`${c.target.text} is a z-stream update within ${formatMinor(c.current)} from ${from}.`, evidence);
+    case "minor":
+      return pass(
+        c.target.version.major !== c.current.major
+          ? `${c.target.text} is a major version change from ${from}; the minor-update gates apply.`
+          : `${c.target.text} is a minor update from ${from}.`,
+        evidence,
+      );
+    default: {
+      const via: string[] = [];
+      // Bounded: a target far beyond any release would otherwise list (and assess) every minor between.
+      for (let m = c.current.minor + 1; m < c.target.version.minor && via.length < MAX_STEPS; m++) via.push(`${c.current.major}.${m}`);
+      return warn(
+        `${c.target.text} is ${plural(via.length + 1, "minor update")} away from ${from}: the cluster updates one minor release at a time, through ${list(via)}. ` +
+          `Each step needs Upgradeable to be True again, and gates of the intermediate releases (admin-acks, boot-image skew) only show once there.`,
+        evidence,
+        `Plan the update as separate steps through ${list(via)}; on EUS channels the worker pools can stay paused across the intermediate minor.`,
+      );
+    }
+  }
+}
+
+export function upgradeableCheck(c: Context): Draft {
+  const { s } = c;
+  if (!s.version) return unknown(`The ClusterVersion Upgradeable condition is not known: ${cvProblem(s)}.`, [CV("Upgradeable")]);
+  const cv = conditionOf(s.version.conditions, "Upgradeable");
+  const co = conditionOf(s.machineConfigOperator, "Upgradeable");
+  const blocking = [
+    cv?.status === "False" ? { who: "ClusterVersion", c: cv, evidence: CV("Upgradeable") } : null,
+    co?.status === "False" ? { who: "ClusterOperator machine-config", c: co, evidence: CO_MC("Upgradeable") } : null,
+  ].filter((b): b is { who: string; c: Condition; evidence: Evidence } => !!b);
+  const evidence = [CV("Upgradeable"), ...(s.machineConfigOperator ? [CO_MC("Upgradeable")] : [])];
+  if (blocking.length === 0) {
+    if (cv?.status === "Unknown")
+      return unknown(`ClusterVersion reports Upgradeable=Unknown (${cv.reason ?? "no reason"}): ${quote(cv.message)}.`, evidence);
+    // Recent CVOs remove the condition when nothing blocks (reference §2.4): missing means True.
+    return pass(
+      cv ? "ClusterVersion reports Upgradeable=True." : "Nothing blocks updates: ClusterVersion has no Upgradeable=False condition.",
+      evidence,
+    );
+  }
+  // The CVO folds a single blocking operator's message into its own; say it once.
+  const folded = blocking.length === 2 && !!co?.message && !!cv?.message?.includes(co.message);
+  const said = (folded ? blocking.slice(0, 1) : blocking)
+    .map((b) => `${b.who} reports Upgradeable=False, reason ${b.c.reason ?? "(none)"}: ${quote(b.c.message)}`)
+    .join(". ");
+  const refused = notAnUpdate(c);
+  if (refused)
+    return unknown(
+      `${said}. Whether it matters is not known: ${refused}.`,
+      blocking.map((b) => b.evidence),
+    );
+  if (!c.minorUpdate)
+    return pass(
+      `${said}. Upgradeable=False blocks only minor (y-stream) updates, so the ${c.kind === "same" ? "current release" : `z-stream update to ${c.target.text}`} is not blocked; it still blocks the next minor update.`,
+      blocking.map((b) => b.evidence),
+    );
+  // With several causes the CVO says MultipleReasons and keeps each in its own Upgradeable… condition.
+  const reasons = new Set([
+    ...blocking.map((b) => b.c.reason),
+    ...(s.version.conditions ?? []).filter((x) => x.type.startsWith("Upgradeable") && x.status === "False").map((x) => x.reason),
+  ]);
+  const causes = [...reasons].filter((r): r is string => !!r && !AGGREGATE_REASONS.has(r));
+  const named = causes.filter((r) => r in CAUSE_CHECKS);
+  const hints = [
+    ...new Set(named.map((r) => CAUSE_CHECKS[r]!.hint)),
+    ...(named.length < causes.length || causes.length === 0 ? ["Resolve the reason given in the message."] : []),
+  ];
+  const drafted = fail(
+    `${said}. Upgradeable=False blocks minor updates, so the update to ${c.target.text} cannot start until it is True again.`,
+    blocking.map((b) => b.evidence),
+    `${hints.join(" ")} The condition clears by itself once the cause is gone.`,
+  );
+  return causes.length > 0 && named.length === causes.length
+    ? { ...drafted, causedBy: [...new Set(named.map((r) => CAUSE_CHECKS[r]!.check))] }
+    : drafted;
+}
+
+/** Reasons that only say "several": the causes are in the CVO's Upgradeable… conditions beside them. */
+const AGGREGATE_REASONS = new Set(["MultipleReasons", "ClusterOperatorsNotUpgradeable"]);
+
+/** The check that names each cause of Upgradeable=False the CVO and the MCO report. */
+const CAUSE_CHECKS: Record<string, { check: string; hint: string }> = {
+  AdminAckRequired: { check: "admin-acks", hint: "Acknowledge the admin gates (see the admin-acks check)." },
+  [UPGRADEABLE_SKEW_REASON]: { check: "boot-image-skew", hint: "Resolve the boot-image skew (see the boot-image skew check)." },
+  DegradedPool: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
+  InterruptedBuild: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
+};
+
+export function cvConditionCheck(c: Context, type: string, judge: (cond: Condition | null) => Draft): Draft {
+  if (!c.s.version) return unknown(`The ClusterVersion ${type} condition is not known: ${cvProblem(c.s)}.`, [CV(type)]);
+  return judge(conditionOf(c.s.version.conditions, type));
+}
+
+export function failingCheck(c: Context): Draft {
+  return cvConditionCheck(c, "Failing", (cond) => {
+    if (!cond) return unknown("ClusterVersion has no Failing condition, so its health is not known.", [CV("Failing")]);
+    if (cond.status === "True")
+      return fail(
+        `ClusterVersion reports Failing=True (${cond.reason ?? "no reason"}): ${quote(cond.message)}. The cluster cannot fully apply its current release.`,
+        [CV("Failing")],
+        "Fix what the message names (usually a ClusterOperator that is degraded or not available; see `oc get clusteroperators`) before starting an update.",
+      );
+    if (cond.status !== "False") return unknown(`ClusterVersion reports Failing=${cond.status}: ${quote(cond.message)}.`, [CV("Failing")]);
+    return pass("ClusterVersion reports Failing=False: the current release is fully applied.", [CV("Failing")]);
+  });
+}
+
+export function invalidCheck(c: Context): Draft {
+  // Present only when the ClusterVersion spec is invalid (reference §7).
+  return cvConditionCheck(c, "Invalid", (cond) =>
+    cond?.status === "True"
+      ? fail(
+          `ClusterVersion reports Invalid=True (${cond.reason ?? "no reason"}): ${quote(cond.message)}. The CVO does not act on an invalid spec.`,
+          [CV("Invalid")],
+          "Correct ClusterVersion spec (desiredUpdate, channel, upstream, capabilities) as the message says.",
+        )
+      : pass("ClusterVersion spec is valid.", [CV("Invalid")]),
+  );
+}
+
+export function progressingCheck(c: Context): Draft {
+  return cvConditionCheck(c, "Progressing", (cond) => {
+    if (!cond)
+      return unknown("ClusterVersion has no Progressing condition, so whether an update is running is not known.", [CV("Progressing")]);
+    if (cond.status === "True" || c.s.version?.updating) {
+      const towards = c.s.version?.desired && c.s.version.desired !== c.currentText ? ` towards ${c.s.version.desired}` : "";
+      return warn(
+        `An update is already in progress${towards}: ${quote(cond.message)}. Starting another one now changes its target midway.`,
+        [CV("Progressing"), { kind: "ClusterVersion", name: "version", field: "spec.desiredUpdate" }],
+        "Wait for the running update to finish (Progressing=False) before starting the next one.",
+      );
+    }
+    return pass(`No update is in progress: ${quote(cond.message)}.`, [CV("Progressing")]);
+  });
+}
+
+export function retrievedUpdatesCheck(c: Context): Draft {
+  return cvConditionCheck(c, "RetrievedUpdates", (cond) => {
+    if (!cond)
+      return unknown("ClusterVersion has no RetrievedUpdates condition: the update service has not answered yet.", [
+        CV("RetrievedUpdates"),
+      ]);
+    if (cond.status === "True")
+      return pass("The cluster retrieved its update recommendations from the update service.", [CV("RetrievedUpdates")]);
+    return warn(
+      `The cluster could not retrieve update recommendations (RetrievedUpdates=${cond.status}, ${cond.reason ?? "no reason"}): ${quote(cond.message)}. ` +
+        "Without them, known risks of the target (conditional updates) cannot be checked.",
+      [CV("RetrievedUpdates"), { kind: "ClusterVersion", name: "version", field: "spec.upstream" }],
+      "Check the channel and the update service address (spec.upstream) and its reachability; at disconnected sites, run the OpenShift Update Service and point spec.upstream at it.",
+    );
+  });
+}
+
+export function releaseAcceptedCheck(c: Context): Draft {
+  return cvConditionCheck(c, "ReleaseAccepted", (cond) => {
+    if (!cond)
+      return unknown("ClusterVersion has no ReleaseAccepted condition, so whether the release payload loaded is not known.", [
+        CV("ReleaseAccepted"),
+      ]);
+    if (cond.status === "False")
+      return fail(
+        `The release payload was not accepted (ReleaseAccepted=False, ${cond.reason ?? "no reason"}): ${quote(cond.message)}.`,
+        [CV("ReleaseAccepted")],
+        "Fix what the message names: a missing or untrusted signature, an image that cannot be pulled (mirror, pull secret), or a failed precondition.",
+      );
+    if (cond.status !== "True")
+      return unknown(`ClusterVersion reports ReleaseAccepted=${cond.status}: ${quote(cond.message)}.`, [CV("ReleaseAccepted")]);
+    return pass("The cluster's release payload was loaded and accepted.", [CV("ReleaseAccepted")]);
+  });
+}
+
+/**
+ * Admin gates, as the CVO checks them (openshift/cluster-version-operator pkg/cvo/upgradeable.go,
+ * `clusterAdminAcksCompletedUpgradeable`, `checkAdminGate`, `gateApplicableToCurrentVersion`): every key of
+ * ConfigMap openshift-config-managed/admin-gates must match `^ack-[4-5][.]([0-9]{1,})-[^-]`
+ * (e.g. `ack-4.12-kube-1.26-api-removals-in-4.13`) and carry a description; a gate applies when the minor
+ * in its key equals the minor of the current version (newest Completed history entry; the CVO compares
+ * only the minor field), and it is acknowledged when openshift-config/admin-acks has `data[key] === "true"`.
+ * An unacknowledged gate sets Upgradeable=False (AdminAckRequired), which blocks minor updates only.
+ */
+const ADMIN_GATE_KEY = /^ack-[4-5][.]([0-9]{1,})-[^-]/;
+const GATES = (key?: string): Evidence => ({
+  kind: "ConfigMap",
+  name: "admin-gates",
+  namespace: "openshift-config-managed",
+  ...(key ? { field: `data[${key}]` } : {}),
+});
+const ACKS = (key?: string): Evidence => ({
+  kind: "ConfigMap",
+  name: "admin-acks",
+  namespace: "openshift-config",
+  ...(key ? { field: `data[${key}]` } : {}),
+});
+
+export function adminAcksCheck(c: Context): Draft {
+  const refused = notAnUpdate(c);
+  if (refused) return unknown(`Admin gates cannot be checked: ${refused}.`, [GATES()]);
+  if (!c.minorUpdate) return pass("Admin gates block only minor updates; this z-stream update does not need acknowledgements.", [GATES()]);
+  const gates = c.s.adminGates;
+  if (!gates || typeof gates !== "object")
+    return unknown(
+      "ConfigMap admin-gates (openshift-config-managed) could not be read, so required acknowledgements are not known.",
+      [GATES()],
+      "Check that Fleetskew may read ConfigMaps in openshift-config-managed.",
+    );
+  const currentMinor = String(c.current!.minor);
+  const malformed: string[] = [];
+  const empty: string[] = [];
+  const applicable: string[] = [];
+  for (const [key, value] of Object.entries(gates).sort(([a], [b]) => a.localeCompare(b))) {
+    const m = ADMIN_GATE_KEY.exec(key);
+    if (!m) {
+      malformed.push(key);
+      continue;
+    }
+    if (m[1] !== currentMinor) continue;
+    if (!value) empty.push(key);
+    else applicable.push(key);
+  }
+  if (malformed.length || empty.length)
+    return fail(
+      [
+        malformed.length ? `admin-gates has keys the CVO rejects (${list(malformed)}; reason AdminAckConfigMapGateNameError)` : "",
+        empty.length ? `admin-gates has gates without a description (${list(empty)}; reason AdminAckConfigMapGateValueError)` : "",
+      ]
+        .filter(Boolean)
+        .join("; ") + ". The CVO then reports Upgradeable=False, which blocks minor updates.",
+      [...malformed, ...empty].map((k) => GATES(k)),
+      "admin-gates is shipped with the release; report the broken entry to Red Hat support rather than editing it.",
+    );
+  if (applicable.length === 0) return pass(`No admin gate applies to ${formatMinor(c.current!)}.`, [GATES()]);
+  const acks = c.s.adminAcks;
+  if (!acks || typeof acks !== "object")
+    return unknown(
+      `${plural(applicable.length, "admin gate")} apply (${list(applicable)}), but ConfigMap admin-acks (openshift-config) could not be read.`,
+      [...applicable.map((k) => GATES(k)), ACKS()],
+      "Check that Fleetskew may read ConfigMaps in openshift-config.",
+    );
+  const missing = applicable.filter((k) => acks[k] !== "true");
+  const multi = c.kind === "multi-minor" ? " Gates of the intermediate minors appear only once the cluster is there." : "";
+  if (missing.length === 0)
+    return pass(
+      `All ${plural(applicable.length, "admin gate")} for ${formatMinor(c.current!)} are acknowledged (${list(applicable)}).${multi}`,
+      [...applicable.map((k) => ACKS(k))],
+    );
+  return fail(
+    `${plural(missing.length, "admin gate")} for ${formatMinor(c.current!)} ${missing.length === 1 ? "is" : "are"} not acknowledged: ` +
+      missing.map((k) => `${k} (${gates[k]})`).join("; ") +
+      `. Until acknowledged, ClusterVersion reports Upgradeable=False (AdminAckRequired) and minor updates are blocked.${multi}`,
+    missing.flatMap((k) => [GATES(k), ACKS(k)]),
+    `After doing what each gate describes, set the key to "true" in ConfigMap admin-acks in openshift-config, e.g. ` +
+      `oc -n openshift-config patch cm admin-acks --type=merge -p '{"data":{"${missing[0]}":"true"}}'.`,
+  );
+}
+
+export function conditionalRisksCheck(c: Context): Draft {
+  const refused = notAnUpdate(c);
+  if (refused) return unknown(`Update recommendations cannot be checked: ${refused}.`, [CV("RetrievedUpdates")]);
+  if (c.kind === "same") return pass("The cluster already runs the target; there is no update to recommend.");
+  if (!c.s.version) return unknown(`Update recommendations are not known: ${cvProblem(c.s)}.`);
+  const t = c.target.version!;
+  const matches = (v: string) => {
+    if (typeof v !== "string") return false;
+    if (!c.target.minorOnly) return v.trim() === c.target.text;
+    const p = parseOcpVersion(v);
+    return !!p && p.major === t.major && p.minor === t.minor && compareVersions(p, c.current!) > 0;
+  };
+  const available = (c.s.version.availableUpdates ?? []).filter(matches);
+  const conditional = (c.s.version.conditionalUpdates ?? []).filter((u) => matches(u?.version));
+  const evAvailable: Evidence = { kind: "ClusterVersion", name: "version", field: "status.availableUpdates" };
+  const evConditional: Evidence = { kind: "ClusterVersion", name: "version", field: "status.conditionalUpdates" };
+  if (available.length)
+    return pass(
+      c.target.minorOnly
+        ? `The update service recommends ${list(available)} in ${c.target.label}.`
+        : `${c.target.text} is a recommended update for this cluster.`,
+      [evAvailable],
+    );
+  if (conditional.length) {
+    const risks = conditional.flatMap((u) => (u.risks ?? []).map((r) => ({ version: u.version, ...r })));
+    const described = risks.length
+      ? risks.map((r) => `${r.name}${c.target.minorOnly ? ` (${r.version})` : ""}: ${r.message}${r.url ? ` (${r.url})` : ""}`).join("; ")
+      : "no risk details given";
+    return warn(
+      `${c.target.minorOnly ? list(conditional.map((u) => u.version)) : c.target.text} ${conditional.length === 1 ? "is" : "are"} offered only as a conditional update with known risks for this cluster: ${described}. ` +
+        "It can still be applied after accepting the risks.",
+      [evConditional],
+      "Read each risk and decide whether it applies; to go ahead, accept it explicitly (oc adm upgrade --to ... --allow-not-recommended), or wait for a release without the risk.",
+    );
+  }
+  const retrieved = conditionOf(c.s.version.conditions, "RetrievedUpdates");
+  if (retrieved?.status === "True")
+    return warn(
+      c.kind === "multi-minor"
+        ? `${c.target.text} is not a direct update from ${c.currentText}; the update service only lists the next step, so the path goes through the intermediate minors.`
+        : `The update service does not list ${c.target.text} as an update from ${c.currentText} (not in this channel, or not a supported path).`,
+      [evAvailable, evConditional],
+      "Pick a target the update service lists, or change the channel (spec.channel) to one that contains the target.",
+    );
+  return unknown(
+    `Whether ${c.target.text} is a recommended update is not known: the cluster has not retrieved update recommendations (RetrievedUpdates=${retrieved?.status ?? "missing"}).`,
+    [CV("RetrievedUpdates")],
+  );
+}
