@@ -722,12 +722,23 @@ describe("assessSkew in Automatic mode asks the boot image controller first (ref
     expect(bootImageControllerState(s.bootImageConditions)).not.toBe("ready");
     const a = assessSkew(s, "4.22.3");
     expect(a.verdict?.outcome).toBe("within-limit");
+    // release-4.22 checkBootImageControllerReady: fmt.Errorf("Boot image controller is degraded: %s", …).
     expect(a.block).toEqual({
       reason: "ClusterBootImageSkewError",
       message:
-        "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
+        "Upgrades have been disabled due to boot image update failures: Boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
       source: "predicted",
     });
+  });
+
+  it("checkBootImageControllerReady on release-4.23 and main writes the error in lower case", () => {
+    const conditions = [progressing("False"), degraded("True")];
+    expect(bootImageControllerState(conditions, "4.23.0")).toEqual({
+      message:
+        "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
+    });
+    expect(bootImageControllerState(conditions, "5.0.1")).toMatchObject({ message: expect.stringContaining(": boot image controller is degraded") });
+    expect(bootImageControllerState(conditions, "4.22.9")).toMatchObject({ message: expect.stringContaining(": Boot image controller is degraded") });
   });
 
   it.each([

@@ -1,5 +1,4 @@
-import { readMachineConfig, toMachineConfigDocument } from "../../domain/disruption/machineConfig";
-import { mergeMachineConfigs } from "../../domain/disruption/merge";
+import { mergeMachineConfigs } from "../mco/render";
 import type { KubeObject } from "../store";
 
 /**
@@ -145,19 +144,18 @@ export function machineConfigsForPools(pools: KubeObject[], osImageURL: string):
     const configuration = (pool.spec as { configuration?: { name?: string; source?: { name: string }[] } } | undefined)?.configuration;
     if (!configuration?.name || !configuration.source) continue;
     const sources = configuration.source.map((s) => byName.get(s.name)).filter((m): m is KubeObject => m !== undefined);
-    const merged = mergeMachineConfigs(
-      sources.map((s) => readMachineConfig(s, s.metadata.name)),
-      osImageURL,
-    );
-    rendered.push(
-      toMachineConfigDocument(merged, {
+    rendered.push({
+      apiVersion: "machineconfiguration.openshift.io/v1",
+      kind: "MachineConfig",
+      metadata: {
         name: configuration.name,
         annotations: {
           "machineconfiguration.openshift.io/generated-by-controller-version": "simulated",
           "machineconfiguration.openshift.io/release-image-version": "simulated",
         },
-      }) as KubeObject,
-    );
+      },
+      spec: mergeMachineConfigs(sources, osImageURL),
+    });
   }
   return [...byName.values(), ...rendered];
 }
