@@ -398,16 +398,17 @@ export function mcoDecision(
           reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
         );
       const archEntry = obj(obj(obj(context.stream).architectures)[arch.arch]);
-      const marketplace = obj(obj(archEntry["rhel-coreos-extensions"]).marketplace);
+      const extensions = obj(archEntry["rhel-coreos-extensions"]);
+      const marketplace = obj(extensions.marketplace);
       if (!Object.keys(archEntry).length)
         return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, `${arch.arch}: architecture not found in stream`));
-      if (!Object.keys(marketplace).length) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
-      if (!Object.keys(obj(marketplace.azure)).length)
-        return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
+      // Go pointers: a present (even empty) object is non-nil, an absent one nil.
+      if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
+      if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
       // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
       const images = obj(obj(marketplace.azure)[variant]);
       const variantName = AZURE_VARIANT_NAMES[variant] ?? variant;
-      if (!Object.keys(images).length)
+      if (obj(marketplace.azure)[variant] == null)
         return failed(
           `the boot image stream has no Azure marketplace images for its variant (${variantName})`,
           reconcileError(ms.name, `no Azure marketplace images available for variant ${variantName}`),
@@ -418,7 +419,7 @@ export function mcoDecision(
         : ref.type === "MarketplaceNoPlan"
           ? sku.includes("v2") || arch.arch === "aarch64"
           : !sku.includes("gen1");
-      if (!Object.keys(obj(images[gen2 ? "hyperVGen2" : "hyperVGen1"])).length)
+      if (images[gen2 ? "hyperVGen2" : "hyperVGen1"] == null)
         return failed(
           `the boot image stream has no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image`,
           reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch.arch}`),

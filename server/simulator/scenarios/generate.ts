@@ -36,12 +36,17 @@ const BUILDERS: ((plan: ClusterPlan) => KubeObject[])[] = [
   imageMode,
 ];
 
+/** A cluster's objects as its builders make them, before any operator has acted on them. */
+export function builtObjects(plan: ClusterPlan): KubeObject[] {
+  const objects = BUILDERS.flatMap((build) => build(plan));
+  objects.push(...machineConfigs(plan, objects.filter((o) => o.kind === "MachineConfigPool")));
+  return objects;
+}
+
 /** The objects of one generated cluster: built from its plan, then settled by the simulated MCO and CVO. */
 export function generatedObjects(p: ClusterParams): KubeObject[] {
   const plan = planFor(p);
-  const objects = BUILDERS.flatMap((build) => build(plan));
-  objects.push(...machineConfigs(plan, objects.filter((o) => o.kind === "MachineConfigPool")));
-  return settle(plan, objects);
+  return settle(plan, builtObjects(plan));
 }
 
 /** The fleet for `--clusters N --seed S`: the two reference clusters, then N-2 generated ones. */
