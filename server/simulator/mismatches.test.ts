@@ -43,13 +43,13 @@ async function snapshotOf(objects: Any[]): Promise<ClusterSnapshot> {
 /** The cluster at 4.21 with `change`, as Fleetskew reads it, and the same at 4.22 as the simulated MCO leaves it. */
 async function beforeAndAfter(p: ClusterParams, change: Change) {
   const plan = planFor(p);
-  const before = builtObjects(plan);
+  const before = builtObjects(plan) as Any[];
   change(before);
   const next = planFor({ ...p, history: ["4.22.1", ...p.history] });
-  const after = builtObjects(next);
+  const after = builtObjects(next) as Any[];
   change(after);
-  settle(next, after);
-  const snapshot = await snapshotOf(settle(plan, before));
+  settle(next, after as never);
+  const snapshot = await snapshotOf(settle(plan, before as never));
   const mc = after.find((o) => o.kind === "MachineConfiguration")!;
   const upgradeable = (after.find((o) => o.kind === "ClusterOperator")!.status.conditions as Any[]).find((c) => c.type === "Upgradeable")!;
   return { snapshot, mc, upgradeable, predicted: assessSkew(snapshot, "4.22.1"), mode: effectiveEnforcement(snapshot, "4.22.1") };
