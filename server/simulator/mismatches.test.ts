@@ -82,7 +82,7 @@ describe("item 1: syncMAPIMachineSet excludes Windows MachineSets and other OS s
     expect(r.upgradeable).toMatchObject({ status: "True", reason: "AsExpected" });
     // Counted among the MachineSets, not as skipped (getProgressingStatusMessage).
     const n = r.snapshot.machineSets.length;
-    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing").message).toMatch(
+    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing")!.message).toMatch(
       new RegExp(`^Reconciled ${n} of ${n} MAPI MachineSets \\|`),
     );
   });
@@ -94,7 +94,7 @@ describe("item 1: syncMAPIMachineSet excludes Windows MachineSets and other OS s
     });
     expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({ mode: "Automatic", automatic: { ocpVersion: p.installVersion } });
     expect(r.predicted.block?.message).toBe(blockedMessage(r.upgradeable));
-    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing").message).toMatch(/^Reconciled 2 of 3 MAPI MachineSets \(1 skipped\) \|/);
+    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing")!.message).toMatch(/^Reconciled 2 of 3 MAPI MachineSets \(1 skipped\) \|/);
   });
 });
 
