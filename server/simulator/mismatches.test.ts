@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeSnapshot } from "../collector/normalize";
 import type { BootImageCatalog } from "../domain/bootImages";
 import { assessSkew, clusterSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import { defaultPoliciesFor, mergeClusterPolicies } from "../domain/disruption/policy";
 import { checkBootImageSkew, installVersion } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { CapturedCluster } from "../kube/captured";
@@ -227,5 +228,24 @@ describe("item 4: what the MCO does not recognise is skipped, and what it cannot
         { state: "Partial", version: "4.11.2" },
       ]),
     ).toBe("4.11.2");
+  });
+});
+
+describe("item 7: the node-disruption defaults of each release, as the simulated operator writes them into its status", () => {
+  it.each(["4.17.9", "4.18.20", "4.21.5", "4.22.1"])("Fleetskew's defaults for %s merged with the spec equal the status that release's MCO writes", (release) => {
+    const p = { ...base("AWS"), history: [release, "4.16.2"], installVersion: "4.16.2" };
+    const objects = builtObjects(planFor(p)) as Any[];
+    settle(planFor(p), objects as never);
+    const mc = objects.find((o) => o.kind === "MachineConfiguration")!;
+    const ours = mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, [], [], defaultPoliciesFor(release).policies);
+    expect(mc.status.nodeDisruptionPolicyStatus.clusterPolicies).toEqual(ours);
+  });
+
+  it("4.16: the operator writes no policy status (the gate is off by default), and Fleetskew then uses the legacy rules", () => {
+    const p = { ...base("AWS"), history: ["4.16.9", "4.16.2"], installVersion: "4.16.2" };
+    const objects = builtObjects(planFor(p)) as Any[];
+    settle(planFor(p), objects as never);
+    expect(objects.find((o) => o.kind === "MachineConfiguration")!.status.nodeDisruptionPolicyStatus).toBeUndefined();
+    expect(defaultPoliciesFor("4.16.9").legacy).toBe(true);
   });
 });

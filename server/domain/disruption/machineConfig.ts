@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { parseAllDocuments, type DocumentOptions, type ParseOptions, type SchemaOptions } from "yaml";
 import { z } from "zod";
+import { toIgnitionSpec35 } from "./ignitionSpec";
 
 /**
  * A MachineConfig (machineconfiguration.openshift.io/v1) as the disruption engine needs it: the
@@ -129,9 +130,18 @@ export class MachineConfigError extends Error {
   override name = "MachineConfigError";
 }
 
+/** The document with spec.config as the MCO parses and converts it (ignitionSpec.ts); its errors are the MCO's. */
+function withIgnitionSpec35(doc: unknown, label: string): unknown {
+  const config = (doc as { spec?: { config?: unknown } } | null)?.spec?.config;
+  if (config === undefined || config === null || typeof config !== "object") return doc;
+  const converted = toIgnitionSpec35(config);
+  if (!converted.ok) throw new MachineConfigError(`${label} cannot be read as the MCO reads it: ${converted.error}`);
+  return { ...(doc as object), spec: { ...(doc as { spec: object }).spec, config: converted.config } };
+}
+
 /** Validates a parsed document as a MachineConfig and normalises it; throws MachineConfigError with the reason. */
 export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig {
-  const parsed = MachineConfigSchema.safeParse(doc);
+  const parsed = MachineConfigSchema.safeParse(withIgnitionSpec35(doc, label));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new MachineConfigError(`${label} is not a MachineConfig: ${issue.path.join(".") || "document"}: ${issue.message}`);
