@@ -57,8 +57,8 @@ const RPM: Record<string, string> = { amd64: "x86_64", arm64: "aarch64", ppc64le
 
 class SyncError extends Error {}
 
-/** getArchFromMachineSet (ms_helpers.go). */
-function archOf(ms: Any, clusterVersion: Any | null, controlPlaneArch: string): string | "skip" {
+/** getArchFromMachineSet (ms_helpers.go): the RPM architecture, "skip", or a SyncError. */
+export function archOf(ms: Any, clusterVersion: Any | null, controlPlaneArch: string): string | "skip" {
   const annotation: string | undefined = ms.metadata?.annotations?.[ARCH_ANNOTATION];
   if (annotation === undefined) {
     if (clusterVersion?.status?.desired?.architecture === "Multi") return "skip";
@@ -75,10 +75,12 @@ function archOf(ms: Any, clusterVersion: Any | null, controlPlaneArch: string): 
   throw new SyncError(`failed to fetch arch during machineset sync: kubernetes.io/arch label not found in annotation: ${annotation}`);
 }
 
-type Reconciled = { patch: ((value: Any) => void) | null; skipped: boolean };
+type Reconciled = { patch: ((value: Any) => void) | null; skipped: boolean; excluded?: boolean };
 type PassInputs = ControllerInputs & { stream: Any | null };
 const skipped: Reconciled = { patch: null, skipped: true };
 const nothing: Reconciled = { patch: null, skipped: false };
+/** Returned without a patch and not skipped, on purpose: not counted as skipped. */
+const left: Reconciled = { patch: null, skipped: false, excluded: true };
 const reconcileError = (name: string, message: string) => new SyncError(`failed to reconcile machineset ${name}, err: ${message}`);
 
 /** reconcileAWSProviderSpec: release-4.22 checks the region, ami.id and AllowedAMIs; later lines ami.id, then the owner. */
@@ -126,8 +128,8 @@ const AZURE_VARIANTS: Record<string, string> = {
 
 /** reconcileAzureProviderSpec with determineAzureVariant and getTargetImageFromStream. */
 function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
-  if (arch === "ppc64le" || arch === "s390x") return nothing;
-  if (value.securityProfile?.settings?.securityType) return nothing;
+  if (arch === "ppc64le" || arch === "s390x") return left;
+  if (value.securityProfile?.settings?.securityType) return left;
   const image = value.image ?? {};
   const legacy = !!image.resourceID;
   const variant =
@@ -197,6 +199,7 @@ function syncMachineSet(input: PassInputs, ms: Any): { outcome: MachineSetOutcom
     if (!reconcile) return result("excluded");
     const r = reconcile(input, ms, value, arch);
     if (r.skipped) return result("skipped");
+    if (r.excluded) return result("excluded");
     if (!r.patch) return result("current");
     const next = structuredClone(ms);
     r.patch(next.spec.template.spec.providerSpec.value);

@@ -19,6 +19,8 @@ export type OperatorInputs = {
   bareMetalLegacyProvisioning: boolean;
   /** The BootImageSkewEnforcement gate and API fields (4.22 by default; earlier on preview feature sets). */
   skewEnforcement: boolean;
+  /** The ManagedBootImagesCPMS gate (Default from 4.22); omitted: by release. */
+  cpmsGate?: boolean;
   now: string;
 };
 
@@ -56,7 +58,7 @@ function syncManagedBootImagesStatus(inputs: OperatorInputs, status: Any, enable
     machineSets = { ...MACHINESETS, selection: { mode: "All" } };
   }
   let managers = mergeManager((status.managedBootImagesStatus?.machineManagers as Any[] | undefined) ?? [], machineSets);
-  if (cpms && atLeast(inputs.release, 22)) {
+  if (cpms && (inputs.cpmsGate ?? atLeast(inputs.release, 22))) {
     const adminCpms = (specManagers ?? []).find(isCPMS);
     managers = mergeManager(
       managers,

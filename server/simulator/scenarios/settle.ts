@@ -8,7 +8,7 @@ import { iso, type ClusterPlan } from "./plan";
 type Any = Record<string, any>;
 
 /** A ClusterView over a list of objects: what the simulated MCO reads and writes while a cluster is generated. */
-function arrayView(objects: KubeObject[], release: string, at: Date, skewEnforcement: boolean): ClusterView {
+export function arrayView(objects: KubeObject[], release: string, at: Date, skewEnforcement: boolean): ClusterView {
   const matches = (o: KubeObject, kind: string, name: string, namespace?: string) =>
     o.kind === kind && o.metadata.name === name && (namespace === undefined || o.metadata.namespace === namespace);
   return {
