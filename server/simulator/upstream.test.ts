@@ -114,7 +114,7 @@ describe("boot_image_controller_test.go TestReconcileAzureProviderSpec: one pass
     );
     const outcome = pass.outcomes[0]!.outcome;
     expect(outcome).toBe({ patch: "patched", current: "current", excluded: "excluded", skipped: "skipped" }[c.outcome]);
-    if (c.expected) expect(pass.machineSets[0].spec.template.spec.providerSpec.value.image).toEqual(c.expected);
+    if (c.expected) expect(pass.machineSets[0]!.spec.template.spec.providerSpec.value.image).toEqual(c.expected);
   });
 });
 
@@ -147,10 +147,10 @@ describe("boot_image_controller_test.go TestResetClusterBootImage: a pass with a
     const pass = syncBootImages(
       {
         release: "4.22.0",
-        machineConfiguration: objects[1],
-        machineSets: [objects[3]],
-        configMap: objects[2],
-        infra: objects[0],
+        machineConfiguration: objects[1]!,
+        machineSets: [objects[3]!],
+        configMap: objects[2]!,
+        infra: objects[0]!,
         // The upstream test calls resetClusterBootImage directly; a stable ClusterVersion lets the pass run.
         clusterVersion: { status: { history: [{ state: "Completed", version: "4.22.0" }] } },
         controlPlaneArch: "amd64",
