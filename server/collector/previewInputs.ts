@@ -38,7 +38,7 @@ export function previewInputsKeyOf(objects: ClusterObjects): string | null {
       spec(mc).irreconcilableValidationOverrides ?? null,
     ],
     topology: status(infra).controlPlaneTopology ?? null,
-    // Without a policy status the defaults are the cluster's release's (docs/openshift.md §5).
+    // Without a policy status the defaults are the cluster's release's (docs/openshift.md §21).
     release: releaseOf(objects),
     imageMode:
       objects.machineOSConfigs.status === "ok" ? objects.machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name).sort() : [],

@@ -38,7 +38,7 @@ const manualSpec = (value: Partial<EnforcementValue>, mode = "OCPVersion"): Clus
 /** prod-east at 4.19.10 with one change. */
 const variant = (overrides: Partial<ClusterSnapshot>): ClusterSnapshot => ({ ...prodEast(), ...overrides });
 
-describe("effectiveEnforcement: predicting the MCO's mode and value at another release (reference §2.2, first match wins)", () => {
+describe("effectiveEnforcement: predicting the MCO's mode and value at another release (docs/openshift.md §16.1, first match wins)", () => {
   const cases: {
     rule: string;
     snapshot: ClusterSnapshot;
@@ -48,7 +48,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
     fallback: boolean;
   }[] = [
     {
-      rule: "§2.2.1 spec Manual is mirrored with the admin's value",
+      rule: "§16.1 rule 1 spec Manual is mirrored with the admin's value",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.19.0" }) }),
       release: "4.22.3",
       mode: "Manual",
@@ -56,7 +56,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 spec Manual with an RHCOS build is mirrored",
+      rule: "§16.1 rule 1 spec Manual with an RHCOS build is mirrored",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
       release: "4.22.3",
       mode: "Manual",
@@ -64,7 +64,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 spec None is mirrored (the admin opted out)",
+      rule: "§16.1 rule 1 spec None is mirrored (the admin opted out)",
       snapshot: variant({ enforcement: { served: true, spec: { mode: "None", manual: null }, status: null } }),
       release: "4.22.3",
       mode: "None",
@@ -72,7 +72,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 before §2.2.3: spec wins over single-node",
+      rule: "§16.1 rule 1 before §16.1 rule 3: spec wins over single-node",
       snapshot: variant({ topology: "SingleReplica", enforcement: manualSpec({ ocpVersion: "4.16.0" }) }),
       release: "4.22.3",
       mode: "Manual",
@@ -80,7 +80,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.3 single-node (SingleReplica) → None",
+      rule: "§16.1 rule 3 single-node (SingleReplica) → None",
       snapshot: variant({ topology: "SingleReplica" }),
       release: "4.22.3",
       mode: "None",
@@ -88,7 +88,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 supported platform + All (default-on, no admin opinion) → Automatic with the release's boot images",
+      rule: "§16.1 rule 4 supported platform + All (default-on, no admin opinion) → Automatic with the release's boot images",
       snapshot: healthyCluster(),
       release: "4.22.3",
       mode: "Automatic",
@@ -96,7 +96,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 a minor-only release is normalised to x.y.0",
+      rule: "§16.1 rule 4 a minor-only release is normalised to x.y.0",
       snapshot: healthyCluster(),
       release: "4.23",
       mode: "Automatic",
@@ -104,7 +104,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 supported + All, but a MachineSet is reconcile-skipped → Automatic with the install version",
+      rule: "§16.1 rule 4 supported + All, but a MachineSet is reconcile-skipped → Automatic with the install version",
       snapshot: variant({
         managedMachineSets: { spec: "All", status: "All" },
         machineSets: [machineSet("owned", { ocpVersion: "4.12.7", skipReason: "has an owner reference" })],
@@ -115,7 +115,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 MachineSets Partial → Manual with the install version (prod-east)",
+      rule: "§16.1 rule 5 MachineSets Partial → Manual with the install version (prod-east)",
       snapshot: prodEast(),
       release: "4.22.3",
       mode: "Manual",
@@ -123,7 +123,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 MachineSets None → Manual with the install version",
+      rule: "§16.1 rule 5 MachineSets None → Manual with the install version",
       snapshot: variant({ managedMachineSets: { spec: "None", status: "None" } }),
       release: "4.22.3",
       mode: "Manual",
@@ -131,7 +131,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 unsupported platform (OpenStack) → Manual with the install version",
+      rule: "§16.1 rule 5 unsupported platform (OpenStack) → Manual with the install version",
       snapshot: variant({ platform: "OpenStack", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.3",
       mode: "Manual",
@@ -139,7 +139,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§0 Azure is default-on only from 4.22: at 4.21 with no opinion it is Manual with the install version",
+      rule: "§14 Azure is default-on only from 4.22: at 4.21 with no opinion it is Manual with the install version",
       snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
       release: "4.21.4",
       mode: "Manual",
@@ -147,7 +147,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§0 Azure at 4.22 with no opinion → default-on All → Automatic",
+      rule: "§14 Azure at 4.22 with no opinion → default-on All → Automatic",
       snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.0",
       mode: "Automatic",
@@ -155,7 +155,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§0 a later major (5.0) keeps AWS support: All → Automatic, not an install-version fallback",
+      rule: "§14 a later major (5.0) keeps AWS support: All → Automatic, not an install-version fallback",
       snapshot: healthyCluster(),
       release: "5.0.1",
       mode: "Automatic",
@@ -163,7 +163,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2 install version: no history at all → 0.0.0, as GetOCPInstallVersion falls back",
+      rule: "§16.1 install version: no history at all → 0.0.0, as GetOCPInstallVersion falls back",
       snapshot: variant({ version: null }),
       release: "4.22.3",
       mode: "Manual",
@@ -182,7 +182,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
   });
 });
 
-describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provisioning path → None", () => {
+describe("effectiveEnforcement §16.1 rule 2: bare metal off the legacy provisioning path → None", () => {
   const legacy: BareMetalProvisioningFacts = {
     legacyPath: true,
     reason: "Provisioning provisioning-configuration has spec.provisioningOSDownloadURL set",
@@ -349,7 +349,7 @@ describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provision
   });
 });
 
-describe("effectiveEnforcement: the cluster's own minor is read from its status (reference §2.2, §2.3)", () => {
+describe("effectiveEnforcement: the cluster's own minor is read from its status (docs/openshift.md §16.1, §17.2)", () => {
   it.each([
     {
       rule: "status Manual with the install version the MCO wrote is an install-version fallback",
@@ -400,7 +400,7 @@ describe("effectiveEnforcement: the cluster's own minor is read from its status 
   });
 });
 
-describe("assessSkew: the Upgradeable condition and its message (reference §2.3, §2.4)", () => {
+describe("assessSkew: the Upgradeable condition and its message (docs/openshift.md §17.2, §17.3)", () => {
   it("prod-east at 4.19.10 predicted at 4.22.3: Manual fallback with 4.12.7 → Upgradeable=False, ClusterBootImageSkewError, word for word", () => {
     const a = assessSkew(prodEast(), "4.22.3");
     expect(a.limits).toEqual({ ocpVersion: "4.13.0", rhelVersion: "9.2" });
@@ -422,19 +422,19 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
   type Case = { rule: string; snapshot: ClusterSnapshot; release: string; block: string | null; verdict?: string; note?: RegExp };
   const cases: Case[] = [
     {
-      rule: "§2.4 docs link version = the newest history entry once at the release (4.23 predicted)",
+      rule: "§17.3 docs link version = the newest history entry once at the release (4.23 predicted)",
       snapshot: prodEast422(),
       release: "4.23.2",
       block: ocpMessage("4.12.7", "4.23"),
     },
     {
-      rule: "§2.4 docs link version of a minor-only release",
+      rule: "§17.3 docs link version of a minor-only release",
       snapshot: prodEast(),
       release: "4.24",
       block: ocpMessage("4.12.7", "4.24"),
     },
     {
-      rule: "§2.3 RHCOS variant of the message, RHEL from the legacy build",
+      rule: "§17.2 RHCOS variant of the message, RHEL from the legacy build",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "412.86.202212081411-0" }, "RHCOSVersion") }),
       release: "4.22.1",
       block:
@@ -442,42 +442,42 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
         docs("4.22"),
     },
     {
-      rule: "§2.3 only ocpVersion is compared when both are given",
+      rule: "§17.2 only ocpVersion is compared when both are given",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0", rhcosVersion: "412.86.202212081411-0" }) }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 the limit itself (4.13.0) is within",
+      rule: "§17.2 the limit itself (4.13.0) is within",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0" }) }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 a current-scheme RHEL 9.6 build is within",
+      rule: "§17.2 a current-scheme RHEL 9.6 build is within",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 an unparseable OCP version is treated as in skew (no block)",
+      rule: "§17.2 an unparseable OCP version is treated as in skew (no block)",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "four.twelve" }) }),
       release: "4.22.1",
       block: null,
       verdict: "unparseable",
     },
     {
-      rule: "§2.3 an unparseable RHCOS build is treated as in skew (no block)",
+      rule: "§17.2 an unparseable RHCOS build is treated as in skew (no block)",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "rhcos-latest" }, "RHCOSVersion") }),
       release: "4.22.1",
       block: null,
       verdict: "unparseable",
     },
     {
-      rule: "§2.3 an unparseable status value on the cluster itself does not block",
+      rule: "§17.2 an unparseable status value on the cluster itself does not block",
       snapshot: {
         ...prodEast422(),
         machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")],
@@ -492,45 +492,45 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
       verdict: "unparseable",
     },
     {
-      rule: "§2.1 an unparseable release has no limit",
+      rule: "§17.1 an unparseable release has no limit",
       snapshot: prodEast(),
       release: "latest",
       block: null,
     },
     {
-      rule: "§0 releases before 4.22 do not enforce",
+      rule: "§14 releases before 4.22 do not enforce",
       snapshot: prodEast(),
       release: "4.21.9",
       block: null,
     },
     {
-      rule: "§2.2 install version unreadable → 0.0.0 is below the limit",
+      rule: "§16.1 install version unreadable → 0.0.0 is below the limit",
       snapshot: variant({ version: null }),
       release: "4.22.0",
       block: ocpMessage("0.0.0", "4.22"),
     },
     {
-      rule: "§2.2.3 single-node: None, nothing to compare",
+      rule: "§16.1 rule 3 single-node: None, nothing to compare",
       snapshot: variant({ topology: "SingleReplica" }),
       release: "4.22.0",
       block: null,
     },
     {
-      rule: "§2.2.4 managed + clean pass: the release's own boot images are within",
+      rule: "§16.1 rule 4 managed + clean pass: the release's own boot images are within",
       snapshot: healthyCluster(),
       release: "4.22.0",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.2.2 bare metal in a snapshot stored before Provisioning was read: the legacy path is assumed, with a note",
+      rule: "§16.1 rule 2 bare metal in a snapshot stored before Provisioning was read: the legacy path is assumed, with a note",
       snapshot: variant({ platform: "BareMetal", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.0",
       block: ocpMessage("4.12.7", "4.22"),
       note: /legacy provisioning path is unknown \(the Provisioning object was not read for this snapshot\)/,
     },
     {
-      rule: "§2.4 DegradedPool overrides the skew reason: the skew block is still predicted underneath",
+      rule: "§17.3 DegradedPool overrides the skew reason: the skew block is still predicted underneath",
       snapshot: {
         ...prodEast422(),
         machineConfigOperator: [
@@ -548,14 +548,14 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
       note: /overrides ClusterBootImageSkewError/,
     },
     {
-      rule: "§2.4 ClusterOperator unreadable: the block is predicted from the cluster's own record",
+      rule: "§17.3 ClusterOperator unreadable: the block is predicted from the cluster's own record",
       snapshot: { ...prodEast422(), machineConfigOperator: null },
       release: "4.22.3",
       block: PROD_EAST_422_MESSAGE,
       note: /could not be read/,
     },
     {
-      rule: "§2.4 the cluster says Upgradeable=True: no block, even if its record is below (not synced yet)",
+      rule: "§17.3 the cluster says Upgradeable=True: no block, even if its record is below (not synced yet)",
       snapshot: { ...prodEast422(), machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")] },
       release: "4.22.3",
       block: null,
@@ -572,7 +572,7 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
     if (note) expect(a.notes.join(" ")).toMatch(note);
   });
 
-  it("§2.1 takes the limits from the table it is given", () => {
+  it("§17.1 takes the limits from the table it is given", () => {
     const table = [
       { fromRelease: "4.22.0", ocpVersion: "4.13.0", rhelVersion: "9.2" },
       { fromRelease: "4.25.0", ocpVersion: "4.16.0", rhelVersion: "9.4" },
@@ -693,7 +693,7 @@ describe("managedBootImagesWhatIf", () => {
   });
 });
 
-describe("assessSkew in Automatic mode asks the boot image controller first (reference §2.4)", () => {
+describe("assessSkew in Automatic mode asks the boot image controller first (docs/openshift.md §17.3)", () => {
   /**
    * A 4.22.3 cluster the MCO has put in Automatic with `ocpVersion`, with the given controller
    * conditions; ClusterOperator machine-config unread, so the MCO's answer is predicted.

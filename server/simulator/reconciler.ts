@@ -160,7 +160,7 @@ export class Reconciler {
     this.write(cluster, "ClusterVersion", nextCv, "status");
   }
 
-  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§5, §6). */
+  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§21, §21.3). */
   private reconcilePinnedImages(cluster: SimCluster): boolean {
     if (!this.kind(cluster, "MachineConfigNode") || !this.kind(cluster, "PinnedImageSet")) return false;
     const now = this.clock.now();
@@ -180,7 +180,7 @@ export class Reconciler {
       for (const mcn of poolNodes) {
         const node = nodes.get(mcn.metadata.name);
         const capacity = parseQuantity(node?.status?.allocatable?.["ephemeral-storage"]) ?? 0;
-        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§6); here such a node waits.
+        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§21.3); here such a node waits.
         const nodeConditions = (node?.status?.conditions ?? []) as Condition[];
         const held =
           nodeConditions.some((c) => c.type === "Ready" && c.status !== "True") ||
@@ -272,7 +272,7 @@ export class Reconciler {
     return inProgress;
   }
 
-  /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§7). */
+  /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§20). */
   private reconcileUpgrade(cluster: SimCluster): boolean {
     const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
     const desired = cv?.spec?.desiredUpdate;

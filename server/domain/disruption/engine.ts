@@ -7,7 +7,7 @@ import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries"
 
 /**
  * What a node does when its rendered MachineConfig changes from `from` to `to`, decided the way
- * the MCO's daemon decides it (reference mco-disruption.md §2–§10). Pure; never guesses.
+ * the MCO's daemon decides it (docs/openshift.md §2–§10). Pure; never guesses.
  */
 export type ChangeKind = "file" | "unit" | "ssh" | "os";
 

@@ -6,7 +6,7 @@ import { toIgnitionSpec35 } from "./ignitionSpec";
 /**
  * A MachineConfig (machineconfiguration.openshift.io/v1) as the disruption engine needs it: the
  * Ignition 3.x sections the MCO compares, kept raw for comparison (any field difference counts,
- * reference mco-disruption §3), plus decoded file contents for people to read.
+ * docs/openshift.md §3), plus decoded file contents for people to read.
  */
 export const OCL_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/ocl-osimageurl";
 export const ORIGINAL_OS_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/original-osimageurl";
@@ -113,12 +113,12 @@ export type RenderedConfig = {
   /**
    * The pool's base OS image, as the MCO's extractOCLImageFromMachineConfig restores it: on a config
    * carrying either image-mode annotation, the original-osimageurl value ("" when only the other
-   * annotation is there); otherwise spec.osImageURL (reference §9).
+   * annotation is there); otherwise spec.osImageURL (docs/openshift.md §9).
    */
   baseOsImageURL: string;
-  /** The image-mode image the MCD embedded (the ocl-osimageurl annotation), or null (reference §9). */
+  /** The image-mode image the MCD embedded (the ocl-osimageurl annotation), or null (docs/openshift.md §9). */
   oclImage: string | null;
-  /** Either image-mode annotation is present: the config is an image-mode pool's (reference §9). */
+  /** Either image-mode annotation is present: the config is an image-mode pool's (docs/openshift.md §9). */
   imageMode: boolean;
   labels: Record<string, string>;
 };

@@ -2,7 +2,7 @@ import { mergeMachineConfigs } from "../mco/render";
 import type { KubeObject } from "../store";
 
 /**
- * Source and rendered MachineConfigs for a cluster's pools (the reference fixtures list them by name
+ * Source and rendered MachineConfigs for a cluster's pools (the prod-east fixture files list them by name
  * but do not include them). Contents are small but realistic; each rendered config is the MCO-style
  * merge of its pool's sources, so a preview against the cluster compares like with like.
  */
