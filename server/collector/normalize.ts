@@ -313,7 +313,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       };
       const resolved = resolveBootImage(input, context, catalog);
       // What the controller did to a MachineSet it enrols now says something; to one it does not, nothing.
-      const whatIf = { ...allManaged, controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude" };
+      const whatIf = { ...allManaged, hypothetical: true, controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude" };
       return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco };
     })
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));

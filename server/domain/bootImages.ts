@@ -68,6 +68,11 @@ export type ClusterBootContext = {
    * could update is on the stream's image, so one that is not was left alone.
    */
   controllerSettled?: boolean;
+  /**
+   * What-if: decide as the MCO would once it manages boot images here, at a release that supports
+   * the platform, even when the cluster's own release does not yet (prediction for a later release).
+   */
+  hypothetical?: boolean;
 };
 
 /**
@@ -319,7 +324,7 @@ export function mcoDecision(
   const release = newestRelease(context);
   const platform = context.platform ?? (ref.platform !== "other" ? ref.platform : null);
   const minor = parseOcpVersion(release);
-  const platformMinor = !minor ? 0 : minor.major > 4 ? Number.MAX_SAFE_INTEGER : minor.minor;
+  const platformMinor = context.hypothetical || (minor && minor.major > 4) ? Number.MAX_SAFE_INTEGER : (minor?.minor ?? 0);
   // IsBootImageControllerRequired / CheckBootImagePlatform: the controller does not run elsewhere.
   if (!bootImagesSupported(platform, platformMinor, context.azureCloudName))
     return exclude(
