@@ -366,16 +366,11 @@ export function mcoDecision(
       if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
       if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
       const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
-      const rule = owners
-        ? "the MCO updates only AMIs owned by Red Hat's RHCOS or Marketplace account (detectAMIKind)"
-        : "the MCO of 4.22 updates only AMIs in its list of RHCOS AMIs the installer published (AllowedAMIs)";
       if (context.controllerSettled)
-        return skip(`the MCO already manages this MachineSet and left ${ref.ami} in place: ${rule}, so it does not recognise this one`, "observed");
+        return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
+      // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
       if (!recognised)
-        return skip(
-          `Fleetskew cannot confirm that ${ref.ami} is a published RHCOS AMI; ${rule} and skips any other, so Fleetskew assumes it is skipped`,
-          "assumed",
-        );
+        return skip(`assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`, "assumed");
       if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
       return { action: "update", reason: enrolled };
     }
