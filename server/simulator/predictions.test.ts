@@ -90,3 +90,18 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
   });
 });
+
+describe("the simulated MCO against the reference cluster's own capture", () => {
+  it("settles prod-east at 4.22.3 to the skew status and Upgradeable=False message the projected capture records", async () => {
+    const { prodEast422Objects } = await import("./scenarios/prodEast");
+    const { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration } = await import("./mco");
+    const { arrayView } = await import("./scenarios/settle");
+    const captured = prodEast422Objects() as Any[];
+    const objects = structuredClone(captured);
+    const view = arrayView(objects as never, "4.22.3", new Date("2026-06-01T00:00:00Z"), true);
+    reconcileMachineConfiguration(view);
+    reconcileMachineConfigUpgradeable(view);
+    expect(skewStatusOf(objects)).toEqual(skewStatusOf(captured));
+    expect(upgradeableOf(objects)).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError", message: upgradeableOf(captured).message });
+  });
+});
