@@ -19,7 +19,7 @@ export type BootImageFact = {
   ocpVersion: string | null;
   rhcosBuild: string | null;
   provenance: string;
-  mco: "update" | "skip";
+  mco: "update" | "skip" | "exclude" | "error";
   reason: string;
 };
 const bootImageFact = (m: MachineSetFacts, reason: string): BootImageFact => ({
@@ -132,7 +132,7 @@ export function backfillOf(
     const d = t ? new Date(t) : null;
     return d && !Number.isNaN(d.getTime()) && d < now ? d : null;
   };
-  const completed = [...history].reverse().filter((h) => h.state === "Completed");
+  const completed = [...history].reverse().filter((h) => h.state === "Completed" && h.version);
   for (const h of completed) {
     const at = time(h.completionTime) ?? time(h.startedTime);
     if (at)

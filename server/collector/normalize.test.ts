@@ -26,7 +26,7 @@ const provisioning = (spec: Record<string, unknown>): DumpObject => ({
   spec: { provisioningNetwork: "Managed", ...spec },
 });
 
-describe("normalizeSnapshot: the bare-metal legacy provisioning path (reference §2.2 rule 2)", () => {
+describe("normalizeSnapshot: the bare-metal legacy provisioning path (docs/openshift.md §16.1 rule 2)", () => {
   const cases: {
     rule: string;
     objects: DumpObject[];

@@ -104,7 +104,23 @@ function buildState(conds: Condition[]): ImageModeFacts["buildState"] {
 }
 
 /**
- * The bare-metal legacy provisioning path (reference §2.2 rule 2): a Provisioning with an OS download
+ * The architecture the MCO runs on, which it assumes for a MachineSet without an architecture
+ * annotation (`getArchFromMachineSet` uses the controller binary's own architecture; §15.3): the
+ * `kubernetes.io/arch` label of the control-plane nodes, when they agree.
+ */
+function controlPlaneArchitectureOf(nodes: Any[]): string | null {
+  const arches = new Set(
+    nodes
+      .map((n) => obj(obj(n.metadata).labels) as Record<string, string>)
+      .filter((l) => "node-role.kubernetes.io/master" in l || "node-role.kubernetes.io/control-plane" in l)
+      .map((l) => l["kubernetes.io/arch"])
+      .filter((a): a is string => !!a),
+  );
+  return arches.size === 1 ? [...arches][0]! : null;
+}
+
+/**
+ * The bare-metal legacy provisioning path (docs/openshift.md §16.1 rule 2): a Provisioning with an OS download
  * URL is legacy, none (or an empty URL) is not; a kind not served or a failed read leaves it unknown.
  */
 function bareMetalProvisioning(r: ClusterObjects["provisioning"]): BareMetalProvisioningFacts {
@@ -173,16 +189,17 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
 
   // ClusterVersion
   const cvStatus = obj(cv?.status);
+  // Entries with an empty version are kept: the MCO's install version falls back past them (§16.2).
   const history = arr(cvStatus.history)
     .map(obj)
-    .filter((h) => str(h.version))
+    .filter((h) => typeof h.version === "string" || h.version === undefined)
     .map((h) => ({
-      version: String(h.version),
+      version: typeof h.version === "string" ? h.version : "",
       state: str(h.state) ?? "Partial",
       startedTime: str(h.startedTime),
       completionTime: str(h.completionTime),
     }));
-  const current = history.find((h) => h.state === "Completed")?.version ?? str(obj(cvStatus.desired).version);
+  const current = history.find((h) => h.state === "Completed" && h.version)?.version ?? str(obj(cvStatus.desired).version);
   const desiredUpdate = str(obj(obj(cv?.spec).desiredUpdate).version);
   const conditionalUpdates: ConditionalUpdate[] = arr(cvStatus.conditionalUpdates)
     .map(obj)
@@ -216,6 +233,8 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
   // Infrastructure, MachineConfiguration
   const infraStatus = obj(infra?.status);
   const platform = str(obj(infraStatus.platformStatus).type) ?? str(infraStatus.platform);
+  const azureCloudName = str(obj(obj(infraStatus.platformStatus).azure).cloudName);
+  const controlPlaneArchitecture = controlPlaneArchitectureOf(nodes);
   const mcSpec = obj(mc?.spec);
   const mcStatus = obj(mc?.status);
   const managerMode = (managers: unknown) =>
@@ -227,6 +246,11 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       ).mode,
     );
   const statusManagers = arr(obj(mcStatus.managedBootImagesStatus).machineManagers).map(obj);
+  const specManagerList = obj(mcSpec.managedBootImages).machineManagers;
+  // Before 4.19 the boot image controller enrols by the spec; from 4.19 by the status the operator writes (§13.2).
+  const currentVersion = parseOcpVersion(current);
+  const enrolsBySpec = !!currentVersion && currentVersion.major === 4 && currentVersion.minor <= 18;
+  const enrolling = enrolsBySpec ? arr(specManagerList).map(obj) : statusManagers;
   // The 4.20+ API carries bootImageSkewEnforcement in its status; older clusters never write it.
   const served = mc ? "bootImageSkewEnforcementStatus" in mcStatus || "bootImageSkewEnforcement" in mcSpec : false;
   const specEnforcement = obj(mcSpec.bootImageSkewEnforcement);
@@ -256,13 +280,19 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     }
   }
   const releaseVersion = str(cmData.releaseVersion);
+  const bootConditions = conditions(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate"));
   const context: ClusterBootContext = {
     stream,
     releaseVersion,
     history,
     platform,
-    machineManagers: statusManagers as ClusterBootContext["machineManagers"],
+    machineManagers: enrolling as ClusterBootContext["machineManagers"],
     multiArch: version?.multiArch,
+    azureCloudName,
+    controlPlaneArchitecture,
+    controllerSettled:
+      conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
+      conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
   };
   const allManaged = {
     ...context,
@@ -282,7 +312,9 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
         providerSpec: obj(obj(template.spec).providerSpec).value,
       };
       const resolved = resolveBootImage(input, context, catalog);
-      return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, allManaged, catalog).mco };
+      // What the controller did to a MachineSet it enrols now says something; to one it does not, nothing.
+      const whatIf = { ...allManaged, hypothetical: true, controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude" };
+      return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco };
     })
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));
 
@@ -378,11 +410,17 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     version,
     platform,
     topology: str(infraStatus.controlPlaneTopology),
+    azureCloudName,
+    controlPlaneArchitecture,
     machineConfigOperator: co ? conditions(obj(co.status).conditions) : null,
     enforcement,
-    managedMachineSets: { spec: managerMode(obj(mcSpec.managedBootImages).machineManagers), status: managerMode(statusManagers) },
+    managedMachineSets: {
+      spec: managerMode(specManagerList),
+      status: managerMode(statusManagers),
+      specEmptyList: Array.isArray(specManagerList) && specManagerList.length === 0,
+    },
     optedInAt: str(obj(obj(mc?.metadata).annotations)["machineconfiguration.openshift.io/boot-image-updates-opted-in-at"]),
-    bootImageConditions: conditions(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate")),
+    bootImageConditions: bootConditions,
     bootImageRelease: releaseVersion,
     streamImages: streamImages(stream, releaseVersion),
     machineSets: machineSetFacts,

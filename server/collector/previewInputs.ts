@@ -11,6 +11,12 @@ import { previewInputsKey, savePreviewInputs } from "../store/previewInputs";
  */
 type Obj = { metadata: { name: string }; spec?: unknown; status?: unknown };
 
+/** The release a preview's default policies follow: the newest Completed ClusterVersion history entry. */
+export function releaseOf(objects: ClusterObjects): string | null {
+  if (objects.clusterVersion.status !== "ok") return null;
+  return (objects.clusterVersion.value.status?.history ?? []).find((h) => h.state === "Completed" && h.version)?.version ?? null;
+}
+
 export function previewInputsKeyOf(objects: ClusterObjects): string | null {
   if (objects.pools.status !== "ok") return null;
   const spec = (o: Obj | null) => (o?.spec ?? {}) as Record<string, unknown>;
@@ -32,6 +38,8 @@ export function previewInputsKeyOf(objects: ClusterObjects): string | null {
       spec(mc).irreconcilableValidationOverrides ?? null,
     ],
     topology: status(infra).controlPlaneTopology ?? null,
+    // Without a policy status the defaults are the cluster's release's (docs/openshift.md §21).
+    release: releaseOf(objects),
     imageMode:
       objects.machineOSConfigs.status === "ok" ? objects.machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name).sort() : [],
   };
@@ -62,11 +70,23 @@ export function previewInputsOf(objects: ClusterObjects, machineConfigs: Obj[]):
     ];
   });
   const one = (r: { status: string; value?: unknown }) => (r.status === "ok" ? [r.value] : []);
+  const release = releaseOf(objects);
   return [
     ...objects.pools.items,
     ...configs,
     ...one(objects.machineConfiguration as { status: string; value?: unknown }),
     ...one(objects.infrastructure as { status: string; value?: unknown }),
+    // Only what says the release: the newest history entry.
+    ...(release
+      ? [
+          {
+            apiVersion: "config.openshift.io/v1",
+            kind: "ClusterVersion",
+            metadata: { name: "version" },
+            status: { history: [{ state: "Completed", version: release }] },
+          },
+        ]
+      : []),
     ...(objects.machineOSConfigs.status === "ok" ? objects.machineOSConfigs.items : []),
   ];
 }

@@ -9,7 +9,7 @@ const problemOf = (r: Record<string, unknown>) => {
   return parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
 };
 
-describe("request format: the API's own rules for spec.bootImageSkewEnforcement (reference §1.1)", () => {
+describe("request format: the API's own rules for spec.bootImageSkewEnforcement (docs/openshift.md §13.1)", () => {
   it.each([
     [{ mode: "OCPVersion", ocpVersion: "4.19.0" }, null],
     [{ mode: "OCPVersion", ocpVersion: "10.100.100" }, null],
@@ -61,7 +61,7 @@ describe("the value written and compared", () => {
   });
 });
 
-describe("predicted Upgradeable (reference §2.3)", () => {
+describe("predicted Upgradeable (docs/openshift.md §17.2)", () => {
   it.each([
     [{ mode: "RHCOSVersion" as const, rhcosVersion: "9.6.20250701-0" }, "4.22.3", true],
     [{ mode: "RHCOSVersion" as const, rhcosVersion: "412.86.202212081411-0" }, "4.22.3", false],

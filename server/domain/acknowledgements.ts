@@ -5,8 +5,8 @@ import type { ClusterSnapshot } from "./snapshot";
 import { formatVersion, parseOcpVersion } from "./versions";
 
 /**
- * Manual boot-image acknowledgements: what a request may say (the API's own rules, reference
- * §1.1, checked before anything is sent to a cluster), which clusters need one, and what the MCO
+ * Manual boot-image acknowledgements: what a request may say (the API's own rules, docs/openshift.md
+ * §13.1, checked before anything is sent to a cluster), which clusters need one, and what the MCO
  * will make of one. Pure.
  */
 export const ACK_MODES = ["OCPVersion", "RHCOSVersion", "None"] as const;
@@ -107,7 +107,7 @@ export const sameSpec = (a: EnforcementSpecValue | null | undefined, b: Enforcem
 export const describeSpec = (v: EnforcementSpecValue | null | undefined) =>
   !v ? "not set" : v.mode === "Manual" ? `Manual, ${v.manual?.ocpVersion ?? v.manual?.rhcosVersion ?? "no value"}` : v.mode;
 
-/** What the MCO will report once the acknowledgement is in status (reference §2.3, §2.4). */
+/** What the MCO will report once the acknowledgement is in status (docs/openshift.md §17.2, §17.3). */
 export type AckPrediction = { upgradeable: boolean; release: string | null; message: string };
 
 export function predictUpgradeable(

@@ -49,14 +49,14 @@ describe("resolveBootImage on the reference cluster", () => {
     });
   });
 
-  it("falls back to the install version for the workers' old AMI, and says the MCO skips them", () => {
+  it("falls back to the install version for the workers' old AMI, and says the MCO leaves them out (not enrolled)", () => {
     expect(resolved["prod-east-7xk2p-worker-us-east-1a"]).toMatchObject({
       display: "ami-0a3f6e9c1b7d24e58 (us-east-1)",
       rhcosBuild: null,
       ocpVersion: "4.12.7",
       provenance: "install-version",
       matchesStream: false,
-      mco: { action: "skip", reason: "not selected by the Partial machineResourceSelector" },
+      mco: { action: "exclude", reason: "not selected by the Partial machineResourceSelector" },
     });
   });
 
@@ -79,16 +79,19 @@ describe("resolveBootImage on the reference cluster", () => {
     };
     const ms = input(machineSets[0]!);
     expect(resolveBootImage({ ...ms, ownerReferences: [{ kind: "MachinePool", name: "p" }] }, all).mco.reason).toBe(
-      "has an owner reference (MachinePool/p); the MCO leaves it to that owner",
+      "has an owner reference (MachinePool/p); the MCO leaves it to that owner and counts it as skipped",
     );
     const byFilters = { ...(ms.providerSpec as object), ami: { filters: [{ name: "name", values: ["rhcos*"] }] } };
     expect(resolveBootImage({ ...ms, providerSpec: byFilters }, all)).toMatchObject({ display: "AMI by filters", mco: { action: "skip" } });
     const farAway = { ...(ms.providerSpec as object), placement: { region: "mars-north-1" } };
     expect(resolveBootImage({ ...ms, providerSpec: farAway }, all).mco.reason).toBe(
-      "region mars-north-1 is not in the cluster's boot image stream",
+      "region mars-north-1 has no x86_64 AMI in the cluster's boot image stream",
     );
-    expect(resolveBootImage(ms, all).mco).toEqual({ action: "update", reason: "all MachineSets are managed (mode All)" });
-    expect(resolveBootImage(ms, { ...all, machineManagers: null }).mco.action).toBe("skip");
+    // The 4.12 AMI is in no stream Fleetskew has seen: it cannot confirm the MCO recognises it.
+    expect(resolveBootImage(ms, all).mco).toMatchObject({ action: "skip", basis: "assumed" });
+    const known = { lookup: (key: string) => (key === "aws:us-east-1:ami-0a3f6e9c1b7d24e58" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: "4.12.7" } : null) };
+    expect(resolveBootImage(ms, all, known).mco).toEqual({ action: "update", reason: "all MachineSets are managed (mode All)" });
+    expect(resolveBootImage(ms, { ...all, machineManagers: null }).mco.action).toBe("exclude");
   });
 
   it("never throws on a provider spec of an unexpected shape", () => {
@@ -151,7 +154,7 @@ describe("resolveBootImage across platforms", () => {
     const { context, machineSets } = first("BareMetal");
     expect(resolveBootImage(input(machineSets[0]!), context)).toMatchObject({
       provenance: "unknown",
-      mco: { action: "skip", reason: "the MCO does not manage boot images on BareMetal" },
+      mco: { action: "exclude", reason: "the MCO does not manage boot images on BareMetal" },
     });
   });
 });

@@ -1,15 +1,23 @@
 import { selectorMatches, type LabelSelector } from "./labelSelector";
+import { bootImagesSupported } from "./platforms";
 import { installVersion, type HistoryEntry } from "./skew";
-import { parseRhcosBuild } from "./versions";
+import { parseOcpVersion, parseRhcosBuild } from "./versions";
 
 /**
- * Which boot image a MachineSet boots from, what release that is, how we know, and whether the
- * MCO would update it (reference §1.4, §2.2, §3, §4). Pure and total: any input gives a result.
+ * Which boot image a MachineSet boots from, what release that is, how we know, and what the MCO's
+ * boot image controller does with it (docs/openshift.md §15, §18, §19). Pure and total: any input
+ * gives a result.
  */
 export type BootImageReference =
   | { platform: "AWS"; ami: string | null; region: string | null; via: "id" | "arn" | "filters" | "none" }
   | { platform: "GCP"; image: string | null }
-  | { platform: "Azure"; resourceID: string | null; marketplace: { publisher: string; offer: string; sku: string; version: string } | null }
+  | {
+      platform: "Azure";
+      resourceID: string | null;
+      marketplace: { publisher: string; offer: string; sku: string; version: string } | null;
+      /** image.type: ID, MarketplaceNoPlan or MarketplaceWithPlan. */
+      type?: string | null;
+    }
   | { platform: "VSphere"; template: string | null }
   | { platform: "other"; providerKind: string | null };
 
@@ -30,6 +38,12 @@ export interface BootImageCatalog {
 }
 export const emptyCatalog: BootImageCatalog = { lookup: () => null };
 
+export type MachineManager = {
+  resource?: string;
+  apiGroup?: string;
+  selection?: { mode?: string; partial?: { machineResourceSelector?: LabelSelector } };
+};
+
 export type ClusterBootContext = {
   /** The `stream` value of coreos-bootimages, parsed; null when unreadable. */
   stream: unknown;
@@ -38,11 +52,46 @@ export type ClusterBootContext = {
   history: HistoryEntry[] | null | undefined;
   /** Infrastructure status.platformStatus.type. */
   platform: string | null;
-  /** MachineConfiguration status.managedBootImagesStatus.machineManagers. */
-  machineManagers:
-    { resource?: string; apiGroup?: string; selection?: { mode?: string; partial?: { machineResourceSelector?: LabelSelector } } }[] | null;
+  /** The machine managers the boot image controller enrols by (status.managedBootImagesStatus, or the spec before 4.19). */
+  machineManagers: MachineManager[] | null;
   /** ClusterVersion status.desired.architecture === "Multi". */
   multiArch?: boolean;
+  /** Infrastructure status.platformStatus.azure.cloudName (AzureStackCloud is not supported). */
+  azureCloudName?: string | null;
+  /** kubernetes.io/arch of the control-plane nodes (Go name, e.g. amd64): the MCO's own architecture. */
+  controlPlaneArchitecture?: string | null;
+  /** The release whose MCO decides; its rules differ (release-4.22 vs later). Default: the newest history entry. */
+  release?: string | null;
+  /**
+   * The controller manages MachineSets now and has finished a pass without errors
+   * (BootImageUpdateProgressing False, BootImageUpdateDegraded not True): an enrolled MachineSet it
+   * could update is on the stream's image, so one that is not was left alone.
+   */
+  controllerSettled?: boolean;
+  /**
+   * What-if: decide as the MCO would once it manages boot images here, at a release that supports
+   * the platform, even when the cluster's own release does not yet (prediction for a later release).
+   */
+  hypothetical?: boolean;
+};
+
+/**
+ * What the MCO's boot image controller does with one MachineSet (`syncMAPIMachineSet`,
+ * pkg/controller/bootimage/ms_helpers.go; §15.2):
+ * - update: patched to the stream's image, or already on it;
+ * - skip: "reconcileSkipped" — the MCO cannot update it and counts it as skipped, which resets the
+ *   Automatic boot-image record to the install version;
+ * - exclude: the MCO leaves it out on purpose (not enrolled, Windows, another OS stream, an
+ *   architecture or security type it does not support); not counted as skipped;
+ * - error: the sync fails; the controller goes Degraded with `error`, which blocks upgrades in Automatic mode.
+ */
+export type McoDecision = {
+  action: "update" | "skip" | "exclude" | "error";
+  reason: string;
+  /** The error the MCO records (error only), as it appears in BootImageUpdateDegraded's message. */
+  error?: string;
+  /** "assumed": Fleetskew cannot see what decides it and assumes the MCO's cautious outcome (see reason). */
+  basis?: "observed" | "assumed";
 };
 
 export type ResolvedBootImage = {
@@ -57,7 +106,7 @@ export type ResolvedBootImage = {
   provenance: Provenance;
   /** Whether it is the image the cluster's stream currently names; null when that cannot be told. */
   matchesStream: boolean | null;
-  mco: { action: "update" | "skip"; reason: string };
+  mco: McoDecision;
   notes: string[];
 };
 
@@ -91,7 +140,7 @@ export function extractBootImage(providerSpec: unknown): BootImageReference {
               version: String(image.version ?? ""),
             }
           : null;
-      return { platform: "Azure", resourceID: str(image.resourceID), marketplace };
+      return { platform: "Azure", resourceID: str(image.resourceID), marketplace, type: str(image.type) };
     }
     case "VSphereMachineProviderSpec":
       return { platform: "VSphere", template: str(value.template) };
@@ -126,12 +175,41 @@ export function catalogKey(ref: BootImageReference): string | null {
   return null;
 }
 
-/** Go arch names (MachineSet annotation) → stream arch keys. */
-export function architectureOf(annotations: Record<string, string> | undefined): string | null {
-  const labels = annotations?.["capacity.cluster-autoscaler.kubernetes.io/labels"];
-  const m = labels ? /kubernetes\.io\/arch=([\w-]+)/.exec(labels) : null;
-  if (!m) return null;
-  return ({ amd64: "x86_64", arm64: "aarch64", ppc64le: "ppc64le", s390x: "s390x" } as Record<string, string>)[m[1]!] ?? m[1]!;
+export const ARCH_ANNOTATION = "capacity.cluster-autoscaler.kubernetes.io/labels";
+const ARCH_LABEL = "kubernetes.io/arch=";
+/** Go architecture names the MCO accepts → the RPM names stream metadata uses (stream-metadata-go `arch.RpmArch`). */
+const RPM_ARCH: Record<string, string> = { amd64: "x86_64", arm64: "aarch64", ppc64le: "ppc64le", s390x: "s390x" };
+export const rpmArchOf = (goArch: string | null | undefined) => (goArch ? (RPM_ARCH[goArch] ?? goArch) : null);
+
+export type ArchitectureResult =
+  | { arch: string; source: "annotation" | "control-plane" }
+  | { skip: string }
+  | { error: string };
+
+/**
+ * `getArchFromMachineSet` (ms_helpers.go; §15.3): the annotation
+ * `capacity.cluster-autoscaler.kubernetes.io/labels` is a comma-separated list; the first entry
+ * starting `kubernetes.io/arch=` decides, and its value must be amd64, arm64, ppc64le or s390x (else
+ * an error). An annotation without that entry is an error too. Without the annotation a multi-arch
+ * cluster skips the MachineSet, and a single-arch one uses the control plane's architecture.
+ */
+export function architectureOf(
+  ms: Pick<MachineSetInput, "name" | "annotations">,
+  context: Pick<ClusterBootContext, "multiArch" | "controlPlaneArchitecture">,
+): ArchitectureResult {
+  const annotation = ms.annotations?.[ARCH_ANNOTATION];
+  if (annotation === undefined) {
+    if (context.multiArch) return { skip: `multi-architecture cluster and no ${ARCH_ANNOTATION} annotation on the MachineSet` };
+    return { arch: rpmArchOf(context.controlPlaneArchitecture) ?? "x86_64", source: "control-plane" };
+  }
+  for (const raw of annotation.split(",")) {
+    const label = raw.trim();
+    if (!label.startsWith(ARCH_LABEL)) continue;
+    const value = label.slice(ARCH_LABEL.length);
+    if (RPM_ARCH[value]) return { arch: RPM_ARCH[value]!, source: "annotation" };
+    return { error: `invalid architecture value found in annotation: ${value}` };
+  }
+  return { error: `kubernetes.io/arch label not found in annotation: ${annotation}` };
 }
 
 type StreamImage = { image: string; release: string };
@@ -157,6 +235,17 @@ function streamImage(stream: unknown, ref: BootImageReference, arch: string): St
   return null;
 }
 
+/** Every AMI the stream names, in any region and architecture: all of them are published RHCOS AMIs. */
+function streamAmis(stream: unknown): Set<string> {
+  const out = new Set<string>();
+  for (const a of Object.values(obj(obj(stream).architectures)))
+    for (const entry of Object.values(obj(obj(obj(obj(a).images).aws).regions))) {
+      const image = str(obj(entry).image);
+      if (image) out.add(image);
+    }
+  return out;
+}
+
 /** RHCOS builds encoded in image names: GCP `rhcos-412-86-202212081411-0-gcp-x86-64`, Azure marketplace `412.86.20230131`. */
 export function buildFromImageName(ref: BootImageReference): string | null {
   if (ref.platform === "GCP" && ref.image) {
@@ -180,43 +269,168 @@ const ocpFromBuild = (build: string | null) => {
   return parseRhcosBuild(build)?.ocpMinor ?? (legacy ? `4.${Number(legacy[1])}` : null);
 };
 
-const SUPPORTED = new Set(["AWS", "GCP", "Azure", "VSphere"]);
+const newestRelease = (context: ClusterBootContext) => context.release ?? context.history?.[0]?.version ?? null;
 
-/** Would the MCO's boot-image controller update this MachineSet, and if not, why (reference §1.4, §4). */
+/** The MCO of release-4.22 recognises AMIs by a compiled-in list; later ones (release-4.23, main) by the AMI's owner. */
+const ownerCheckedAmis = (release: string | null) => {
+  const v = parseOcpVersion(release);
+  return !!v && (v.major > 4 || v.minor >= 23);
+};
+
+const AZURE_PAID = new Set(
+  ["redhat", "redhat-limited"].flatMap((publisher) =>
+    ["rh-ocp-worker", "rh-opp-worker", "rh-oke-worker"].map((offer) => `${publisher}/${offer}`),
+  ),
+);
+
+/** platform_helpers.go's AzureVariant names, as its errors print them. */
+const AZURE_VARIANT_NAMES: Record<string, string> = {
+  "no-purchase-plan": "MarketplaceNoPlan",
+  ocp: "MarketplaceWithPlan-OCP",
+  opp: "MarketplaceWithPlan-OPP",
+  oke: "MarketplaceWithPlan-OKE",
+  "ocp-emea": "MarketplaceWithPlan-OCPEMEA",
+  "opp-emea": "MarketplaceWithPlan-OPPEMEA",
+  "oke-emea": "MarketplaceWithPlan-OKEEMEA",
+};
+
+/** Azure marketplace image sets in the stream, by variant key (`determineAzureVariant` → stream-metadata-go field names). */
+function azureVariantKey(ref: Extract<BootImageReference, { platform: "Azure" }>): string | null {
+  if (ref.resourceID || ref.marketplace?.publisher === "azureopenshift") return "no-purchase-plan";
+  const key = ref.marketplace ? `${ref.marketplace.publisher}/${ref.marketplace.offer}` : "";
+  if (!AZURE_PAID.has(key)) return null;
+  const product = ref.marketplace!.offer.replace(/^rh-/, "").replace(/-worker$/, "");
+  return ref.marketplace!.publisher === "redhat-limited" ? `${product}-emea` : product;
+}
+
+const syncError = (ms: string, inner: string) => `error syncing MAPI MachineSet ${ms}: ${inner}`;
+const reconcileError = (ms: string, inner: string) => syncError(ms, `failed to reconcile machineset ${ms}, err: ${inner}`);
+
+/**
+ * What the MCO's boot image controller does with this MachineSet (docs/openshift.md §15), in the
+ * order of `syncMAPIMachineSets` → `syncMAPIMachineSet` → `checkMachineSet` and the platform's
+ * `reconcile…ProviderSpec` (ms_helpers.go, platform_helpers.go; release-4.22, with main's AWS rule
+ * from aws_helpers.go `detectAMIKind` for later releases).
+ */
 export function mcoDecision(
   ms: MachineSetInput,
   ref: BootImageReference,
   context: ClusterBootContext,
-  arch: string | null,
-): { action: "update" | "skip"; reason: string } {
-  const skip = (reason: string) => ({ action: "skip" as const, reason });
+  catalog: BootImageCatalog = emptyCatalog,
+): McoDecision {
+  const exclude = (reason: string): McoDecision => ({ action: "exclude", reason });
+  const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
+  const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
+  const release = newestRelease(context);
   const platform = context.platform ?? (ref.platform !== "other" ? ref.platform : null);
-  if (!platform || !SUPPORTED.has(platform)) return skip(`the MCO does not manage boot images on ${platform ?? "this platform"}`);
-  const manager = (context.machineManagers ?? []).find(
-    (m) => m.resource === "machinesets" && (m.apiGroup ?? "machine.openshift.io") === "machine.openshift.io",
-  );
+  const minor = parseOcpVersion(release);
+  const platformMinor = context.hypothetical || (minor && minor.major > 4) ? Number.MAX_SAFE_INTEGER : (minor?.minor ?? 0);
+  // IsBootImageControllerRequired / CheckBootImagePlatform: the controller does not run elsewhere.
+  if (!bootImagesSupported(platform, platformMinor, context.azureCloudName))
+    return exclude(
+      platform === "Azure" && context.azureCloudName === "AzureStackCloud"
+        ? "the MCO does not manage boot images on Azure Stack Hub (AzureStackCloud)"
+        : `the MCO does not manage boot images on ${platform ?? "this platform"}`,
+    );
+  // getMachineResourceSelectorFromMachineManagers: the machinesets / machine.openshift.io entry.
+  const manager = (context.machineManagers ?? []).find((m) => m.resource === "machinesets" && m.apiGroup === "machine.openshift.io");
   const mode = manager?.selection?.mode ?? "None";
-  if (mode === "None") return skip("boot image updates are off for MachineSets (managedBootImages: None)");
-  if (mode === "Partial" && !selectorMatches(manager?.selection?.partial?.machineResourceSelector, ms.labels)) {
-    return skip("not selected by the Partial machineResourceSelector");
-  }
+  if (mode !== "All" && mode !== "Partial") return exclude("boot image updates are off for MachineSets (managedBootImages: None)");
+  if (mode === "Partial" && !selectorMatches(manager?.selection?.partial?.machineResourceSelector, ms.labels))
+    return exclude("not selected by the Partial machineResourceSelector");
+  const enrolled = mode === "Partial" ? "selected by the Partial machineResourceSelector" : "all MachineSets are managed (mode All)";
+
   if (ms.ownerReferences && ms.ownerReferences.length > 0) {
     const o = ms.ownerReferences[0]!;
-    return skip(`has an owner reference (${o.kind}/${o.name}); the MCO leaves it to that owner`);
+    return skip(`has an owner reference (${o.kind}/${o.name}); the MCO leaves it to that owner and counts it as skipped`);
   }
-  if (ms.templateLabels?.["machine.openshift.io/os-id"] === "Windows") return skip("Windows MachineSets are not managed");
   const osStream = ms.labels?.["machineconfiguration.openshift.io/osstream"];
-  if (osStream && osStream !== "rhel-9") return skip(`OS stream ${osStream} is not the default stream`);
-  if (context.multiArch && !arch) return skip("multi-architecture cluster and no architecture annotation on the MachineSet");
-  if (ref.platform === "AWS" && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-  if (ref.platform === "AWS" && !streamImage(context.stream, ref, arch ?? "x86_64"))
-    return skip(`region ${ref.region ?? "(none)"} is not in the cluster's boot image stream`);
-  if (ref.platform === "GCP" && !(ref.image ?? "").startsWith("projects/rhcos-cloud/global/images"))
-    return skip("the image is not an RHCOS image from projects/rhcos-cloud");
-  return {
-    action: "update",
-    reason: mode === "Partial" ? "selected by the Partial machineResourceSelector" : "all MachineSets are managed (mode All)",
-  };
+  if (osStream !== undefined && osStream !== "rhel-9")
+    return exclude(`OS stream ${osStream || '""'} is not the stream the MCO updates (rhel-9); excluded, not counted as skipped`);
+  if (ms.templateLabels?.["machine.openshift.io/os-id"] === "Windows")
+    return exclude("Windows MachineSets are excluded by the MCO, not counted as skipped");
+  const arch = architectureOf(ms, context);
+  if ("skip" in arch) return skip(arch.skip);
+  if ("error" in arch)
+    return failed(
+      `the MCO cannot read its architecture (${arch.error}), so its boot image controller goes Degraded`,
+      syncError(ms.name, `failed to fetch arch during machineset sync: ${arch.error}`),
+    );
+
+  switch (ref.platform) {
+    case "AWS": {
+      const target = streamImage(context.stream, ref, arch.arch);
+      const owners = ownerCheckedAmis(release);
+      if (owners && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+      if (!owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
+      if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+      if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
+      const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
+      if (context.controllerSettled)
+        return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
+      // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
+      if (!recognised)
+        return skip(`assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`, "assumed");
+      if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
+      return { action: "update", reason: enrolled };
+    }
+    case "GCP": {
+      const target = streamImage(context.stream, ref, arch.arch);
+      if (target && ref.image === target.image) return { action: "update", reason: enrolled };
+      if (!(ref.image ?? "").startsWith("projects/rhcos-cloud/global/images"))
+        return skip("the image is not an RHCOS image from projects/rhcos-cloud, so the MCO skips it");
+      if (!target)
+        return failed(
+          "the cluster's boot image stream has no GCP image for its architecture",
+          reconcileError(ms.name, `no GCP image in the boot image stream for ${arch.arch}`),
+        );
+      return { action: "update", reason: enrolled };
+    }
+    case "Azure": {
+      if (arch.arch === "ppc64le" || arch.arch === "s390x")
+        return exclude(`${arch.arch} MachineSets are not updated on Azure; excluded, not counted as skipped`);
+      const security = obj(obj(obj(ms.providerSpec).securityProfile).settings).securityType;
+      if (str(security)) return exclude(`security type ${String(security)} is not supported for boot image updates on Azure; excluded, not counted as skipped`);
+      const variant = azureVariantKey(ref);
+      if (!variant)
+        return failed(
+          "the MCO cannot tell which Azure marketplace variant its image is",
+          reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
+        );
+      const archEntry = obj(obj(obj(context.stream).architectures)[arch.arch]);
+      const extensions = obj(archEntry["rhel-coreos-extensions"]);
+      const marketplace = obj(extensions.marketplace);
+      if (!Object.keys(archEntry).length)
+        return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, `${arch.arch}: architecture not found in stream`));
+      // Go pointers: a present (even empty) object is non-nil, an absent one nil.
+      if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
+      if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
+      // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
+      const images = obj(obj(marketplace.azure)[variant]);
+      const variantName = AZURE_VARIANT_NAMES[variant] ?? variant;
+      if (obj(marketplace.azure)[variant] == null)
+        return failed(
+          `the boot image stream has no Azure marketplace images for its variant (${variantName})`,
+          reconcileError(ms.name, `no Azure marketplace images available for variant ${variantName}`),
+        );
+      const sku = ref.marketplace?.sku ?? "";
+      const gen2 = ref.resourceID
+        ? ref.resourceID.includes("gen2")
+        : ref.type === "MarketplaceNoPlan"
+          ? sku.includes("v2") || arch.arch === "aarch64"
+          : !sku.includes("gen1");
+      if (images[gen2 ? "hyperVGen2" : "hyperVGen1"] == null)
+        return failed(
+          `the boot image stream has no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image`,
+          reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch.arch}`),
+        );
+      return { action: "update", reason: enrolled };
+    }
+    case "VSphere":
+      return { action: "update", reason: enrolled };
+    default:
+      return exclude(`the MCO does not manage boot images on ${platform}`);
+  }
 }
 
 export function resolveBootImage(
@@ -225,7 +439,8 @@ export function resolveBootImage(
   catalog: BootImageCatalog = emptyCatalog,
 ): ResolvedBootImage {
   const reference = extractBootImage(ms.providerSpec);
-  const arch = architectureOf(ms.annotations);
+  const archResult = architectureOf(ms, context);
+  const arch = "arch" in archResult ? archResult.arch : (rpmArchOf(context.controlPlaneArchitecture) ?? "x86_64");
   const notes: string[] = [];
   const key = catalogKey(reference);
   const base = {
@@ -233,7 +448,7 @@ export function resolveBootImage(
     reference,
     display: displayReference(reference),
     key,
-    mco: mcoDecision(ms, reference, context, arch),
+    mco: mcoDecision(ms, reference, context, catalog),
     notes,
   };
   if (reference.platform === "other") {
@@ -246,13 +461,14 @@ export function resolveBootImage(
       notes: ["Fleetskew cannot read a boot image from this provider spec"],
     };
   }
-  const fromStream = streamImage(context.stream, reference, arch ?? "x86_64");
+  const fromStream = streamImage(context.stream, reference, arch);
   const sameAsStream =
     fromStream && reference.platform !== "VSphere"
       ? (reference.platform === "AWS" && reference.ami === fromStream.image) ||
         (reference.platform === "GCP" && reference.image === fromStream.image)
       : null;
-  if (!arch) notes.push("no architecture annotation; assumed x86_64");
+  if ("arch" in archResult && archResult.source === "control-plane")
+    notes.push(`no architecture annotation; the MCO uses the control plane's architecture (${arch})`);
   if (sameAsStream) {
     return { ...base, rhcosBuild: fromStream!.release, ocpVersion: context.releaseVersion, provenance: "stream", matchesStream: true };
   }

@@ -4,7 +4,7 @@ import type { BareMetalProvisioningFacts, ClusterSnapshot, EnforcementValue } fr
 import { manualSpec, variant } from "./testing/skew";
 import { healthyCluster, machineSet, prodEast, prodEast422, prodEast422Acknowledged } from "./testing/snapshots";
 
-describe("effectiveEnforcement: predicting the MCO's mode and value at another release (reference §2.2, first match wins)", () => {
+describe("effectiveEnforcement: predicting the MCO's mode and value at another release (docs/openshift.md §16.1, first match wins)", () => {
   const cases: {
     rule: string;
     snapshot: ClusterSnapshot;
@@ -14,7 +14,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
     fallback: boolean;
   }[] = [
     {
-      rule: "§2.2.1 spec Manual is mirrored with the admin's value",
+      rule: "§16.1 rule 1 spec Manual is mirrored with the admin's value",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.19.0" }) }),
       release: "4.22.3",
       mode: "Manual",
@@ -22,7 +22,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 spec Manual with an RHCOS build is mirrored",
+      rule: "§16.1 rule 1 spec Manual with an RHCOS build is mirrored",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
       release: "4.22.3",
       mode: "Manual",
@@ -30,7 +30,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 spec None is mirrored (the admin opted out)",
+      rule: "§16.1 rule 1 spec None is mirrored (the admin opted out)",
       snapshot: variant({ enforcement: { served: true, spec: { mode: "None", manual: null }, status: null } }),
       release: "4.22.3",
       mode: "None",
@@ -38,7 +38,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.1 before §2.2.3: spec wins over single-node",
+      rule: "§16.1 rule 1 before §16.1 rule 3: spec wins over single-node",
       snapshot: variant({ topology: "SingleReplica", enforcement: manualSpec({ ocpVersion: "4.16.0" }) }),
       release: "4.22.3",
       mode: "Manual",
@@ -46,7 +46,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.3 single-node (SingleReplica) → None",
+      rule: "§16.1 rule 3 single-node (SingleReplica) → None",
       snapshot: variant({ topology: "SingleReplica" }),
       release: "4.22.3",
       mode: "None",
@@ -54,7 +54,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 supported platform + All (default-on, no admin opinion) → Automatic with the release's boot images",
+      rule: "§16.1 rule 4 supported platform + All (default-on, no admin opinion) → Automatic with the release's boot images",
       snapshot: healthyCluster(),
       release: "4.22.3",
       mode: "Automatic",
@@ -62,7 +62,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 a minor-only release is normalised to x.y.0",
+      rule: "§16.1 rule 4 a minor-only release is normalised to x.y.0",
       snapshot: healthyCluster(),
       release: "4.23",
       mode: "Automatic",
@@ -70,7 +70,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2.4 supported + All, but a MachineSet is reconcile-skipped → Automatic with the install version",
+      rule: "§16.1 rule 4 supported + All, but a MachineSet is reconcile-skipped → Automatic with the install version",
       snapshot: variant({
         managedMachineSets: { spec: "All", status: "All" },
         machineSets: [machineSet("owned", { ocpVersion: "4.12.7", skipReason: "has an owner reference" })],
@@ -81,7 +81,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 MachineSets Partial → Manual with the install version (prod-east)",
+      rule: "§16.1 rule 5 MachineSets Partial → Manual with the install version (prod-east)",
       snapshot: prodEast(),
       release: "4.22.3",
       mode: "Manual",
@@ -89,7 +89,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 MachineSets None → Manual with the install version",
+      rule: "§16.1 rule 5 MachineSets None → Manual with the install version",
       snapshot: variant({ managedMachineSets: { spec: "None", status: "None" } }),
       release: "4.22.3",
       mode: "Manual",
@@ -97,7 +97,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§2.2.5 unsupported platform (OpenStack) → Manual with the install version",
+      rule: "§16.1 rule 5 unsupported platform (OpenStack) → Manual with the install version",
       snapshot: variant({ platform: "OpenStack", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.3",
       mode: "Manual",
@@ -105,7 +105,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§0 Azure is default-on only from 4.22: at 4.21 with no opinion it is Manual with the install version",
+      rule: "§14 Azure is default-on only from 4.22: at 4.21 with no opinion it is Manual with the install version",
       snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
       release: "4.21.4",
       mode: "Manual",
@@ -113,7 +113,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: true,
     },
     {
-      rule: "§0 Azure at 4.22 with no opinion → default-on All → Automatic",
+      rule: "§14 Azure at 4.22 with no opinion → default-on All → Automatic",
       snapshot: variant({ platform: "Azure", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.0",
       mode: "Automatic",
@@ -121,7 +121,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§0 a later major (5.0) keeps AWS support: All → Automatic, not an install-version fallback",
+      rule: "§14 a later major (5.0) keeps AWS support: All → Automatic, not an install-version fallback",
       snapshot: healthyCluster(),
       release: "5.0.1",
       mode: "Automatic",
@@ -129,7 +129,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
       fallback: false,
     },
     {
-      rule: "§2.2 install version: no history at all → 0.0.0, as GetOCPInstallVersion falls back",
+      rule: "§16.1 install version: no history at all → 0.0.0, as GetOCPInstallVersion falls back",
       snapshot: variant({ version: null }),
       release: "4.22.3",
       mode: "Manual",
@@ -148,7 +148,7 @@ describe("effectiveEnforcement: predicting the MCO's mode and value at another r
   });
 });
 
-describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provisioning path → None", () => {
+describe("effectiveEnforcement §16.1 rule 2: bare metal off the legacy provisioning path → None", () => {
   const legacy: BareMetalProvisioningFacts = {
     legacyPath: true,
     reason: "Provisioning provisioning-configuration has spec.provisioningOSDownloadURL set",
@@ -315,7 +315,7 @@ describe("effectiveEnforcement §2.2 rule 2: bare metal off the legacy provision
   });
 });
 
-describe("effectiveEnforcement: the cluster's own minor is read from its status (reference §2.2, §2.3)", () => {
+describe("effectiveEnforcement: the cluster's own minor is read from its status (docs/openshift.md §16.1, §17.2)", () => {
   it.each([
     {
       rule: "status Manual with the install version the MCO wrote is an install-version fallback",

@@ -23,7 +23,7 @@ import {
   versionFacts,
 } from "./testing/snapshots";
 
-describe("assessSkew: the Upgradeable condition and its message (reference §2.3, §2.4)", () => {
+describe("assessSkew: the Upgradeable condition and its message (docs/openshift.md §17.2, §17.3)", () => {
   it("prod-east at 4.19.10 predicted at 4.22.3: Manual fallback with 4.12.7 → Upgradeable=False, ClusterBootImageSkewError, word for word", () => {
     const a = assessSkew(prodEast(), "4.22.3");
     expect(a.limits).toEqual({ ocpVersion: "4.13.0", rhelVersion: "9.2" });
@@ -45,19 +45,19 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
   type Case = { rule: string; snapshot: ClusterSnapshot; release: string; block: string | null; verdict?: string; note?: RegExp };
   const cases: Case[] = [
     {
-      rule: "§2.4 docs link version = the newest history entry once at the release (4.23 predicted)",
+      rule: "§17.3 docs link version = the newest history entry once at the release (4.23 predicted)",
       snapshot: prodEast422(),
       release: "4.23.2",
       block: ocpMessage("4.12.7", "4.23"),
     },
     {
-      rule: "§2.4 docs link version of a minor-only release",
+      rule: "§17.3 docs link version of a minor-only release",
       snapshot: prodEast(),
       release: "4.24",
       block: ocpMessage("4.12.7", "4.24"),
     },
     {
-      rule: "§2.3 RHCOS variant of the message, RHEL from the legacy build",
+      rule: "§17.2 RHCOS variant of the message, RHEL from the legacy build",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "412.86.202212081411-0" }, "RHCOSVersion") }),
       release: "4.22.1",
       block:
@@ -65,42 +65,42 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
         docs("4.22"),
     },
     {
-      rule: "§2.3 only ocpVersion is compared when both are given",
+      rule: "§17.2 only ocpVersion is compared when both are given",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0", rhcosVersion: "412.86.202212081411-0" }) }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 the limit itself (4.13.0) is within",
+      rule: "§17.2 the limit itself (4.13.0) is within",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "4.13.0" }) }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 a current-scheme RHEL 9.6 build is within",
+      rule: "§17.2 a current-scheme RHEL 9.6 build is within",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "9.6.20250701-0" }, "RHCOSVersion") }),
       release: "4.22.1",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.3 an unparseable OCP version is treated as in skew (no block)",
+      rule: "§17.2 an unparseable OCP version is treated as in skew (no block)",
       snapshot: variant({ enforcement: manualSpec({ ocpVersion: "four.twelve" }) }),
       release: "4.22.1",
       block: null,
       verdict: "unparseable",
     },
     {
-      rule: "§2.3 an unparseable RHCOS build is treated as in skew (no block)",
+      rule: "§17.2 an unparseable RHCOS build is treated as in skew (no block)",
       snapshot: variant({ enforcement: manualSpec({ rhcosVersion: "rhcos-latest" }, "RHCOSVersion") }),
       release: "4.22.1",
       block: null,
       verdict: "unparseable",
     },
     {
-      rule: "§2.3 an unparseable status value on the cluster itself does not block",
+      rule: "§17.2 an unparseable status value on the cluster itself does not block",
       snapshot: {
         ...prodEast422(),
         machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")],
@@ -115,45 +115,45 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
       verdict: "unparseable",
     },
     {
-      rule: "§2.1 an unparseable release has no limit",
+      rule: "§17.1 an unparseable release has no limit",
       snapshot: prodEast(),
       release: "latest",
       block: null,
     },
     {
-      rule: "§0 releases before 4.22 do not enforce",
+      rule: "§14 releases before 4.22 do not enforce",
       snapshot: prodEast(),
       release: "4.21.9",
       block: null,
     },
     {
-      rule: "§2.2 install version unreadable → 0.0.0 is below the limit",
+      rule: "§16.1 install version unreadable → 0.0.0 is below the limit",
       snapshot: variant({ version: null }),
       release: "4.22.0",
       block: ocpMessage("0.0.0", "4.22"),
     },
     {
-      rule: "§2.2.3 single-node: None, nothing to compare",
+      rule: "§16.1 rule 3 single-node: None, nothing to compare",
       snapshot: variant({ topology: "SingleReplica" }),
       release: "4.22.0",
       block: null,
     },
     {
-      rule: "§2.2.4 managed + clean pass: the release's own boot images are within",
+      rule: "§16.1 rule 4 managed + clean pass: the release's own boot images are within",
       snapshot: healthyCluster(),
       release: "4.22.0",
       block: null,
       verdict: "within-limit",
     },
     {
-      rule: "§2.2.2 bare metal in a snapshot stored before Provisioning was read: the legacy path is assumed, with a note",
+      rule: "§16.1 rule 2 bare metal in a snapshot stored before Provisioning was read: the legacy path is assumed, with a note",
       snapshot: variant({ platform: "BareMetal", managedMachineSets: { spec: null, status: null } }),
       release: "4.22.0",
       block: ocpMessage("4.12.7", "4.22"),
       note: /legacy provisioning path is unknown \(the Provisioning object was not read for this snapshot\)/,
     },
     {
-      rule: "§2.4 DegradedPool overrides the skew reason: the skew block is still predicted underneath",
+      rule: "§17.3 DegradedPool overrides the skew reason: the skew block is still predicted underneath",
       snapshot: {
         ...prodEast422(),
         machineConfigOperator: [
@@ -171,14 +171,14 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
       note: /overrides ClusterBootImageSkewError/,
     },
     {
-      rule: "§2.4 ClusterOperator unreadable: the block is predicted from the cluster's own record",
+      rule: "§17.3 ClusterOperator unreadable: the block is predicted from the cluster's own record",
       snapshot: { ...prodEast422(), machineConfigOperator: null },
       release: "4.22.3",
       block: PROD_EAST_422_MESSAGE,
       note: /could not be read/,
     },
     {
-      rule: "§2.4 the cluster says Upgradeable=True: no block, even if its record is below (not synced yet)",
+      rule: "§17.3 the cluster says Upgradeable=True: no block, even if its record is below (not synced yet)",
       snapshot: { ...prodEast422(), machineConfigOperator: [cond("Upgradeable", "True", "AsExpected")] },
       release: "4.22.3",
       block: null,
@@ -195,7 +195,7 @@ describe("assessSkew: the Upgradeable condition and its message (reference §2.3
     if (note) expect(a.notes.join(" ")).toMatch(note);
   });
 
-  it("§2.1 takes the limits from the table it is given", () => {
+  it("§17.1 takes the limits from the table it is given", () => {
     const table = [
       { fromRelease: "4.22.0", ocpVersion: "4.13.0", rhelVersion: "9.2" },
       { fromRelease: "4.25.0", ocpVersion: "4.16.0", rhelVersion: "9.4" },
@@ -316,7 +316,7 @@ describe("managedBootImagesWhatIf", () => {
   });
 });
 
-describe("assessSkew in Automatic mode asks the boot image controller first (reference §2.4)", () => {
+describe("assessSkew in Automatic mode asks the boot image controller first (docs/openshift.md §17.3)", () => {
   /**
    * A 4.22.3 cluster the MCO has put in Automatic with `ocpVersion`, with the given controller
    * conditions; ClusterOperator machine-config unread, so the MCO's answer is predicted.
@@ -345,12 +345,23 @@ describe("assessSkew in Automatic mode asks the boot image controller first (ref
     expect(bootImageControllerState(s.bootImageConditions)).not.toBe("ready");
     const a = assessSkew(s, "4.22.3");
     expect(a.verdict?.outcome).toBe("within-limit");
+    // release-4.22 checkBootImageControllerReady: fmt.Errorf("Boot image controller is degraded: %s", …).
     expect(a.block).toEqual({
       reason: "ClusterBootImageSkewError",
       message:
-        "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
+        "Upgrades have been disabled due to boot image update failures: Boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
       source: "predicted",
     });
+  });
+
+  it("checkBootImageControllerReady on release-4.23 and main writes the error in lower case", () => {
+    const conditions = [progressing("False"), degraded("True")];
+    expect(bootImageControllerState(conditions, "4.23.0")).toEqual({
+      message:
+        "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
+    });
+    expect(bootImageControllerState(conditions, "5.0.1")).toMatchObject({ message: expect.stringContaining(": boot image controller is degraded") });
+    expect(bootImageControllerState(conditions, "4.22.9")).toMatchObject({ message: expect.stringContaining(": Boot image controller is degraded") });
   });
 
   it.each([

@@ -1,5 +1,12 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
-import { checkBootImageSkew, installVersion, MCO_SKEW_LIMITS, UPGRADEABLE_SKEW_REASON, skewLimitsFor } from "./skew";
+import {
+  checkBootImageSkew,
+  degradedControllerMessage,
+  installVersion,
+  MCO_SKEW_LIMITS,
+  UPGRADEABLE_SKEW_REASON,
+  skewLimitsFor,
+} from "./skew";
 import type { SkewLimitEntry, SkewLimits, SkewVerdict } from "./skew";
 import {
   conditionOf,
@@ -8,24 +15,31 @@ import {
   type EnforcementValue,
   type MachineSetFacts,
 } from "./snapshot";
-import { compareVersions, formatVersion, parseOcpVersion, parseRhcosBuild } from "./versions";
+import { compareVersions, formatVersion, genericMajorMinorPatch, parseGenericVersion, parseOcpVersion, parseRhcosBuild } from "./versions";
 
 /**
  * Boot-image skew of one cluster at a release: the MCO's way (which mode, which value, which
- * Upgradeable condition, reference §2.2–§2.4) and Fleetskew's way (per MachineSet lag, the oldest
- * boot image, what managed boot images would change).
+ * Upgradeable condition, docs/openshift.md §15–§17) and Fleetskew's way (per MachineSet lag, the
+ * oldest boot image, what managed boot images would change).
  */
 export type EnforcementMode = "Automatic" | "Manual" | "None";
 
 export type EffectiveEnforcement = {
   mode: EnforcementMode;
   value: EnforcementValue | null;
-  /** "cluster": read from MachineConfiguration status; "predicted": the §2.2 rules applied at another release. */
+  /** "cluster": read from MachineConfiguration status; "predicted": the §16.1 rules applied at another release. */
   source: "cluster" | "predicted";
   /** Why this mode, in words. */
   basis: string;
   /** The value is the install version the MCO assumes when it knows nothing better. */
   installVersionFallback: boolean;
+  /**
+   * Predicted only: the boot image controller would fail on some MachineSet (§15.2), and this is the
+   * BootImageUpdateDegraded message it would write; in Automatic mode that blocks upgrades (§17.3).
+   */
+  degradedController?: string | null;
+  /** Predicted only: what the prediction assumes where Fleetskew cannot see what the MCO sees (e.g. an AMI's owner). */
+  assumption?: string | null;
 };
 
 export type SkewBlock = { reason: string; message: string; source: "cluster" | "predicted" };
@@ -55,8 +69,8 @@ const normalized = (text: string | null | undefined) => {
 const historyOf = (s: ClusterSnapshot) => s.version?.history ?? [];
 
 /**
- * The minor to look up in the 4.x platform timeline (platforms.ts). A later major (the "5.0" line of
- * reference §0) keeps everything 4.x HEAD has, so it counts as past every 4.x minor; 0 when unparseable.
+ * The minor to look up in the 4.x platform timeline (platforms.ts). A later major (the "5.0" line,
+ * docs/openshift.md §14) keeps everything 4.x HEAD has, so it counts as past every 4.x minor; 0 when unparseable.
  */
 export function platformMinor(release: string | null | undefined): number {
   const v = parseOcpVersion(release);
@@ -65,14 +79,26 @@ export function platformMinor(release: string | null | undefined): number {
 }
 
 /**
- * Whether the cluster is on the bare-metal legacy provisioning path (§2.2 rule 2). A snapshot stored
+ * Whether the cluster is on the bare-metal legacy provisioning path (§16.1 rule 2). A snapshot stored
  * before Fleetskew read the Provisioning object does not say: unknown, which the MCO treats as legacy.
  */
 export function bareMetalProvisioningOf(s: ClusterSnapshot): BareMetalProvisioningFacts {
   return s.bareMetalProvisioning ?? { legacyPath: null, reason: "the Provisioning object was not read for this snapshot" };
 }
 
-/** The effective enforcement mode and value at `release` (§2.2, first match wins). */
+/**
+ * The Degraded message the boot image controller writes after a pass (`updateConditions`,
+ * boot_image_controller.go; §15.5): counts per kind of machine resource, then the errors as
+ * kubeErrs.NewAggregate prints them (one alone, several deduplicated in brackets). The MCO lists
+ * MachineSets in its cache's order, which is unspecified; Fleetskew lists them by name.
+ */
+export function predictedDegradedMessage(errors: string[]): string {
+  const unique = [...new Set(errors)];
+  const aggregate = unique.length === 1 ? unique[0]! : `[${unique.join(", ")}]`;
+  return `${errors.length} Degraded MAPI MachineSets | 0 Degraded ControlPlaneMachineSets | 0 Degraded CAPI MachineSets | 0 Degraded CAPI MachineDeployments | Error(s): ${aggregate}`;
+}
+
+/** The effective enforcement mode and value at `release` (§16.1, first match wins). */
 export function effectiveEnforcement(s: ClusterSnapshot, release: string): EffectiveEnforcement {
   const install = installVersion(historyOf(s));
   const status = s.enforcement?.status;
@@ -112,32 +138,66 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
   if (s.topology === "SingleReplica") return predicted("None", "single-node cluster: the MCO does not enforce boot-image skew", null);
 
   const minor = platformMinor(release);
-  const supported = bootImagesSupported(s.platform, minor);
-  const managed =
-    s.managedMachineSets.spec ??
-    (bootImagesDefaultOn(s.platform, minor) ? "All" : sameMinor(release, s.version?.current) ? s.managedMachineSets.status : null) ??
-    "None";
+  const supported = bootImagesSupported(s.platform, minor, s.azureCloudName);
+  // syncManagedBootImagesStatus (§13.2): an explicitly empty list is copied to status as it is, so
+  // no MachineSet manager is enrolled and the platform default does not apply.
+  const emptyList = s.managedMachineSets.specEmptyList === true;
+  const managed = emptyList
+    ? "None"
+    : (s.managedMachineSets.spec ??
+      (bootImagesDefaultOn(s.platform, minor, s.azureCloudName)
+        ? "All"
+        : sameMinor(release, s.version?.current)
+          ? s.managedMachineSets.status
+          : null) ??
+      "None");
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
+    const failing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error");
+    if (failing.length > 0)
+      return {
+        ...predicted(
+          "Automatic",
+          `managed boot images, but the boot image controller fails on ${failing.map((m) => m.machineSet).join(", ")} and goes Degraded`,
+          fallbackValue,
+          true,
+        ),
+        degradedController: predictedDegradedMessage(failing.map((m) => m.ifAllManaged.error ?? m.ifAllManaged.reason)),
+      };
     const skipped = s.machineSets.filter((m) => m?.ifAllManaged?.action === "skip");
-    if (skipped.length > 0)
-      return predicted(
-        "Automatic",
-        `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version`,
-        fallbackValue,
-        true,
-      );
-    const atRelease = sameMinor(release, s.version?.current) ? normalized(s.bootImageRelease) : normalized(release);
-    return atRelease
+    if (skipped.length > 0) {
+      const assumed = skipped.filter((m) => m.ifAllManaged?.basis === "assumed");
+      return {
+        ...predicted(
+          "Automatic",
+          `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version` +
+            (assumed.length
+              ? ` (assumed for ${assumed.map((m) => m.machineSet).join(", ")}: Fleetskew cannot confirm their AMIs are published RHCOS AMIs)`
+              : ""),
+          fallbackValue,
+          true,
+        ),
+        assumption: assumed.length
+          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs`
+          : null,
+      };
+    }
+    // updateClusterBootImage: coreos-bootimages releaseVersion, parsed with ParseGeneric, as x.y.z.
+    const releaseVersion = parseGenericVersion(sameMinor(release, s.version?.current) ? s.bootImageRelease : release);
+    return releaseVersion
       ? predicted("Automatic", "managed boot images: every MachineSet is moved to the release's boot image", {
-          ocpVersion: atRelease,
+          ocpVersion: genericMajorMinorPatch(releaseVersion),
           rhcosVersion: null,
         })
       : predicted("Automatic", "managed boot images, but the boot image release is unknown", fallbackValue, true);
   }
   const why = !supported
-    ? `the MCO does not update boot images on ${s.platform ? `platform ${s.platform}` : "this platform"} at ${release}`
-    : `MachineSet boot images are not fully managed (mode ${managed})`;
+    ? s.platform === "Azure" && s.azureCloudName === "AzureStackCloud"
+      ? `the MCO does not update boot images on Azure Stack Hub (AzureStackCloud)`
+      : `the MCO does not update boot images on ${s.platform ? `platform ${s.platform}` : "this platform"} at ${release}`
+    : emptyList
+      ? "spec.managedBootImages.machineManagers is an empty list, the explicit opt-out of boot image updates"
+      : `MachineSet boot images are not fully managed (mode ${managed})`;
   return predicted("Manual", `${why}, so it falls back to Manual with the install version`, fallbackValue, true);
 }
 
@@ -178,9 +238,10 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
         block: { reason: UPGRADEABLE_SKEW_REASON, message: upgradeable.message ?? "", source: "cluster" },
         notes,
       };
-    // §2.4: in Automatic the MCO first asks its boot image controller. Degraded blocks whatever the
+    // §17.3: in Automatic the MCO first asks its boot image controller. Degraded blocks whatever the
     // value; a controller still walking MachineSets (or one that never reported) skips the check.
-    const controller = enforcement.mode === "Automatic" ? bootImageControllerState(s.bootImageConditions ?? []) : "ready";
+    const controller =
+      enforcement.mode === "Automatic" ? bootImageControllerState(s.bootImageConditions ?? [], s.version?.current ?? null) : "ready";
     if (controller === "skipped") {
       notes.push(
         "the boot image controller has not finished a pass (BootImageUpdateProgressing is True or missing), so the MCO skips the skew check until it does",
@@ -190,7 +251,7 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
     const message = controller !== "ready" ? controller.message : verdict?.outcome === "below-limit" ? verdict.message : null;
     if (message !== null) {
       const predictedBlock = { reason: UPGRADEABLE_SKEW_REASON, message, source: "predicted" as const };
-      // §2.4: DegradedPool / InterruptedBuild override the skew reason; the skew block is still there underneath.
+      // §17.4: DegradedPool / InterruptedBuild override the skew reason; the skew block is still there underneath.
       if (upgradeable?.status === "False") {
         notes.push(
           `the MCO reports Upgradeable=False with reason ${upgradeable.reason ?? "(none)"}, which overrides ${UPGRADEABLE_SKEW_REASON}; the boot-image block shows once that is resolved`,
@@ -213,24 +274,32 @@ export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimit
   if (enforcement.mode === "None" || !enforcement.value) return { release, limits, enforcement, verdict: null, block: null, notes };
   // Once at `release`, its newest history entry is `release`: that is the docs link version the MCO uses.
   const verdict = checkBootImageSkew(enforcement.value, limits, release);
+  if (enforcement.mode === "Automatic" && enforcement.degradedController)
+    return {
+      release,
+      limits,
+      enforcement,
+      verdict,
+      block: { reason: UPGRADEABLE_SKEW_REASON, message: degradedControllerMessage(release, enforcement.degradedController), source: "predicted" },
+      notes,
+    };
   const block =
     verdict.outcome === "below-limit" ? { reason: UPGRADEABLE_SKEW_REASON, message: verdict.message, source: "predicted" as const } : null;
   return { release, limits, enforcement, verdict, block, notes };
 }
 
 /**
- * What the MCO's readiness check of the boot image controller answers in Automatic mode (§2.4), from
- * MachineConfiguration's conditions: Degraded=True blocks with its message; Progressing missing or
- * True skips the skew check.
+ * What the MCO's readiness check of the boot image controller answers in Automatic mode
+ * (`checkBootImageControllerReady`, pkg/operator/status.go; §17.3), from MachineConfiguration's
+ * conditions: Degraded=True blocks with its message (worded as the MCO of `release` words it);
+ * Progressing missing or True skips the skew check.
  */
 export function bootImageControllerState(
   conditions: readonly { type: string; status: string; message?: string | null }[],
+  release: string | null = null,
 ): "ready" | "skipped" | { message: string } {
   const degraded = conditions.find((c) => c.type === "BootImageUpdateDegraded");
-  if (degraded?.status === "True")
-    return {
-      message: `Upgrades have been disabled due to boot image update failures: boot image controller is degraded: ${degraded.message ?? ""}`,
-    };
+  if (degraded?.status === "True") return { message: degradedControllerMessage(release, degraded.message ?? "") };
   const progressing = conditions.find((c) => c.type === "BootImageUpdateProgressing");
   return !progressing || progressing.status === "True" ? "skipped" : "ready";
 }
@@ -334,7 +403,9 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
   if (later.block)
     return {
       status: "at-risk",
-      summary: `will be blocked from minor updates once at ${parseOcpVersion(enforcing)!.major}.${parseOcpVersion(enforcing)!.minor}`,
+      summary:
+        `will be blocked from minor updates once at ${parseOcpVersion(enforcing)!.major}.${parseOcpVersion(enforcing)!.minor}` +
+        (later.enforcement.assumption ? ` (${later.enforcement.assumption})` : ""),
       assessment: later,
       oldest,
       effectiveMode,
@@ -354,22 +425,28 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
 export type ManagedWhatIf = {
   supported: boolean;
   wouldUpdate: string[];
+  /** Skipped (they reset the record to the install version) or failing (they degrade the controller). */
   wouldSkip: { machineSet: string; reason: string }[];
+  /** Left out on purpose (Windows, another OS stream…): they change nothing. */
+  excluded: { machineSet: string; reason: string }[];
   /** The enforcement the MCO would then settle on. */
   result: string;
 };
 
 /** What enabling managed boot images (MachineSets: All) would change on this cluster now. */
 export function managedBootImagesWhatIf(s: ClusterSnapshot): ManagedWhatIf {
-  const supported = bootImagesSupported(s.platform, platformMinor(s.version?.current));
+  const supported = bootImagesSupported(s.platform, platformMinor(s.version?.current), s.azureCloudName);
   const wouldUpdate = s.machineSets.filter((m) => m.ifAllManaged.action === "update").map((m) => m.machineSet);
   const wouldSkip = s.machineSets
-    .filter((m) => m.ifAllManaged.action === "skip")
+    .filter((m) => m.ifAllManaged.action === "skip" || m.ifAllManaged.action === "error")
+    .map((m) => ({ machineSet: m.machineSet, reason: m.ifAllManaged.reason }));
+  const excluded = s.machineSets
+    .filter((m) => m.ifAllManaged.action === "exclude")
     .map((m) => ({ machineSet: m.machineSet, reason: m.ifAllManaged.reason }));
   const result = !supported
     ? `the MCO does not update boot images on ${s.platform ? `platform ${s.platform}` : "this platform"} at ${s.version?.current ?? "this version"}`
     : wouldSkip.length
       ? `Automatic, but still the install version ${installVersion(historyOf(s))} while ${wouldSkip.length} MachineSet(s) are skipped`
       : `Automatic with the boot images of ${normalized(s.bootImageRelease) ?? "the current release"}`;
-  return { supported, wouldUpdate, wouldSkip, result };
+  return { supported, wouldUpdate, wouldSkip, excluded, result };
 }

@@ -1,4 +1,4 @@
-import type { ResolvedBootImage } from "./bootImages";
+import type { McoDecision, ResolvedBootImage } from "./bootImages";
 
 /**
  * A cluster as Fleetskew understands it: normalized from the objects read in one sweep, with no raw
@@ -43,7 +43,7 @@ export type SkewEnforcementFacts = {
 export type MachineSetFacts = ResolvedBootImage & {
   replicas: number | null;
   /** The MCO's decision if MachineSets were managed with mode All: what enabling managed boot images would do. */
-  ifAllManaged: { action: "update" | "skip"; reason: string };
+  ifAllManaged: McoDecision;
 };
 
 export type PoolFacts = {
@@ -97,8 +97,8 @@ export type ImageModeFacts = {
 
 /**
  * Whether the cluster is on the bare-metal "legacy provisioning path": the metal3.io Provisioning
- * `provisioning-configuration` exists with a non-empty `spec.provisioningOSDownloadURL` (reference
- * §2.2 rule 2). Read on every platform; it decides skew enforcement only on BareMetal.
+ * `provisioning-configuration` exists with a non-empty `spec.provisioningOSDownloadURL`
+ * (docs/openshift.md §16.1 rule 2). Read on every platform; it decides skew enforcement only on BareMetal.
  */
 export type BareMetalProvisioningFacts = {
   /** true: the URL is set; false: no such object, or the URL is empty; null: unknown (the MCO then assumes legacy). */
@@ -118,11 +118,20 @@ export type ClusterSnapshot = {
   platform: string | null;
   /** Infrastructure status.controlPlaneTopology, e.g. SingleReplica for single-node clusters. */
   topology: string | null;
+  /** Infrastructure status.platformStatus.azure.cloudName (AzureStackCloud: Azure Stack Hub); missing from older snapshots. */
+  azureCloudName?: string | null;
+  /** kubernetes.io/arch of the control-plane nodes, the architecture the MCO assumes for MachineSets without an annotation. */
+  controlPlaneArchitecture?: string | null;
   /** ClusterOperator machine-config conditions (Upgradeable, Degraded, …). */
   machineConfigOperator: Condition[] | null;
   enforcement: SkewEnforcementFacts | null;
-  /** MachineSet boot-image management mode (All, Partial, None) as the admin set it and as the MCO applies it; null when not set. */
-  managedMachineSets: { spec: string | null; status: string | null };
+  /**
+   * MachineSet boot-image management mode (All, Partial, None) as the admin set it and as the MCO
+   * applies it; null when not set. `specEmptyList`: spec.managedBootImages.machineManagers is an
+   * explicitly empty list, the legacy full opt-out the MCO mirrors to status (docs/openshift.md §13.2);
+   * missing from snapshots stored before Fleetskew read it.
+   */
+  managedMachineSets: { spec: string | null; status: string | null; specEmptyList?: boolean };
   optedInAt: string | null;
   bootImageConditions: Condition[];
   /** coreos-bootimages data.releaseVersion. */

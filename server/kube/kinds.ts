@@ -21,7 +21,7 @@ export const KINDS = {
   pinnedImageSet: ref("machineconfiguration.openshift.io", "v1", "PinnedImageSet", "pinnedimagesets"),
   machineOSConfig: ref("machineconfiguration.openshift.io", "v1", "MachineOSConfig", "machineosconfigs"),
   machineOSBuild: ref("machineconfiguration.openshift.io", "v1", "MachineOSBuild", "machineosbuilds"),
-  /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (reference §2.2). */
+  /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (docs/openshift.md §16.1). */
   provisioning: ref("metal3.io", "v1alpha1", "Provisioning", "provisionings"),
   node: ref("", "v1", "Node", "nodes"),
   configMap: ref("", "v1", "ConfigMap", "configmaps", true),

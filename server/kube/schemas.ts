@@ -41,7 +41,8 @@ export const ClusterVersionSchema = object({
         .array(
           z.looseObject({
             state: z.string(),
-            version: z.string(),
+            // The MCO reads an entry without a version as "" (its install version falls back past it).
+            version: z.string().optional(),
             startedTime: z.string().optional(),
             completionTime: z.string().nullable().optional(),
             image: z.string().optional(),
@@ -65,7 +66,13 @@ export const InfrastructureSchema = object({
     .looseObject({
       infrastructureName: z.string().optional(),
       platform: z.string().optional(),
-      platformStatus: z.looseObject({ type: z.string().optional() }).optional(),
+      platformStatus: z
+        .looseObject({
+          type: z.string().optional(),
+          // AzureStackCloud (Azure Stack Hub) has no boot image management (docs/openshift.md §14).
+          azure: z.looseObject({ cloudName: z.string().optional() }).optional(),
+        })
+        .optional(),
       controlPlaneTopology: z.string().optional(),
     })
     .optional(),
@@ -127,7 +134,7 @@ export const MachineOSConfigSchema = object({
   status: z.looseObject({}).optional(),
 });
 export const MachineOSBuildSchema = object({ status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional() });
-/** metal3.io Provisioning: only the OS download URL matters (the legacy provisioning path, reference §2.2). */
+/** metal3.io Provisioning: only the OS download URL matters (the legacy provisioning path, docs/openshift.md §16.1). */
 export const ProvisioningSchema = object({
   spec: z.looseObject({ provisioningOSDownloadURL: z.string().optional().nullable() }).optional(),
 });

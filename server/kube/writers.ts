@@ -7,7 +7,7 @@ type Obj = { metadata: { name: string; resourceVersion?: string; labels?: Record
 
 export type PinnedImageSetInput = {
   name: string;
-  /** The labels that aim the set at its pool: the MCO gives it to every pool whose machineConfigSelector matches (reference §6). */
+  /** The labels that aim the set at its pool: the MCO gives it to every pool whose machineConfigSelector matches (docs/openshift.md §21.3). */
   poolLabels: Record<string, string>;
   images: string[];
   labels?: Record<string, string>;

@@ -19,6 +19,7 @@ import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/cl
 import type { DumpObject } from "../kube/dumps";
 import type { ClusterCredentials } from "../kube/credentials";
 import {
+  readClusterVersion,
   readInfrastructure,
   readMachineConfigPools,
   readMachineConfigs,
@@ -122,12 +123,13 @@ export async function previewFrom(
   proposed: RenderedConfig,
   origin: Pick<ClusterPreview, "source" | "observedAt" | "sourceNote">,
 ): Promise<ClusterPreview> {
-  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs] = await Promise.all([
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion] = await Promise.all([
     readMachineConfigPools(cluster),
     readMachineConfigs(cluster),
     readMachineConfiguration(cluster),
     readInfrastructure(cluster),
     readMachineOSConfigs(cluster),
+    readClusterVersion(cluster),
   ]);
   for (const r of [pools, configs]) {
     if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
@@ -135,7 +137,15 @@ export async function previewFrom(
   }
   if (pools.status !== "ok" || configs.status !== "ok") throw new Error("unreachable");
   const warnings: string[] = [];
-  const { policies, source } = effectivePolicies(machineConfiguration.status === "ok" ? machineConfiguration.value : null, warnings);
+  const release =
+    clusterVersion.status === "ok"
+      ? ((clusterVersion.value.status?.history ?? []).find((h) => h.state === "Completed" && h.version)?.version ?? null)
+      : null;
+  const { policies, source, legacy } = effectivePolicies(
+    machineConfiguration.status === "ok" ? machineConfiguration.value : null,
+    warnings,
+    release,
+  );
   const overrides = ((machineConfiguration.status === "ok"
     ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
         ?.irreconcilableValidationOverrides?.storage
@@ -179,7 +189,7 @@ export async function previewFrom(
     }
     let preview: Preview;
     try {
-      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides });
+      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides, firstBoot: legacy });
     } catch (error) {
       if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
       throw error;

@@ -35,7 +35,7 @@ export type ClusterSpec = {
   /** Verb/resource pairs every token is refused (to simulate missing RBAC). */
   forbidden?: Permission[];
   faults?: Faults;
-  /** Feature set; TechPreviewNoUpgrade serves fields earlier (reference §0). */
+  /** Feature set; TechPreviewNoUpgrade serves fields earlier (docs/openshift.md §14). */
   featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
   /** The cluster's objects, produced on first use so that thousands of clusters cost little until read. */
   objects: () => KubeObject[];

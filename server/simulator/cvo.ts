@@ -1,11 +1,13 @@
 import type { KubeObject } from "./store";
 
 /**
- * The cluster-version operator's Upgradeable conditions on ClusterVersion, as pkg/cvo/upgradeable.go
- * computes them from the objects it reads: admin gates of the current minor that admin-acks does not
- * acknowledge, and cluster operators reporting Upgradeable=False (reference §2.4 for the wording of
- * a single blocking operator). One failing check becomes `Upgradeable` itself; several keep their own
- * `Upgradeable…` conditions beside an `Upgradeable` with reason MultipleReasons.
+ * The cluster-version operator's Upgradeable conditions on ClusterVersion, as
+ * openshift/cluster-version-operator pkg/cvo/upgradeable.go (release-4.22: `clusterOperatorsUpgradeable`,
+ * `clusterAdminAcksCompletedUpgradeable`, `setUpgradeableConditions`) computes them from the objects
+ * it reads: admin gates of the current minor that admin-acks does not acknowledge, and cluster
+ * operators reporting Upgradeable=False (docs/openshift.md §20.2). One failing check becomes
+ * `Upgradeable` itself; several keep their own `Upgradeable…` conditions beside an `Upgradeable` with
+ * reason MultipleReasons.
  */
 export type UpgradeableCondition = { type: string; status: "False"; reason: string; message: string };
 
@@ -154,4 +156,49 @@ export function withCvoUpgradeable<C extends { type: string; status: string; las
     return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now } as unknown as C;
   });
   return [...kept, ...next];
+}
+
+type Semver = { major: bigint; minor: bigint; patch: bigint; pre: string[] };
+
+/** github.com/blang/semver/v4 `Parse` (strict: three numbers without leading zeros, optional -pre and +build). */
+function parseSemver(text: string | null | undefined): Semver | null {
+  const m = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(text ?? "");
+  if (!m) return null;
+  const pre = m[4] ? m[4].split(".") : [];
+  if (pre.some((p) => /^0\d+$/.test(p))) return null;
+  return { major: BigInt(m[1]!), minor: BigInt(m[2]!), patch: BigInt(m[3]!), pre };
+}
+
+function compareSemver(a: Semver, b: Semver): number {
+  for (const k of ["major", "minor", "patch"] as const) if (a[k] !== b[k]) return a[k] < b[k] ? -1 : 1;
+  if (!a.pre.length || !b.pre.length) return a.pre.length === b.pre.length ? 0 : a.pre.length ? -1 : 1;
+  for (let i = 0; i < Math.min(a.pre.length, b.pre.length); i++) {
+    const [x, y] = [a.pre[i]!, b.pre[i]!];
+    if (x === y) continue;
+    const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
+    if (nx && ny) return BigInt(x) < BigInt(y) ? -1 : 1;
+    if (nx !== ny) return nx ? -1 : 1;
+    return x < y ? -1 : 1;
+  }
+  return a.pre.length === b.pre.length ? 0 : a.pre.length < b.pre.length ? -1 : 1;
+}
+
+/**
+ * The ClusterVersionUpgradeable precondition (pkg/payload/precondition/clusterversion/upgradeable.go
+ * `Upgradeable.Run`): with Upgradeable=False on ClusterVersion an update is refused unless the target
+ * is not newer than status.desired.version or has the same major and minor (a patch update). A
+ * current version that does not parse does not block; a target that does not parse does.
+ */
+export function minorUpdateBlocked(
+  currentDesired: string | null | undefined,
+  target: string,
+  upgradeable: { status: string } | undefined,
+): boolean {
+  if (!upgradeable || upgradeable.status !== "False") return false;
+  const current = parseSemver(currentDesired);
+  if (!current) return false;
+  const next = parseSemver(target);
+  if (!next) return true;
+  const patchOnly = next.major === current.major && next.minor === current.minor;
+  return !(compareSemver(next, current) <= 0 || patchOnly);
 }

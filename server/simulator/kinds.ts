@@ -1,5 +1,5 @@
 /**
- * The kinds a simulated cluster serves, and from which OpenShift minor release (reference §0:
+ * The kinds a simulated cluster serves, and from which OpenShift minor release (docs/openshift.md §14:
  * MachineConfigNode, PinnedImageSet, MachineOSConfig and MachineOSBuild are served at v1 from 4.19).
  * metal3.io Provisioning is served on every platform, as on a real cluster with the baremetal
  * capability (the cluster-baremetal-operator's CRD is installed everywhere); only bare-metal
@@ -84,7 +84,7 @@ export const KINDS: KindInfo[] = [
     status: true,
     sinceMinor: 19,
   }),
-  // PinnedImageSet has no status subresource in v1 (reference §6).
+  // PinnedImageSet has no status subresource in v1 (docs/openshift.md §21.3).
   k({
     group: "machineconfiguration.openshift.io",
     version: "v1",

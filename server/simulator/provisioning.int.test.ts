@@ -13,7 +13,7 @@ import { Reconciler } from "./reconciler";
 import { generatedObjects, paramsFor, tokenFor, type ClusterParams } from "./scenarios/generate";
 
 /**
- * Reference §2.2 rule 2 end to end: the simulator serves metal3.io Provisioning, its MCO decides
+ * Reference §16.1 rule 2 end to end: the simulator serves metal3.io Provisioning, its MCO decides
  * enforcement by it, and Fleetskew, reading the same cluster over HTTP, predicts what that MCO decides.
  */
 type Any = Record<string, any>;
@@ -54,12 +54,12 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 const snapshotOf = async (name: string) => normalizeSnapshot(await readClusterObjects(client(name)));
-/** The snapshot as if the MCO had not written its status yet: Fleetskew's §2.2 prediction alone. */
+/** The snapshot as if the MCO had not written its status yet: Fleetskew's §16.1 prediction alone. */
 const withoutStatus = (s: ClusterSnapshot): ClusterSnapshot => ({ ...s, enforcement: s.enforcement && { ...s.enforcement, status: null } });
 const valueOf = (v: { ocpVersion: string | null; rhcosVersion: string | null } | null | undefined) =>
   v ? { ocpVersion: v.ocpVersion, rhcosVersion: v.rhcosVersion } : null;
 
-describe("metal3.io Provisioning on simulated clusters (reference §2.2 rule 2)", () => {
+describe("metal3.io Provisioning on simulated clusters (docs/openshift.md §16.1 rule 2)", () => {
   it("the generated fleet has multi-node bare metal on and off the legacy path at 4.22", () => {
     expect(legacy422).toBeDefined();
     const multiNode422 = bareMetal.filter((p) => on422(p) && p.topology !== "SNO" && !p.enforcementSpec);

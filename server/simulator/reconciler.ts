@@ -1,18 +1,15 @@
-import { resolveBootImage } from "../domain/bootImages";
-import { bootImageControllerState } from "../domain/clusterSkew";
-import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
-import { checkBootImageSkew, installVersion, skewLimitsFor } from "../domain/skew";
-import { parseOcpVersion } from "../domain/versions";
 import type { Fleet, SimCluster } from "./cluster";
-import { cvoInputsOf, withCvoUpgradeable } from "./cvo";
+import { cvoInputsOf, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
 import type { KindInfo } from "./kinds";
-import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor } from "./scenarios/bootImages";
-import { bootImagesDefaultOn, bootImagesSupported } from "../domain/platforms";
+import { labelSelectorMatches } from "./labels";
+import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration, type ClusterView } from "./mco";
+import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor, PUBLISHED_AMIS } from "./scenarios/bootImages";
 import type { KubeObject } from "./store";
 
 /**
  * Plays the parts of the Machine Config Operator and the Cluster Version Operator that Fleetskew
- * triggers (reference §1.4, §2, §5–§7), on a simulated clock. It acts only on clusters that were
+ * triggers, on a simulated clock, with the simulator's own implementation of their rules
+ * (server/simulator/mco, cvo.ts; docs/openshift.md §13–§21). It acts only on clusters that were
  * written to (or that have work in progress), so untouched clusters are served exactly as loaded.
  */
 export type SimClock = { now: () => Date };
@@ -39,7 +36,7 @@ export const DEFAULT_RECONCILER_OPTIONS: ReconcilerOptions = {
 };
 
 const GiB = 1024 ** 3;
-const MIN_FREE_AFTER_PREFETCH = 16 * GiB; // MinFreeStorageAfterPrefetch (reference §6)
+const MIN_FREE_AFTER_PREFETCH = 16 * GiB; // MinFreeStorageAfterPrefetch (pkg/daemon/constants/constants.go; docs/openshift.md §21.3)
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 type Condition = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string };
 type Any = Record<string, any>;
@@ -99,7 +96,7 @@ export class Reconciler {
   /** One pass over a cluster; returns true while time-based work (pulls, an upgrade) is in progress. */
   reconcile(cluster: SimCluster): boolean {
     const upgrading = this.reconcileUpgrade(cluster);
-    this.reconcileBootImages(cluster);
+    reconcileMachineConfiguration(this.view(cluster));
     this.reconcileUpgradeable(cluster);
     const pulling = this.reconcilePinnedImages(cluster);
     return upgrading || pulling;
@@ -136,129 +133,26 @@ export class Reconciler {
     );
   }
 
-  private context(cluster: SimCluster) {
-    const infra = this.find(cluster, "Infrastructure", "cluster") as Any | null;
-    const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
-    const cm = this.find(cluster, "ConfigMap", "coreos-bootimages", "openshift-machine-config-operator") as Any | null;
-    let stream: unknown = null;
-    try {
-      stream = cm?.data?.stream ? JSON.parse(cm.data.stream) : null;
-    } catch {
-      stream = null;
-    }
-    const history = (cv?.status?.history ?? []) as { state?: string; version?: string }[];
-    const provisioning = this.find(cluster, "Provisioning", "provisioning-configuration") as Any | null;
+  /** The simulated MCO's view of a cluster: reads and writes through the store, as the operators do through the API. */
+  private view(cluster: SimCluster): ClusterView {
     return {
-      platform: (infra?.status?.platformStatus?.type ?? infra?.status?.platform ?? null) as string | null,
-      sno: infra?.status?.controlPlaneTopology === "SingleReplica",
-      // §2.2 rule 2: legacy when the Provisioning has an OS download URL; a cluster that does not serve
-      // the kind cannot tell, and the MCO assumes legacy when it cannot tell.
-      legacyProvisioning: !this.kind(cluster, "Provisioning") || !!provisioning?.spec?.provisioningOSDownloadURL,
-      history,
-      current: history.find((h) => h.state === "Completed")?.version ?? cluster.spec.ocpVersion,
-      stream,
-      releaseVersion: (cm?.data?.releaseVersion ?? null) as string | null,
+      release: cluster.spec.ocpVersion,
+      skewEnforcement: cluster.servesSkewEnforcement,
+      publishedAmis: PUBLISHED_AMIS,
+      servesProvisioning: !!this.kind(cluster, "Provisioning"),
+      get: (kind, name, namespace) => this.find(cluster, kind, name, namespace) as Any | null,
+      list: (kind, namespace) => this.list(cluster, kind, namespace) as Any[],
+      put: (kind, obj, subresource) => this.write(cluster, kind, obj, subresource),
+      now: () => iso(this.clock.now()),
     };
   }
 
-  /** managedBootImages spec → status, MachineSets moved to the stream image, skew enforcement status (§1.4, §2.2). */
-  private reconcileBootImages(cluster: SimCluster): void {
-    const mc = this.find(cluster, "MachineConfiguration", "cluster") as Any | null;
-    if (!mc) return;
-    const ctx = this.context(cluster);
-    const next = structuredClone(mc);
-    next.status ??= {};
-    const supported = bootImagesSupported(ctx.platform, cluster.minor);
-    const specManagers = mc.spec?.managedBootImages?.machineManagers as Any[] | undefined;
-    const managers =
-      specManagers ??
-      (bootImagesDefaultOn(ctx.platform, cluster.minor)
-        ? [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }]
-        : undefined);
-    if (supported && managers) next.status.managedBootImagesStatus = { machineManagers: managers };
-    const effective = supported ? next.status.managedBootImagesStatus?.machineManagers : null;
-    const mode = (effective ?? []).find((m: Any) => m.resource === "machinesets")?.selection?.mode ?? "None";
-
-    let enrolled = 0;
-    let skipped = 0;
-    if (supported && mode !== "None") {
-      for (const ms of this.list(cluster, "MachineSet", "openshift-machine-api") as Any[]) {
-        const provider = ms.spec?.template?.spec?.providerSpec?.value;
-        const resolved = resolveBootImage(
-          {
-            name: ms.metadata.name,
-            labels: ms.metadata.labels,
-            annotations: ms.metadata.annotations,
-            ownerReferences: ms.metadata.ownerReferences,
-            providerSpec: provider,
-          },
-          {
-            stream: ctx.stream,
-            releaseVersion: ctx.releaseVersion,
-            history: ctx.history,
-            platform: ctx.platform,
-            machineManagers: effective,
-          },
-        );
-        const selected =
-          mode === "All" ||
-          selectorMatches(
-            effective.find((m: Any) => m.resource === "machinesets")?.selection?.partial?.machineResourceSelector as LabelSelector,
-            ms.metadata.labels,
-          );
-        if (!selected) continue;
-        enrolled++;
-        if (resolved.mco.action === "skip") {
-          skipped++;
-          continue;
-        }
-        const arch = "x86_64";
-        const images = (ctx.stream as Any)?.architectures?.[arch]?.images;
-        const moved = structuredClone(ms);
-        const value = moved.spec.template.spec.providerSpec.value;
-        if (resolved.reference.platform === "AWS" && resolved.reference.region)
-          value.ami = { id: images?.aws?.regions?.[resolved.reference.region]?.image };
-        if (resolved.reference.platform === "GCP" && images?.gcp) {
-          const boot = value.disks.find((d: Any) => d.boot) ?? value.disks[0];
-          boot.image = `projects/${images.gcp.project}/global/images/${images.gcp.name}`;
-        }
-        this.write(cluster, "MachineSet", moved);
-      }
-      next.status.conditions = ((next.status.conditions ?? []) as Condition[]).map((c) =>
-        c.type === "BootImageUpdateProgressing" && c.message
-          ? {
-              ...c,
-              message: c.message.replace(
-                /Reconciled \d+ of \d+ MAPI MachineSets( \(\d+ skipped\))?/,
-                `Reconciled ${enrolled - skipped} of ${enrolled} MAPI MachineSets${skipped ? ` (${skipped} skipped)` : ""}`,
-              ),
-            }
-          : c,
-      );
-    }
-
-    if (cluster.servesSkewEnforcement) {
-      const install = installVersion(ctx.history);
-      const spec = mc.spec?.bootImageSkewEnforcement;
-      let status: Any;
-      if (spec?.mode === "Manual" || spec?.mode === "None") status = structuredClone(spec);
-      else if ((ctx.platform === "BareMetal" && !ctx.legacyProvisioning) || ctx.sno) status = { mode: "None" };
-      else if (supported && mode === "All") {
-        const clean = skipped === 0 && ctx.releaseVersion && parseOcpVersion(ctx.releaseVersion);
-        status = { mode: "Automatic", automatic: { ocpVersion: clean ? `${clean.major}.${clean.minor}.${clean.patch}` : install } };
-      } else status = { mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: install } };
-      next.status.bootImageSkewEnforcementStatus = status;
-    }
-    next.status.observedGeneration = mc.metadata.generation;
-    this.write(cluster, "MachineConfiguration", next, "status");
-  }
-
-  /** ClusterOperator machine-config Upgradeable, word for word (§2.4), folded into ClusterVersion by the CVO. */
+  /** ClusterOperator machine-config Upgradeable as the MCO sets it, then folded into ClusterVersion by the CVO. */
   private reconcileUpgradeable(cluster: SimCluster): void {
     const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
     if (!cv) return;
     const now = this.clock.now();
-    this.reconcileMachineConfigUpgradeable(cluster, now);
+    reconcileMachineConfigUpgradeable(this.view(cluster));
     // The CVO's verdict: admin gates of the current minor and every operator's Upgradeable.
     const inputs = cvoInputsOf([cv as KubeObject, ...this.list(cluster, "ClusterOperator"), ...this.list(cluster, "ConfigMap")]);
     const nextCv = structuredClone(cv);
@@ -266,41 +160,7 @@ export class Reconciler {
     this.write(cluster, "ClusterVersion", nextCv, "status");
   }
 
-  private reconcileMachineConfigUpgradeable(cluster: SimCluster, now: Date): void {
-    if (!cluster.servesSkewEnforcement) return;
-    const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
-    const mc = this.find(cluster, "MachineConfiguration", "cluster") as Any | null;
-    if (!co || !mc) return;
-    const ctx = this.context(cluster);
-    const status = mc.status?.bootImageSkewEnforcementStatus;
-    let blocked: { reason: string; message: string } | null = null;
-    const controller = bootImageControllerState(mc.status?.conditions ?? []);
-    const degradedPool = (this.list(cluster, "MachineConfigPool") as Any[]).some((p) =>
-      (p.status?.conditions ?? []).some((c: Condition) => c.type === "Degraded" && c.status === "True"),
-    );
-    if (degradedPool) {
-      blocked = {
-        reason: "DegradedPool",
-        message: "One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading",
-      };
-    } else if (status?.mode === "Automatic" && controller !== "ready") {
-      // §2.4: a degraded boot image controller blocks; one that has not finished a pass skips the check.
-      if (typeof controller === "object") blocked = { reason: "ClusterBootImageSkewError", message: controller.message };
-    } else if (status && status.mode !== "None") {
-      const limits = skewLimitsFor(ctx.current);
-      const verdict = limits ? checkBootImageSkew(status.automatic ?? status.manual ?? {}, limits, ctx.history[0]?.version ?? null) : null;
-      if (verdict?.outcome === "below-limit") blocked = { reason: "ClusterBootImageSkewError", message: verdict.message };
-    }
-    const nextCo = structuredClone(co);
-    nextCo.status.conditions = setCondition(
-      nextCo.status.conditions ?? [],
-      blocked ? { type: "Upgradeable", status: "False", ...blocked } : { type: "Upgradeable", status: "True", reason: "AsExpected" },
-      now,
-    );
-    this.write(cluster, "ClusterOperator", nextCo, "status");
-  }
-
-  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§5, §6). */
+  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§21, §21.3). */
   private reconcilePinnedImages(cluster: SimCluster): boolean {
     if (!this.kind(cluster, "MachineConfigNode") || !this.kind(cluster, "PinnedImageSet")) return false;
     const now = this.clock.now();
@@ -310,7 +170,7 @@ export class Reconciler {
     let inProgress = false;
     for (const pool of this.list(cluster, "MachineConfigPool") as Any[]) {
       const selected = sets
-        .filter((s) => selectorMatches(pool.spec?.machineConfigSelector, s.metadata.labels))
+        .filter((s) => labelSelectorMatches(pool.spec?.machineConfigSelector, s.metadata.labels))
         .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
       const names = selected.map((s) => ({ name: s.metadata.name }));
       if (JSON.stringify(pool.spec?.pinnedImageSets ?? []) !== JSON.stringify(names))
@@ -320,7 +180,7 @@ export class Reconciler {
       for (const mcn of poolNodes) {
         const node = nodes.get(mcn.metadata.name);
         const capacity = parseQuantity(node?.status?.allocatable?.["ephemeral-storage"]) ?? 0;
-        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§6); here such a node waits.
+        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§21.3); here such a node waits.
         const nodeConditions = (node?.status?.conditions ?? []) as Condition[];
         const held =
           nodeConditions.some((c) => c.type === "Ready" && c.status !== "True") ||
@@ -412,7 +272,7 @@ export class Reconciler {
     return inProgress;
   }
 
-  /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§7). */
+  /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§20). */
   private reconcileUpgrade(cluster: SimCluster): boolean {
     const cv = this.find(cluster, "ClusterVersion", "version") as Any | null;
     const desired = cv?.spec?.desiredUpdate;
@@ -460,19 +320,15 @@ export class Reconciler {
     if (history.some((h) => h.version === desired.version && h.state === "Completed") && next.status.desired?.version === desired.version)
       return false;
 
-    const from = parseOcpVersion(history.find((h) => h.state === "Completed")?.version);
-    const to = parseOcpVersion(desired.version);
-    if (!to) return false;
-    const minorUpdate = from && (to.major !== from.major || to.minor !== from.minor);
     const upgradeable = conditions.find((c) => c.type === "Upgradeable");
-    if (minorUpdate && upgradeable?.status === "False") {
+    if (minorUpdateBlocked(next.status.desired?.version, desired.version, upgradeable)) {
       next.status.conditions = setCondition(
         conditions,
         {
           type: "ReleaseAccepted",
           status: "False",
           reason: "PreconditionChecks",
-          message: `Preconditions failed for payload loaded version="${desired.version}" image="${desired.image ?? ""}": Precondition "ClusterVersionUpgradeable" failed because of "${upgradeable.reason}": ${upgradeable.message}`,
+          message: `Preconditions failed for payload loaded version="${desired.version}" image="${desired.image ?? ""}": Precondition "ClusterVersionUpgradeable" failed because of "${upgradeable!.reason}": ${upgradeable!.message}`,
         },
         now,
       );

@@ -8,7 +8,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => {
 };
 
 /**
- * The form two Ignition values are compared in (reference §3, the MCO's reflect.DeepEqual on Go
+ * The form two Ignition values are compared in (docs/openshift.md §3, the MCO's reflect.DeepEqual on Go
  * structs): null/undefined fields are dropped, because Go's nil pointer and an absent field decode
  * equal; and so are fields holding an empty object (after their own fields are made canonical),
  * because Ignition's nested types (`contents`, `verification`, `user`, `group`, …) are non-pointer
@@ -37,7 +37,7 @@ export const canonicalKernelType = (t: string) => (t === "realtime" || t === "64
 export type FileChange = { path: string; change: "added" | "changed" | "removed" };
 export type UnitChange = { name: string; change: "added" | "changed" | "removed" };
 
-/** The MCO's machineConfigDiff (reference §3). */
+/** The MCO's machineConfigDiff (docs/openshift.md §3). */
 export type ConfigDiff = {
   osUpdate: boolean;
   revertFromOCL: boolean;

@@ -7,7 +7,7 @@ import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries"
 
 /**
  * What a node does when its rendered MachineConfig changes from `from` to `to`, decided the way
- * the MCO's daemon decides it (reference mco-disruption.md §2–§10). Pure; never guesses.
+ * the MCO's daemon decides it (docs/openshift.md §2–§10). Pure; never guesses.
  */
 export type ChangeKind = "file" | "unit" | "ssh" | "os";
 
@@ -68,10 +68,20 @@ export function closestFilePolicy(policies: FilePolicy[], filePath: string): Fil
   return best;
 }
 
+/**
+ * registries.conf as `isSafeContainerRegistryConfChanges` reads it: through `GetIgnitionFileDataByPath`
+ * (helpers.go; docs/openshift.md §6), which decodes the data URL and never decompresses. A gzip file
+ * therefore reaches the TOML decoder as binary, which fails, and so does the update.
+ */
 const fileText = (config: RenderedConfig, p: string): string | null => {
   const file = entries(config.files).find((f) => f.path === p);
   if (!file) return null;
-  const decoded = decodeContents(file);
+  const compressed = !!file.contents?.compression;
+  const decoded = decodeContents(compressed ? { ...file, contents: { ...file.contents, compression: null } } : file);
+  if (decoded.text === null && compressed && decoded.note === "binary contents")
+    throw new RegistriesConfError(
+      `${p} is ${file.contents!.compression}-compressed, and the MCO reads it without decompressing it (GetIgnitionFileDataByPath), so its TOML check fails and the update fails; write the file uncompressed`,
+    );
   if (decoded.text === null) throw new RegistriesConfError(`${p} cannot be judged: ${decoded.note ?? "its contents cannot be read"}`);
   return decoded.text;
 };

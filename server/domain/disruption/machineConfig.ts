@@ -1,11 +1,12 @@
 import { gunzipSync } from "node:zlib";
 import { parseAllDocuments, type DocumentOptions, type ParseOptions, type SchemaOptions } from "yaml";
 import { z } from "zod";
+import { toIgnitionSpec35 } from "./ignitionSpec";
 
 /**
  * A MachineConfig (machineconfiguration.openshift.io/v1) as the disruption engine needs it: the
  * Ignition 3.x sections the MCO compares, kept raw for comparison (any field difference counts,
- * reference mco-disruption §3), plus decoded file contents for people to read.
+ * docs/openshift.md §3), plus decoded file contents for people to read.
  */
 export const OCL_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/ocl-osimageurl";
 export const ORIGINAL_OS_IMAGE_ANNOTATION = "machineconfiguration.openshift.io/original-osimageurl";
@@ -112,12 +113,12 @@ export type RenderedConfig = {
   /**
    * The pool's base OS image, as the MCO's extractOCLImageFromMachineConfig restores it: on a config
    * carrying either image-mode annotation, the original-osimageurl value ("" when only the other
-   * annotation is there); otherwise spec.osImageURL (reference §9).
+   * annotation is there); otherwise spec.osImageURL (docs/openshift.md §9).
    */
   baseOsImageURL: string;
-  /** The image-mode image the MCD embedded (the ocl-osimageurl annotation), or null (reference §9). */
+  /** The image-mode image the MCD embedded (the ocl-osimageurl annotation), or null (docs/openshift.md §9). */
   oclImage: string | null;
-  /** Either image-mode annotation is present: the config is an image-mode pool's (reference §9). */
+  /** Either image-mode annotation is present: the config is an image-mode pool's (docs/openshift.md §9). */
   imageMode: boolean;
   labels: Record<string, string>;
 };
@@ -129,9 +130,18 @@ export class MachineConfigError extends Error {
   override name = "MachineConfigError";
 }
 
+/** The document with spec.config as the MCO parses and converts it (ignitionSpec.ts); its errors are the MCO's. */
+function withIgnitionSpec35(doc: unknown, label: string): unknown {
+  const config = (doc as { spec?: { config?: unknown } } | null)?.spec?.config;
+  if (config === undefined || config === null || typeof config !== "object") return doc;
+  const converted = toIgnitionSpec35(config);
+  if (!converted.ok) throw new MachineConfigError(`${label} cannot be read as the MCO reads it: ${converted.error}`);
+  return { ...(doc as object), spec: { ...(doc as { spec: object }).spec, config: converted.config } };
+}
+
 /** Validates a parsed document as a MachineConfig and normalises it; throws MachineConfigError with the reason. */
 export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig {
-  const parsed = MachineConfigSchema.safeParse(doc);
+  const parsed = MachineConfigSchema.safeParse(withIgnitionSpec35(doc, label));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new MachineConfigError(`${label} is not a MachineConfig: ${issue.path.join(".") || "document"}: ${issue.message}`);

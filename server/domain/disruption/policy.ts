@@ -1,5 +1,7 @@
+import { parseOcpVersion } from "../versions";
+
 /**
- * Node disruption policies (reference mco-disruption §5, §7, §8): the MCO's defaults at HEAD and
+ * Node disruption policies (docs/openshift.md §5, §7, §8): the MCO's defaults, release by release, and
  * how an admin's spec.nodeDisruptionPolicy is merged into the effective cluster policy.
  */
 export type Action =
@@ -18,7 +20,7 @@ export type ClusterPolicies = { files: FilePolicy[]; units: UnitPolicy[]; sshkey
 const reload = (serviceName: string): Action => ({ type: "Reload", reload: { serviceName } });
 const restart = (serviceName: string): Action => ({ type: "Restart", restart: { serviceName } });
 
-/** apihelpers.go defaultClusterPolicies, in status order. */
+/** apihelpers.go defaultClusterPolicies at HEAD (release-4.22, release-4.23, main), in status order. */
 export const DEFAULT_POLICIES: ClusterPolicies = {
   files: [
     { path: "/var/lib/kubelet/config.json", actions: [{ type: "None" }] },
@@ -44,6 +46,40 @@ export const DEFAULT_POLICIES: ClusterPolicies = {
   units: [{ name: "iri-registry.service", actions: [{ type: "DaemonReload" }, restart("iri-registry.service")] }],
   sshkey: { actions: [{ type: "None" }] },
 };
+
+const without = (p: ClusterPolicies, paths: string[], units: string[] = []): ClusterPolicies => ({
+  files: p.files.filter((f) => !paths.includes(f.path)),
+  units: p.units.filter((u) => !units.includes(u.name)),
+  sshkey: p.sshkey,
+});
+
+/** Added in release-4.22: the kubelet's credential providers, its CRI-O drop-in, and the internal release image registry. */
+const SINCE_4_22 = {
+  files: [
+    "/etc/kubernetes/credential-providers",
+    "/etc/systemd/system/kubelet.service.d/40-kubelet-crio-image-credential-provider.conf",
+    "/etc/iri-registry",
+    "/usr/local/bin/load-registry-image.sh",
+    "/etc/pki/ca-trust/source/anchors/iri-root-ca.crt",
+  ],
+  units: ["iri-registry.service"],
+};
+
+/**
+ * `defaultClusterPolicies` as the MCO of `release` compiles it (pkg/apihelpers/apihelpers.go on each
+ * release-4.x branch; docs/openshift.md §5): 4.17 has no /etc/crio/policies; 4.18–4.21 lack the
+ * entries 4.22 added; 4.16 has only the first four files, matched by exact path, and there the
+ * NodeDisruptionPolicy gate is TechPreview, so the daemon uses the legacy rules (`legacy`). A later
+ * major, or an unreadable release, gets HEAD's.
+ */
+export function defaultPoliciesFor(release: string | null | undefined): { policies: ClusterPolicies; legacy: boolean } {
+  const v = parseOcpVersion(release);
+  if (!v || v.major > 4 || v.minor >= 22) return { policies: DEFAULT_POLICIES, legacy: false };
+  if (v.minor >= 18) return { policies: without(DEFAULT_POLICIES, SINCE_4_22.files, SINCE_4_22.units), legacy: false };
+  if (v.minor === 17) return { policies: without(DEFAULT_POLICIES, [...SINCE_4_22.files, "/etc/crio/policies"], SINCE_4_22.units), legacy: false };
+  const first = DEFAULT_POLICIES.files.slice(0, 4);
+  return { policies: { files: first, units: [], sshkey: DEFAULT_POLICIES.sshkey }, legacy: true };
+}
 
 type LooseAction = { type?: unknown; reload?: { serviceName?: unknown } | null; restart?: { serviceName?: unknown } | null };
 
@@ -145,10 +181,15 @@ const STATUS = "status.nodeDisruptionPolicyStatus.clusterPolicies";
 type LooseEntry = { path?: unknown; name?: unknown; actions?: unknown } | null | undefined;
 
 /** MergeClusterPolicies: a user entry with the same path/name replaces the default in place; others are appended. */
-export function mergeClusterPolicies(spec: unknown, warnings: string[] = [], invalid: string[] = []): ClusterPolicies {
+export function mergeClusterPolicies(
+  spec: unknown,
+  warnings: string[] = [],
+  invalid: string[] = [],
+  defaults: ClusterPolicies = DEFAULT_POLICIES,
+): ClusterPolicies {
   const reader: Reader = { part: "spec", warnings, invalid };
   const s = (spec ?? {}) as { files?: unknown; units?: unknown; sshkey?: { actions?: unknown } | null };
-  const files = DEFAULT_POLICIES.files.map((f) => ({ ...f }));
+  const files = defaults.files.map((f) => ({ ...f }));
   const specFiles = Array.isArray(s.files) ? s.files : [];
   if (specFiles.length > 50) invalidEntry(reader, `${SPEC}.files`, `${specFiles.length} entries, at most 50 are allowed`, "is not valid");
   const seenPaths = new Set<string>();
@@ -166,7 +207,7 @@ export function mergeClusterPolicies(spec: unknown, warnings: string[] = [], inv
     if (at >= 0) files[at] = merged;
     else files.push(merged);
   }
-  const units = DEFAULT_POLICIES.units.map((u) => ({ ...u }));
+  const units = defaults.units.map((u) => ({ ...u }));
   const specUnits = Array.isArray(s.units) ? s.units : [];
   if (specUnits.length > 50) invalidEntry(reader, `${SPEC}.units`, `${specUnits.length} entries, at most 50 are allowed`, "is not valid");
   const seenNames = new Set<string>();
@@ -243,15 +284,17 @@ function staleStatusWarning(mc: { metadata?: { generation?: unknown }; status?: 
 
 /**
  * The policy the MCD would use, from a MachineConfiguration object: its status when present
- * (that is what the MCD reads), else its spec merged with the defaults, else the defaults.
- * `invalid` lists what the API would refuse (§8), each naming its entry; such entries are read
- * leniently (and a warning says how) so a caller that must answer anyway can, but a caller that
- * must not guess should refuse the object.
+ * (that is what the MCD reads), else its spec merged with the defaults of the cluster's `release`
+ * (when known; HEAD's otherwise), else those defaults. `legacy`: at that release, without a status,
+ * the daemon decides by the legacy rules (4.16 and earlier). `invalid` lists what the API would refuse
+ * (§8), each naming its entry; such entries are read leniently (and a warning says how) so a caller
+ * that must answer anyway can, but a caller that must not guess should refuse the object.
  */
 export function effectivePolicies(
   machineConfiguration: unknown,
   warnings: string[] = [],
-): { policies: ClusterPolicies; source: PolicySource; invalid: string[] } {
+  release: string | null = null,
+): { policies: ClusterPolicies; source: PolicySource; invalid: string[]; legacy: boolean } {
   const invalid: string[] = [];
   const mc = (machineConfiguration ?? null) as {
     metadata?: { generation?: unknown };
@@ -262,15 +305,22 @@ export function effectivePolicies(
   if (status) {
     const stale = staleStatusWarning(mc!);
     if (stale) warnings.push(stale);
-    return { policies: readClusterPolicies(status, warnings, invalid), source: "cluster-status", invalid };
+    return { policies: readClusterPolicies(status, warnings, invalid), source: "cluster-status", invalid, legacy: false };
   }
+  const defaults = defaultPoliciesFor(release);
+  if (release && defaults.legacy)
+    warnings.push(
+      `at ${release} the NodeDisruptionPolicy feature is TechPreview, so without a policy status the daemon decides by the legacy rules (§1, §10)`,
+    );
+  else if (release) warnings.push(`the cluster writes no policy status; the default policies of ${release}'s MCO are used (§5)`);
   if (mc?.spec?.nodeDisruptionPolicy)
     return {
-      policies: mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, warnings, invalid),
+      policies: mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, warnings, invalid, defaults.policies),
       source: "spec-merged-with-defaults",
       invalid,
+      legacy: defaults.legacy,
     };
-  return { policies: DEFAULT_POLICIES, source: "defaults", invalid };
+  return { policies: defaults.policies, source: "defaults", invalid, legacy: defaults.legacy };
 }
 
 export const describeAction = (a: Action): string =>

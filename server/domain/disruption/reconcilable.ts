@@ -28,7 +28,7 @@ const OTHER_USER_FIELDS = [
 const isSet = (v: unknown) => v !== null && v !== undefined;
 
 /**
- * validatePasswdChanges and verifyUserFields (MCO pkg/controller/common/reconcile.go; reference §2).
+ * validatePasswdChanges and verifyUserFields (MCO pkg/controller/common/reconcile.go; docs/openshift.md §2).
  * Only the new config is judged: every user in it must be core, and the LAST entry must be core with
  * at least one SSH key or a password hash (any non-nil hash, "" included) and nothing else. So
  * removing users, and an empty or absent user list, are accepted — the MCO does not remove users.
@@ -56,7 +56,7 @@ function passwdReasons(from: RenderedConfig, to: RenderedConfig): string[] {
 }
 
 /**
- * The reconcilability gate (reference §2): changes the MCO refuses rather than applies. Each
+ * The reconcilability gate (docs/openshift.md §2, reconcile.go `isConfigReconcilable`): changes the MCO refuses rather than applies. Each
  * returned reason names the refused change; an empty list means the change can be applied.
  */
 export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, overrides: StorageOverride[] = []): string[] {
@@ -64,8 +64,9 @@ export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, 
   if (!same(from.ignitionKernelArguments, to.ignitionKernelArguments))
     reasons.push("Ignition kernelArguments section changed (use spec.kernelArguments)");
   if (!same(from.storage.directories, to.storage.directories)) reasons.push("storage.directories changed");
-  if (entries(to.storage.links).some((l) => !entries(from.storage.links).some((o) => same(o, l))))
-    reasons.push("storage.links added (only removing links is allowed)");
+  // isConfigReconcilable: any change to links is refused unless the new list is empty (removing every link).
+  if (!same(from.storage.links, to.storage.links) && entries(to.storage.links).length !== 0)
+    reasons.push("storage.links changed (the MCO accepts a change to links only when the new config has none)");
   const storage: [keyof RenderedConfig["storage"], StorageOverride][] = [
     ["disks", "Disks"],
     ["filesystems", "FileSystems"],

@@ -7,7 +7,7 @@ export class RegistriesConfError extends Error {
 }
 
 /**
- * The fields the safety rule reads (reference §6), typed as the MCO's decoder types them
+ * The fields the safety rule reads (docs/openshift.md §6), typed as the MCO's decoder types them
  * (containers/image sysregistriesv2.V2RegistriesConf, decoded with a typed TOML decoder): a file
  * whose values have other types fails to decode there, so it cannot be judged here either.
  */
@@ -86,7 +86,7 @@ const allDigestOnly = (r: Registry) =>
     : (r.mirror ?? []).every((m) => m["pull-from-mirror"] === "digest-only");
 
 /**
- * isSafeContainerRegistryConfChanges (reference §6): returns null when the change is safe (no drain),
+ * isSafeContainerRegistryConfChanges (docs/openshift.md §6): returns null when the change is safe (no drain),
  * else the first reason it is not. A missing file counts as empty; invalid TOML, or TOML whose fields
  * have types the MCO's decoder refuses, throws RegistriesConfError naming the file and the field.
  */

@@ -12,7 +12,7 @@ import type {
 
 /**
  * Hand-built ClusterSnapshots for domain tests: a healthy base cluster plus the reference cluster
- * (`prod-east`, reference/fixtures) at 4.19.10 and as projected at 4.22.3. Test-only.
+ * (`prod-east`, the fixture files under server/simulator/fixtures) at 4.19.10 and as projected at 4.22.3. Test-only.
  */
 export const cond = (type: string, status: string, reason: string | null = null, message: string | null = null): Condition => ({
   type,
@@ -150,7 +150,7 @@ export const PROD_EAST_HISTORY: VersionHistoryEntry[] = [
   ...history("4.15.17", "4.14.22", "4.13.19", "4.12.7"),
 ];
 
-/** reference/fixtures: AWS, 4.19.10, installed 4.12.7, MachineSets Partial (only infra selected), no skew API yet. */
+/** The prod-east fixture: AWS, 4.19.10, installed 4.12.7, MachineSets Partial (only infra selected), no skew API yet. */
 export function prodEast(): ClusterSnapshot {
   const old = { ocpVersion: "4.12.7", rhcosBuild: "412.86.202301311551-0", managedNow: false };
   return healthyCluster({
@@ -171,7 +171,7 @@ export function prodEast(): ClusterSnapshot {
 export const PROD_EAST_422_MESSAGE =
   "Upgrades have been disabled because the cluster is using OCP boot image version 4.12.7, which is below the minimum required version 4.13.0. To enable upgrades, please update your boot images or disable boot image skew enforcement by following the documentation at https://docs.redhat.com/en/documentation/openshift_container_platform/4.22/html/machine_configuration/mco-update-boot-skew-mgmt";
 
-/** reference/fixtures/projected-4.22: the same cluster at 4.22.3 with no admin action; the MCO blocks minor updates. */
+/** The prod-east-422 fixture: the same cluster at 4.22.3 with no admin action; the MCO blocks minor updates. */
 export function prodEast422(): ClusterSnapshot {
   const base = prodEast();
   const entries = [...history("4.22.3", "4.21.8", "4.20.12"), ...PROD_EAST_HISTORY];

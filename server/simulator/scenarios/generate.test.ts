@@ -32,7 +32,10 @@ describe("generateFleet", () => {
     const params = Array.from({ length: 400 }, (_, i) => paramsFor(i, 1));
     expect(new Set(params.map((p) => p.platform))).toEqual(new Set(["AWS", "GCP", "Azure", "VSphere", "BareMetal", "None"]));
     expect(new Set(params.map((p) => p.topology))).toEqual(new Set(["SNO", "compact", "standard"]));
-    expect(new Set(params.map((p) => p.managedBootImages))).toEqual(new Set(["unset", "All", "Partial", "None"]));
+    expect(new Set(params.map((p) => p.managedBootImages))).toEqual(new Set(["unset", "All", "Partial", "None", "empty-list"]));
+    expect(params.some((p) => p.windowsMachineSet)).toBe(true);
+    expect(params.some((p) => p.customAmi)).toBe(true);
+    expect(params.some((p) => p.azureStackHub)).toBe(true);
     expect(new Set(params.map((p) => p.pinned))).toEqual(new Set(["none", "progressing", "done", "failed"]));
     expect(new Set(params.map((p) => p.enforcementSpec?.mode ?? "unset"))).toEqual(new Set(["unset", "None", "Manual"]));
     const installMinors = params.map((p) => Number(p.installVersion.split(".")[1]));
@@ -76,7 +79,7 @@ describe("generated clusters follow the MCO's rules", () => {
         expect(upgradeable).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError", message: verdict.message });
       } else expect(upgradeable).toMatchObject({ status: "True", reason: "AsExpected" });
       if (p.topology === "SNO" && !p.enforcementSpec) expect(status.mode).toBe("None");
-      // §2.2 rule 2: bare metal is enforced only on the legacy provisioning path.
+      // docs/openshift.md §16.1 rule 2: bare metal is enforced only on the legacy provisioning path.
       if (p.platform === "BareMetal" && !p.enforcementSpec) {
         const url = (find(objects, "Provisioning", "provisioning-configuration")?.spec ?? {}).provisioningOSDownloadURL;
         expect(!!url).toBe(p.provisioning === "os-download-url");

@@ -1,9 +1,8 @@
-import { readMachineConfig, toMachineConfigDocument } from "../../domain/disruption/machineConfig";
-import { mergeMachineConfigs } from "../../domain/disruption/merge";
+import { mergeMachineConfigs } from "../mco/render";
 import type { KubeObject } from "../store";
 
 /**
- * Source and rendered MachineConfigs for a cluster's pools (the reference fixtures list them by name
+ * Source and rendered MachineConfigs for a cluster's pools (the prod-east fixture files list them by name
  * but do not include them). Contents are small but realistic; each rendered config is the MCO-style
  * merge of its pool's sources, so a preview against the cluster compares like with like.
  */
@@ -145,19 +144,18 @@ export function machineConfigsForPools(pools: KubeObject[], osImageURL: string):
     const configuration = (pool.spec as { configuration?: { name?: string; source?: { name: string }[] } } | undefined)?.configuration;
     if (!configuration?.name || !configuration.source) continue;
     const sources = configuration.source.map((s) => byName.get(s.name)).filter((m): m is KubeObject => m !== undefined);
-    const merged = mergeMachineConfigs(
-      sources.map((s) => readMachineConfig(s, s.metadata.name)),
-      osImageURL,
-    );
-    rendered.push(
-      toMachineConfigDocument(merged, {
+    rendered.push({
+      apiVersion: "machineconfiguration.openshift.io/v1",
+      kind: "MachineConfig",
+      metadata: {
         name: configuration.name,
         annotations: {
           "machineconfiguration.openshift.io/generated-by-controller-version": "simulated",
           "machineconfiguration.openshift.io/release-image-version": "simulated",
         },
-      }) as KubeObject,
-    );
+      },
+      spec: mergeMachineConfigs(sources, osImageURL),
+    });
   }
   return [...byName.values(), ...rendered];
 }

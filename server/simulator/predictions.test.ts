@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { normalizeSnapshot } from "../collector/normalize";
+import type { BootImageCatalog } from "../domain/bootImages";
+import { assessSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { CapturedCluster } from "../kube/captured";
+import type { DumpObject } from "../kube/dumps";
+import { readClusterObjects } from "../kube/readers";
+import { amiFor, AWS_REGIONS, BOOT_IMAGE_BUILDS } from "./scenarios/bootImages";
+import { generatedObjects, paramsFor, type ClusterParams } from "./scenarios/generate";
+
+/**
+ * Fleetskew's skew prediction for a cluster's next minor, checked against what the simulated MCO
+ * (server/simulator/mco, written from the MCO's source, not from Fleetskew's) reports once the
+ * cluster is there. The cluster is read through the same readers and normalizer as a live sweep;
+ * "there" is the same generated cluster at 4.22, settled by the simulated MCO.
+ */
+type Any = Record<string, any>;
+
+/** A fleet that has seen every release's stream knows every published RHCOS AMI (the collector's catalog). */
+const catalogOfEveryStream: BootImageCatalog = (() => {
+  const entries = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
+  for (const [minor, build] of Object.entries(BOOT_IMAGE_BUILDS))
+    for (const region of AWS_REGIONS) entries.set(`aws:${region}:${amiFor(build, region)}`, { rhcosBuild: build, ocpVersion: `4.${minor}.0` });
+  return { lookup: (key) => entries.get(key) ?? null };
+})();
+
+async function snapshotOf(objects: Any[], catalog: BootImageCatalog = catalogOfEveryStream): Promise<ClusterSnapshot> {
+  return normalizeSnapshot(await readClusterObjects(new CapturedCluster(objects as DumpObject[])), catalog);
+}
+
+const at422 = (p: ClusterParams): ClusterParams => ({ ...p, history: ["4.22.1", ...p.history] });
+const upgradeableOf = (objects: Any[]) =>
+  (objects.find((o) => o.kind === "ClusterOperator")?.status?.conditions as Any[]).find((c) => c.type === "Upgradeable")!;
+const skewStatusOf = (objects: Any[]) => objects.find((o) => o.kind === "MachineConfiguration")?.status?.bootImageSkewEnforcementStatus;
+
+const clusters = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).filter((p) => /^4\.(19|20|21)\./.test(p.history[0]!));
+
+describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () => {
+  it("covers the cases the prediction must get right", () => {
+    expect(clusters.length).toBeGreaterThan(100);
+    for (const has of [
+      (p: ClusterParams) => p.windowsMachineSet,
+      (p: ClusterParams) => p.customAmi,
+      (p: ClusterParams) => p.managedBootImages === "empty-list",
+      (p: ClusterParams) => p.azureStackHub,
+      (p: ClusterParams) => p.ownedMachineSet && p.topology === "standard",
+    ])
+      expect(clusters.some(has)).toBe(true);
+  });
+
+  it("agrees on the enforcement mode, the recorded value and the Upgradeable condition, word for word", async () => {
+    const disagreements: string[] = [];
+    for (const p of clusters) {
+      const before = await snapshotOf(generatedObjects(p));
+      const after = generatedObjects(at422(p));
+      const predicted = assessSkew(before, "4.22.1");
+      const mode = effectiveEnforcement(before, "4.22.1");
+      const status = skewStatusOf(after);
+      const reported = upgradeableOf(after);
+      const value = status.automatic ?? status.manual ?? null;
+      const same =
+        mode.mode === status.mode &&
+        (mode.value?.ocpVersion ?? null) === (value?.ocpVersion ?? null) &&
+        (mode.value?.rhcosVersion ?? null) === (value?.rhcosVersion ?? null) &&
+        (predicted.block?.message ?? null) === (reported.status === "False" ? reported.message : null);
+      if (!same)
+        disagreements.push(
+          `${p.name} (${p.platform} ${p.history[0]}, ${p.managedBootImages}): predicted ${mode.mode} ${JSON.stringify(mode.value)} ${predicted.block ? "blocked" : "not blocked"}; ` +
+            `MCO ${JSON.stringify(status)} Upgradeable=${reported.status} ${reported.reason}`,
+        );
+    }
+    expect(disagreements).toEqual([]);
+    // Not a comparison of nothing: both blocked and unblocked clusters, and every mode, are among them.
+    const outcomes = new Set(clusters.map((p) => `${skewStatusOf(generatedObjects(at422(p))).mode}/${upgradeableOf(generatedObjects(at422(p))).status}`));
+    expect(outcomes).toEqual(new Set(["Automatic/True", "Automatic/False", "Manual/True", "Manual/False", "None/True"]));
+  });
+
+  it("an AMI no stream has named is assumed skipped (the MCO's list is not readable), and says so", async () => {
+    // An AWS cluster not yet opted in (4.18): its MachineSets still boot the install's AMI.
+    const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
+      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+    )!;
+    const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
+    const mode = effectiveEnforcement(before, "4.22.1");
+    expect(mode).toMatchObject({ mode: "Automatic", value: { ocpVersion: p.installVersion } });
+    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs$/);
+    // With the fleet's catalog of every stream it knows them, and agrees with the MCO.
+    expect(effectiveEnforcement(await snapshotOf(generatedObjects(p)), "4.22.1")).toMatchObject({ value: { ocpVersion: "4.22.1" } });
+    expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
+  });
+});
+
+describe("the simulated MCO against the reference cluster's own capture", () => {
+  it("settles prod-east at 4.22.3 to the skew status and Upgradeable=False message the projected capture records", async () => {
+    const { prodEast422Objects } = await import("./scenarios/prodEast");
+    const { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration } = await import("./mco");
+    const { arrayView } = await import("./scenarios/settle");
+    const captured = prodEast422Objects() as Any[];
+    const objects = structuredClone(captured);
+    const view = arrayView(objects as never, "4.22.3", new Date("2026-06-01T00:00:00Z"), true);
+    reconcileMachineConfiguration(view);
+    reconcileMachineConfigUpgradeable(view);
+    expect(skewStatusOf(objects)).toEqual(skewStatusOf(captured));
+    expect(upgradeableOf(objects)).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError", message: upgradeableOf(captured).message });
+  });
+});
