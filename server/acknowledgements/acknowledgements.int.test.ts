@@ -124,7 +124,7 @@ describe("a request, decided by someone else", () => {
     await expect(rejectAcknowledgement(ack.id, "too late", otherApprover)).rejects.toMatchObject({ status: 409 });
 
     // The cluster's timeline marks it.
-    const timeline = await clusterTimeline("prod-east-422", null, null);
+    const timeline = await clusterTimeline("prod-east-422");
     expect(timeline.events.filter((e) => e.kind === "acknowledgement").map((e) => e.title)).toEqual([
       "Boot image acknowledged: 9.6.20250701-0 (approved by alice)",
     ]);
