@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { api } from "./api";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
+import { SignInLocks } from "./SignInLocks";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
 export type UserRow = { id: string; username: string; displayName: string | null; role: Role; disabled: boolean; createdAt: string };
@@ -164,6 +165,7 @@ export function UsersAdmin({
             </Button>
           </form>
         </Card>
+        <SignInLocks />
       </div>
     </div>
   );
