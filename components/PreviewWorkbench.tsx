@@ -17,7 +17,15 @@ type PoolPreview = {
   verdict: string;
   nodes: number;
   notes: string[];
-  files: { path: string; before: string | null; after: string | null; note: string | null }[];
+  files: {
+    path: string;
+    /** What the server let this role see: both sides, the submitted side only, neither, or never (secret). */
+    shown: "both" | "submitted" | "none" | "secret";
+    before: string | null;
+    after: string | null;
+    digests: { before: string | null; after: string | null } | null;
+    note: string | null;
+  }[];
   preview: {
     drain: boolean;
     drainReason: string | null;
@@ -59,6 +67,16 @@ spec:
           contents:
             source: data:,server%20ntp.example.com%20iburst%0A
 `;
+
+/** One side of a changed file as shown: its text, or why it is not shown. */
+function fileSide(f: PoolPreview["files"][number], side: "before" | "after"): string {
+  const text = f[side];
+  if (text !== null) return text;
+  if (f.shown === "secret")
+    return f.digests?.[side] ? `(not shown; digest ${f.digests[side]})` : side === "before" ? "(absent)" : "(removed)";
+  if (f.shown === "none" || (f.shown === "submitted" && side === "before")) return "(not shown to your role)";
+  return side === "before" ? "(absent)" : "(removed)";
+}
 
 function verdictTone(verdict: string) {
   if (verdict === "Refused") return "bg-danger text-accent-ink";
@@ -241,10 +259,10 @@ export function PreviewWorkbench() {
                         {f.note ? <p className="text-xs text-muted">{f.note}</p> : null}
                         <div className="mt-2 grid gap-2 md:grid-cols-2">
                           <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} before`}>
-                            {f.before ?? "(absent)"}
+                            {fileSide(f, "before")}
                           </pre>
                           <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} after`}>
-                            {f.after ?? "(removed)"}
+                            {fileSide(f, "after")}
                           </pre>
                         </div>
                       </details>
