@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { auditedClusterWrite, clusterAnswer, shownFailure, withClusterClient } from "../clusters/access";
 import { normalizeSnapshot } from "../collector/normalize";
 import {
   BUNDLE_LABEL,
@@ -301,7 +301,7 @@ async function pinSets(application: ApplicationRecord, who: Who, client: Cluster
       );
     return await updateApplication(application.id, ["applying", "preloading"], { state: "preloading", lastError: null });
   } catch (error) {
-    const message = error instanceof UserFacingError || error instanceof KubeError ? clusterAnswer(error) : (error as Error).message;
+    const message = shownFailure(error, `applying ${application.id}`);
     return updateApplication(application.id, ["applying", "preloading"], { lastError: message });
   }
 }
@@ -398,7 +398,7 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
     pools = new Map(snapshot.nodes.filter((n) => n.pool).map((n) => [n.name, n.pool!]));
     source = "stored";
     observedAt = stored.lastSeenAt;
-    sourceNote = `${application.cluster} cannot be read now (${(error as Error).message}); this is its state as of the last sweep.`;
+    sourceNote = `${application.cluster} cannot be read now (${shownFailure(error, `reading ${application.cluster}`)}); this is its state as of the last sweep.`;
   }
   const { nodes, summary, missingSets } = progressOf(application, snapshot, pools, bundle.manifest);
   const readiness = evaluateReadiness(snapshot, application.releaseVersion, { limits: await skewLimits() });
