@@ -127,7 +127,7 @@ export function checkManifest(text: string): ManifestCheck {
     };
   const parsed = BundleManifestSchema.safeParse(data);
   if (parsed.success) return { ok: true, manifest: parsed.data };
-  const short = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+  const short = (text: string) => (text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
   return {
     ok: false,
     problems: parsed.error.issues.slice(0, 20).map((issue) => {

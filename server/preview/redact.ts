@@ -40,7 +40,7 @@ const SECRET_CONTENTS: RegExp[] = [
   /"auths"\s*:\s*\{/, // container registry credentials (pull secrets)
   /^\s*(client-key-data|client-certificate-data|token|password)\s*:\s*\S/m, // kubeconfig users
   /\b(aws_secret_access_key|secret_access_key|client_secret|api[_-]?key|private[_-]?key)\s*[=:]\s*\S/i,
-  /\b(password|passwd|pwd|secret|token)\s*=\s*\S/i,
+  /(password|passwd|pwd|secret|token)\s*[=:]\s*\S/i, // also db_password=, client_secret:
   /^\s*(Authorization|Bearer)\s*[:=]?\s*\S+/im,
 ];
 
