@@ -1,5 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { KubeError } from "../kube/client";
 import { listAudit } from "../store/audit";
 import { useMigratedDatabase } from "../testing/database";
 import { auditedClusterWrite } from "./access";
@@ -44,15 +45,30 @@ describe("audited writes to clusters", () => {
     expect((await listAudit({ target: "prod-east" })).filter((e) => e.outcome === "failure")).toEqual([]);
   });
 
-  it("a write the cluster refused is recorded as a failure and its error passed on", async () => {
+  it("a write the cluster refused is recorded as a failure with its answer, and an internal error without its text", async () => {
+    const who = { actor: "alice", role: "approver", ip: null };
     await expect(
-      auditedClusterWrite({ actor: "alice", role: "approver", ip: null }, "prod-west", { object: "x", change: "set y" }, async () => {
-        throw new Error("the cluster said no");
+      auditedClusterWrite(who, "prod-west", { object: "x", change: "set y" }, async () => {
+        throw new KubeError("forbidden", "machineconfigurations.operator.openshift.io is forbidden", 403);
       }),
-    ).rejects.toThrow("the cluster said no");
+    ).rejects.toThrow(KubeError);
     expect((await listAudit({ target: "prod-west" }))[0]).toMatchObject({
       outcome: "failure",
-      summary: "set y on prod-west failed: the cluster said no",
+      summary: "set y on prod-west failed: machineconfigurations.operator.openshift.io is forbidden (HTTP 403)",
     });
+    const log = console.error;
+    console.error = () => undefined;
+    try {
+      await expect(
+        auditedClusterWrite(who, "prod-north", { object: "x", change: "set z" }, async () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'spec')");
+        }),
+      ).rejects.toThrow(TypeError);
+    } finally {
+      console.error = log;
+    }
+    expect((await listAudit({ target: "prod-north" }))[0]!.summary).toBe(
+      "set z on prod-north failed: an error in Fleetskew; the details are in the server log",
+    );
   });
 });

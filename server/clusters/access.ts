@@ -25,16 +25,16 @@ export async function withClusterClient<T>(
   }
 }
 
-/** The cluster's own words for a failed call, as people read them in the audit log and on screens. */
-export const clusterAnswer = (error: unknown) =>
-  error instanceof KubeError ? `${error.message}${error.status ? ` (HTTP ${error.status})` : ""}` : (error as Error).message;
-
 /**
- * A failure as people may read it on screens: the cluster's answer or a message written for them,
- * never an internal error's text (that goes to the server log, with `what` it was doing).
+ * A failed call as people read it in the audit log and on screens: the cluster's own words, or a
+ * message written for people; never an internal error's text, which goes to the server log.
  */
+export const clusterAnswer = (error: unknown) => shownFailure(error, "a call to a cluster");
+
+/** The same, naming in the log `what` was being done. */
 export function shownFailure(error: unknown, what: string): string {
-  if (error instanceof KubeError || error instanceof UserFacingError) return clusterAnswer(error);
+  if (error instanceof KubeError) return `${error.message}${error.status ? ` (HTTP ${error.status})` : ""}`;
+  if (error instanceof UserFacingError) return error.message;
   console.error(`fleetskew: ${what} failed:`, error);
   return "an error in Fleetskew; the details are in the server log";
 }

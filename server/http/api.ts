@@ -41,6 +41,12 @@ type Options<A extends Access, P, B, Q> = {
   params?: P;
   /** The JSON body. */
   body?: B;
+  /**
+   * The handler reads the body itself (multipart uploads, with their own limit). Otherwise a route
+   * without a body schema still has one read, counted, up to its limit and discarded: a body is
+   * never left unbounded.
+   */
+  rawBody?: true;
   /** The query string, as an object of its (last) values; empty values count as absent. */
   query?: Q;
   /** The body's limit, counted while it streams (default 64 KiB). */
@@ -157,7 +163,9 @@ export function apiRoute<
       const rawParams = await context?.params;
       const params = options.params ? await readParams(rawParams, options.params) : {};
       const query = options.query ? readQuery(request, options.query) : undefined;
-      const body = options.body ? await readBody(request, options.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
+      const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const body = options.body ? await readBody(request, options.body, limit) : undefined;
+      if (!options.body && !options.rawBody && request.body) await readBodyBytes(request, limit);
       const ip = clientIp(request.headers);
       const result = await handler({
         request,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET as candidates } from "@/app/api/v1/acknowledgements/candidates/route";
+import { POST as unpin } from "@/app/api/v1/bundle-applications/[id]/unpin/route";
 import { GET as precheck } from "@/app/api/v1/bundles/[digest]/precheck/route";
 import { GET as readiness } from "@/app/api/v1/clusters/[name]/readiness/route";
 import { GET as timeline } from "@/app/api/v1/clusters/[name]/timeline/route";
@@ -70,5 +71,21 @@ describe("query strings", () => {
       status: 400,
       body: { error: "cluster: name the cluster: ?cluster=NAME" },
     });
+  });
+
+  it("a route that takes no body still counts one, and refuses it past the default limit", async () => {
+    const user = await createUser({ username: "bodyless", role: "technician", passwordHash: "scrypt$x" }, { actor: null });
+    const { token } = await startSession(user, { ip: null, userAgent: null, ttlHours: 1 });
+    const post = (body: string) =>
+      unpin(
+        new Request(`${ORIGIN}/api/v1/bundle-applications/00000000-0000-4000-8000-000000000000/unpin`, {
+          method: "POST",
+          headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie: `fleetskew_session=${token}`, [CLIENT_IP_HEADER]: "127.0.0.1" },
+          body,
+        }),
+        { params: Promise.resolve({ id: "00000000-0000-4000-8000-000000000000" }) },
+      );
+    expect((await post("x".repeat(65 * 1024))).status).toBe(413);
+    expect((await post("{}")).status).toBe(404);
   });
 });
