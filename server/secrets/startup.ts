@@ -35,7 +35,8 @@ export async function prepareSecretKeys(
   resetKeyring();
   const known = new Set(ring.keys.map((k) => k.id));
   let underOldKeys = 0;
-  for (const { header, count } of summary.headers) {
+  // Keyed envelopes first: an unknown key id is the clearer message when both problems exist.
+  for (const { header, count } of [...summary.headers].sort((a, b) => b.header[0]! - a.header[0]!)) {
     const info = envelopeInfo(Buffer.concat([header, Buffer.alloc(64)]));
     if (!info) throw new ConfigError(`the database holds ${count} sealed secret(s) in a format this version of Fleetskew does not know`);
     if (info.keyId === null) {
