@@ -178,6 +178,8 @@ async function main() {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   database = await openDatabase(config);
+  // A start that fails from here on still closes the embedded database and removes its socket.
+  stopEmbedded = () => database?.embedded?.stop() ?? Promise.resolve();
   if (!dev && !(await buildIsCurrent(root))) {
     log("building the console (the first start takes a minute or two)…");
     await runBuild();
@@ -217,7 +219,10 @@ async function main() {
   log(`console ready on http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${config.port}`);
 }
 
-main().catch((error) => {
+let stopEmbedded: () => Promise<void> = () => Promise.resolve();
+
+main().catch(async (error) => {
+  await stopEmbedded().catch(() => undefined);
   if (error instanceof ConfigError || error instanceof MigrationError) {
     console.error(`fleetskew: ${error.message}`);
   } else {
