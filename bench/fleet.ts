@@ -570,14 +570,14 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
     };
     progress(`history: ${seeded} rows for ${sample.length} clusters × ${HISTORY_DAYS} days`);
 
-    const window = { from: new Date(Date.now() - HISTORY_DAYS * DAY).toISOString(), to: new Date().toISOString() };
-    for (const c of sample.slice(0, 10)) await clusterTimeline(c.name, window.from, window.to);
+    const window = { from: new Date(Date.now() - HISTORY_DAYS * DAY), to: new Date() };
+    for (const c of sample.slice(0, 10)) await clusterTimeline(c.name, window);
     const times: number[] = [];
     let points = 0;
     for (let i = 0; i < TIMELINE_CALLS; i++) {
       const c = sample[i % sample.length]!;
       const started = performance.now();
-      const timeline = await clusterTimeline(c.name, window.from, window.to);
+      const timeline = await clusterTimeline(c.name, window);
       times.push(performance.now() - started);
       points += timeline.version.length + timeline.oldestBootImage.length + timeline.skew.length + timeline.events.length;
     }

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { api } from "./api";
+import { afterSignIn } from "./sameOriginPath";
 import { Alert, Button, Field, TextInput } from "./ui";
 
 export function LoginForm({ next }: { next: string }) {
@@ -15,8 +16,9 @@ export function LoginForm({ next }: { next: string }) {
     setError(null);
     try {
       await api("/api/v1/session", { method: "POST", body: { username: form.get("username"), password: form.get("password") } });
-      // A full navigation so every server component renders for the new session.
-      window.location.assign(next);
+      // A full navigation so every server component renders for the new session; judged again
+      // here, against the origin the browser is actually on.
+      window.location.assign(afterSignIn(next, window.location.origin));
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);

@@ -3,6 +3,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
+import type { PoolPreview } from "@/server/preview/clusterPreview";
 import type { FleetPreview } from "@/server/preview/fleetPreview";
 import { api } from "./api";
 import { queries } from "./queries";
@@ -29,6 +30,16 @@ spec:
           contents:
             source: data:,server%20ntp.example.com%20iburst%0A
 `;
+
+/** One side of a changed file as shown: its text, or why it is not shown. */
+function fileSide(f: PoolPreview["files"][number], side: "before" | "after"): string {
+  const text = f[side];
+  if (text !== null) return text;
+  if (f.shown === "secret")
+    return f.digests?.[side] ? `(not shown; digest ${f.digests[side]})` : side === "before" ? "(absent)" : "(removed)";
+  if (f.shown === "none" || (f.shown === "submitted" && side === "before")) return "(not shown to your role)";
+  return side === "before" ? "(absent)" : "(removed)";
+}
 
 function verdictTone(verdict: string) {
   if (verdict === "Refused") return "bg-danger text-accent-ink";
@@ -208,10 +219,10 @@ export function PreviewWorkbench() {
                         {f.note ? <p className="text-xs text-muted">{f.note}</p> : null}
                         <div className="mt-2 grid gap-2 md:grid-cols-2">
                           <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} before`}>
-                            {f.before ?? "(absent)"}
+                            {fileSide(f, "before")}
                           </pre>
                           <pre className="overflow-x-auto rounded bg-canvas p-2 text-xs" aria-label={`${f.path} after`}>
-                            {f.after ?? "(removed)"}
+                            {fileSide(f, "after")}
                           </pre>
                         </div>
                       </details>

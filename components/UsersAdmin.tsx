@@ -9,6 +9,7 @@ import { api } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
+import { SignInLocks } from "./SignInLocks";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
 const ROLES: Role[] = ["viewer", "technician", "approver", "admin"];
@@ -163,6 +164,7 @@ export function UsersAdmin({
             </Button>
           </form>
         </Card>
+        <SignInLocks />
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 /**
  * Starts the built console for the browser tests on a fresh database, and removes it afterwards:
- *   tsx e2e/serve.ts postgres   a new database on the test Postgres server
+ *   tsx e2e/serve.ts postgres   a new database on the test Postgres server, migrated by its owner and
+ *                               served by a runtime role that may only append to the audit log
  *   tsx e2e/serve.ts embedded   a new embedded database in a temporary directory
  */
 import { spawn } from "node:child_process";
@@ -17,6 +18,7 @@ const root = path.resolve(__dirname, "..");
 const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const dataDir = mkdtempSync(path.join(os.tmpdir(), `fleetskew-e2e-${mode}-`));
 const dbName = `fleetskew_e2e_${process.pid}_${randomBytes(3).toString("hex")}`;
+const runtimeRole = `${dbName}_runtime`;
 
 async function admin(sql: string) {
   const client = new pg.Client({ connectionString: baseUrl });
@@ -33,8 +35,11 @@ async function main() {
   delete env.DATABASE_URL;
   if (mode === "postgres") {
     await admin(`CREATE DATABASE "${dbName}"`);
+    await admin(`CREATE ROLE "${runtimeRole}" LOGIN`);
     const url = new URL(baseUrl);
     url.pathname = `/${dbName}`;
+    env.FLEETSKEW_MIGRATION_DATABASE_URL = url.toString();
+    url.username = runtimeRole;
     env.DATABASE_URL = url.toString();
   }
   const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/start.ts")], {
@@ -47,7 +52,10 @@ async function main() {
     if (cleaned) return;
     cleaned = true;
     rmSync(dataDir, { recursive: true, force: true });
-    if (mode === "postgres") await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+    if (mode === "postgres") {
+      await admin(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+      await admin(`DROP ROLE IF EXISTS "${runtimeRole}"`).catch(() => undefined);
+    }
   };
   const stop = () => child.kill("SIGTERM");
   process.on("SIGTERM", stop);

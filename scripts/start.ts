@@ -8,16 +8,20 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/bootstrap";
-import { ConfigError, readConfig } from "../server/config/env";
-import { CLIENT_IP_HEADER } from "../server/http/request";
+import { ConfigError, readConfig, type AppConfig } from "../server/config/env";
+import { GLOBAL_BODY_LIMIT, sizeText } from "../server/http/body";
+import { CLIENT_IP_HEADER, isHttpsRequest } from "../server/http/request";
+import { newNonce, securityHeaders } from "../server/http/securityHeaders";
+import { sealPlainPreviewInputs } from "../server/preview/storedInputs";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
-import { openDatabase, type OpenedDatabase } from "../server/runtime/database";
+import { checkDatabaseReachable, openDatabase, type OpenedDatabase } from "../server/runtime/database";
 import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
 import { prepareSchema } from "../server/runtime/schema";
 import { countRealClusters, registerDemoFleet } from "../server/clusters/demo";
+import { prepareSecretKeys } from "../server/secrets/startup";
 import { startDemoFleet, type DemoFleet } from "../server/simulator/demo";
 import { closeDb } from "../server/store/db";
-import { MigrationError } from "../server/store/migrate";
+import { auditLogExposure, grantRuntimeRole, migrate, MigrationError } from "../server/store/migrate";
 
 const root = path.resolve(__dirname, "..");
 const dev = process.argv.includes("--dev");
@@ -37,6 +41,90 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
     });
     server.listen(port, host, () => resolve());
   });
+}
+
+/**
+ * Bounds every request body at GLOBAL_BODY_LIMIT, whatever handles it: a declared length over it is
+ * refused at once, and a chunked body is counted as the socket delivers it (the HTTP parser hands
+ * each piece to req.push) and cut off at the limit. Routes set smaller limits of their own.
+ */
+function limitBody(req: http.IncomingMessage, res: http.ServerResponse, max: number): boolean {
+  let refused = false;
+  const refuse = () => {
+    if (refused) return;
+    refused = true;
+    // Whatever else still writes to this response (Next.js mid-request) must not crash the process.
+    res.on("error", () => undefined);
+    if (!res.headersSent) {
+      res.writeHead(413, { "content-type": "application/json", connection: "close" });
+      res.end(JSON.stringify({ error: `The request body is larger than ${sizeText(max)}, the most any request may send` }));
+    }
+    res.once("finish", () => req.socket.destroy());
+  };
+  if (Number(req.headers["content-length"] ?? "0") > max) {
+    refuse();
+    return false;
+  }
+  let seen = 0;
+  const push = req.push.bind(req);
+  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk !== null && chunk !== undefined) {
+      seen += (chunk as Uint8Array).length;
+      if (seen > max) {
+        refuse();
+        return false;
+      }
+    }
+    return push(chunk, encoding);
+  };
+  // A response sent before the body was read (a refusal, a route that takes no body) closes the
+  // connection, rather than reading and discarding whatever the client still sends.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete && !this.headersSent) this.setHeader("connection", "close");
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
+  return true;
+}
+
+/** Security headers on every answer; pages' scripts run only with this request's nonce. */
+function secure(req: http.IncomingMessage, res: http.ServerResponse, config: AppConfig) {
+  const headers = new Headers();
+  for (const name of ["host", "x-forwarded-proto", "x-forwarded-host"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const nonce = newNonce();
+  const set = securityHeaders({ https: isHttpsRequest(headers, config), dev, nonce });
+  // Next.js takes the nonce from the request's policy; a client's own header is replaced.
+  req.headers["content-security-policy"] = set["content-security-policy"];
+  delete req.headers["content-security-policy-report-only"];
+  for (const [name, value] of Object.entries(set)) res.setHeader(name, value);
+}
+
+/**
+ * Migrations run as the database owner (FLEETSKEW_MIGRATION_DATABASE_URL, else DATABASE_URL); the
+ * runtime role then gets only what it needs (grantRuntimeRole). A console that connects as a role
+ * able to alter the audit log starts with a warning.
+ */
+async function migrateDatabase(config: AppConfig, database: OpenedDatabase) {
+  const dir = path.join(root, "prisma/migrations");
+  // FLEETSKEW_MIGRATE=0: a migration step of its own, with the owner role, applies them; this process waits.
+  if (!config.migrate) return prepareSchema(database.url, { dir, migrate: false, log });
+  const ownerUrl = database.mode === "postgres" && config.migrationDatabaseUrl ? config.migrationDatabaseUrl : database.url;
+  if (ownerUrl !== database.url) await checkDatabaseReachable(ownerUrl);
+  const result = await migrate(ownerUrl, { dir, log });
+  if (database.mode !== "postgres") return result;
+  if (ownerUrl !== database.url) {
+    const granted = await grantRuntimeRole(ownerUrl, database.url);
+    if (granted) log(`database: migrated as the owner; the console connects as "${granted.role}", which may only append to the audit log`);
+  }
+  const exposure = await auditLogExposure(database.url);
+  if (exposure.canAlter || exposure.canModify)
+    log(
+      `warning: the console connects to the database as "${exposure.role}", which ${exposure.canAlter ? "owns the audit log (it could alter it or drop its append-only trigger)" : "may change audit rows (only the trigger stops it)"}; set FLEETSKEW_MIGRATION_DATABASE_URL to the owner and DATABASE_URL to a less privileged role (docs/security.md)`,
+    );
+  return result;
 }
 
 function runBuild(): Promise<void> {
@@ -74,6 +162,8 @@ async function main() {
     // client's own values are dropped so they cannot be forged.
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? "unknown";
     req.headers["x-fleetskew-path"] = req.url ?? "/";
+    if (!limitBody(req, res, GLOBAL_BODY_LIMIT)) return;
+    secure(req, res, config);
     handler(req, res);
   });
   await listen(server, config.port, config.host);
@@ -93,6 +183,8 @@ async function main() {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   database = await openDatabase(config);
+  // A start that fails from here on still closes the embedded database and removes its socket.
+  stopEmbedded = () => database?.embedded?.stop() ?? Promise.resolve();
   // The standalone build (the container image) is built already and has no sources to rebuild from.
   if (!dev && !runsFromStandaloneBuild() && !(await buildIsCurrent(root))) {
     log("building the console (the first start takes a minute or two)…");
@@ -100,10 +192,16 @@ async function main() {
   }
   process.env.DATABASE_URL = database.url;
   process.env.FLEETSKEW_DATABASE_MODE = database.mode;
-  const { applied, total } = await prepareSchema(database.url, { dir: path.join(root, "prisma/migrations"), migrate: config.migrate, log });
+  const { applied, total } = await migrateDatabase(config, database);
   log(
     `database: ${database.mode === "embedded" ? `embedded, in ${path.join(config.dataDir, "pgdata")}` : "postgres"} (${total} migrations, ${applied.length} applied now)`,
   );
+
+  const keys = await prepareSecretKeys(config);
+  if (keys.created) log(`created the secret key for credentials at rest in ${path.join(config.dataDir, "secret.key")}; back it up`);
+  if (keys.underOldKeys > 0) log(`${keys.underOldKeys} secret(s) are sealed under an older key or format; run npm run keys:reseal`);
+  const sealedNow = await sealPlainPreviewInputs();
+  if (sealedNow > 0) log(`sealed the configuration kept for offline previews of ${sealedNow} cluster(s)`);
 
   const demo = config.demo && (await countRealClusters()) === 0;
   printAccounts(await ensureInitialAccounts({ dataDir: config.dataDir, adminPassword: config.adminPassword, demo }), config.dataDir);
@@ -124,7 +222,10 @@ async function main() {
   log(`console ready on http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${config.port}`);
 }
 
-main().catch((error) => {
+let stopEmbedded: () => Promise<void> = () => Promise.resolve();
+
+main().catch(async (error) => {
+  await stopEmbedded().catch(() => undefined);
   if (error instanceof ConfigError || error instanceof MigrationError) {
     console.error(`fleetskew: ${error.message}`);
   } else {

@@ -1,16 +1,18 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/LoginForm";
+import { afterSignIn } from "@/components/sameOriginPath";
 import { currentPageUser } from "@/server/auth/page";
+import { originOf } from "@/server/http/request";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-/** Only same-site paths are followed after sign-in, never another site. */
-const safeNext = (value: string | undefined) => (value && value.startsWith("/") && !value.startsWith("//") ? value : "/fleet");
-
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
-  const next = safeNext((await searchParams).next);
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const raw = (await searchParams).next;
+  // Only a same-origin path is followed after sign-in (components/sameOriginPath.ts), never another site.
+  const next = afterSignIn(typeof raw === "string" ? raw : undefined, originOf(await headers()));
   if (await currentPageUser()) redirect(next);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

@@ -83,7 +83,6 @@ describe("which clusters need an acknowledgement", () => {
     const byName = new Map(candidates.map((c) => [c.cluster, c]));
     expect(byName.get("prod-east-422")).toMatchObject({ release: "4.22.3", reason: "below-limit", served: true, pending: null });
     expect(byName.get("prod-east")).toMatchObject({ release: "4.22.0", reason: "below-limit", served: false });
-    await expect(acknowledgementCandidates("latest")).rejects.toMatchObject({ status: 400 });
   });
 
   it("refuses a request for a cluster whose API has no bootImageSkewEnforcement", async () => {
@@ -124,7 +123,7 @@ describe("a request, decided by someone else", () => {
     await expect(rejectAcknowledgement(ack.id, "too late", otherApprover)).rejects.toMatchObject({ status: 409 });
 
     // The cluster's timeline marks it.
-    const timeline = await clusterTimeline("prod-east-422", null, null);
+    const timeline = await clusterTimeline("prod-east-422");
     expect(timeline.events.filter((e) => e.kind === "acknowledgement").map((e) => e.title)).toEqual([
       "Boot image acknowledged: 9.6.20250701-0 (approved by alice)",
     ]);
@@ -135,6 +134,9 @@ describe("a request, decided by someone else", () => {
       ["acknowledgement.request", "tom", "success"],
       ["acknowledgement.approve", "alice", "success"],
       ["cluster.write", "alice", "success"],
+      // What the console itself recorded: the value written, then the MCO's confirmation.
+      ["acknowledgement.status", null, "success"],
+      ["acknowledgement.verify", null, "success"],
     ]);
   });
 

@@ -15,7 +15,6 @@ import {
 } from "../domain/acknowledgements";
 import { UPGRADEABLE_SKEW_REASON } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { parseOcpVersion } from "../domain/versions";
 import { noSuchCluster, UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { readMachineConfigOperator, readMachineConfiguration } from "../kube/readers";
@@ -49,9 +48,11 @@ export type Candidate = AckCandidate & {
 
 const snapshotIsUsable = (s: unknown): s is ClusterSnapshot => !!s && typeof s === "object" && "machineSets" in s;
 
-/** Clusters that need an acknowledgement, now or at `target` (any release; default: the next one that enforces). */
-export async function acknowledgementCandidates(target: string | null): Promise<Candidate[]> {
-  if (target !== null && !parseOcpVersion(target)) throw new UserFacingError(400, `target must be a release like 4.22.3, not "${target}"`);
+/**
+ * Clusters that need an acknowledgement, now or at `target` (a release, checked by
+ * ReleaseTargetQuery; default: the next one that enforces).
+ */
+export async function acknowledgementCandidates(target: string | null = null): Promise<Candidate[]> {
   const limits = await skewLimits();
   const pending = new Map((await listAcknowledgements({ statuses: ["pending", "applying"] })).map((a) => [a.clusterId, a]));
   const out: Candidate[] = [];

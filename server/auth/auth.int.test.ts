@@ -6,7 +6,7 @@ import { useMigratedDatabase } from "../testing/database";
 import { listAudit } from "../store/audit";
 import { listUsers } from "../store/users";
 import { ensureInitialAccounts } from "./bootstrap";
-import { login, MAX_FAILURES_PER_USER } from "./login";
+import { clearSignInThrottle, login, MAX_FAILURES_PER_USER, reportSignInWindows, signInThrottles } from "./login";
 import { userForToken } from "./session";
 import { addUser, changeUser } from "./users";
 
@@ -73,7 +73,7 @@ describe("sign-in", () => {
       ok: false,
       reason: "invalid",
     });
-    expect(await login({ username: "grace", password: "wrong password!!", ip: "10.0.0.3", userAgent: null, ttlHours })).toEqual({
+    expect(await login({ username: "grace", password: "wrong password!!", ip: "10.0.0.4", userAgent: null, ttlHours })).toEqual({
       ok: false,
       reason: "invalid",
     });
@@ -81,23 +81,76 @@ describe("sign-in", () => {
     expect(failures.map((e) => e.actor)).toEqual(expect.arrayContaining(["nobody", "grace"]));
   });
 
-  it("rate-limits guessing one username, even with the right password, and tells when to retry", async () => {
+  it("slows down, then locks, guessing one username from one address, even with the right password, and says when to retry", async () => {
     await addUser({ username: "linus", role: "viewer", password: "the right password" }, { user: (await listUsers())[0]!, ip: null });
-    for (let i = 0; i < MAX_FAILURES_PER_USER; i++) {
-      await login({ username: "linus", password: `guess number ${i}`, ip: `10.1.0.${i}`, userAgent: null, ttlHours });
-    }
-    const limited = await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours });
-    expect(limited).toMatchObject({ ok: false, reason: "rate_limited" });
-    expect(limited.ok === false && limited.reason === "rate_limited" && limited.retryAfterSeconds).toBeGreaterThan(800);
-    // Other users are not affected.
-    expect((await login({ username: "grace", password: "a long enough password", ip: "10.1.0.99", userAgent: null, ttlHours })).ok).toBe(
-      true,
-    );
+    const t0 = Date.now();
+    const at = (seconds: number) => new Date(t0 + seconds * 1000);
+    const guess = (seconds: number, password = "a wrong guess!!", ip = "10.1.0.1") =>
+      login({ username: "linus", password, ip, userAgent: null, ttlHours }, at(seconds));
+    // Two tries at once, then a wait before each of the next three.
+    expect(await guess(0)).toEqual({ ok: false, reason: "invalid" });
+    expect(await guess(1)).toEqual({ ok: false, reason: "invalid" });
+    expect(await guess(2)).toEqual({ ok: false, reason: "rate_limited", retryAfterSeconds: 4, locked: false });
+    expect(await guess(6)).toEqual({ ok: false, reason: "invalid" });
+    expect(await guess(10)).toMatchObject({ ok: false, reason: "rate_limited", locked: false });
+    expect(await guess(21)).toEqual({ ok: false, reason: "invalid" });
+    expect(await guess(66)).toEqual({ ok: false, reason: "invalid" });
+    // Five judged: the right password is refused too, for the rest of the window.
+    const locked = await guess(70, "the right password");
+    expect(locked).toMatchObject({ ok: false, reason: "rate_limited", locked: true });
+    expect(locked.ok === false && locked.reason === "rate_limited" && locked.retryAfterSeconds).toBe(15 * 60 - 70);
+    // The same person from another address is not locked out, nor are other users from this one.
+    expect((await guess(71, "the right password", "10.1.0.2")).ok).toBe(true);
+    expect(
+      (await login({ username: "grace", password: "a long enough password", ip: "10.1.0.1", userAgent: null, ttlHours }, at(72))).ok,
+    ).toBe(true);
     // After the window it works again.
-    const later = new Date(Date.now() + 16 * 60_000);
-    expect((await login({ username: "linus", password: "the right password", ip: "10.1.0.99", userAgent: null, ttlHours }, later)).ok).toBe(
-      true,
+    expect((await guess(15 * 60 + 1, "the right password")).ok).toBe(true);
+  });
+
+  it("judges at most five of 40 simultaneous guesses of one username from one address", async () => {
+    await addUser({ username: "hedy", role: "viewer", password: "hedy's password" }, { user: (await listUsers())[0]!, ip: null });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        login({ username: "hedy", password: `guess ${i} guess`, ip: "10.5.0.1", userAgent: null, ttlHours }),
+      ),
     );
+    const judged = results.filter((r) => r.ok === false && r.reason === "invalid").length;
+    expect(judged).toBeGreaterThanOrEqual(1);
+    expect(judged).toBeLessThanOrEqual(MAX_FAILURES_PER_USER);
+    expect(results.filter((r) => r.ok === false && r.reason === "rate_limited")).toHaveLength(40 - judged);
+  });
+
+  it("reports failed and refused sign-ins of an address as one audit event per window, and an admin can clear a lock", async () => {
+    const admin = (await listUsers()).find((u) => u.username === "admin")!;
+    const before = (await listAudit({ action: "session.login", limit: 500 })).filter((e) => e.ip === "10.7.0.1").length;
+    const now = new Date();
+    for (let i = 0; i < 30; i++)
+      await login({ username: `user${i % 3}`, password: "wrong wrong wrong", ip: "10.7.0.1", userAgent: null, ttlHours }, now);
+    // Only the window's first event is written at once.
+    expect((await listAudit({ action: "session.login", limit: 500 })).filter((e) => e.ip === "10.7.0.1").length - before).toBe(1);
+    expect(await reportSignInWindows(now)).toBe(0);
+    expect(await reportSignInWindows(new Date(now.getTime() + 16 * 60_000))).toBeGreaterThanOrEqual(1);
+    const summary = (await listAudit({ action: "session.login", limit: 500 })).find((e) => e.ip === "10.7.0.1" && e.actor === null)!;
+    expect(summary.details).toMatchObject({ failures: 5, refused: 24, usernames: ["user0", "user1", "user2"] });
+    expect(summary.summary).toMatch(/^5 failed and 24 refused sign-in attempts from 10\.7\.0\.1 between /);
+    // Reported once.
+    expect(await reportSignInWindows(new Date(now.getTime() + 16 * 60_000))).toBe(0);
+
+    expect(
+      (await signInThrottles(now))
+        .filter((t) => t.ip === "10.7.0.1")
+        .map((t) => t.username)
+        .sort(),
+    ).toEqual(["user0", "user1", "user2"]);
+    expect(await clearSignInThrottle({ username: "user0", address: "10.7.0.1" }, { user: admin, ip: "10.9.9.9" })).toEqual({ cleared: 1 });
+    expect(
+      (await signInThrottles(now))
+        .filter((t) => t.ip === "10.7.0.1")
+        .map((t) => t.username)
+        .sort(),
+    ).toEqual(["user1", "user2"]);
+    expect((await listAudit({ action: "session.unlock" }))[0]).toMatchObject({ actor: "admin", targetId: "user0", ip: "10.9.9.9" });
   });
 });
 

@@ -13,3 +13,9 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   approver: "Vets bundles and approves acknowledgements requested by others.",
   admin: "Everything, including clusters, users and settings.",
 };
+
+/**
+ * Who may read the contents of a cluster's configuration (its MachineConfigs' files) in previews:
+ * admins, who hold the cluster credentials anyway. Everyone else sees paths, verdicts and rules.
+ */
+export const mayReadClusterConfiguration = (role: Role) => role === "admin";

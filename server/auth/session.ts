@@ -4,6 +4,9 @@ import type { UserRecord } from "../store/users";
 
 export const SESSION_COOKIE = "fleetskew_session";
 
+/** The cookie's name: over https with the `__Host-` prefix, which browsers accept only from this origin over https. */
+export const sessionCookieName = (https: boolean) => (https ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function startSession(

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { auditedClusterWrite, shownFailure, withClusterClient } from "../clusters/access";
 import { BUNDLE_LABEL, pinnedImageSetName, pinnedImagesOf, RELEASE_LABEL, totalBytes } from "../domain/bundleManifest";
 import { labelsForPool, ROLE_LABEL } from "../domain/bundlePrechecks";
 import { CONCURRENT_CHANGE } from "../domain/bundles";
 import { noSuchCluster, UserFacingError } from "../errors";
-import { KubeError, type ClusterClient } from "../kube/client";
+import type { ClusterClient } from "../kube/client";
 import { createPinnedImageSet } from "../kube/writers";
 import { insertApplication, listApplications, updateApplication, type ApplicationPool, type ApplicationRecord } from "../store/bundles";
 import { findClusterSummary } from "../store/clusters";
@@ -147,7 +147,7 @@ export async function pinSets(application: ApplicationRecord, who: Who, client: 
       );
     return await updateApplication(application.id, ["applying", "preloading"], { state: "preloading", lastError: null });
   } catch (error) {
-    const message = error instanceof UserFacingError || error instanceof KubeError ? clusterAnswer(error) : (error as Error).message;
+    const message = shownFailure(error, `applying ${application.id}`);
     return updateApplication(application.id, ["applying", "preloading"], { lastError: message });
   }
 }

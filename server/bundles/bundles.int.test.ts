@@ -234,6 +234,10 @@ describe("applying a bundle to prod-east", () => {
     advance(120);
     await followApplications();
     expect((await listApplications())[0]).toMatchObject({ id: application!.id, state: "upgraded" });
+    // Every state it moved through is in the audit log; the one the console reached by itself as its own event.
+    const noticed = await listAudit({ action: "bundle.application.state", target: "prod-east" });
+    expect(noticed.at(-1)).toMatchObject({ actor: null, details: { application: application!.id, from: "applying", to: "preloading" } });
+    expect(await listAudit({ action: "bundle.upgrade.complete", target: "prod-east" })).toHaveLength(1);
 
     // The next bundle: once its upgrade completes, the first one's sets are removed.
     const next = await vettedUpload(manifest("4.19.13"));

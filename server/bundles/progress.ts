@@ -3,6 +3,7 @@ import { nodePinProgress, summarizeProgress, type NodeProgress, type ProgressSum
 import { overridable, upgradeBlockers, upgradeStateOf, type UpgradeState } from "../domain/bundles";
 import { evaluateReadiness, type Readiness } from "../domain/readiness";
 import type { ClusterSnapshot } from "../domain/snapshot";
+import { shownFailure } from "../clusters/access";
 import { UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { findApplication, listApplications, type ApplicationRecord } from "../store/bundles";
@@ -74,7 +75,7 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
     pools = new Map(snapshot.nodes.filter((n) => n.pool).map((n) => [n.name, n.pool!]));
     source = "stored";
     observedAt = stored.lastSeenAt;
-    sourceNote = `${application.cluster} cannot be read now (${(error as Error).message}); this is its state as of the last sweep.`;
+    sourceNote = `${application.cluster} cannot be read now (${shownFailure(error, `reading ${application.cluster}`)}); this is its state as of the last sweep.`;
   }
   const { nodes, summary, missingSets } = progressOf(application, snapshot, pools, bundle.manifest);
   const readiness = evaluateReadiness(snapshot, application.releaseVersion, { limits: await skewLimits() });

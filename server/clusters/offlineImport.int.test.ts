@@ -330,7 +330,7 @@ describe("offline import", () => {
   });
 
   it("never opens an offline cluster's credentials: testing, previewing or re-crediting it says it is offline", async () => {
-    for (const attempt of [credentialsOf("site-12"), testRegisteredCluster("site-12")]) {
+    for (const attempt of [credentialsOf("site-12"), testRegisteredCluster("site-12", actor())]) {
       const refused = await refusal(attempt);
       expect([refused.status, refused.message]).toEqual([
         409,

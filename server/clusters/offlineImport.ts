@@ -141,14 +141,24 @@ export async function importOfflineCluster(
     throw new UserFacingError(400, `capturedAt: ${fields.capturedAt.toISOString()} is in the future`);
   const capturedAt = fields.capturedAt ?? now;
 
-  const upload = dumpFilesOf(input.files, options.limits ?? UPLOAD_LIMITS);
+  const limits = options.limits ?? UPLOAD_LIMITS;
+  const upload = await dumpFilesOf(input.files, limits);
   const warnings = [...upload.warnings];
+  // Warnings past what is shown are only counted, so a file of many odd documents cannot fill memory with them.
+  let unkeptWarnings = 0;
   const parsed: DumpObject[] = [];
   for (const file of upload.files) {
     try {
       const { objects, warnings: fileWarnings } = parseDumpFile(file.name, file.text);
-      parsed.push(...objects);
-      warnings.push(...fileWarnings);
+      if (parsed.length + objects.length > limits.maxObjects)
+        throw new UserFacingError(
+          413,
+          `The upload holds more than ${limits.maxObjects} objects; import the cluster-scoped objects and openshift-machine-* namespaces only`,
+        );
+      for (const o of objects) parsed.push(o);
+      const room = Math.max(0, MAX_WARNINGS - warnings.length);
+      warnings.push(...fileWarnings.slice(0, room));
+      unkeptWarnings += Math.max(0, fileWarnings.length - room);
     } catch (error) {
       if (error instanceof DumpParseError) throw new UserFacingError(400, error.message);
       throw error;
@@ -185,8 +195,8 @@ export async function importOfflineCluster(
   if (read.missing.length) warnings.push(`Not in the upload, so shown as not available: ${read.missing.join(", ")}`);
   if (!fields.capturedAt)
     warnings.unshift(`No capture time was given; the time of the upload (${capturedAt.toISOString()}) is used as the capture time`);
-  const shown =
-    warnings.length > MAX_WARNINGS ? [...warnings.slice(0, MAX_WARNINGS), `… and ${warnings.length - MAX_WARNINGS} more`] : warnings;
+  const more = Math.max(0, warnings.length - MAX_WARNINGS) + unkeptWarnings;
+  const shown = more > 0 ? [...warnings.slice(0, MAX_WARNINGS), `… and ${more} more`] : warnings;
 
   try {
     const stored = await recordOfflineCapture(
@@ -206,7 +216,7 @@ export async function importOfflineCluster(
       },
       {
         ...auditActor(actor),
-        details: { files: upload.files.length, objects: parsed.length, read: read.read, warnings: warnings.length },
+        details: { files: upload.files.length, objects: parsed.length, read: read.read, warnings: warnings.length + unkeptWarnings },
       },
     );
     invalidateFleetList();

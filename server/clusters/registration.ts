@@ -13,7 +13,8 @@ import {
   type ClusterCredentials,
   type KubeconfigContext,
 } from "../kube/credentials";
-import { loadSecretKey, open, seal } from "../secrets/secretBox";
+import { openSecret, sealSecret } from "../secrets/keyring";
+import { recordAudit } from "../store/audit";
 import {
   ClusterNameTakenError,
   deleteCluster,
@@ -132,17 +133,34 @@ export function contactStatusOf(report: ConnectionReport): { status: ContactStat
   return { status: "ok", error: report.problem };
 }
 
-const secretKey = () => loadSecretKey({ env: appConfig().secretKey, dataDir: appConfig().dataDir });
-const context = (name: string) => `cluster:${name}`;
+/** The context credentials are sealed under: bound to the cluster's name. */
+export const credentialsContext = (name: string) => `cluster:${name}`;
 
 /** Encrypts credentials for one cluster's row (bound to its name). */
 export async function sealCredentials(name: string, credentials: ClusterCredentials): Promise<Buffer> {
-  return seal(await secretKey(), JSON.stringify(credentials), context(name));
+  return sealSecret(JSON.stringify(credentials), credentialsContext(name));
 }
 
-/** Tests credentials that are not saved yet. */
-export async function testCredentials(source: CredentialSource): Promise<ConnectionReport> {
-  return testConnection(resolveCredentials(source), connectionOptions());
+/** What the audit log keeps of a connection test: its outcome, never the credentials. */
+const testAudit = (actor: Actor, target: string, report: ConnectionReport, source: string) => {
+  const contact = contactStatusOf(report);
+  return {
+    ...auditActor(actor),
+    action: "cluster.connection-test",
+    targetType: "cluster",
+    targetId: target,
+    outcome: contact.status === "ok" ? ("success" as const) : ("failure" as const),
+    summary: `tested the connection to ${target}: ${contact.status}${contact.error ? ` (${contact.error})` : ""}`,
+    details: { source, status: contact.status, version: report.openshiftVersion, missingPermissions: report.forbidden.length },
+  };
+};
+
+/** Tests credentials that are not saved yet; the test (not the credentials) is audited. */
+export async function testCredentials(source: CredentialSource, actor: Actor): Promise<ConnectionReport> {
+  const credentials = resolveCredentials(source);
+  const report = await testConnection(credentials, connectionOptions());
+  await recordAudit(testAudit(actor, credentials.server, report, source.type));
+  return report;
 }
 
 /** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
@@ -193,9 +211,7 @@ export async function changeCluster(name: string, input: z.infer<typeof UpdateCl
     {
       displayName: input.displayName,
       labels: input.labels,
-      ...(credentials
-        ? { apiUrl: credentials.server, encryptedCredentials: seal(await secretKey(), JSON.stringify(credentials), context(name)) }
-        : {}),
+      ...(credentials ? { apiUrl: credentials.server, encryptedCredentials: await sealCredentials(name, credentials) } : {}),
     },
     auditActor(actor),
   );
@@ -222,13 +238,17 @@ export async function credentialsOf(name: string): Promise<ClusterCredentials> {
 
 /** Opens sealed credentials read along with other data (the collector's claims). */
 export async function openCredentials(name: string, sealed: Buffer): Promise<ClusterCredentials> {
-  return CredentialsSchema.parse(JSON.parse(open(await secretKey(), sealed, context(name))));
+  return CredentialsSchema.parse(JSON.parse((await openSecret(sealed, credentialsContext(name))).toString("utf8")));
 }
 
-/** Tests a registered cluster and records the outcome as its last contact. */
-export async function testRegisteredCluster(name: string): Promise<ConnectionReport> {
+/** Tests a registered cluster and records the outcome as its last contact, audited. */
+export async function testRegisteredCluster(name: string, actor: Actor): Promise<ConnectionReport> {
   const report = await testConnection(await credentialsOf(name), connectionOptions());
-  await recordContact(name, { ...contactStatusOf(report), at: new Date(), platform: report.platform });
+  await recordContact(
+    name,
+    { ...contactStatusOf(report), at: new Date(), platform: report.platform },
+    testAudit(actor, name, report, "registered"),
+  );
   return report;
 }
 

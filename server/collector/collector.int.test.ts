@@ -17,6 +17,7 @@ import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import { fleetTimeline } from "../fleet/fleet";
+import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/query";
 import { metricsText } from "../fleet/metrics";
 import { Collector } from "./collector";
 
@@ -85,7 +86,7 @@ describe("the collector", () => {
   });
 
   it("the fleet timeline counts every cluster per day and says how many of them come from inferred history", async () => {
-    const t = await fleetTimeline("2022-01-01", null);
+    const t = await fleetTimeline(timeWindow(FLEET_TIMELINE_DAYS, new Date("2022-01-01")));
     const total = (d: (typeof t.days)[number]) => Object.values(d.counts).reduce((a, b) => a + b, 0);
     const today = t.days.at(-1)!;
     expect(today.counts).toMatchObject({ "at-risk": 2, blocked: 1 });

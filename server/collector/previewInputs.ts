@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ObjectSource } from "../kube/client";
 import { readMachineConfigs, type ClusterObjects } from "../kube/readers";
-import { previewInputsKey, savePreviewInputs } from "../store/previewInputs";
+import { keepPreviewInputs } from "../preview/storedInputs";
+import { previewInputsKey } from "../store/previewInputs";
 
 /**
  * Keeps what a config-diff preview reads of each cluster, so a preview can still answer (from the
@@ -106,7 +107,8 @@ export class PreviewInputsKeeper {
     }
     const configs = await readMachineConfigs(source);
     if (configs.status !== "ok") return "skipped";
-    await savePreviewInputs(clusterId, { key, objects: previewInputsOf(objects, configs.items as Obj[]), observedAt: at });
+    // Sealed at rest: a pool's MachineConfigs hold the pull secret and whatever admins put in files.
+    await keepPreviewInputs(clusterId, { key, objects: previewInputsOf(objects, configs.items as Obj[]), observedAt: at });
     this.known.set(clusterId, key);
     return "stored";
   }

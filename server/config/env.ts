@@ -24,17 +24,52 @@ const port = z.coerce
   .min(1, "must be between 1 and 65535")
   .max(65535, "must be between 1 and 65535");
 
+/** An absolute http(s) URL without a path, e.g. https://fleetskew.example.com. */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "https:" || url.protocol === "http:") && (url.pathname === "/" || url.pathname === "");
+    } catch {
+      return false;
+    }
+  }, "must be the console's address as people open it, e.g. https://fleetskew.example.com (no path)");
+
+const secretKey = z
+  .string()
+  .refine((v) => Buffer.from(v.trim(), "base64").length === 32, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)");
+
 const EnvSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
+  FLEETSKEW_MIGRATION_DATABASE_URL: postgresUrl.optional(),
   PORT: port.default(3000),
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   FLEETSKEW_DATA_DIR: z.string().trim().min(1).optional(),
   FLEETSKEW_ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").optional(),
   FLEETSKEW_SESSION_TTL_HOURS: z.coerce.number().positive("must be a positive number of hours").default(12),
   FLEETSKEW_ALLOWED_ORIGINS: z.string().optional(),
-  FLEETSKEW_SECRET_KEY: z
+  FLEETSKEW_SECRET_KEY: secretKey.optional(),
+  FLEETSKEW_SECRET_KEYS_OLD: z
     .string()
-    .refine((v) => Buffer.from(v.trim(), "base64").length === 32, "must be 32 bytes in base64 (make one with: openssl rand -base64 32)")
+    .refine(
+      (v) =>
+        v
+          .split(",")
+          .map((k) => k.trim())
+          .filter(Boolean)
+          .every((k) => Buffer.from(k, "base64").length === 32),
+      "must be a comma-separated list of 32-byte keys in base64",
+    )
+    .optional(),
+  FLEETSKEW_PUBLIC_URL: publicUrl.optional(),
+  FLEETSKEW_TRUST_PROXY: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
+  FLEETSKEW_TRUST_PROXY_HOPS: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(10, "must be at most 10")
     .optional(),
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
@@ -48,6 +83,8 @@ const EnvSchema = z.object({
 
 export type AppConfig = {
   databaseUrl: string | undefined;
+  /** The database owner's URL for migrations; DATABASE_URL is then the less privileged runtime role. */
+  migrationDatabaseUrl: string | undefined;
   port: number;
   host: string;
   dataDir: string;
@@ -55,8 +92,14 @@ export type AppConfig = {
   sessionTtlHours: number;
   /** Extra origins trusted for state-changing requests, e.g. the public URL behind a proxy. */
   allowedOrigins: string[];
-  /** Key for credentials at rest; when unset, one is generated into the data directory. */
+  /** Key for credentials at rest; when unset, the data directory's key file (generated on a first start). */
   secretKey: string | undefined;
+  /** Earlier keys, still accepted for opening what they sealed until `npm run keys:reseal` has run. */
+  oldSecretKeys: string[];
+  /** The console's address as people open it (https turns on HSTS, Secure and __Host- cookies). */
+  publicUrl: string | undefined;
+  /** How many proxies in front of the console append to X-Forwarded-For (0: none is trusted). */
+  trustedProxyHops: number;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
   kube: { timeoutMs: number; retries: number };
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
@@ -79,17 +122,27 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   return {
     databaseUrl: e.DATABASE_URL,
+    migrationDatabaseUrl: e.FLEETSKEW_MIGRATION_DATABASE_URL,
     port: e.PORT,
     host: e.HOST,
     // Chosen at run time; the bundler must not trace it.
     dataDir: path.resolve(/*turbopackIgnore: true*/ e.FLEETSKEW_DATA_DIR ?? ".fleetskew"),
     adminPassword: e.FLEETSKEW_ADMIN_PASSWORD,
     sessionTtlHours: e.FLEETSKEW_SESSION_TTL_HOURS,
-    allowedOrigins: (e.FLEETSKEW_ALLOWED_ORIGINS ?? "")
-      .split(",")
-      .map((o) => o.trim().replace(/\/$/, ""))
-      .filter(Boolean),
+    allowedOrigins: [
+      ...(e.FLEETSKEW_ALLOWED_ORIGINS ?? "")
+        .split(",")
+        .map((o) => o.trim().replace(/\/$/, ""))
+        .filter(Boolean),
+      ...(e.FLEETSKEW_PUBLIC_URL ? [new URL(e.FLEETSKEW_PUBLIC_URL).origin] : []),
+    ],
     secretKey: e.FLEETSKEW_SECRET_KEY,
+    oldSecretKeys: (e.FLEETSKEW_SECRET_KEYS_OLD ?? "")
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+    publicUrl: e.FLEETSKEW_PUBLIC_URL ? new URL(e.FLEETSKEW_PUBLIC_URL).origin : undefined,
+    trustedProxyHops: e.FLEETSKEW_TRUST_PROXY_HOPS ?? (e.FLEETSKEW_TRUST_PROXY === "1" || e.FLEETSKEW_TRUST_PROXY === "true" ? 1 : 0),
     kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES },
     collector: {
       intervalMs: e.FLEETSKEW_SWEEP_INTERVAL_SECONDS * 1000,

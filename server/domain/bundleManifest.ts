@@ -42,6 +42,9 @@ export const RELEASE_IMAGE_MISSING =
   "so images[] must list it with its sizeBytes. The manifest cannot be fixed by editing it (that changes its digest, and the vetting no longer applies): " +
   "the bundle must be rebuilt with the release image listed in images[], with its size, and the new manifest vetted again";
 
+/** Images one manifest may list: what one PinnedImageSet takes. */
+export const MAX_IMAGES = 500;
+
 export const BundleManifestSchema = z
   .strictObject({
     apiVersion: z.literal("fleetskew.io/v1", { error: 'must be "fleetskew.io/v1"' }),
@@ -66,7 +69,7 @@ export const BundleManifestSchema = z
         }),
       )
       .min(1, "must list at least one image")
-      .max(500, "may list at most 500 images (the PinnedImageSet limit)")
+      .max(MAX_IMAGES, `may list at most ${MAX_IMAGES} images (the PinnedImageSet limit)`)
       .superRefine((images, ctx) => {
         const seen = new Set<string>();
         images.forEach((image, i) => {
@@ -112,13 +115,21 @@ export function checkManifest(text: string): ManifestCheck {
   } catch (error) {
     return { ok: false, problems: [`the manifest is not valid JSON: ${(error as Error).message}`] };
   }
+  // Checked before the schema: a list of a million entries would otherwise be judged entry by entry.
+  const images = (data as { images?: unknown } | null)?.images;
+  if (Array.isArray(images) && images.length > MAX_IMAGES)
+    return {
+      ok: false,
+      problems: [`images: may list at most ${MAX_IMAGES} images (the PinnedImageSet limit); this one lists ${images.length}`],
+    };
   const parsed = BundleManifestSchema.safeParse(data);
   if (parsed.success) return { ok: true, manifest: parsed.data };
+  const short = (text: string) => (text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
   return {
     ok: false,
     problems: parsed.error.issues.slice(0, 20).map((issue) => {
       const where = issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("") : "";
-      return `${where ? where.replace(/^\./, "") : "the manifest"}: ${issue.message}`;
+      return short(`${where ? where.replace(/^\./, "") : "the manifest"}: ${issue.message}`);
     }),
   };
 }

@@ -2,14 +2,14 @@ import { clusterSkew, lagMinors, managedBootImagesWhatIf, type ClusterSkew, type
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { parseIsoTime } from "../domain/time";
-import { compareVersionTexts, minorOf, TARGET_VERSION } from "../domain/versions";
+import { compareVersionTexts, minorOf } from "../domain/versions";
 import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
 import { cachedFleetJson, cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
+import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./query";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
 /** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */
@@ -103,13 +103,8 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
   };
 }
 
-function checkTarget(target: string | null) {
-  if (target !== null && !TARGET_VERSION.test(target))
-    throw new UserFacingError(400, `target must be a version like 4.22 or 4.22.3, not "${target.slice(0, 40)}"`);
-}
-
-export async function clusterReadiness(name: string, target: string | null): Promise<Readiness> {
-  checkTarget(target);
+/** Readiness for `target` (checked by ReadinessQuery), or the cluster's default target. */
+export async function clusterReadiness(name: string, target: string | null = null): Promise<Readiness> {
   const cluster = await clusterOrThrow(name);
   const snapshot = await snapshotOf(cluster);
   if (!snapshot) throw new UserFacingError(409, `${name} has not been read yet; readiness needs one successful sweep`);
@@ -120,8 +115,7 @@ export async function clusterReadiness(name: string, target: string | null): Pro
 
 export type FleetReadiness = ReturnType<typeof rollUpReadiness>;
 
-export async function fleetReadiness(target: string | null): Promise<FleetReadiness> {
-  checkTarget(target);
+export async function fleetReadiness(target: string | null = null): Promise<FleetReadiness> {
   const rows = await listFleet();
   const limits = await skewLimits();
   const items = await Promise.all(
@@ -222,15 +216,6 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
 
 const DAY = 86_400_000;
 
-function parseWindow(fromText: string | null, toText: string | null, defaultDays: number): { from: Date; to: Date } {
-  const to = toText ? parseIsoTime(toText) : new Date();
-  const from = fromText ? parseIsoTime(fromText) : to && new Date(to.getTime() - defaultDays * DAY);
-  if (!from || !to) throw new UserFacingError(400, "from and to must be ISO 8601 dates, e.g. 2026-01-01 or 2026-01-01T00:00:00Z");
-  if (from >= to) throw new UserFacingError(400, "from must be before to");
-  if (to.getTime() - from.getTime() > 20 * 365 * DAY) throw new UserFacingError(400, "the window may span at most 20 years");
-  return { from, to };
-}
-
 /** What people did to the cluster through Fleetskew: acknowledgements written, bundles applied, upgrades started. */
 export function workflowEvents(
   acknowledgements: {
@@ -270,8 +255,9 @@ export function workflowEvents(
   return events;
 }
 
-export async function clusterTimeline(name: string, fromText: string | null, toText: string | null): Promise<Timeline> {
-  const { from, to } = parseWindow(fromText, toText, 365 * 4);
+/** The cluster's timeline over a window (timeWindowQuery checks one given in a query string). */
+export async function clusterTimeline(name: string, window: TimeWindow = timeWindow(CLUSTER_TIMELINE_DAYS)): Promise<Timeline> {
+  const { from, to } = window;
   const cluster = await clusterOrThrow(name);
   const [rows, acknowledgements, applications] = await Promise.all([
     factsInWindow(cluster.id, ["version", "bootImage", "skew", "enforcement", "upgradeable"], from, to),
@@ -294,8 +280,8 @@ export type FleetTimeline = {
 };
 
 /** Clusters per skew status at the end of each day (inferred history included, and counted). */
-export async function fleetTimeline(fromText: string | null, toText: string | null): Promise<FleetTimeline> {
-  const { from, to } = parseWindow(fromText, toText, 365);
+export async function fleetTimeline(window: TimeWindow = timeWindow(FLEET_TIMELINE_DAYS)): Promise<FleetTimeline> {
+  const { from, to } = window;
   const changes = await fleetFactChanges("skew", "status");
   const counts: Record<string, number> = {};
   let inferred = 0;

@@ -181,7 +181,7 @@ describe("API access", () => {
     expect(events[0]).toMatchObject({ actor: "admin", outcome: "success", ip: "127.0.0.1" });
   });
 
-  it("marks the cookie Secure behind https", async () => {
+  it("marks the cookie Secure and __Host- behind https", async () => {
     const response = await loginRoute(
       new Request("https://fleet.example.com/api/v1/session", {
         method: "POST",
@@ -190,7 +190,9 @@ describe("API access", () => {
       }),
     );
     expect(response.status).toBe(200);
-    expect(response.headers.get("set-cookie")).toMatch(/; Secure$/);
+    expect(response.headers.get("set-cookie")).toMatch(
+      /^__Host-fleetskew_session=[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Expires=.*; Secure$/,
+    );
   });
 
   it("filters the audit log and exports it as CSV, quoting what needs quoting", async () => {

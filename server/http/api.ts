@@ -1,60 +1,89 @@
 import { z } from "zod";
+import type { Actor } from "../auth/actor";
 import { isForeignOrigin, isStateChanging } from "../auth/origin";
 import { hasRole, type Role } from "../auth/roles";
-import { SESSION_COOKIE, userForToken } from "../auth/session";
+import { userForToken } from "../auth/session";
 import { UserFacingError } from "../errors";
 import { isDatabaseUnavailable } from "../store/errors";
 import { recordAudit } from "../store/audit";
 import type { UserRecord } from "../store/users";
+import { readBodyBytes } from "./body";
 import { clientIp, requestConfig, requestOrigin } from "./request";
+import { readSessionToken } from "./sessionCookie";
 
 export type Access = readonly Role[] | "any" | "public";
 
-type Context<P, B> = {
+/** The value a schema gives, or `Otherwise` when there is no schema. */
+type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+
+type BaseContext<P, B, Q> = {
   request: Request;
-  params: P;
-  body: B;
+  params: Parsed<P, Record<string, never>>;
+  body: Parsed<B, undefined>;
+  query: Parsed<Q, undefined>;
   ip: string;
-  /** The signed-in user; null only for "public" routes without a session. */
-  user: UserRecord | null;
 };
 
-type Options<B extends z.ZodType | undefined> = {
+/** What a handler of a signed-in route gets: the user, and the actor its writes are recorded under. */
+export type SignedInContext<P = undefined, B = undefined, Q = undefined> = BaseContext<P, B, Q> & { user: UserRecord; actor: Actor };
+/** What a handler of a public route gets: a user only when the caller happens to be signed in. */
+export type PublicContext<P = undefined, B = undefined, Q = undefined> = BaseContext<P, B, Q> & {
+  user: UserRecord | null;
+  actor: Actor | null;
+};
+
+type Context<A extends Access, P, B, Q> = A extends "public" ? PublicContext<P, B, Q> : SignedInContext<P, B, Q>;
+
+type Options<A extends Access, P, B, Q> = {
   /** "public": no session needed; "any": any signed-in user; a list: those roles (and admins). */
-  access: Access;
+  access: A;
+  /** The path's dynamic segments ([id], [name]); a value the schema refuses is a 404. */
+  params?: P;
+  /** The JSON body. */
   body?: B;
+  /**
+   * The handler reads the body itself (multipart uploads, with their own limit). Otherwise a route
+   * without a body schema still has one read, counted, up to its limit and discarded: a body is
+   * never left unbounded.
+   */
+  rawBody?: true;
+  /** The query string, as an object of its (last) values; empty values count as absent. */
+  query?: Q;
+  /** The body's limit, counted while it streams (default 64 KiB). */
   maxBodyBytes?: number;
 };
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** A schema for a route's dynamic segments, all plain strings: `pathParams("name")`. */
+export const pathParams = <K extends string>(...keys: K[]) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.string().min(1)])) as { [key in K]: z.ZodString });
 
 export const json = (data: unknown, init: ResponseInit = {}) => Response.json(data, init);
 export const problem = (status: number, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
   Response.json({ ...extra, error: message }, { status, headers });
 
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
-}
+export { readCookie } from "./cookies";
 
 const NUL_REFUSED = "The request contains a NUL character (\\u0000 or %00), which Fleetskew does not accept";
 
-async function readBody<B extends z.ZodType>(request: Request, schema: B, maxBytes: number): Promise<z.infer<B>> {
+/** The first problem zod found, as one line: "entries.0.fromRelease: must be …". */
+export function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
+  return `${where}${issue.message}`;
+}
+
+async function readBody<B extends z.ZodType>(request: Request, schema: B, maxBytes: number): Promise<z.output<B>> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new UserFacingError(415, "Send the request body as JSON (Content-Type: application/json)");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new UserFacingError(413, `Request body is larger than ${maxBytes} bytes`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) throw new UserFacingError(413, `Request body is larger than ${maxBytes} bytes`);
+  const bytes = await readBodyBytes(request, maxBytes);
   let data: unknown;
   let nul = false;
   try {
-    data = JSON.parse(text, (key, value) => {
+    data = JSON.parse(Buffer.from(bytes).toString("utf8"), (key, value) => {
       nul ||= key.includes("\0") || (typeof value === "string" && value.includes("\0"));
       return value;
     });
@@ -63,11 +92,20 @@ async function readBody<B extends z.ZodType>(request: Request, schema: B, maxByt
   }
   if (nul) throw new UserFacingError(400, NUL_REFUSED);
   const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new UserFacingError(400, `${where}${issue.message}`);
-  }
+  if (!parsed.success) throw new UserFacingError(400, firstIssue(parsed.error));
+  return parsed.data;
+}
+
+function readQuery<Q extends z.ZodType>(request: Request, schema: Q): z.output<Q> {
+  const values = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== ""));
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) throw new UserFacingError(400, firstIssue(parsed.error));
+  return parsed.data;
+}
+
+async function readParams<P extends z.ZodType>(raw: unknown, schema: P): Promise<z.output<P>> {
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw new UserFacingError(404, parsed.error.issues[0]!.message);
   return parsed.data;
 }
 
@@ -93,13 +131,17 @@ async function auditRefusal(request: Request, user: UserRecord | null, message: 
 
 /**
  * Wraps a route handler: refuses foreign-origin writes, checks the session and role (the one
- * access check), parses the body with zod, and turns errors into JSON a person can read.
+ * access check), parses the path, query and body with zod (the body counted while it streams), and
+ * turns errors into JSON a person can read. Handlers of signed-in routes get the user and actor
+ * narrowed; only public routes see a possibly absent user.
  */
-export function apiRoute<P = Record<string, never>, B extends z.ZodType | undefined = undefined>(
-  options: Options<B>,
-  handler: (ctx: Context<P, B extends z.ZodType ? z.infer<B> : undefined>) => Promise<Response | unknown>,
-) {
-  return async (request: Request, context?: { params?: Promise<P> }): Promise<Response> => {
+export function apiRoute<
+  const A extends Access,
+  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+>(options: Options<A, P, B, Q>, handler: (ctx: Context<A, P, B, Q>) => Promise<Response | unknown>) {
+  return async (request: Request, context?: { params?: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
     let user: UserRecord | null = null;
     try {
       const config = requestConfig();
@@ -108,25 +150,32 @@ export function apiRoute<P = Record<string, never>, B extends z.ZodType | undefi
       }
       // Postgres text cannot hold NUL: refused here, once, rather than failing deep in a query.
       if (/%00/.test(request.url)) return problem(400, NUL_REFUSED);
-      user = await userForToken(readCookie(request, SESSION_COOKIE));
+      user = await userForToken(readSessionToken(request));
       if (options.access !== "public") {
         if (!user) return problem(401, "Sign in first");
-        if (!hasRole(user.role, options.access)) {
+        if (!hasRole(user.role, options.access as readonly Role[] | "any")) {
           const roles = (options.access as readonly Role[]).join(" or ");
           const message = `This needs the ${roles} role; you are signed in as ${user.username} (${user.role})`;
           await auditRefusal(request, user, message);
           return problem(403, message);
         }
       }
-      const body = options.body ? await readBody(request, options.body, options.maxBodyBytes ?? 64 * 1024) : undefined;
-      const params = ((await context?.params) ?? {}) as P;
+      const rawParams = await context?.params;
+      const params = options.params ? await readParams(rawParams, options.params) : {};
+      const query = options.query ? readQuery(request, options.query) : undefined;
+      const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const body = options.body ? await readBody(request, options.body, limit) : undefined;
+      if (!options.body && !options.rawBody && request.body) await readBodyBytes(request, limit);
+      const ip = clientIp(request.headers);
       const result = await handler({
         request,
         params,
-        body: body as B extends z.ZodType ? z.infer<B> : undefined,
-        ip: clientIp(request.headers),
+        body,
+        query,
+        ip,
         user,
-      });
+        actor: user ? { user, ip } : null,
+      } as Context<A, P, B, Q>);
       return result instanceof Response ? result : json(result);
     } catch (error) {
       if (error instanceof UserFacingError) {

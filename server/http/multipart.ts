@@ -1,30 +1,17 @@
 import { UserFacingError } from "../errors";
-
-const mib = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MiB`;
+import { readBodyBytes } from "./body";
 
 /**
- * Reads a multipart/form-data body of at most maxBytes. The body is counted as it arrives, since a
- * client may send no Content-Length (or a wrong one), and reading stops at the limit.
+ * Reads a multipart/form-data body of at most maxBytes, counted as it arrives (readBodyBytes), so
+ * an upload past the limit is refused without being held in memory.
  */
 export async function readMultipartForm(request: Request, maxBytes: number): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type))
     throw new UserFacingError(415, "Send the files as multipart/form-data (Content-Type: multipart/form-data; boundary=…)");
-  const tooLarge = () => new UserFacingError(413, `The upload is larger than ${mib(maxBytes)}`);
-  if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body?.getReader();
-  for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader!.read()) {
-    total += chunk.value.length;
-    if (total > maxBytes) {
-      await reader!.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
+  const bytes = await readBodyBytes(request, maxBytes, "The upload");
   try {
-    return await new Response(Buffer.concat(chunks), { headers: { "content-type": type } }).formData();
+    return await new Response(bytes, { headers: { "content-type": type } }).formData();
   } catch {
     throw new UserFacingError(400, "The request body is not valid multipart/form-data");
   }

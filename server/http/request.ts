@@ -6,25 +6,55 @@ export function requestConfig(): AppConfig {
   return (cached ??= readConfig());
 }
 
-const trustProxy = () => process.env.FLEETSKEW_TRUST_PROXY === "1" || process.env.FLEETSKEW_TRUST_PROXY === "true";
-
 /** Header the start script's HTTP server sets from the socket; any value sent by a client is replaced. */
 export const CLIENT_IP_HEADER = "x-fleetskew-client-ip";
 
-export function clientIp(headers: Headers): string {
-  if (trustProxy()) {
-    const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return headers.get(CLIENT_IP_HEADER) ?? "unknown";
+/** The entries of a comma-separated forwarding header, in order. */
+const hops = (value: string | null) =>
+  (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * The entry a trusted proxy wrote: each proxy appends the address it received the request from, so
+ * with N proxies in front the client is the Nth entry from the right. Entries further left were sent
+ * by the client itself and prove nothing.
+ */
+export function trustedHop(value: string | null, trustedHops: number): string | undefined {
+  const list = hops(value);
+  if (trustedHops <= 0 || list.length === 0) return undefined;
+  return list[Math.max(0, list.length - trustedHops)];
+}
+
+export function clientIp(headers: Headers, config: Pick<AppConfig, "trustedProxyHops"> = requestConfig()): string {
+  return trustedHop(headers.get("x-forwarded-for"), config.trustedProxyHops) ?? headers.get(CLIENT_IP_HEADER) ?? "unknown";
 }
 
 /** The origin the browser used, which is what a same-origin request's Origin header carries. */
-export function requestOrigin(request: Request): string {
-  const url = new URL(request.url);
-  const host = (trustProxy() && request.headers.get("x-forwarded-host")) || request.headers.get("host") || url.host;
-  const proto = (trustProxy() && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim()) || url.protocol.replace(":", "");
+export function originOf(headers: Headers, fallbackUrl?: string, config: Pick<AppConfig, "trustedProxyHops"> = requestConfig()): string {
+  const url = fallbackUrl ? new URL(fallbackUrl) : undefined;
+  const trusted = config.trustedProxyHops > 0;
+  const host = (trusted && trustedHop(headers.get("x-forwarded-host"), 1)) || headers.get("host") || url?.host || "localhost";
+  const proto = (trusted && trustedHop(headers.get("x-forwarded-proto"), 1)) || url?.protocol.replace(":", "") || "http";
   return `${proto}://${host}`;
 }
 
-export const isHttps = (request: Request) => requestOrigin(request).startsWith("https://");
+export function requestOrigin(request: Request): string {
+  return originOf(request.headers, request.url);
+}
+
+/**
+ * Whether people reach the console over https: FLEETSKEW_PUBLIC_URL says so, or a trusted proxy
+ * does. The start script itself serves plain http.
+ */
+export function isHttpsRequest(
+  headers: Headers,
+  config: Pick<AppConfig, "trustedProxyHops" | "publicUrl"> = requestConfig(),
+  url?: string,
+): boolean {
+  if (config.publicUrl?.startsWith("https://")) return true;
+  return originOf(headers, url, config).startsWith("https://");
+}
+
+export const isHttps = (request: Request) => isHttpsRequest(request.headers, requestConfig(), request.url);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { machineConfigDoc } from "../domain/disruption/testing";
 import { CapturedCluster } from "../kube/captured";
 import type { DumpObject } from "../kube/dumps";
-import { parseProposedMachineConfig, previewFrom } from "./clusterPreview";
+import { audienceOf, previewFrom, readProposedMachineConfig } from "./clusterPreview";
 
 const ROLE = "machineconfiguration.openshift.io/role";
 const source = (name: string, files: Record<string, string>): DumpObject => {
@@ -17,7 +17,7 @@ const pool = (configuration: Record<string, unknown> | undefined): DumpObject =>
   spec: { machineConfigSelector: { matchLabels: { [ROLE]: "worker" } }, ...(configuration ? { configuration } : {}) },
   status: { machineCount: 4, conditions: [] },
 });
-const proposed = parseProposedMachineConfig(JSON.stringify(source("50-worker-sysctl", { "/etc/sysctl.d/99-x.conf": "x\n" })));
+const proposed = await readProposedMachineConfig(JSON.stringify(source("50-worker-sysctl", { "/etc/sysctl.d/99-x.conf": "x\n" })));
 const origin = { source: "live" as const, observedAt: "2026-01-01T00:00:00Z", sourceNote: null };
 
 describe("a pool whose current configuration cannot be rebuilt", () => {
@@ -44,7 +44,7 @@ describe("a pool whose current configuration cannot be rebuilt", () => {
   ];
   it.each(cases)("%s", async (_rule, configuration, verdict, note) => {
     const cluster = new CapturedCluster([pool(configuration), source("00-worker", { "/etc/motd": "hi\n" })]);
-    const result = await previewFrom(cluster, "c1", proposed, origin);
+    const result = await previewFrom(cluster, "c1", proposed, origin, audienceOf({ role: "viewer" }));
     expect(result.pools).toHaveLength(1);
     expect(result.pools[0]).toMatchObject({ pool: "worker", verdict, nodes: 4 });
     if (note) expect(result.pools[0]!.notes.join("\n")).toMatch(note);

@@ -1,14 +1,7 @@
 import { z } from "zod";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { previewDisruption, requiresRebuild, type Preview } from "../domain/disruption/engine";
-import {
-  decodeContents,
-  entries,
-  MachineConfigError,
-  parseManifest,
-  readMachineConfig,
-  type RenderedConfig,
-} from "../domain/disruption/machineConfig";
+import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
@@ -26,7 +19,9 @@ import {
   readMachineConfiguration,
   readMachineOSConfigs,
 } from "../kube/readers";
-import { findPreviewInputs } from "../store/previewInputs";
+import { decodeWithinLimits, DecodeLimitError, type Inflated } from "./decode";
+import { compareFile, type ContentReader, type FileComparison } from "./redact";
+import { storedPreviewInputs } from "./storedInputs";
 
 /** The proposed MachineConfig as the API takes it: YAML or JSON text, at most 1 MiB. */
 export const MachineConfigText = z
@@ -35,7 +30,20 @@ export const MachineConfigText = z
   .max(1024 * 1024, "The MachineConfig is larger than 1 MiB");
 export const MAX_PREVIEW_BODY = 1024 * 1024 + 64 * 1024;
 
-export type FileComparison = { path: string; before: string | null; after: string | null; note: string | null };
+/** All of one cluster's source MachineConfigs, decoded, counted per file entry. */
+export const CLUSTER_DECODE_BUDGET = 64 * 1024 * 1024;
+/** File contents one answer carries at most (a fleet preview shares it across its clusters). */
+export const ANSWER_CONTENT_BUDGET = 8 * 1024 * 1024;
+
+export type { FileComparison };
+
+/** A proposed MachineConfig, read and decoded within limits, with its inflated contents. */
+export type ProposedConfig = { config: RenderedConfig; inflated: Inflated };
+
+/** How the answer is shown: to whom (which file contents they may see) and how much content it may carry. */
+export type PreviewAudience = { reader: ContentReader; budget: { remaining: number } };
+
+export const audienceOf = (reader: ContentReader): PreviewAudience => ({ reader, budget: { remaining: ANSWER_CONTENT_BUDGET } });
 
 export type PoolPreview = {
   pool: string;
@@ -65,6 +73,17 @@ export type ClusterPreview = {
   unmatched: string | null;
 };
 
+/**
+ * Reads the proposed MachineConfig (YAML or JSON text): a 400 says what is wrong, with the line; a
+ * 413 names what decodes to too much (DECODE_LIMITS). Gzip contents are inflated off the event loop.
+ */
+export async function readProposedMachineConfig(text: string): Promise<ProposedConfig> {
+  const config = parseProposedMachineConfig(text);
+  const inflated: Inflated = new Map();
+  await decodeWithinLimits(config, inflated, { status: 413, subject: "The MachineConfig" });
+  return { config, inflated };
+}
+
 /** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
 export function parseProposedMachineConfig(text: string): RenderedConfig {
   // Read as the CLI and Kubernetes read it (YAML 1.1, so mode: 0644 is octal); never throws.
@@ -80,11 +99,6 @@ export function parseProposedMachineConfig(text: string): RenderedConfig {
   }
 }
 
-const text = (c: RenderedConfig, path: string) => {
-  const f = entries(c.files).find((x) => x.path === path);
-  return f ? decodeContents(f) : null;
-};
-
 /**
  * Previews a proposed MachineConfig on one cluster: for every pool whose machineConfigSelector
  * matches its labels, the pool's sources are merged without and with it (replacing one of the same
@@ -94,21 +108,28 @@ const text = (c: RenderedConfig, path: string) => {
 export async function previewOnCluster(
   name: string,
   credentials: ClusterCredentials,
-  proposed: RenderedConfig,
+  proposed: ProposedConfig,
+  audience: PreviewAudience,
   options?: Partial<ClientOptions>,
 ): Promise<ClusterPreview> {
   const client = new ClusterClient(credentials, { timeoutMs: 10_000, retries: 1, retryDelayMs: 200, ...options });
   try {
-    return await previewFrom(client, name, proposed, { source: "live", observedAt: new Date().toISOString(), sourceNote: null });
+    return await previewFrom(client, name, proposed, { source: "live", observedAt: new Date().toISOString(), sourceNote: null }, audience);
   } catch (error) {
     if (!(error instanceof ClusterUnreadable)) throw error;
-    const stored = await findPreviewInputs(name);
+    const stored = await storedPreviewInputs(name);
     if (!stored) throw new UserFacingError(503, `${error.message}; no earlier copy of its configuration is kept yet`);
-    return previewFrom(new CapturedCluster(stored.objects as DumpObject[]), name, proposed, {
-      source: "stored",
-      observedAt: stored.confirmedAt,
-      sourceNote: `${error.message}. This preview uses the configuration Fleetskew kept from its last sweep (${stored.confirmedAt}).`,
-    });
+    return previewFrom(
+      new CapturedCluster(stored.objects as DumpObject[]),
+      name,
+      proposed,
+      {
+        source: "stored",
+        observedAt: stored.confirmedAt,
+        sourceNote: `${error.message}. This preview uses the configuration Fleetskew kept from its last sweep (${stored.confirmedAt}).`,
+      },
+      audience,
+    );
   } finally {
     client.close();
   }
@@ -116,13 +137,21 @@ export async function previewOnCluster(
 
 class ClusterUnreadable extends UserFacingError {}
 
-/** The preview on any source of cluster objects: a live cluster, or objects captured from one. */
+/**
+ * The preview on any source of cluster objects: a live cluster, or objects captured from one. The
+ * cluster's MachineConfigs are decoded within limits too (a 422 names one that is too large), and
+ * file contents are shown as `audience` may see them (redact.ts).
+ */
 export async function previewFrom(
   cluster: ObjectSource,
   name: string,
-  proposed: RenderedConfig,
+  proposedInput: ProposedConfig,
   origin: Pick<ClusterPreview, "source" | "observedAt" | "sourceNote">,
+  audience: PreviewAudience,
 ): Promise<ClusterPreview> {
+  const proposed = proposedInput.config;
+  // The proposal's inflated contents are shared; the cluster's are kept only for this preview.
+  const inflated: Inflated = new Map(proposedInput.inflated);
   const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion] = await Promise.all([
     readMachineConfigPools(cluster),
     readMachineConfigs(cluster),
@@ -153,6 +182,28 @@ export async function previewFrom(
   const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
   const imageModePools = new Set(machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : []);
   const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
+  const decodedSources = new Map<string, RenderedConfig>();
+  let clusterDecoded = 0;
+  /** A source MachineConfig of the cluster, read and decoded within limits once per preview. */
+  const sourceConfig = async (n: string): Promise<RenderedConfig> => {
+    const known = decodedSources.get(n);
+    if (known) return known;
+    let config: RenderedConfig;
+    try {
+      config = readMachineConfig(byName.get(n), n);
+    } catch (error) {
+      if (error instanceof MachineConfigError) throw new UserFacingError(422, `${name}'s ${error.message}`);
+      throw error;
+    }
+    clusterDecoded += await decodeWithinLimits(config, inflated, { status: 422, subject: `${name}'s MachineConfig ${n}` });
+    if (clusterDecoded > CLUSTER_DECODE_BUDGET)
+      throw new DecodeLimitError(
+        422,
+        `${name}'s MachineConfigs decode to more than ${CLUSTER_DECODE_BUDGET / 1024 / 1024} MiB in all; it is too large to preview`,
+      );
+    decodedSources.set(n, config);
+    return config;
+  };
 
   const results: PoolPreview[] = [];
   for (const pool of pools.items) {
@@ -166,7 +217,8 @@ export async function previewFrom(
     const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
     const missing = sourceNames.filter((n) => !byName.has(n));
     if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
-    const sources = sourceNames.filter((n) => byName.has(n)).map((n) => readMachineConfig(byName.get(n), n));
+    const sources: RenderedConfig[] = [];
+    for (const n of sourceNames.filter((n) => byName.has(n))) sources.push(await sourceConfig(n));
     if (sources.length === 0) {
       // Without the sources there is no "before" to merge the proposal into; comparing the proposal
       // with itself would claim "No disruption" for any change.
@@ -189,7 +241,7 @@ export async function previewFrom(
     }
     let preview: Preview;
     try {
-      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides, firstBoot: legacy });
+      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides, firstBoot: legacy, inflated });
     } catch (error) {
       if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
       throw error;
@@ -202,13 +254,9 @@ export async function previewFrom(
           : "image-mode pool: the current OS image is reused; files, units and SSH keys follow the disruption policy",
       );
     }
-    const files = preview.changes
-      .filter((c) => c.kind === "file")
-      .map((c) => {
-        const b = text(before, c.name);
-        const a = text(after, c.name);
-        return { path: c.name, before: b?.text ?? null, after: a?.text ?? null, note: a?.note ?? b?.note ?? null };
-      });
+    const files: FileComparison[] = [];
+    for (const c of preview.changes.filter((c) => c.kind === "file"))
+      files.push(await compareFile(c.name, { before, after, proposed }, audience.reader, inflated, audience.budget));
     results.push({ pool: pool.metadata.name, verdict: verdictOf(preview), nodes, preview: explained(preview), notes, files });
   }
   return {

@@ -1,8 +1,9 @@
+import { z } from "zod";
 import { credentialsOf } from "../clusters/registration";
 import { UserFacingError } from "../errors";
+import { KubeError } from "../kube/client";
 import { listClusterSummaries } from "../store/clusters";
-import { previewOnCluster, type ClusterPreview } from "./clusterPreview";
-import type { RenderedConfig } from "../domain/disruption/machineConfig";
+import { previewOnCluster, type ClusterPreview, type PreviewAudience, type ProposedConfig } from "./clusterPreview";
 import { summarizeFleet, type FleetSummary } from "../domain/disruption/verdict";
 
 export type FleetPreview = {
@@ -10,23 +11,62 @@ export type FleetPreview = {
   summary: FleetSummary;
 };
 
+/** Clusters one fleet preview contacts at most: each is read live, four at a time. */
+export const MAX_FLEET_PREVIEW_CLUSTERS = 100;
+
+/** "all", or cluster names (each named once, however often it is listed). */
+export const FleetPreviewClusters = z
+  .union([
+    z.literal("all"),
+    z
+      .array(z.string().max(63))
+      .min(1, "Choose at least one cluster")
+      .max(10_000)
+      .transform((names) => [...new Set(names)])
+      .refine((names) => names.length <= MAX_FLEET_PREVIEW_CLUSTERS, {
+        error: `a fleet preview covers at most ${MAX_FLEET_PREVIEW_CLUSTERS} clusters; choose fewer`,
+      }),
+  ])
+  .default("all");
+
+/** A cluster's failure as the requester may read it: the cluster's answer or ours, never an internal error. */
+function failureText(name: string, error: unknown): string {
+  if (error instanceof UserFacingError || error instanceof KubeError) return error.message;
+  console.error(`fleetskew: preview on ${name} failed:`, error);
+  return `${name} could not be previewed because of an error in Fleetskew; the details are in the server log`;
+}
+
 /** The same preview on several clusters at once, a few at a time; one cluster's failure is reported, not fatal. */
-export async function previewOnFleet(names: string[] | "all", proposed: RenderedConfig, concurrency = 4): Promise<FleetPreview> {
+export async function previewOnFleet(
+  names: string[] | "all",
+  proposed: ProposedConfig,
+  audience: PreviewAudience,
+  concurrency = 4,
+): Promise<FleetPreview> {
   const summaries = await listClusterSummaries();
-  const registered = summaries.map((c) => c.name);
+  const registered = new Set(summaries.map((c) => c.name));
   // Offline imports are never contacted: "all" means the live clusters; one named is refused with the reason.
-  const chosen = names === "all" ? summaries.filter((c) => !c.offline).map((c) => c.name) : names;
-  const unknown = chosen.filter((n) => !registered.includes(n));
-  if (unknown.length) throw new UserFacingError(404, `no cluster named ${unknown.join(", ")}`);
+  const chosen = names === "all" ? summaries.filter((c) => !c.offline).map((c) => c.name) : [...new Set(names)];
+  const unknown = chosen.filter((n) => !registered.has(n));
+  if (unknown.length)
+    throw new UserFacingError(
+      404,
+      `no cluster named ${unknown.slice(0, 10).join(", ")}${unknown.length > 10 ? ` and ${unknown.length - 10} more` : ""}`,
+    );
+  if (chosen.length > MAX_FLEET_PREVIEW_CLUSTERS)
+    throw new UserFacingError(
+      422,
+      `the fleet has ${chosen.length} live clusters; a fleet preview covers at most ${MAX_FLEET_PREVIEW_CLUSTERS}, so choose the clusters to preview`,
+    );
   const queue = [...chosen];
   const results = new Map<string, FleetPreview["clusters"][number]>();
   await Promise.all(
     Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
       for (let name = queue.shift(); name; name = queue.shift()) {
         try {
-          results.set(name, await previewOnCluster(name, await credentialsOf(name), proposed));
+          results.set(name, await previewOnCluster(name, await credentialsOf(name), proposed, audience));
         } catch (error) {
-          results.set(name, { cluster: name, error: (error as Error).message });
+          results.set(name, { cluster: name, error: failureText(name, error) });
         }
       }
     }),

@@ -22,7 +22,8 @@ export function startBackgroundWork(): void {
   const config = appConfig();
   const report = (what: string) => (error: unknown) => console.error(`fleetskew: ${what} failed:`, (error as Error).message);
   void pruneAuthState().catch(report("housekeeping"));
-  setInterval(() => void pruneAuthState().catch(report("housekeeping")), HOUR).unref();
+  // Every 5 minutes: closed windows of failed sign-ins reach the audit log soon after they close.
+  setInterval(() => void pruneAuthState().catch(report("housekeeping")), 5 * 60_000).unref();
   const prune = () => pruneHistory(new Date(Date.now() - config.collector.retentionDays * DAY)).catch(report("history retention"));
   // Once at start as well: a process restarted more often than daily would otherwise never prune.
   void prune();

@@ -1,63 +1,92 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 
 /**
- * Encryption at rest for cluster credentials: AES-256-GCM, envelope = version(1) | iv(12) | tag(16) |
- * ciphertext. The context string (e.g. the cluster's name) is authenticated as associated data, so
- * one cluster's credentials cannot be swapped into another row.
+ * Encryption at rest (cluster credentials, the MachineConfigs kept for offline previews):
+ * AES-256-GCM. Envelope version 2 = 0x02 | key id (4) | iv (12) | tag (16) | ciphertext, where the
+ * key id names the key that sealed it, so older keys can stay listed for opening while everything is
+ * re-sealed under a new one. Version 1 (0x01 | iv | tag | ciphertext, no key id) is what Fleetskew
+ * wrote before key ids; it is still opened, by trying each key. The context string (e.g. the
+ * cluster's name) is authenticated as associated data, so one row's secret cannot be swapped into
+ * another row.
  */
-const VERSION = 1;
+const V1 = 1;
+const V2 = 2;
+const ID_BYTES = 4;
 
 export class SecretKeyError extends Error {
   override name = "SecretKeyError";
 }
 
-export function parseSecretKey(text: string): Buffer {
+export type SecretKey = { id: string; key: Buffer };
+
+/** A key's id: derived from the key, so it names it without revealing it. */
+export const keyIdOf = (key: Buffer) =>
+  createHash("sha256")
+    .update("fleetskew key id\0")
+    .update(key)
+    .digest("hex")
+    .slice(0, ID_BYTES * 2);
+
+export function parseSecretKey(text: string, what = "FLEETSKEW_SECRET_KEY"): SecretKey {
   const key = Buffer.from(text.trim(), "base64");
-  if (key.length !== 32)
-    throw new SecretKeyError("FLEETSKEW_SECRET_KEY must be 32 bytes in base64 (make one with: openssl rand -base64 32)");
-  return key;
+  if (key.length !== 32) throw new SecretKeyError(`${what} must be 32 bytes in base64 (make one with: openssl rand -base64 32)`);
+  return { id: keyIdOf(key), key };
 }
 
-/** FLEETSKEW_SECRET_KEY, else <dataDir>/secret.key, created (mode 0600) on first use. */
-export async function loadSecretKey(options: { env?: string; dataDir: string }): Promise<Buffer> {
-  if (options.env) return parseSecretKey(options.env);
-  const file = path.join(options.dataDir, "secret.key");
-  try {
-    return parseSecretKey(await readFile(file, "utf8"));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  try {
-    await writeFile(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return parseSecretKey(await readFile(file, "utf8"));
-    throw error;
-  }
-  await chmod(file, 0o600);
-  return key;
-}
-
-export function seal(key: Buffer, plaintext: string, context: string): Buffer {
+export function seal(key: SecretKey, plaintext: string | Uint8Array, context: string): Buffer {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const cipher = createCipheriv("aes-256-gcm", key.key, iv);
   cipher.setAAD(Buffer.from(context));
-  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+  const body = Buffer.concat([typeof plaintext === "string" ? cipher.update(plaintext, "utf8") : cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([Buffer.from([V2]), Buffer.from(key.id, "hex"), iv, cipher.getAuthTag(), body]);
 }
 
-export function open(key: Buffer, envelope: Buffer, context: string): string {
-  if (envelope.length < 29 || envelope[0] !== VERSION) throw new SecretKeyError("stored credentials are in an unknown format");
-  const decipher = createDecipheriv("aes-256-gcm", key, envelope.subarray(1, 13));
+/** The version and key id of an envelope (null id: version 1, sealed before key ids). */
+export function envelopeInfo(envelope: Uint8Array): { version: number; keyId: string | null } | null {
+  if (envelope.length >= 1 + ID_BYTES + 28 && envelope[0] === V2)
+    return { version: V2, keyId: Buffer.from(envelope.subarray(1, 1 + ID_BYTES)).toString("hex") };
+  if (envelope.length >= 29 && envelope[0] === V1) return { version: V1, keyId: null };
+  return null;
+}
+
+function decrypt(key: Buffer, iv: Uint8Array, tag: Uint8Array, body: Uint8Array, context: string): Buffer | null {
+  const decipher = createDecipheriv("aes-256-gcm", key, iv);
   decipher.setAAD(Buffer.from(context));
-  decipher.setAuthTag(envelope.subarray(13, 29));
+  decipher.setAuthTag(tag);
   try {
-    return Buffer.concat([decipher.update(envelope.subarray(29)), decipher.final()]).toString("utf8");
+    return Buffer.concat([decipher.update(body), decipher.final()]);
   } catch {
-    throw new SecretKeyError("stored credentials cannot be decrypted with this secret key (was FLEETSKEW_SECRET_KEY changed?)");
+    return null;
   }
 }
+
+/** Opens an envelope with whichever of `keys` sealed it; a SecretKeyError says which key is missing. */
+export function openBytes(keys: readonly SecretKey[], envelope: Uint8Array, context: string): Buffer {
+  const info = envelopeInfo(envelope);
+  if (!info) throw new SecretKeyError("stored secret is in an unknown format");
+  if (info.version === V2) {
+    const key = keys.find((k) => k.id === info.keyId);
+    if (!key)
+      throw new SecretKeyError(
+        `stored secret was sealed with key ${info.keyId}, which is neither the secret key nor one of the old keys listed (FLEETSKEW_SECRET_KEYS_OLD)`,
+      );
+    const at = 1 + ID_BYTES;
+    const plain = decrypt(
+      key.key,
+      envelope.subarray(at, at + 12),
+      envelope.subarray(at + 12, at + 28),
+      envelope.subarray(at + 28),
+      context,
+    );
+    if (!plain) throw new SecretKeyError(`stored secret does not open with key ${key.id}: it was altered or moved from another row`);
+    return plain;
+  }
+  for (const key of keys) {
+    const plain = decrypt(key.key, envelope.subarray(1, 13), envelope.subarray(13, 29), envelope.subarray(29), context);
+    if (plain) return plain;
+  }
+  throw new SecretKeyError("stored secret cannot be decrypted with any configured key (was FLEETSKEW_SECRET_KEY changed?)");
+}
+
+export const open = (keys: readonly SecretKey[], envelope: Uint8Array, context: string): string =>
+  openBytes(keys, envelope, context).toString("utf8");

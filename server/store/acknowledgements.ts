@@ -113,8 +113,29 @@ export type AckChange = Partial<{
 }>;
 
 /**
+ * The audit event of a change the console makes by itself (no person's event given): the request's
+ * status moving (applied, failed) or its verification. Other changes (wording of the result) are not events.
+ */
+function consoleChangeEvent(current: AcknowledgementRecord, change: AckChange): AuditInput | null {
+  const moved = change.status !== undefined && change.status !== current.status;
+  const verified = change.verifiedAt !== undefined && !current.verifiedAt;
+  if (!moved && !verified) return null;
+  const what = moved ? `is now ${change.status}` : "was verified: the MCO took the value";
+  return {
+    actor: null,
+    action: moved ? "acknowledgement.status" : "acknowledgement.verify",
+    targetType: "cluster",
+    targetId: current.cluster,
+    outcome: change.status === "failed" ? "failure" : "success",
+    summary: `acknowledgement request ${current.id.slice(0, 8)} for ${current.cluster} ${what}`,
+    details: { request: current.id, from: current.status, to: change.status ?? current.status, result: change.result ?? current.result },
+  };
+}
+
+/**
  * Changes a request under a row lock. `decide` sees the current record and returns the change
- * and its audit event, or throws (e.g. not pending any more); nothing is written then.
+ * and its audit event, or throws (e.g. not pending any more); nothing is written then. A status
+ * change or verification without a person's event is recorded as the console's own.
  */
 export async function changeAcknowledgement(
   id: string,
@@ -126,7 +147,8 @@ export async function changeAcknowledgement(
     const current = recordOf((await tx.acknowledgement.findUnique({ where: { id }, include }))!);
     const { change, audit } = decide(current);
     const row = await tx.acknowledgement.update({ where: { id }, data: change, include });
-    if (audit) await tx.auditEvent.create({ data: auditRow(audit) });
+    const event = audit ?? consoleChangeEvent(current, change);
+    if (event) await tx.auditEvent.create({ data: auditRow(event) });
     return recordOf(row);
   });
 }

@@ -251,7 +251,9 @@ export type ApplicationChange = Partial<{
 
 /**
  * Moves an application on, only from the states given (so two processes never both act on one
- * transition), with an audit event when there is one to write. Null when it was not in those states.
+ * transition), with an audit event when there is one to write. A state change without a person's
+ * event (the console following the cluster: pre-loaded, upgraded, unpinned) is recorded as the
+ * console's own, in the same transaction. Null when it was not in those states.
  */
 export async function updateApplication(
   id: string,
@@ -260,9 +262,25 @@ export async function updateApplication(
   audit?: AuditInput,
 ): Promise<ApplicationRecord | null> {
   return getDb().$transaction(async (tx) => {
+    if (!UUID.test(id)) return null;
+    const [before] = await tx.$queryRaw<{ state: string }[]>`SELECT "state" FROM "BundleApplication" WHERE "id" = ${id}::uuid FOR UPDATE`;
     const { count } = await tx.bundleApplication.updateMany({ where: { id, state: { in: from } }, data: change });
     if (count === 0) return null;
-    if (audit) await tx.auditEvent.create({ data: auditRow(audit) });
-    return applicationOf((await tx.bundleApplication.findUnique({ where: { id }, include }))!);
+    const record = applicationOf((await tx.bundleApplication.findUnique({ where: { id }, include }))!);
+    const moved = change.state !== undefined && change.state !== before?.state;
+    const event: AuditInput | undefined =
+      audit ??
+      (moved
+        ? {
+            actor: null,
+            action: "bundle.application.state",
+            targetType: "cluster",
+            targetId: record.cluster,
+            summary: `bundle application for ${record.releaseVersion} on ${record.cluster} is now ${change.state}`,
+            details: { application: id, from: before?.state ?? null, to: change.state, lastError: record.lastError },
+          }
+        : undefined);
+    if (event) await tx.auditEvent.create({ data: auditRow(event) });
+    return record;
   });
 }

@@ -203,17 +203,22 @@ export async function deleteCluster(name: string, actor: Actor): Promise<boolean
 }
 
 /** The outcome of the latest contact; not audited (it is an observation, not a change). */
+/** The outcome of a connection test, as the cluster's last contact, with its audit event in the same transaction. */
 export async function recordContact(
   name: string,
   contact: { status: ContactStatus; error: string | null; at: Date; platform?: string | null },
+  audit: AuditInput,
 ): Promise<void> {
-  await getDb().cluster.updateMany({
-    where: { name },
-    data: {
-      lastContactAt: contact.at,
-      lastContactStatus: contact.status,
-      lastContactError: contact.error,
-      ...(contact.platform ? { platform: contact.platform } : {}),
-    },
-  });
+  await getDb().$transaction([
+    getDb().cluster.updateMany({
+      where: { name },
+      data: {
+        lastContactAt: contact.at,
+        lastContactStatus: contact.status,
+        lastContactError: contact.error,
+        ...(contact.platform ? { platform: contact.platform } : {}),
+      },
+    }),
+    getDb().auditEvent.create({ data: auditRow(audit) }),
+  ]);
 }

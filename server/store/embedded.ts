@@ -1,17 +1,23 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 export type EmbeddedDatabase = {
-  /** A postgresql:// URL on the loopback interface, for Prisma and the migrate step alike. */
+  /** A postgresql:// URL for the Unix socket, for Prisma and the migrate step alike. */
   url: string;
+  /** The directory (mode 0700) that holds the socket. */
+  socketDir: string;
   stop(): Promise<void>;
 };
 
 /**
  * Starts the embedded Postgres (PGlite) with its data under `dataDir/pgdata` and serves it on a
- * free loopback port, so everything above the connection is the same code as with a real server.
+ * Unix socket, so everything above the connection is the same code as with a real server. PGlite
+ * checks no password, so the socket is what keeps other local users out: it lives in a fresh
+ * directory of mode 0700 (pglite-socket's `path` option), which only the console's own user can
+ * enter, rather than on a loopback port that any local process could open.
  * PGlite is a single session, so each client of it uses a pool of one (server/store/db.ts does).
  * The socket admits a few connections so that a pool reconnecting, or the migrate step's short-lived
  * client, is not turned away while an old connection is still being torn down.
@@ -21,17 +27,27 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
   await mkdir(pgdata, { recursive: true, mode: 0o700 });
   const db = new PGlite(pgdata);
   await db.waitReady;
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 4 });
-  await server.start();
-  const url = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  // mkdtemp creates the directory with mode 0700; the path stays short, as socket paths must (108 bytes).
+  const socketDir = await mkdtemp(path.join(os.tmpdir(), "fleetskew-db-"));
+  const server = new PGLiteSocketServer({ db, path: path.join(socketDir, ".s.PGSQL.5432"), maxConnections: 4 });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    await rm(socketDir, { recursive: true, force: true });
+    throw error;
+  }
+  const url = `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}&sslmode=disable`;
   let stopped = false;
   return {
     url,
+    socketDir,
     async stop() {
       if (stopped) return;
       stopped = true;
       await server.stop();
       await db.close();
+      await rm(socketDir, { recursive: true, force: true });
     },
   };
 }

@@ -48,7 +48,9 @@ describe("migrate (real Postgres)", () => {
       db.url,
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["User", "Session", "AuditEvent", "Cluster", "LoginAttempt"]));
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["User", "Session", "AuditEvent", "Cluster", "LoginThrottle", "LoginFailureWindow"]),
+    );
   });
 
   it("does nothing the second time", async () => {

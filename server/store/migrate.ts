@@ -84,6 +84,15 @@ export function planMigrations(files: MigrationFile[], applied: AppliedRow[]): M
   return files.filter((f) => !done.has(f.name));
 }
 
+/** A schema change refused for lack of rights: the URL is a runtime role's, not the owner's. */
+const refusedByRole =
+  (url: string) =>
+  (error: unknown): never => {
+    throw new MigrationError(
+      `the database role ${roleOfUrl(url) ?? "(default)"} may not change the schema (${(error as Error).message}); set FLEETSKEW_MIGRATION_DATABASE_URL to the database owner's URL`,
+    );
+  };
+
 /**
  * Migrates the database at `connectionString`. Safe when several processes start at once: a
  * session-level advisory lock serialises them, and each re-reads what is applied after locking.
@@ -98,7 +107,9 @@ export async function migrate(
   try {
     await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY.toString()]);
     try {
-      await client.query(CREATE_TABLE);
+      // A runtime role may not create tables; the history exists once the owner has migrated.
+      const { rows: history } = await client.query<{ table: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS table`);
+      if (!history[0]?.table) await client.query(CREATE_TABLE).catch(refusedByRole(connectionString));
       const { rows } = await client.query<AppliedRow>(
         `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
       );
@@ -116,6 +127,7 @@ export async function migrate(
           await client.query("COMMIT");
         } catch (error) {
           await client.query("ROLLBACK").catch(() => undefined);
+          if ((error as { code?: string }).code === "42501") refusedByRole(connectionString)(error);
           throw new MigrationError(`migration ${file.name} failed and was rolled back: ${(error as Error).message}`);
         }
         options.log?.(`applied migration ${file.name}`);
@@ -124,6 +136,73 @@ export async function migrate(
     } finally {
       await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY.toString()]).catch(() => undefined);
     }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The role a connection URL logs in as (as Postgres would read the URL's user). */
+export function roleOfUrl(url: string): string | null {
+  try {
+    const user = new URL(url).username;
+    return user ? decodeURIComponent(user) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Gives the console's runtime role what it needs and no more, run as the owner after migrating:
+ * reading and writing its tables, but only INSERT and SELECT on the audit log (no UPDATE, DELETE,
+ * TRUNCATE), and only SELECT on the migration history. Not owning the tables, it cannot ALTER them
+ * or drop the audit log's trigger. Safe to repeat; run after every migration so new tables are covered.
+ */
+export async function grantRuntimeRole(ownerUrl: string, runtimeUrl: string): Promise<{ role: string; schema: string } | null> {
+  const client = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ owner: string; schema: string }>("SELECT current_user AS owner, current_schema() AS schema");
+    const { owner, schema } = rows[0]!;
+    const runtime = roleOfUrl(runtimeUrl);
+    if (!runtime || runtime === owner) return null;
+    const role = client.escapeIdentifier(runtime);
+    const s = client.escapeIdentifier(schema);
+    const audit = `${s}."AuditEvent"`;
+    await client.query("BEGIN");
+    try {
+      await client.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
+      await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);
+      await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${role}`);
+      await client.query(`REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ${audit} FROM ${role}`);
+      await client.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ${s}."_prisma_migrations" FROM ${role}`);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw new MigrationError(`could not grant the runtime role ${runtime} its rights: ${(error as Error).message}`);
+    }
+    return { role: runtime, schema };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * What the role behind `url` could do to the audit log besides appending: alter it or its trigger
+ * (it owns the table, is a member of its owner, or is a superuser), or change rows (the trigger still
+ * refuses those, but only while nobody drops it).
+ */
+export async function auditLogExposure(url: string): Promise<{ role: string; canAlter: boolean; canModify: boolean }> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ role: string; can_alter: boolean; can_modify: boolean }>(
+      `SELECT current_user AS role,
+              (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) OR pg_has_role(current_user, c.relowner, 'USAGE') AS can_alter,
+              has_table_privilege(c.oid, 'UPDATE') OR has_table_privilege(c.oid, 'DELETE') OR has_table_privilege(c.oid, 'TRUNCATE') AS can_modify
+       FROM pg_class c WHERE c.oid = to_regclass('"AuditEvent"')`,
+    );
+    const row = rows[0];
+    return { role: row?.role ?? "unknown", canAlter: row?.can_alter ?? true, canModify: row?.can_modify ?? true };
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { diffConfigs, type ConfigDiff } from "./diff";
-import { decodeContents, entries, type RenderedConfig } from "./machineConfig";
+import { decodeContents, entries, type InflatedSources, type RenderedConfig } from "./machineConfig";
 import { describeAction, type Action, type ClusterPolicies, type FilePolicy, type PolicySource } from "./policy";
 import { unreconcilableReasons, type StorageOverride } from "./reconcilable";
 import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
@@ -45,6 +45,8 @@ export type PreviewOptions = {
    * it is not on first boot (update.go `update`: `if !firstBoot && …`), so they are ignored with firstBoot.
    */
   storageOverrides?: StorageOverride[];
+  /** Gzip contents inflated ahead of time by the caller (asynchronously, within limits). */
+  inflated?: InflatedSources;
 };
 
 const REBOOT: Action = { type: "Reboot" };
@@ -73,11 +75,11 @@ export function closestFilePolicy(policies: FilePolicy[], filePath: string): Fil
  * (helpers.go; docs/openshift.md §6), which decodes the data URL and never decompresses. A gzip file
  * therefore reaches the TOML decoder as binary, which fails, and so does the update.
  */
-const fileText = (config: RenderedConfig, p: string): string | null => {
+const fileText = (config: RenderedConfig, p: string, inflated?: InflatedSources): string | null => {
   const file = entries(config.files).find((f) => f.path === p);
   if (!file) return null;
   const compressed = !!file.contents?.compression;
-  const decoded = decodeContents(compressed ? { ...file, contents: { ...file.contents, compression: null } } : file);
+  const decoded = decodeContents(compressed ? { ...file, contents: { ...file.contents, compression: null } } : file, inflated);
   if (decoded.text === null && compressed && decoded.note === "binary contents")
     throw new RegistriesConfError(
       `${p} is ${file.contents!.compression}-compressed, and the MCO reads it without decompressing it (GetIgnitionFileDataByPath), so its TOML check fails and the update fails; write the file uncompressed`,
@@ -87,8 +89,8 @@ const fileText = (config: RenderedConfig, p: string): string | null => {
 };
 
 /** The registries.conf verdict used by Special and the legacy crio actions; throws RegistriesConfError on invalid TOML. */
-function registriesUnsafe(from: RenderedConfig, to: RenderedConfig): string | null {
-  return registriesChangeUnsafeReason(fileText(from, REGISTRIES_CONF), fileText(to, REGISTRIES_CONF));
+function registriesUnsafe(from: RenderedConfig, to: RenderedConfig, inflated?: InflatedSources): string | null {
+  return registriesChangeUnsafeReason(fileText(from, REGISTRIES_CONF, inflated), fileText(to, REGISTRIES_CONF, inflated));
 }
 
 function osChanges(diff: ConfigDiff): Change[] {
@@ -258,7 +260,7 @@ function nodeDisruptionPolicyPath(
     drain = true;
     drainReason = actions.some((a) => a.type === "Reboot") ? "the node reboots" : "a policy asks for a drain";
   } else if (actions.some((a) => a.type === "Special")) {
-    const unsafe = registriesUnsafe(from, to);
+    const unsafe = registriesUnsafe(from, to, options.inflated);
     drain = unsafe !== null;
     drainReason = unsafe ? `registries.conf change is not safe without a drain: ${unsafe}` : null;
     if (!unsafe) warnings.push("registries.conf change is safe (mirrors only added, digest-only): crio is reloaded without a drain");
@@ -271,6 +273,7 @@ function legacyPath(
   to: RenderedConfig,
   diff: ConfigDiff,
   warnings: string[],
+  inflated?: InflatedSources,
 ): Omit<Preview, "unreconcilable" | "warnings" | "imageMode"> {
   const changes: Change[] = osChanges(diff).map((c) => ({ ...c, decidedBy: c.decidedBy.replace("§4 step 3", "§10 legacy") }));
   for (const unit of diff.unitChanges)
@@ -336,7 +339,7 @@ function legacyPath(
   let drain = action === "reboot";
   let drainReason: string | null = drain ? "the node reboots" : null;
   if ((action === "reload" || action === "restart") && diff.fileChanges.some((f) => f.path === REGISTRIES_CONF)) {
-    const unsafe = registriesUnsafe(from, to);
+    const unsafe = registriesUnsafe(from, to, inflated);
     drain = unsafe !== null;
     drainReason = unsafe ? `registries.conf change is not safe without a drain: ${unsafe}` : null;
   }
@@ -404,10 +407,12 @@ export function previewDisruption(from: RenderedConfig, to: RenderedConfig, opti
   const diff = diffConfigs(from, to);
   if (imageMode) warnings.push(imageMode.note);
   for (const f of entries(to.files)) {
-    const decoded = decodeContents(f);
+    const decoded = decodeContents(f, options.inflated);
     if (decoded.note?.startsWith("remote source") && diff.fileChanges.some((c) => c.path === f.path))
       warnings.push(`${f.path}: ${decoded.note}; it counts as changed because its reference changed`);
   }
-  const decided = options.firstBoot ? legacyPath(from, to, diff, warnings) : nodeDisruptionPolicyPath(from, to, diff, options, warnings);
+  const decided = options.firstBoot
+    ? legacyPath(from, to, diff, warnings, options.inflated)
+    : nodeDisruptionPolicyPath(from, to, diff, options, warnings);
   return { ...decided, unreconcilable: [], warnings, imageMode };
 }

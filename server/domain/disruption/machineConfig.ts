@@ -191,6 +191,22 @@ export const KUBERNETES_YAML: ParseOptions & DocumentOptions & SchemaOptions = {
   customTags: (tags) => tags.filter((t) => typeof t !== "object" || (t.tag !== "tag:yaml.org,2002:timestamp" && t.format !== "TIME")),
 };
 
+/**
+ * Bounds on what a MachineConfig may expand to. A real one is an object in etcd (at most ~1.5 MiB),
+ * but gzip and YAML aliases let a small document stand for a very large one, so decoding stops at
+ * these limits and the preview answers with what was too large.
+ */
+export const DECODE_LIMITS = {
+  /** Anchored YAML nodes may be referenced this often in all (the yaml library's maxAliasCount). */
+  maxAliasCount: 50,
+  /** Files (storage.files entries) in one MachineConfig. */
+  maxFiles: 2_000,
+  /** One file's contents, decoded (after base64 and gzip). */
+  maxFileBytes: 8 * 1024 * 1024,
+  /** All of one MachineConfig's (or one pool's) file contents, decoded, counted per entry. */
+  maxTotalBytes: 32 * 1024 * 1024,
+};
+
 export type ParsedDocument = { ok: true; value: unknown } | { ok: false; error: string };
 
 /**
@@ -204,7 +220,7 @@ export function parseManifest(text: string): ParsedDocument {
     const list = Array.isArray(docs) ? docs : [docs];
     const bad = list.find((d) => d.errors.length > 0);
     if (bad) return { ok: false, error: `is not valid YAML or JSON: ${bad.errors[0]!.message.split("\n")[0]}` };
-    const values = list.map((d) => d.toJS()).filter((v) => v !== null && v !== undefined);
+    const values = list.map((d) => d.toJS({ maxAliasCount: DECODE_LIMITS.maxAliasCount })).filter((v) => v !== null && v !== undefined);
     if (values.length !== 1) return { ok: false, error: `must hold exactly one object (found ${values.length})` };
     return { ok: true, value: values[0] };
   } catch (error) {
@@ -215,27 +231,49 @@ export function parseManifest(text: string): ParsedDocument {
 export type DecodedContents = { text: string | null; bytes: number; note: string | null };
 
 /**
+ * Gzip-compressed contents inflated ahead of time (asynchronously, within limits, by the caller),
+ * by `contents.source`. What is not in it is inflated here, synchronously, up to maxFileBytes.
+ */
+export type InflatedSources = ReadonlyMap<string, Uint8Array>;
+
+/** The bytes of a data URL before any decompression; null for a remote source, "invalid" when it cannot be decoded. */
+export function dataUrlBytes(source: string): Buffer | null | "invalid" {
+  const m = /^data:([^,]*?),(.*)$/s.exec(source);
+  if (!m) return null;
+  try {
+    return m[1]!.split(";").includes("base64") ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
+  } catch {
+    return "invalid";
+  }
+}
+
+/**
  * Decodes an Ignition `contents.source`: a data URL (percent-encoded or base64), optionally gzip
  * compressed. A remote source (https, s3, …) cannot be inspected. Never throws.
  */
-export function decodeContents(file: IgnitionFileEntry | undefined): DecodedContents {
+export function decodeContents(file: IgnitionFileEntry | undefined, inflated?: InflatedSources): DecodedContents {
   const source = file?.contents?.source;
   if (source === undefined || source === null || source === "")
     return { text: "", bytes: 0, note: source === undefined || source === null ? "no contents" : null };
-  const m = /^data:([^,]*?),(.*)$/s.exec(source);
-  if (!m) return { text: null, bytes: 0, note: `remote source (${source.split(":")[0]}); its contents cannot be inspected` };
-  let data: Buffer;
-  try {
-    data = m[1]!.split(";").includes("base64") ? Buffer.from(m[2]!, "base64") : Buffer.from(decodeURIComponent(m[2]!), "utf8");
-  } catch {
-    return { text: null, bytes: 0, note: "the data URL cannot be decoded" };
-  }
+  const raw = dataUrlBytes(source);
+  if (raw === null) return { text: null, bytes: 0, note: `remote source (${source.split(":")[0]}); its contents cannot be inspected` };
+  if (raw === "invalid") return { text: null, bytes: 0, note: "the data URL cannot be decoded" };
+  let data: Buffer = raw;
   if (file?.contents?.compression === "gzip") {
-    try {
-      data = gunzipSync(data);
-    } catch {
-      return { text: null, bytes: data.length, note: "declared gzip but does not decompress" };
-    }
+    const ready = inflated?.get(source);
+    if (ready) data = Buffer.from(ready.buffer, ready.byteOffset, ready.byteLength);
+    else
+      try {
+        data = gunzipSync(raw, { maxOutputLength: DECODE_LIMITS.maxFileBytes });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+          return {
+            text: null,
+            bytes: raw.length,
+            note: `inflates to more than ${DECODE_LIMITS.maxFileBytes / 1024 / 1024} MiB; not inspected`,
+          };
+        return { text: null, bytes: raw.length, note: "declared gzip but does not decompress" };
+      }
   }
   const text = data.toString("utf8");
   const binary = text.includes("\uFFFD") || /[\x00-\x08\x0E-\x1F]/.test(text);

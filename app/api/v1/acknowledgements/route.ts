@@ -15,6 +15,6 @@ export const GET = apiRoute({ access: "any" }, async ({ request }) => ({
 }));
 
 /** Request an acknowledgement (technician or admin). */
-export const POST = apiRoute({ access: ["technician"], body: AcknowledgementRequestSchema }, async ({ body, user, ip }) =>
-  json(await acknowledgementView(await requestAcknowledgement(body, { user: user!, ip })), { status: 201 }),
+export const POST = apiRoute({ access: ["technician"], body: AcknowledgementRequestSchema }, async ({ body, actor }) =>
+  json(await acknowledgementView(await requestAcknowledgement(body, actor)), { status: 201 }),
 );

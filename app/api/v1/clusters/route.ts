@@ -11,6 +11,6 @@ export const GET = apiRoute(
 );
 
 /** Register a cluster (admin): tests the connection, stores the credentials encrypted. */
-export const POST = apiRoute({ access: ["admin"], body: RegisterClusterSchema, maxBodyBytes: 600 * 1024 }, async ({ body, user, ip }) =>
-  json(await registerCluster(body, { user: user!, ip }), { status: 201 }),
+export const POST = apiRoute({ access: ["admin"], body: RegisterClusterSchema, maxBodyBytes: 600 * 1024 }, async ({ body, actor }) =>
+  json(await registerCluster(body, actor), { status: 201 }),
 );

@@ -4,10 +4,8 @@ import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-/** Test credentials before registering them; nothing is stored. */
+/** Test credentials before registering them; nothing is stored but the audit event. */
 export const POST = apiRoute(
   { access: ["admin"], body: z.object({ source: CredentialSourceSchema }), maxBodyBytes: 600 * 1024 },
-  async ({ body }) => ({
-    report: await testCredentials(body.source),
-  }),
+  async ({ body, actor }) => ({ report: await testCredentials(body.source, actor) }),
 );

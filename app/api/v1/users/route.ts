@@ -5,6 +5,6 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute({ access: ["admin"] }, async () => ({ users: await listUsers() }));
 
-export const POST = apiRoute({ access: ["admin"], body: NewUserSchema }, async ({ body, user, ip }) =>
-  json({ user: await addUser(body, { user: user!, ip }) }, { status: 201 }),
+export const POST = apiRoute({ access: ["admin"], body: NewUserSchema }, async ({ body, actor }) =>
+  json({ user: await addUser(body, actor) }, { status: 201 }),
 );

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ access: ["technician", "approver"] }, async () => ({ vetted: await listVettedBundles() }));
 
 /** Vet a manifest digest (approver or admin). */
-export const POST = apiRoute({ access: ["approver"], body: VetBundleSchema }, async ({ body, user, ip }) =>
-  json({ vetted: await vetBundle(body, { user: user!, ip }) }, { status: 201 }),
+export const POST = apiRoute({ access: ["approver"], body: VetBundleSchema }, async ({ body, actor }) =>
+  json({ vetted: await vetBundle(body, actor) }, { status: 201 }),
 );

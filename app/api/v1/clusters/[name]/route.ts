@@ -1,22 +1,20 @@
 import { changeCluster, removeCluster, UpdateClusterSchema } from "@/server/clusters/registration";
 import { clusterDetail } from "@/server/fleet/fleet";
-import { apiRoute } from "@/server/http/api";
+import { apiRoute, pathParams } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-type Params = { name: string };
+const params = pathParams("name");
 
 /** The cluster's newest snapshot with skew, the managed-boot-images what-if and readiness for the default target. */
-export const GET = apiRoute<Params>({ access: "any" }, async ({ params }) => clusterDetail(params.name));
+export const GET = apiRoute({ access: "any", params }, async ({ params }) => clusterDetail(params.name));
 
-export const PATCH = apiRoute<Params, typeof UpdateClusterSchema>(
-  { access: ["admin"], body: UpdateClusterSchema, maxBodyBytes: 600 * 1024 },
-  async ({ params, body, user, ip }) => ({
-    cluster: await changeCluster(params.name, body, { user: user!, ip }),
-  }),
+export const PATCH = apiRoute(
+  { access: ["admin"], params, body: UpdateClusterSchema, maxBodyBytes: 600 * 1024 },
+  async ({ params, body, actor }) => ({ cluster: await changeCluster(params.name, body, actor) }),
 );
 
-export const DELETE = apiRoute<Params>({ access: ["admin"] }, async ({ params, user, ip }) => {
-  await removeCluster(params.name, { user: user!, ip });
+export const DELETE = apiRoute({ access: ["admin"], params }, async ({ params, actor }) => {
+  await removeCluster(params.name, actor);
   return new Response(null, { status: 204 });
 });

@@ -6,8 +6,8 @@ import { readMultipartForm } from "@/server/http/multipart";
 export const dynamic = "force-dynamic";
 
 /** Import an offline cluster from object dumps (admin): multipart/form-data, see docs/api.md. */
-export const POST = apiRoute({ access: ["admin"] }, async ({ request, user, ip }) => {
+export const POST = apiRoute({ access: ["admin"], rawBody: true }, async ({ request, actor }) => {
   // Room for the form's boundaries and text fields around the files themselves.
   const form = await readMultipartForm(request, UPLOAD_LIMITS.maxUploadBytes + 64 * 1024);
-  return json(await importOfflineCluster(await offlineImportFromForm(form), { user: user!, ip }), { status: 201 });
+  return json(await importOfflineCluster(await offlineImportFromForm(form), actor), { status: 201 });
 });

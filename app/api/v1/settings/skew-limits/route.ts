@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ access: "any" }, async () => skewLimitTable());
 
 /** Replace the added entries (admin). */
-export const PUT = apiRoute({ access: ["admin"], body: SaveSkewLimitsSchema }, async ({ body, user, ip }) =>
-  saveExtraSkewLimits(body.entries, { user: user!, ip }),
+export const PUT = apiRoute({ access: ["admin"], body: SaveSkewLimitsSchema }, async ({ body, actor }) =>
+  saveExtraSkewLimits(body.entries, actor),
 );

@@ -1,10 +1,9 @@
 import { acknowledgementView, approveAcknowledgement, DecisionSchema } from "@/server/acknowledgements/acknowledgements";
-import { apiRoute } from "@/server/http/api";
+import { apiRoute, pathParams } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Approve (approver or admin, never the requester): the value is then written to the cluster and checked. */
-export const POST = apiRoute<{ id: string }, typeof DecisionSchema>(
-  { access: ["approver"], body: DecisionSchema },
-  async ({ params, body, user, ip }) => acknowledgementView(await approveAcknowledgement(params.id, body.comment, { user: user!, ip })),
+export const POST = apiRoute({ access: ["approver"], params: pathParams("id"), body: DecisionSchema }, async ({ params, body, actor }) =>
+  acknowledgementView(await approveAcknowledgement(params.id, body.comment, actor)),
 );

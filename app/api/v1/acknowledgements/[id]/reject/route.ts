@@ -1,10 +1,9 @@
 import { acknowledgementView, DecisionSchema, rejectAcknowledgement } from "@/server/acknowledgements/acknowledgements";
-import { apiRoute } from "@/server/http/api";
+import { apiRoute, pathParams } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Reject with a comment (approver or admin, never the requester). */
-export const POST = apiRoute<{ id: string }, typeof DecisionSchema>(
-  { access: ["approver"], body: DecisionSchema },
-  async ({ params, body, user, ip }) => acknowledgementView(await rejectAcknowledgement(params.id, body.comment, { user: user!, ip })),
+export const POST = apiRoute({ access: ["approver"], params: pathParams("id"), body: DecisionSchema }, async ({ params, body, actor }) =>
+  acknowledgementView(await rejectAcknowledgement(params.id, body.comment, actor)),
 );

@@ -1,9 +1,9 @@
 import { unpin } from "@/server/bundles/unpin";
-import { apiRoute } from "@/server/http/api";
+import { apiRoute, pathParams } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Remove the application's PinnedImageSets from the cluster. */
-export const POST = apiRoute<{ id: string }>({ access: ["technician"] }, async ({ params, user, ip }) => ({
-  application: await unpin(params.id, { user: user!, ip }),
+export const POST = apiRoute({ access: ["technician"], params: pathParams("id") }, async ({ params, actor }) => ({
+  application: await unpin(params.id, actor),
 }));

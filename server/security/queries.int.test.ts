@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { GET as candidates } from "@/app/api/v1/acknowledgements/candidates/route";
+import { POST as unpin } from "@/app/api/v1/bundle-applications/[id]/unpin/route";
+import { GET as precheck } from "@/app/api/v1/bundles/[digest]/precheck/route";
+import { GET as readiness } from "@/app/api/v1/clusters/[name]/readiness/route";
+import { GET as timeline } from "@/app/api/v1/clusters/[name]/timeline/route";
+import { GET as fleetReadiness } from "@/app/api/v1/fleet/readiness/route";
+import { GET as fleetTimeline } from "@/app/api/v1/fleet/timeline/route";
+import { startSession } from "../auth/session";
+import { CLIENT_IP_HEADER } from "../http/request";
+import { createUser } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+
+/** Query strings are checked by the routes' schemas, at the HTTP edge, with answers a person can act on. */
+useMigratedDatabase();
+
+const ORIGIN = "http://127.0.0.1:3000";
+async function get(
+  handler: (r: Request, c?: { params?: Promise<Record<string, string>> }) => Promise<Response>,
+  path: string,
+  params = {},
+) {
+  const user = await createUser(
+    { username: `q${Math.random().toString(36).slice(2, 10)}`, role: "technician", passwordHash: "scrypt$x" },
+    { actor: null },
+  );
+  const { token } = await startSession(user, { ip: null, userAgent: null, ttlHours: 1 });
+  const response = await handler(
+    new Request(`${ORIGIN}${path}`, {
+      headers: { host: "127.0.0.1:3000", cookie: `fleetskew_session=${token}`, [CLIENT_IP_HEADER]: "127.0.0.1" },
+    }),
+    { params: Promise.resolve(params) },
+  );
+  return { status: response.status, body: (await response.json()) as { error?: string } };
+}
+
+describe("query strings", () => {
+  it("name what is wrong with a target", async () => {
+    expect(await get(fleetReadiness, "/api/v1/fleet/readiness?target=latest")).toEqual({
+      status: 400,
+      body: { error: 'target: must be a version like 4.22 or 4.22.3, not "latest"' },
+    });
+    expect((await get(readiness, "/api/v1/clusters/x/readiness?target=4.x", { name: "x" })).status).toBe(400);
+    expect(await get(candidates, "/api/v1/acknowledgements/candidates?target=next")).toEqual({
+      status: 400,
+      body: { error: 'target: must be a release like 4.22.3, not "next"' },
+    });
+    expect((await get(candidates, "/api/v1/acknowledgements/candidates?target=4.22.3")).status).toBe(200);
+  });
+
+  it("name what is wrong with a window", async () => {
+    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-30")).toEqual({
+      status: 400,
+      body: { error: "from: must be an ISO 8601 date, e.g. 2026-01-01 or 2026-01-01T00:00:00Z" },
+    });
+    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-01&to=2026-01-01")).toEqual({
+      status: 400,
+      body: { error: "from: must be before to" },
+    });
+    expect(await get(timeline, "/api/v1/clusters/x/timeline?from=1970-01-01&to=2026-01-01", { name: "x" })).toEqual({
+      status: 400,
+      body: { error: "from: the window may span at most 20 years" },
+    });
+    expect((await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-01-01&to=2026-02-01")).status).toBe(200);
+    // A valid window reaches the feature, which answers for the cluster.
+    expect((await get(timeline, "/api/v1/clusters/x/timeline", { name: "x" })).status).toBe(404);
+  });
+
+  it("ask for what is missing", async () => {
+    expect(await get(precheck, `/api/v1/bundles/sha256:${"0".repeat(64)}/precheck`, { digest: `sha256:${"0".repeat(64)}` })).toEqual({
+      status: 400,
+      body: { error: "cluster: name the cluster: ?cluster=NAME" },
+    });
+  });
+
+  it("a route that takes no body still counts one, and refuses it past the default limit", async () => {
+    const user = await createUser({ username: "bodyless", role: "technician", passwordHash: "scrypt$x" }, { actor: null });
+    const { token } = await startSession(user, { ip: null, userAgent: null, ttlHours: 1 });
+    const post = (body: string) =>
+      unpin(
+        new Request(`${ORIGIN}/api/v1/bundle-applications/00000000-0000-4000-8000-000000000000/unpin`, {
+          method: "POST",
+          headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie: `fleetskew_session=${token}`, [CLIENT_IP_HEADER]: "127.0.0.1" },
+          body,
+        }),
+        { params: Promise.resolve({ id: "00000000-0000-4000-8000-000000000000" }) },
+      );
+    expect((await post("x".repeat(65 * 1024))).status).toBe(413);
+    expect((await post("{}")).status).toBe(404);
+  });
+});
