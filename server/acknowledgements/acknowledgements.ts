@@ -363,18 +363,14 @@ export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPredi
 const AckStatusSchema = z.enum(ACK_STATUSES, { error: `status must be one of ${ACK_STATUSES.join(", ")}` });
 
 /** ?status=pending, or a comma-separated list such as pending,applying; blank means every status. */
-export const AckStatusListSchema = z
-  .string()
-  .transform((text) => text.split(",").map((s) => s.trim()))
-  .pipe(z.array(AckStatusSchema))
-  .optional();
-
-/** The statuses GET /api/v1/acknowledgements asks for, or a 400 that names the allowed ones. */
-export function ackStatusesOf(text: string | null): AckStatus[] | undefined {
-  const parsed = AckStatusListSchema.safeParse(text || undefined);
-  if (!parsed.success) throw new UserFacingError(400, parsed.error.issues[0]!.message);
-  return parsed.data;
-}
+/** ?status=pending,approved on GET /api/v1/acknowledgements; absent or empty asks for every status. */
+export const AckListQuerySchema = z.object({
+  status: z
+    .string()
+    .transform((text) => text.split(",").map((s) => s.trim()))
+    .pipe(z.array(AckStatusSchema))
+    .optional(),
+});
 
 export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
   return viewsOf(await listAcknowledgements({ statuses }));

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { isDateOnly, parseIsoTime } from "../domain/time";
-import { UserFacingError } from "../errors";
 import { toCsv } from "../http/csv";
 import { listAudit, type AuditFilter, type AuditRecord } from "../store/audit";
 
@@ -33,16 +32,6 @@ export const AuditQuerySchema = z.object({
   format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 export type AuditQuery = z.output<typeof AuditQuerySchema>;
-
-/** The query string of a request as AuditQuerySchema takes it, or a 400 naming the parameter. */
-export function auditQueryOf(params: URLSearchParams): AuditQuery {
-  const parsed = AuditQuerySchema.safeParse(Object.fromEntries([...params].filter(([, v]) => v !== "")));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserFacingError(400, `${issue.path.join(".")}: ${issue.message}`);
-  }
-  return parsed.data;
-}
 
 /** GET /api/v1/audit */
 export type AuditPage = { events: AuditRecord[] };

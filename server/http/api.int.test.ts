@@ -8,7 +8,7 @@ import { GET as listUsersRoute, POST as createUserRoute } from "@/app/api/v1/use
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { listAudit } from "../store/audit";
 import { projectMigrations, useMigratedDatabase } from "../testing/database";
-import { CLIENT_IP_HEADER } from "./request";
+import { ORIGIN, request as routeRequest, type RequestInit } from "../testing/routes";
 
 /**
  * The route handlers themselves, given real Requests, against real Postgres: what the browser and
@@ -16,20 +16,12 @@ import { CLIENT_IP_HEADER } from "./request";
  */
 useMigratedDatabase();
 
-const ORIGIN = "http://127.0.0.1:3000";
 const ADMIN_PASSWORD = "admin password for tests";
 
-function request(path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { host: "127.0.0.1:3000", [CLIENT_IP_HEADER]: "127.0.0.1", ...init.headers };
-  if (init.cookie) headers.cookie = init.cookie;
-  if (init.body !== undefined) headers["content-type"] ??= "application/json";
-  return new Request(`${ORIGIN}${path}`, {
-    method: init.method ?? "GET",
-    headers,
-    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
-  });
-}
+/** Requests as scripts send them: no Origin header unless a test sets one. */
+const request = (path: string, init: RequestInit = {}) => routeRequest(path, { origin: null, ...init });
 
+/** Signs in, and checks the session cookie's attributes over plain http. */
 async function signIn(username: string, password: string): Promise<string> {
   const response = await loginRoute(request("/api/v1/session", { method: "POST", body: { username, password } }));
   expect(response.status).toBe(200);

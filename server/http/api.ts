@@ -8,7 +8,8 @@ import { isDatabaseUnavailable } from "../store/errors";
 import { recordAudit } from "../store/audit";
 import type { UserRecord } from "../store/users";
 import { readBodyBytes } from "./body";
-import { clientIp, requestConfig, requestOrigin } from "./request";
+import { appConfig } from "../config/current";
+import { clientIp, requestOrigin } from "./request";
 import { readSessionToken } from "./sessionCookie";
 
 export type Access = readonly Role[] | "any" | "public";
@@ -144,7 +145,7 @@ export function apiRoute<
   return async (request: Request, context?: { params?: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
     let user: UserRecord | null = null;
     try {
-      const config = requestConfig();
+      const config = appConfig();
       if (isStateChanging(request.method) && isForeignOrigin(request.headers, requestOrigin(request), config.allowedOrigins)) {
         return problem(403, "Cross-origin request refused: this action must come from the Fleetskew console itself");
       }

@@ -1,10 +1,5 @@
-import { readConfig, type AppConfig } from "../config/env";
-
-let cached: AppConfig | undefined;
-/** Configuration for request handling, read once per process. */
-export function requestConfig(): AppConfig {
-  return (cached ??= readConfig());
-}
+import { appConfig } from "../config/current";
+import type { AppConfig } from "../config/env";
 
 /** Header the start script's HTTP server sets from the socket; any value sent by a client is replaced. */
 export const CLIENT_IP_HEADER = "x-fleetskew-client-ip";
@@ -27,12 +22,12 @@ export function trustedHop(value: string | null, trustedHops: number): string | 
   return list[Math.max(0, list.length - trustedHops)];
 }
 
-export function clientIp(headers: Headers, config: Pick<AppConfig, "trustedProxyHops"> = requestConfig()): string {
+export function clientIp(headers: Headers, config: Pick<AppConfig, "trustedProxyHops"> = appConfig()): string {
   return trustedHop(headers.get("x-forwarded-for"), config.trustedProxyHops) ?? headers.get(CLIENT_IP_HEADER) ?? "unknown";
 }
 
 /** The origin the browser used, which is what a same-origin request's Origin header carries. */
-export function originOf(headers: Headers, fallbackUrl?: string, config: Pick<AppConfig, "trustedProxyHops"> = requestConfig()): string {
+export function originOf(headers: Headers, fallbackUrl?: string, config: Pick<AppConfig, "trustedProxyHops"> = appConfig()): string {
   const url = fallbackUrl ? new URL(fallbackUrl) : undefined;
   const trusted = config.trustedProxyHops > 0;
   const host = (trusted && trustedHop(headers.get("x-forwarded-host"), 1)) || headers.get("host") || url?.host || "localhost";
@@ -50,11 +45,11 @@ export function requestOrigin(request: Request): string {
  */
 export function isHttpsRequest(
   headers: Headers,
-  config: Pick<AppConfig, "trustedProxyHops" | "publicUrl"> = requestConfig(),
+  config: Pick<AppConfig, "trustedProxyHops" | "publicUrl"> = appConfig(),
   url?: string,
 ): boolean {
   if (config.publicUrl?.startsWith("https://")) return true;
   return originOf(headers, url, config).startsWith("https://");
 }
 
-export const isHttps = (request: Request) => isHttpsRequest(request.headers, requestConfig(), request.url);
+export const isHttps = (request: Request) => isHttpsRequest(request.headers, appConfig(), request.url);

@@ -2,11 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { POST as previewRoute } from "@/app/api/v1/clusters/[name]/preview/route";
-import { POST as loginRoute } from "@/app/api/v1/session/route";
 import { POST as fleetRoute } from "@/app/api/v1/preview/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { registerCluster } from "../clusters/registration";
-import { CLIENT_IP_HEADER } from "../http/request";
 import { Collector } from "../collector/collector";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
@@ -15,13 +13,13 @@ import { startTestSimulator } from "../simulator/testing";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { testCollectorOptions } from "../testing/fleet";
+import { params, request, signIn } from "../testing/routes";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
 let sim: SimulatorServer;
 let fleet: Fleet;
 let cookie: string;
-const ORIGIN = "http://127.0.0.1:3000";
 
 const proposal = (name: string, files: Record<string, string>, role = "worker") =>
   stringify({
@@ -45,12 +43,8 @@ const proposal = (name: string, files: Record<string, string>, role = "worker") 
 
 async function preview(machineConfig: string, cluster = "prod-east") {
   const res = await previewRoute(
-    new Request(`${ORIGIN}/api/v1/clusters/${cluster}/preview`, {
-      method: "POST",
-      headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie, "content-type": "application/json", [CLIENT_IP_HEADER]: "127.0.0.1" },
-      body: JSON.stringify({ machineConfig }),
-    }),
-    { params: Promise.resolve({ name: cluster }) },
+    request(`/api/v1/clusters/${cluster}/preview`, { method: "POST", cookie, body: { machineConfig } }),
+    params({ name: cluster }),
   );
   return { status: res.status, body: await res.json() };
 }
@@ -68,14 +62,7 @@ beforeAll(async () => {
     },
     { user: (await listUsers())[0]!, ip: null },
   );
-  const res = await loginRoute(
-    new Request(`${ORIGIN}/api/v1/session`, {
-      method: "POST",
-      headers: { host: "127.0.0.1:3000", "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: "admin password here" }),
-    }),
-  );
-  cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+  cookie = await signIn("admin", "admin password here");
 });
 afterAll(() => sim.close());
 
@@ -160,10 +147,10 @@ describe("fleet preview", () => {
       { user: (await listUsers())[0]!, ip: null },
     );
     const res = await fleetRoute(
-      new Request(`${ORIGIN}/api/v1/preview`, {
+      request("/api/v1/preview", {
         method: "POST",
-        headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie, "content-type": "application/json", [CLIENT_IP_HEADER]: "127.0.0.1" },
-        body: JSON.stringify({ machineConfig: proposal("50-worker-sysctl", { "/etc/sysctl.d/99-net.conf": "x\n" }), clusters: "all" }),
+        cookie,
+        body: { machineConfig: proposal("50-worker-sysctl", { "/etc/sysctl.d/99-net.conf": "x\n" }), clusters: "all" },
       }),
     );
     const body = await res.json();

@@ -2,7 +2,7 @@ import { createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { AppConfig } from "../config/env";
-import { requestConfig } from "../http/request";
+import { appConfig } from "../config/current";
 import { openBytes, parseSecretKey, seal, SecretKeyError, type SecretKey } from "./secretBox";
 
 /**
@@ -61,7 +61,7 @@ const holder = globalThis as unknown as { __fleetskewKeyring?: { signature: stri
 
 /** The process's keyring; a SecretKeyError when no key is configured. */
 export function keyring(): Promise<Keyring> {
-  const config = requestConfig();
+  const config = appConfig();
   const signature = [config.secretKey ?? "", config.dataDir, ...config.oldSecretKeys].join("\0");
   if (holder.__fleetskewKeyring?.signature !== signature) {
     const ring = readKeyring(config).then((found) => {

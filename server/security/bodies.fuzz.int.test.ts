@@ -1,9 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startSession } from "../auth/session";
-import { CLIENT_IP_HEADER } from "../http/request";
 import { createUser, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { request as routeRequest, sessionCookie } from "../testing/routes";
 import { loadRoutes, pathOf, type Method, type RouteFile } from "./routes";
 
 /**
@@ -13,7 +12,6 @@ import { loadRoutes, pathOf, type Method, type RouteFile } from "./routes";
  */
 useMigratedDatabase();
 
-const ORIGIN = "http://127.0.0.1:3000";
 const RUNS_PER_ROUTE = Number(process.env.FLEETSKEW_FUZZ_RUNS ?? 12);
 const BUDGET_MS = 5_000;
 let admin: UserRecord;
@@ -84,17 +82,11 @@ async function call(
   init: { body?: string; query?: Record<string, string> },
 ) {
   const { pathname, params } = pathOf(file);
-  const { token } = await startSession(admin, { ip: "127.0.0.1", userAgent: null, ttlHours: 1 });
   const search = init.query ? `?${new URLSearchParams(init.query)}` : "";
-  const request = new Request(`${ORIGIN}${pathname}${search}`, {
+  const request = routeRequest(`${pathname}${search}`, {
     method,
-    headers: {
-      host: "127.0.0.1:3000",
-      origin: ORIGIN,
-      cookie: `fleetskew_session=${token}`,
-      [CLIENT_IP_HEADER]: "127.0.0.1",
-      "content-type": "application/json",
-    },
+    cookie: await sessionCookie(admin),
+    headers: { "content-type": "application/json" },
     body: init.body,
   });
   const started = Date.now();

@@ -6,15 +6,13 @@ import { GET as readiness } from "@/app/api/v1/clusters/[name]/readiness/route";
 import { GET as timeline } from "@/app/api/v1/clusters/[name]/timeline/route";
 import { GET as fleetReadiness } from "@/app/api/v1/fleet/readiness/route";
 import { GET as fleetTimeline } from "@/app/api/v1/fleet/timeline/route";
-import { startSession } from "../auth/session";
-import { CLIENT_IP_HEADER } from "../http/request";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { request, sessionCookie } from "../testing/routes";
 
 /** Query strings are checked by the routes' schemas, at the HTTP edge, with answers a person can act on. */
 useMigratedDatabase();
 
-const ORIGIN = "http://127.0.0.1:3000";
 async function get(
   handler: (r: Request, c?: { params?: Promise<Record<string, string>> }) => Promise<Response>,
   path: string,
@@ -24,13 +22,7 @@ async function get(
     { username: `q${Math.random().toString(36).slice(2, 10)}`, role: "technician", passwordHash: "scrypt$x" },
     { actor: null },
   );
-  const { token } = await startSession(user, { ip: null, userAgent: null, ttlHours: 1 });
-  const response = await handler(
-    new Request(`${ORIGIN}${path}`, {
-      headers: { host: "127.0.0.1:3000", cookie: `fleetskew_session=${token}`, [CLIENT_IP_HEADER]: "127.0.0.1" },
-    }),
-    { params: Promise.resolve(params) },
-  );
+  const response = await handler(request(path, { cookie: await sessionCookie(user) }), { params: Promise.resolve(params) });
   return { status: response.status, body: (await response.json()) as { error?: string } };
 }
 
@@ -75,12 +67,13 @@ describe("query strings", () => {
 
   it("a route that takes no body still counts one, and refuses it past the default limit", async () => {
     const user = await createUser({ username: "bodyless", role: "technician", passwordHash: "scrypt$x" }, { actor: null });
-    const { token } = await startSession(user, { ip: null, userAgent: null, ttlHours: 1 });
+    const cookie = await sessionCookie(user);
     const post = (body: string) =>
       unpin(
-        new Request(`${ORIGIN}/api/v1/bundle-applications/00000000-0000-4000-8000-000000000000/unpin`, {
+        request("/api/v1/bundle-applications/00000000-0000-4000-8000-000000000000/unpin", {
           method: "POST",
-          headers: { host: "127.0.0.1:3000", origin: ORIGIN, cookie: `fleetskew_session=${token}`, [CLIENT_IP_HEADER]: "127.0.0.1" },
+          cookie,
+          headers: { "content-type": "text/plain" },
           body,
         }),
         { params: Promise.resolve({ id: "00000000-0000-4000-8000-000000000000" }) },

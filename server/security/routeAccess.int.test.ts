@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { startSession } from "../auth/session";
 import { addUser } from "../auth/users";
-import { CLIENT_IP_HEADER } from "../http/request";
 import { createUser, ROLES, type Role, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { request, sessionCookie } from "../testing/routes";
 import { loadRoutes, pathOf, type Method, type RouteFile } from "./routes";
 
 /**
@@ -51,7 +50,6 @@ const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
 
 useMigratedDatabase();
 
-const ORIGIN = "http://127.0.0.1:3000";
 type Caller = "anonymous" | Role;
 const CALLERS: Caller[] = ["anonymous", ...ROLES];
 const users = new Map<Role, UserRecord>();
@@ -74,14 +72,9 @@ const allowed = (rule: Rule, caller: Caller) =>
 
 /** A request that passes the origin check and carries a session for `caller` (a fresh one: DELETE /session ends it). */
 async function requestAs(caller: Caller, method: Method, pathname: string): Promise<Request> {
-  const headers: Record<string, string> = { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1" };
-  if (caller !== "anonymous") {
-    const { token } = await startSession(users.get(caller)!, { ip: "127.0.0.1", userAgent: null, ttlHours: 1 });
-    headers.cookie = `fleetskew_session=${token}`;
-  }
+  const cookie = caller === "anonymous" ? undefined : await sessionCookie(users.get(caller)!);
   const withBody = !["GET", "HEAD", "OPTIONS"].includes(method);
-  if (withBody) headers["content-type"] = "application/json";
-  return new Request(`${ORIGIN}${pathname}`, { method, headers, body: withBody ? "{}" : undefined });
+  return request(pathname, { method, cookie, body: withBody ? "{}" : undefined });
 }
 
 describe("route × role", () => {

@@ -1,5 +1,5 @@
 import {
-  ackStatusesOf,
+  AckListQuerySchema,
   acknowledgementView,
   listAcknowledgementViews,
   requestAcknowledgement,
@@ -10,8 +10,8 @@ import { apiRoute, json } from "@/server/http/api";
 export const dynamic = "force-dynamic";
 
 /** Requests, newest first; ?status=pending (or a comma-separated list) narrows them. */
-export const GET = apiRoute({ access: "any" }, async ({ request }) => ({
-  acknowledgements: await listAcknowledgementViews(ackStatusesOf(new URL(request.url).searchParams.get("status"))),
+export const GET = apiRoute({ access: "any", query: AckListQuerySchema }, async ({ query }) => ({
+  acknowledgements: await listAcknowledgementViews(query.status),
 }));
 
 /** Request an acknowledgement (technician or admin). */

@@ -1,11 +1,11 @@
-import { auditCsv, auditPage, auditQueryOf } from "@/server/audit/audit";
+import { auditCsv, auditPage, AuditQuerySchema } from "@/server/audit/audit";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** The audit log with filters; ?format=csv downloads up to 50,000 matching events. */
-export const GET = apiRoute({ access: ["admin", "approver"] }, async ({ request }) => {
-  const { format, ...filter } = auditQueryOf(new URL(request.url).searchParams);
+export const GET = apiRoute({ access: ["admin", "approver"], query: AuditQuerySchema }, async ({ query }) => {
+  const { format, ...filter } = query;
   if (format !== "csv") return auditPage(filter);
   const { filename, csv } = await auditCsv(filter);
   return new Response(csv, {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { signIn } from "@/server/auth/login";
 import { endSession } from "@/server/auth/session";
 import { apiRoute, json } from "@/server/http/api";
-import { requestConfig } from "@/server/http/request";
+import { appConfig } from "@/server/config/current";
 import { clearedSessionCookie, readSessionToken, sessionCookie } from "@/server/http/sessionCookie";
 
 export const dynamic = "force-dynamic";
@@ -19,7 +19,7 @@ export const POST = apiRoute({ access: "public", body: Credentials, maxBodyBytes
     password: body.password,
     ip,
     userAgent: request.headers.get("user-agent"),
-    ttlHours: requestConfig().sessionTtlHours,
+    ttlHours: appConfig().sessionTtlHours,
   });
   return json(
     { user: session.user, expiresAt: session.expiresAt.toISOString() },
