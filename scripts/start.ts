@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import http from "node:http";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/bootstrap";
 import { ConfigError, readConfig, type AppConfig } from "../server/config/env";
@@ -49,6 +50,18 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
  * each piece to req.push) and cut off at the limit. Routes set smaller limits of their own.
  */
 function limitBody(req: http.IncomingMessage, res: http.ServerResponse, max: number): boolean {
+  // Taken now: by the time a late answer is written, the request may no longer point at it.
+  const socket = req.socket;
+  // A response sent before the body was read (a refusal, a route that takes no body) closes the
+  // connection after it, rather than reading a body nobody will use.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
+    if (!req.complete && !this.headersSent) {
+      this.setHeader("connection", "close");
+      lingerOnClose(req, socket);
+    }
+    return writeHead.apply(this, args);
+  } as typeof writeHead;
   let refused = false;
   const refuse = () => {
     if (refused) return;
@@ -59,7 +72,6 @@ function limitBody(req: http.IncomingMessage, res: http.ServerResponse, max: num
       res.writeHead(413, { "content-type": "application/json", connection: "close" });
       res.end(JSON.stringify({ error: `The request body is larger than ${sizeText(max)}, the most any request may send` }));
     }
-    res.once("finish", () => req.socket.destroy());
   };
   if (Number(req.headers["content-length"] ?? "0") > max) {
     refuse();
@@ -72,19 +84,38 @@ function limitBody(req: http.IncomingMessage, res: http.ServerResponse, max: num
       seen += (chunk as Uint8Array).length;
       if (seen > max) {
         refuse();
-        return false;
+        // Dropped, never kept: the socket goes on reading so the lingering close below can drain it.
+        return true;
       }
     }
     return push(chunk, encoding);
   };
-  // A response sent before the body was read (a refusal, a route that takes no body) closes the
-  // connection, rather than reading and discarding whatever the client still sends.
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: http.ServerResponse, ...args: Parameters<typeof writeHead>) {
-    if (!req.complete && !this.headersSent) this.setHeader("connection", "close");
-    return writeHead.apply(this, args);
-  } as typeof writeHead;
   return true;
+}
+
+/** How long a socket answered before its body was read goes on draining what the client still sends. */
+const LINGER_MS = 2_000;
+
+/**
+ * A lingering close, as nginx and Apache do it: once the early answer is written, the socket's write
+ * side is closed and whatever the client still sends is read and dropped until it stops (or for
+ * LINGER_MS at most), then the socket closes. Closing at once, with the client's bytes unread in the
+ * kernel, sends a TCP reset that can reach the client before it has read the answer, so it sees a
+ * broken connection instead of the 413.
+ */
+function lingerOnClose(req: http.IncomingMessage, socket: Socket) {
+  if (socket.destroyed) return;
+  // Node's HTTP server calls destroySoon once a `connection: close` response has finished.
+  socket.destroySoon = function (this: typeof socket) {
+    if (this.destroyed) return;
+    req.push = () => true;
+    this.end();
+    this.resume();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once("end", () => this.destroy());
+    this.once("close", () => clearTimeout(timer));
+  };
 }
 
 /** Security headers on every answer; pages' scripts run only with this request's nonce. */
