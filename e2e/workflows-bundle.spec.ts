@@ -132,11 +132,12 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   await setNodeReady(request, NODE, true);
   await expect(row).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
   await expect(row).toContainText("failed: not enough disk");
-  await expect(row).toContainText("Free disk space on the node");
+  // Allocatable ephemeral storage is what the MCO reads, and deleting files does not raise it.
+  await expect(row).toContainText("grow the node's disk or use a smaller bundle");
   await expect(page.getByRole("alert").filter({ hasText: "could not pre-load the images" })).toBeVisible();
   await snap(page, testInfo, "42-bundle-disk-failure");
 
-  // Space is freed; the MCO retries and every node finishes.
+  // The disk is grown; the MCO retries and every node finishes.
   await setNodeDisk(request, CLUSTER, NODE, "114345831029");
   const progress = page.getByRole("progressbar", { name: "Nodes with the images" });
   await expect(progress).toHaveAttribute("aria-valuetext", /^(\d+) of \1 nodes done$/, { timeout: 45_000 });

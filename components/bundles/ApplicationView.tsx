@@ -71,7 +71,14 @@ function NextStep({ p }: { p: ApplicationProgress }) {
           </Alert>
         );
       if (!p.summary.allDone)
-        return <Alert tone="info">The nodes are pulling the images. Nothing to do but wait; this page updates by itself.</Alert>;
+        return (
+          <Alert tone="info">
+            The nodes are pulling the images. Nothing to do but wait; this page updates by itself.
+            {p.summary.retrying
+              ? ` ${p.summary.retrying} node${p.summary.retrying === 1 ? " is" : "s are"} still pulling in another attempt: the MCO gives each attempt a few minutes, and when a large bundle is not in by then it starts the next one at once, keeping what it pulled. The node reports PinnedImageSetsDegraded until it is done; that is not a failure.`
+              : ""}
+          </Alert>
+        );
       return p.blockers.length ? (
         <Alert tone="error">Every node has the images, but something still stands in the way of the upgrade (below).</Alert>
       ) : (

@@ -170,7 +170,11 @@ export function ApplyBundle() {
           {uploaded ? (
             <div role="status" className="rounded-md border border-ok/40 bg-ok/5 p-3 text-sm">
               <p>
-                <strong>Bundle for OpenShift {uploaded.releaseVersion}</strong>: {uploaded.imageCount} images, {gib(uploaded.totalBytes)}.
+                <strong>Bundle for OpenShift {uploaded.releaseVersion}</strong>: {uploaded.imageCount} images, {gib(uploaded.totalBytes)}
+                {uploaded.distinctBytes < uploaded.totalBytes
+                  ? ` (${gib(uploaded.distinctBytes)} with the layers they share counted once, as the MCO counts them for disk space)`
+                  : ""}
+                .
               </p>
               <p className="text-xs text-muted">
                 Vetted by {uploaded.vetted?.vettedBy}: “{uploaded.vetted?.note}”. Digest{" "}

@@ -10,11 +10,15 @@ import { Conditions } from "./cluster/Conditions";
 import { MachineSets } from "./cluster/MachineSets";
 import { PoolsAndNodes } from "./cluster/PoolsAndNodes";
 import { ReadinessPanel } from "./cluster/ReadinessPanel";
+import { RegistryLess } from "./cluster/RegistryLess";
 import { SkewMcoWay } from "./cluster/SkewMcoWay";
 import { SkewTimelineChart } from "./SkewTimelineChart";
 import { LastUpdated } from "./status";
 
-/** One cluster's page: its skew, history, MachineSets, readiness, pools and nodes, as of the newest sweep. */
+/**
+ * One cluster's page: its skew, history, MachineSets, readiness, registry-less releases, pools and
+ * nodes, as of the newest sweep.
+ */
 export function ClusterView({ name, initial }: { name: string; initial: Seed<ClusterDetail> }) {
   const q = useSeededQuery({ ...queries.cluster(name), refetchInterval: 15_000 }, initial);
   const d = q.data;
@@ -33,6 +37,7 @@ export function ClusterView({ name, initial }: { name: string; initial: Seed<Clu
           <SkewTimelineChart cluster={name} />
           <MachineSets detail={d} />
           <ReadinessPanel cluster={name} initial={d.readiness} />
+          <RegistryLess state={d.registryLess ?? null} s={s} />
           <PoolsAndNodes s={s} />
           <Section title="Conditions">
             <Conditions title="ClusterVersion" conditions={s.version?.conditions} />

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { checkManifest, manifestDigest, normalizeDigest, totalBytes, type BundleManifest } from "../domain/bundleManifest";
+import { checkManifest, manifestDigest, normalizeDigest, prefetchImages, totalBytes, type BundleManifest } from "../domain/bundleManifest";
+import { distinctBytes } from "../domain/prefetchDisk";
 import { UserFacingError } from "../errors";
 import { recordAudit } from "../store/audit";
 import {
@@ -43,7 +44,12 @@ export async function vetBundle(input: z.infer<typeof VetBundleSchema>, actor: A
 
 export { listVettedBundles };
 
-export type UploadedBundle = BundleRecord & { manifest: BundleManifest; vetted: VettedBundleRecord };
+export type UploadedBundle = BundleRecord & {
+  manifest: BundleManifest;
+  vetted: VettedBundleRecord;
+  /** The images' bytes with each layer counted once, as the MCO's disk check counts them (equal to totalBytes without layers). */
+  distinctBytes: number;
+};
 
 /** Thrown for a refused upload; carries the digest so a screen can show it for vetting. */
 export class BundleRefusedError extends UserFacingError {
@@ -97,7 +103,7 @@ export async function uploadBundle(bytes: Uint8Array, actor: Actor): Promise<Upl
     },
     auditActor(actor),
   );
-  return { ...record, manifest, vetted };
+  return { ...record, manifest, vetted, distinctBytes: distinctBytes(prefetchImages(manifest)) };
 }
 
 export async function bundleOrThrow(digestText: string): Promise<BundleRecord & { manifest: BundleManifest }> {

@@ -16,6 +16,26 @@ export type PrecheckResult = {
   needsConfirmation: boolean;
 };
 
+type NodeLike = { status?: Record<string, unknown> };
+type Item = { type?: unknown; status?: unknown; names?: unknown } | null;
+
+/**
+ * What the MCO's checks read of a node besides its allocatable storage: Ready and DiskPressure as
+ * served (`checkNodeReady`: Unknown counts) and the images it holds (`status.images[].names`, which
+ * the kubelet caps at 50 by default; an image beyond those is counted as missing, the stricter way).
+ */
+function prefetchDetails(node: NodeLike): { conditions: { type: string; status: string }[]; images: string[] } {
+  const status = node.status ?? {};
+  const list = (v: unknown): Item[] => (Array.isArray(v) ? v : []);
+  const conditions = list(status.conditions)
+    .filter((c) => (c?.type === "Ready" || c?.type === "DiskPressure") && typeof c.status === "string")
+    .map((c) => ({ type: c!.type as string, status: c!.status as string }));
+  const images = list(status.images).flatMap((i) =>
+    Array.isArray(i?.names) ? i.names.filter((n): n is string => typeof n === "string") : [],
+  );
+  return { conditions, images };
+}
+
 export async function precheckOn(live: Live, cluster: string, digest: string, manifest: BundleManifest): Promise<PrecheckResult> {
   const pods = await readPods(live.client);
   const pools = nodePools(live);
@@ -29,6 +49,9 @@ export async function precheckOn(live: Live, cluster: string, digest: string, ma
       reason: live.objects.nodes.status === "error" ? live.objects.nodes.error.message : live.objects.nodes.reason,
     });
   const snapshotPools = new Map(live.snapshot.pools.map((p) => [p.name, p]));
+  const nodeDetails = new Map(
+    live.objects.nodes.status === "ok" ? live.objects.nodes.items.map((n) => [n.metadata.name, prefetchDetails(n)] as const) : [],
+  );
   const checks = precheckBundle({
     manifest,
     digest,
@@ -39,7 +62,7 @@ export async function precheckOn(live: Live, cluster: string, digest: string, ma
       updating: snapshotPools.get(p.name)?.updating ?? false,
       degradedMessage: snapshotPools.get(p.name)?.degradedMessage ?? null,
     })),
-    nodes: live.snapshot.nodes.map((n) => ({ ...n, pool: pools.get(n.name) ?? null })),
+    nodes: live.snapshot.nodes.map((n) => ({ ...n, pool: pools.get(n.name) ?? null, ...nodeDetails.get(n.name) })),
     alwaysPullPods: pods.status === "ok" ? pods.items.flatMap((p) => alwaysPullPod(p as PodLike) ?? []) : [],
     pinnedImageSets:
       live.objects.pinnedImageSets.status === "ok"
@@ -50,6 +73,7 @@ export async function precheckOn(live: Live, cluster: string, digest: string, ma
           }))
         : [],
     unavailable,
+    internalReleaseImage: live.snapshot.internalReleaseImage,
   });
   return {
     cluster,

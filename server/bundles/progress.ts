@@ -42,7 +42,12 @@ function progressOf(application: ApplicationRecord, s: ClusterSnapshot, pools: M
     .map((n) => {
       const pool = pools.get(n.name) ?? n.pool!;
       const set = application.pools.find((p) => p.pool === pool)!.set;
-      return nodePinProgress({ ...n, pool }, { name: set, generation: setsOnCluster.get(set)?.generation ?? null }, bytes);
+      return nodePinProgress(
+        { ...n, pool },
+        { name: set, generation: setsOnCluster.get(set)?.generation ?? null },
+        bytes,
+        s.version?.current,
+      );
     })
     .sort((a, b) => a.pool.localeCompare(b.pool) || a.node.localeCompare(b.node));
   const missingSets =

@@ -56,6 +56,7 @@ export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEnt
       readinessTarget: readiness?.target ?? null,
       readinessStatus: readiness?.status ?? "unknown",
       readinessBlocker: firstBlocker?.title ?? null,
+      registryLess: Boolean(snapshot.internalReleaseImage),
     },
   };
 }

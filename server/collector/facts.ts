@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import type { Readiness } from "../domain/readiness";
+import { registryLessState } from "../domain/registryLess";
 import { installVersion, MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { conditionOf, type ClusterSnapshot, type MachineSetFacts } from "../domain/snapshot";
 
@@ -9,7 +10,8 @@ import { conditionOf, type ClusterSnapshot, type MachineSetFacts } from "../doma
  * when something a person cares about changes (no timestamps, no replica counts), so that steady
  * clusters write nothing.
  */
-export type FactName = "version" | "bootImage" | "enforcement" | "upgradeable" | "pool" | "pinned" | "readiness" | "skew";
+export type FactName =
+  "version" | "bootImage" | "enforcement" | "upgradeable" | "pool" | "pinned" | "readiness" | "skew" | "internalReleaseImage";
 
 export type Fact = { fact: FactName; key: string; value: Record<string, unknown> };
 
@@ -92,6 +94,8 @@ export function factsOf(s: ClusterSnapshot, skew: ClusterSkew, readiness: Readin
           error: n.pinnedMessage,
         },
       });
+  const iri = internalReleaseImageFact(s);
+  if (iri) facts.push({ fact: "internalReleaseImage", key: "", value: iri });
   if (readiness)
     facts.push({
       fact: "readiness",
@@ -100,6 +104,29 @@ export function factsOf(s: ClusterSnapshot, skew: ClusterSkew, readiness: Readin
     });
   facts.push({ fact: "skew", key: "", value: skewFact(skew) });
   return facts;
+}
+
+/**
+ * A registry-less cluster's InternalReleaseImage in brief: which releases it serves and in what
+ * state, and what is wrong with its registry (degraded IRI, releases or nodes). Null for a cluster
+ * with a registry, so those write nothing.
+ */
+export type InternalReleaseImageFact = {
+  releases: { name: string; state: string }[];
+  degraded: boolean;
+  problems: string[];
+  nodesDegraded: string[];
+};
+export function internalReleaseImageFact(s: ClusterSnapshot): InternalReleaseImageFact | null {
+  const state = registryLessState(s);
+  if (!state) return null;
+  return {
+    releases: state.releases.map((r) => ({ name: r.name, state: r.state })),
+    degraded: state.problems.length > 0,
+    // Reasons, not messages: a node's message carries the registry's error text, which varies between sweeps.
+    problems: state.problems.map((p) => `${p.source}: ${p.reason ?? "no reason given"}`),
+    nodesDegraded: state.nodes.filter((n) => n.state === "degraded").map((n) => n.node),
+  };
 }
 
 export const skewFact = (skew: ClusterSkew): SkewFact => ({

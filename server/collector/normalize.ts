@@ -15,6 +15,7 @@ import type {
 import { conditionOf } from "../domain/snapshot";
 import { formatVersion, parseOcpVersion } from "../domain/versions";
 import type { ClusterObjects } from "../kube/readers";
+import { internalReleaseImageFacts } from "./internalReleaseImage";
 
 /**
  * Turns the objects read from one cluster into a ClusterSnapshot. Every field is read defensively:
@@ -438,6 +439,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     adminGates,
     adminAcks,
     bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
+    internalReleaseImage: internalReleaseImageFacts(read, problems),
     problems,
   };
 }

@@ -1,25 +1,23 @@
-import { selectorMatches, type LabelSelector } from "./labelSelector";
-import { bootImagesSupported } from "./platforms";
-import { installVersion, type HistoryEntry } from "./skew";
-import { parseOcpVersion, parseRhcosBuild } from "./versions";
-
-/**
+/*
  * Which boot image a MachineSet boots from, what release that is, how we know, and what the MCO's
  * boot image controller does with it (docs/openshift.md §15, §18, §19). Pure and total: any input
  * gives a result.
  */
-export type BootImageReference =
-  | { platform: "AWS"; ami: string | null; region: string | null; via: "id" | "arn" | "filters" | "none" }
-  | { platform: "GCP"; image: string | null }
-  | {
-      platform: "Azure";
-      resourceID: string | null;
-      marketplace: { publisher: string; offer: string; sku: string; version: string } | null;
-      /** image.type: ID, MarketplaceNoPlan or MarketplaceWithPlan. */
-      type?: string | null;
-    }
-  | { platform: "VSphere"; template: string | null }
-  | { platform: "other"; providerKind: string | null };
+import { selectorMatches, type LabelSelector } from "./labelSelector";
+import { bootImagesSupported } from "./platforms";
+import { installVersion, type HistoryEntry } from "./skew";
+import { parseOcpVersion, parseRhcosBuild } from "./versions";
+import {
+  buildFromImageName,
+  catalogKey,
+  displayReference,
+  extractBootImage,
+  obj,
+  str,
+  type BootImageReference,
+} from "./bootImageReference";
+
+export { buildFromImageName, catalogKey, displayReference, extractBootImage, type BootImageReference };
 
 export type Provenance = "stream" | "image-name" | "catalog" | "install-version" | "unknown";
 
@@ -32,7 +30,7 @@ export type MachineSetInput = {
   providerSpec: unknown;
 };
 
-/** What the fleet has learned elsewhere: image reference → RHCOS build and OCP release (issue: fleet catalog). */
+/** What the fleet has learned elsewhere: image reference → RHCOS build and OCP release. */
 export interface BootImageCatalog {
   lookup(key: string): { rhcosBuild: string; ocpVersion: string | null } | null;
 }
@@ -110,81 +108,13 @@ export type ResolvedBootImage = {
   notes: string[];
 };
 
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-
-export function extractBootImage(providerSpec: unknown): BootImageReference {
-  const value = obj(providerSpec);
-  const kind = str(value.kind);
-  switch (kind) {
-    case "AWSMachineProviderConfig": {
-      const ami = obj(value.ami);
-      const region = str(obj(value.placement).region);
-      if (str(ami.id)) return { platform: "AWS", ami: str(ami.id), region, via: "id" };
-      return { platform: "AWS", ami: null, region, via: str(ami.arn) ? "arn" : Array.isArray(ami.filters) ? "filters" : "none" };
-    }
-    case "GCPMachineProviderSpec": {
-      const disks = Array.isArray(value.disks) ? value.disks.map(obj) : [];
-      const boot = disks.find((d) => d.boot === true) ?? disks[0];
-      return { platform: "GCP", image: str(boot?.image) };
-    }
-    case "AzureMachineProviderSpec": {
-      const image = obj(value.image);
-      const marketplace =
-        str(image.publisher) && str(image.offer)
-          ? {
-              publisher: String(image.publisher),
-              offer: String(image.offer),
-              sku: String(image.sku ?? ""),
-              version: String(image.version ?? ""),
-            }
-          : null;
-      return { platform: "Azure", resourceID: str(image.resourceID), marketplace, type: str(image.type) };
-    }
-    case "VSphereMachineProviderSpec":
-      return { platform: "VSphere", template: str(value.template) };
-    default:
-      return { platform: "other", providerKind: kind };
-  }
-}
-
-export function displayReference(ref: BootImageReference): string {
-  switch (ref.platform) {
-    case "AWS":
-      return ref.ami ? `${ref.ami}${ref.region ? ` (${ref.region})` : ""}` : `AMI by ${ref.via === "none" ? "nothing" : ref.via}`;
-    case "GCP":
-      return ref.image ?? "no boot disk image";
-    case "Azure":
-      return ref.marketplace
-        ? `${ref.marketplace.publisher}/${ref.marketplace.offer}/${ref.marketplace.sku}:${ref.marketplace.version}`
-        : (ref.resourceID ?? "no image");
-    case "VSphere":
-      return ref.template ? `template ${ref.template}` : "no template";
-    default:
-      return ref.providerKind ? `${ref.providerKind} (boot image not resolvable)` : "unknown provider (boot image not resolvable)";
-  }
-}
-
-export function catalogKey(ref: BootImageReference): string | null {
-  if (ref.platform === "AWS" && ref.ami) return `aws:${ref.region ?? "?"}:${ref.ami}`;
-  if (ref.platform === "GCP" && ref.image) return `gcp:${ref.image}`;
-  if (ref.platform === "Azure" && ref.marketplace)
-    return `azure:${ref.marketplace.publisher}/${ref.marketplace.offer}/${ref.marketplace.sku}:${ref.marketplace.version}`;
-  if (ref.platform === "Azure" && ref.resourceID) return `azure:${ref.resourceID}`;
-  return null;
-}
-
 export const ARCH_ANNOTATION = "capacity.cluster-autoscaler.kubernetes.io/labels";
 const ARCH_LABEL = "kubernetes.io/arch=";
 /** Go architecture names the MCO accepts → the RPM names stream metadata uses (stream-metadata-go `arch.RpmArch`). */
 const RPM_ARCH: Record<string, string> = { amd64: "x86_64", arm64: "aarch64", ppc64le: "ppc64le", s390x: "s390x" };
 export const rpmArchOf = (goArch: string | null | undefined) => (goArch ? (RPM_ARCH[goArch] ?? goArch) : null);
 
-export type ArchitectureResult =
-  | { arch: string; source: "annotation" | "control-plane" }
-  | { skip: string }
-  | { error: string };
+export type ArchitectureResult = { arch: string; source: "annotation" | "control-plane" } | { skip: string } | { error: string };
 
 /**
  * `getArchFromMachineSet` (ms_helpers.go; §15.3): the annotation
@@ -244,19 +174,6 @@ function streamAmis(stream: unknown): Set<string> {
       if (image) out.add(image);
     }
   return out;
-}
-
-/** RHCOS builds encoded in image names: GCP `rhcos-412-86-202212081411-0-gcp-x86-64`, Azure marketplace `412.86.20230131`. */
-export function buildFromImageName(ref: BootImageReference): string | null {
-  if (ref.platform === "GCP" && ref.image) {
-    const m = /rhcos-(\d+)-(\d+)-(\d{8,12})-(\d+)-gcp/.exec(ref.image);
-    if (m && parseRhcosBuild(`${m[1]}.${m[2]}.${m[3]}-${m[4]}`)) return `${m[1]}.${m[2]}.${m[3]}-${m[4]}`;
-  }
-  if (ref.platform === "Azure" && ref.marketplace) {
-    const m = /^(\d+)\.(\d+)\.(\d{8})/.exec(ref.marketplace.version);
-    if (m) return `${m[1]}.${m[2]}.${m[3]}`;
-  }
-  return null;
 }
 
 /**
@@ -367,10 +284,16 @@ export function mcoDecision(
       if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
       const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
       if (context.controllerSettled)
-        return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
+        return skip(
+          `the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`,
+          "observed",
+        );
       // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
       if (!recognised)
-        return skip(`assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`, "assumed");
+        return skip(
+          `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`,
+          "assumed",
+        );
       if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
       return { action: "update", reason: enrolled };
     }
@@ -390,7 +313,10 @@ export function mcoDecision(
       if (arch.arch === "ppc64le" || arch.arch === "s390x")
         return exclude(`${arch.arch} MachineSets are not updated on Azure; excluded, not counted as skipped`);
       const security = obj(obj(obj(ms.providerSpec).securityProfile).settings).securityType;
-      if (str(security)) return exclude(`security type ${String(security)} is not supported for boot image updates on Azure; excluded, not counted as skipped`);
+      if (str(security))
+        return exclude(
+          `security type ${String(security)} is not supported for boot image updates on Azure; excluded, not counted as skipped`,
+        );
       const variant = azureVariantKey(ref);
       if (!variant)
         return failed(
@@ -401,7 +327,10 @@ export function mcoDecision(
       const extensions = obj(archEntry["rhel-coreos-extensions"]);
       const marketplace = obj(extensions.marketplace);
       if (!Object.keys(archEntry).length)
-        return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, `${arch.arch}: architecture not found in stream`));
+        return failed(
+          "the boot image stream has no entry for its architecture",
+          reconcileError(ms.name, `${arch.arch}: architecture not found in stream`),
+        );
       // Go pointers: a present (even empty) object is non-nil, an absent one nil.
       if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
       if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import type { PrefetchImage } from "./prefetchDisk";
 import { parseOcpVersion } from "./versions";
 
 /**
@@ -8,7 +9,7 @@ import { parseOcpVersion } from "./versions";
  */
 
 const GiB = 1024 ** 3;
-/** The MCO keeps this much allocatable ephemeral storage free after a prefetch (`MinFreeStorageAfterPrefetch`, reference §6). */
+/** The MCO keeps this much allocatable ephemeral storage free after a prefetch (`MinFreeStorageAfterPrefetch`, docs/openshift.md §21.3). */
 export const MIN_FREE_AFTER_PREFETCH = 16 * GiB;
 
 // The PinnedImageSet API's own image reference rules (ImageDigestFormat): host[:port][/namespace]/name@sha256:<64 hex>, ≤ 447 chars.
@@ -44,6 +45,8 @@ export const RELEASE_IMAGE_MISSING =
 
 /** Images one manifest may list: what one PinnedImageSet takes. */
 export const MAX_IMAGES = 500;
+/** Layers one image may list: far above any real image (OCI images rarely pass 127). */
+export const MAX_LAYERS = 1000;
 
 export const BundleManifestSchema = z
   .strictObject({
@@ -58,15 +61,45 @@ export const BundleManifestSchema = z
     }),
     images: z
       .array(
-        z.strictObject({
-          name: ImageRef,
-          // 1 TiB: far above any container image, and 500 of them still add up exactly in a JavaScript number.
-          sizeBytes: z
-            .number()
-            .int("must be a whole number of bytes")
-            .positive("must be more than 0")
-            .max(2 ** 40, "must be at most 1 TiB"),
-        }),
+        z
+          .strictObject({
+            name: ImageRef,
+            // 1 TiB: far above any container image, and 500 of them still add up exactly in a JavaScript number.
+            sizeBytes: z
+              .number()
+              .int("must be a whole number of bytes")
+              .positive("must be more than 0")
+              .max(2 ** 40, "must be at most 1 TiB"),
+            /**
+             * Optional (manifests made before it stay valid): the image's layers as its manifest lists
+             * them. The MCO counts each layer digest once across the images it checks together, so
+             * images sharing base layers need less disk than their sizes added up (docs/openshift.md §21.5).
+             */
+            layers: z
+              .array(
+                z.strictObject({
+                  digest: z.string().regex(/^sha256:[a-f0-9]{64}$/, "must be sha256: and 64 lowercase hex characters"),
+                  sizeBytes: z
+                    .number()
+                    .int("must be a whole number of bytes")
+                    .nonnegative("must be 0 or more")
+                    .max(2 ** 40, "must be at most 1 TiB"),
+                }),
+              )
+              .min(1, "must list at least one layer when given")
+              .max(MAX_LAYERS, `may list at most ${MAX_LAYERS} layers`)
+              .optional(),
+          })
+          .superRefine((image, ctx) => {
+            if (!image.layers) return;
+            const sum = image.layers.reduce((n, l) => n + l.sizeBytes, 0);
+            if (sum !== image.sizeBytes)
+              ctx.addIssue({
+                code: "custom",
+                path: ["sizeBytes"],
+                message: `must be the sum of the image's layers (${sum}) when layers are listed`,
+              });
+          }),
       )
       .min(1, "must list at least one image")
       .max(MAX_IMAGES, `may list at most ${MAX_IMAGES} images (the PinnedImageSet limit)`)
@@ -122,6 +155,13 @@ export function checkManifest(text: string): ManifestCheck {
       ok: false,
       problems: [`images: may list at most ${MAX_IMAGES} images (the PinnedImageSet limit); this one lists ${images.length}`],
     };
+  // Likewise for layers: 500 images of a million layers each would be judged layer by layer.
+  if (Array.isArray(images)) {
+    const at = images.findIndex(
+      (i) => Array.isArray((i as { layers?: unknown } | null)?.layers) && (i as { layers: unknown[] }).layers.length > MAX_LAYERS,
+    );
+    if (at >= 0) return { ok: false, problems: [`images[${at}].layers: may list at most ${MAX_LAYERS} layers`] };
+  }
   const parsed = BundleManifestSchema.safeParse(data);
   if (parsed.success) return { ok: true, manifest: parsed.data };
   const short = (text: string) => (text.length > 1000 ? `${text.slice(0, 1000)}…` : text);
@@ -139,6 +179,15 @@ export function checkManifest(text: string): ManifestCheck {
  * image once. A manifest stored before that rule may lack it; its total then leaves it out.
  */
 export const totalBytes = (m: BundleManifest) => m.images.reduce((sum, i) => sum + i.sizeBytes, 0);
+
+/**
+ * What the MCO's disk check needs for this bundle's set on a node that holds `onNode` already
+ * (`checkImagePayloadStorage`, see prefetchDisk.ts): each layer counted once, images on the node not at all.
+ */
+export function prefetchImages(m: BundleManifest): PrefetchImage[] {
+  const listed = new Map(m.images.map((i) => [i.name, i]));
+  return pinnedImagesOf(m).map((name) => listed.get(name) ?? { name, sizeBytes: 0 });
+}
 
 /** Every image the cluster should hold for the update: the release image and the bundle's list. */
 export function pinnedImagesOf(m: BundleManifest): string[] {

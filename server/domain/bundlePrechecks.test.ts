@@ -12,7 +12,7 @@ import {
 } from "./bundlePrechecks";
 import { GiB, hex, manifest } from "./testing/bundles";
 
-describe("aiming a PinnedImageSet at a pool (reference §6: pools select sets by machineConfigSelector)", () => {
+describe("aiming a PinnedImageSet at a pool (docs/openshift.md §21.3: pools select sets by machineConfigSelector)", () => {
   const role = (...values: string[]) =>
     values.length === 1
       ? { matchLabels: { "machineconfiguration.openshift.io/role": values[0]! } }
@@ -46,7 +46,7 @@ describe("aiming a PinnedImageSet at a pool (reference §6: pools select sets by
   });
 });
 
-describe("the MCO's disk check (reference §6)", () => {
+describe("the MCO's disk check (docs/openshift.md §21.3)", () => {
   it.each([
     ["room for twice the images", 100 * GiB, 40 * GiB, true],
     ["exactly at the limit is refused (strictly less than)", 96 * GiB, 40 * GiB, false],
@@ -93,8 +93,12 @@ describe("prechecks", () => {
     expect(checks.find((c) => c.id === "disk-space" && c.pool === "master")!.status).toBe("pass");
     const worker = checks.find((c) => c.id === "disk-space" && c.pool === "worker")!;
     expect(worker).toMatchObject({ status: "fail", items: ["w2"] });
-    expect(worker.detail).toContain("(30.0 GiB) plus 16 GiB");
-    expect(worker.detail).toContain("w2 has 40.0 GiB");
+    expect(worker.detail).toContain("w2 has 40.0 GiB and needs 46.0 GiB");
+    expect(worker.detail).toContain('"storage available is less than minimum required"');
+    // checkNodeAllocatableStorage reads allocatable, which deleting files does not raise: grow the disk or use a smaller bundle.
+    expect(worker.remedy).toBe(
+      "Allocatable ephemeral storage is the part of the disk the kubelet gives pods; deleting files does not raise it. Grow the disk of w2 or use a smaller bundle. Then check again.",
+    );
   });
 
   it("fails a pool with a node under DiskPressure, whatever its allocatable storage (the MCO pulls nothing there)", () => {
@@ -109,9 +113,9 @@ describe("prechecks", () => {
     const master = checks.find((c) => c.id === "disk-space" && c.pool === "master")!;
     expect(master).toMatchObject({ status: "fail", title: "Not enough disk on 1 node of master", items: ["m1"] });
     expect(master.detail).toBe(
-      "m1 is running out of disk right now (the node reports DiskPressure), and the MCO does not pull images onto a node in that state.",
+      'm1 reports DiskPressure=True: the MCO pulls nothing onto a node whose DiskPressure is not False ("node … is reporting OutOfDisk=…").',
     );
-    expect(master.remedy).toMatch(/^Free disk space on m1 .* until the node no longer reports DiskPressure, then check again\.$/);
+    expect(master.remedy).toMatch(/^Free disk space on m1 .* until the node reports DiskPressure=False\. Then check again\.$/);
     // No DiskPressure condition (or a snapshot from before it was read) is not a failure.
     expect(checks.find((c) => c.id === "disk-space" && c.pool === "worker")!.status).toBe("pass");
 
@@ -120,7 +124,7 @@ describe("prechecks", () => {
       input({ nodes: [{ name: "w2", pool: "worker", ephemeralBytes: 40 * GiB, ready: true, diskPressure: true }] }),
     ).find((c) => c.id === "disk-space" && c.pool === "worker")!;
     expect(both).toMatchObject({ status: "fail", items: ["w2"] });
-    expect(both.detail).toMatch(/w2 has 40\.0 GiB\. w2 is running out of disk right now/);
+    expect(both.detail).toMatch(/w2 has 40\.0 GiB and needs 46\.0 GiB\. w2 reports DiskPressure=True/);
   });
 
   it("keys each finding by check, pool and what it names, so a changed warning is a new one", () => {
@@ -240,5 +244,78 @@ describe("prechecks", () => {
       status: "warn",
       detail: expect.stringContaining("pods is forbidden"),
     });
+  });
+});
+
+/** The prechecks' disk rule follows checkNodeAllocatableStorage / checkImagePayloadStorage (pkg/daemon/pinned_image_set.go). */
+describe("prechecks follow the MCO's disk check, not whole image sizes", () => {
+  const layer = (c: string, size: number) => ({ digest: `sha256:${hex(c)}`, sizeBytes: size });
+  const shared = {
+    ...manifest,
+    // Three 5 GiB images sharing a 4 GiB base layer: 15 GiB by whole sizes, 7 GiB counted as the MCO counts.
+    images: manifest.images.map((i, n) => ({ ...i, layers: [layer("0", 4 * GiB), layer(String(n + 1), GiB)] })),
+  };
+  const worker = (over: Partial<PrecheckInput>) => precheckBundle(input(over)).find((c) => c.id === "disk-space" && c.pool === "worker")!;
+
+  it("getImageSize counts each layer digest once: a node the whole sizes would fail passes", () => {
+    expect(worker({})).toMatchObject({ status: "fail", items: ["w2"] });
+    expect(worker({ manifest: shared })).toMatchObject({ status: "pass" });
+  });
+
+  it("checkImagePayloadStorage skips images already on the node", () => {
+    const nodes = [
+      {
+        name: "w2",
+        pool: "worker",
+        ephemeralBytes: 40 * GiB,
+        ready: true,
+        diskPressure: false,
+        images: manifest.images.slice(1).map((i) => i.name),
+      },
+    ];
+    expect(worker({ nodes })).toMatchObject({ status: "pass" });
+  });
+
+  it("checkNodeReady: DiskPressure=Unknown blocks as True does; NotReady warns with the MCO's message", () => {
+    const nodes = [
+      {
+        name: "w1",
+        pool: "worker",
+        ephemeralBytes: 120 * GiB,
+        ready: false,
+        diskPressure: null,
+        conditions: [
+          { type: "DiskPressure", status: "Unknown" },
+          { type: "Ready", status: "Unknown" },
+        ],
+      },
+    ];
+    expect(worker({ nodes })).toMatchObject({ status: "fail", items: ["w1"] });
+    expect(worker({ nodes }).detail).toContain("w1 reports DiskPressure=Unknown");
+    const notReady = precheckBundle(input({ nodes })).find((c) => c.id === "nodes-not-ready")!;
+    expect(notReady.detail).toContain('"node w1 is reporting NotReady=Unknown"');
+  });
+});
+
+/** syncMachineConfigPool (pkg/daemon/pinned_image_set.go) stops a node's sync at the first failing set. */
+describe("another set failing on a node holds this bundle back there", () => {
+  const failing = (error: string) => ({
+    name: "w1",
+    pool: "worker",
+    ephemeralBytes: 120 * GiB,
+    ready: true,
+    diskPressure: false,
+    pinned: [{ set: "app-images", currentGeneration: null, desiredGeneration: 2, lastFailedGeneration: 2, error }],
+  });
+  it("warns, naming the node, the set and the MCO's error", () => {
+    const check = precheckBundle(
+      input({ nodes: [failing('failed to pull image "x" (5 tries): timed out waiting for the condition')] }),
+    ).find((c) => c.id === "pinned-sync-failing")!;
+    expect(check).toMatchObject({ status: "warn", pool: "worker", items: ["w1"] });
+    expect(check.detail).toMatch(/stops at the first error, so this bundle's images are not pulled there either/);
+  });
+  it("the prefetch timeout's requeue holds nothing back", () => {
+    const checks = precheckBundle(input({ nodes: [failing("requeue: prefetching images incomplete after timeout: 5m0s")] }));
+    expect(checks.find((c) => c.id === "pinned-sync-failing")).toBeUndefined();
   });
 });

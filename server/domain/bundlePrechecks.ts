@@ -1,7 +1,23 @@
 import { createHash } from "node:crypto";
-import { formatBytes, MIN_FREE_AFTER_PREFETCH, pinnedImageSetName, RELEASE_LABEL, totalBytes, type BundleManifest } from "./bundleManifest";
-import { selectorMatches, type LabelSelector } from "./labelSelector";
-import type { NodeFacts } from "./snapshot";
+import {
+  formatBytes,
+  MIN_FREE_AFTER_PREFETCH,
+  pinnedImageSetName,
+  prefetchImages,
+  RELEASE_LABEL,
+  totalBytes,
+  type BundleManifest,
+} from "./bundleManifest";
+import type { LabelSelector } from "./labelSelector";
+import { labelsForPool } from "./pinnedSetPools";
+import { alwaysPullIdentity, type PrecheckPod } from "./alwaysPullPods";
+import { isPrefetchRequeue } from "./bundleProgress";
+import { checkPrefetchDisk, INSUFFICIENT_STORAGE, nodeReadyProblem, type PrefetchImage } from "./prefetchDisk";
+import { registryLessPrecheck } from "./registryLess";
+import type { InternalReleaseImageFacts, NodeFacts } from "./snapshot";
+
+export { labelsForPool, poolsSelecting, ROLE_LABEL } from "./pinnedSetPools";
+export { alwaysPullIdentity, alwaysPullPod, podOwner, type PodLike, type PrecheckPod } from "./alwaysPullPods";
 
 /**
  * What is checked on a cluster before a bundle's images are pinned there: pools, disk, pods that
@@ -33,80 +49,14 @@ export type PrecheckPool = {
   updating: boolean;
   degradedMessage: string | null;
 };
-export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure">;
-export type PrecheckPod = {
-  namespace: string;
-  name: string;
-  node: string | null;
-  containers: string[];
-  /** The workload that keeps the pod (see podOwner); null or absent for a bare pod. */
-  owner?: { kind: string; name: string } | null;
-  /** The images of the containers that always pull. */
+export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure"> & {
+  /** The node's MachineConfigNode pinned-set entries (other sets' failures hold this bundle back). */
+  pinned?: NodeFacts["pinned"];
+  /** The node's Ready and DiskPressure conditions as served, in its order; derived from ready/diskPressure when absent. */
+  conditions?: { type: string; status: string }[];
+  /** Images already on the node (`status.images[].names`): the MCO neither pulls nor counts them. */
   images?: string[];
 };
-
-/** A pod as the API serves it, as far as the always-pull check reads it. */
-export type PodLike = {
-  metadata: {
-    name: string;
-    namespace?: string;
-    labels?: Record<string, string>;
-    ownerReferences?: { kind: string; name: string; controller?: boolean }[];
-  };
-  spec?: {
-    nodeName?: string;
-    containers?: { name: string; image?: string; imagePullPolicy?: string }[];
-    initContainers?: { name: string; image?: string; imagePullPolicy?: string }[];
-  };
-  status?: { phase?: string };
-};
-
-/**
- * The workload that keeps a pod, by a name that outlives the pod: its controller owner
- * (ownerReferences with controller: true), lifted to the object that names it for good where the
- * owner itself is replaced routinely: a Deployment's ReplicaSet (a new one on every rollout or
- * restart, named <deployment>-<pod-template-hash>), a CronJob's Job (one per run, named
- * <cronjob>-<scheduled minute>), a DeploymentConfig's ReplicationController. Null for a bare pod.
- */
-export function podOwner(meta: PodLike["metadata"]): { kind: string; name: string } | null {
-  const ref = (meta.ownerReferences ?? []).find((o) => o.controller === true);
-  if (!ref) return null;
-  const labels = meta.labels ?? {};
-  const hash = labels["pod-template-hash"];
-  if (ref.kind === "ReplicaSet" && hash && ref.name.endsWith(`-${hash}`))
-    return { kind: "Deployment", name: ref.name.slice(0, -(hash.length + 1)) };
-  const run = /^(.+)-\d{8,}$/.exec(ref.name);
-  if (ref.kind === "Job" && run) return { kind: "CronJob", name: run[1]! };
-  const dc = labels["openshift.io/deployment-config.name"] ?? labels["deploymentconfig"];
-  if (ref.kind === "ReplicationController" && dc) return { kind: "DeploymentConfig", name: dc };
-  return { kind: ref.kind, name: ref.name };
-}
-
-/** A running pod with a container whose imagePullPolicy is Always; null for any other pod. */
-export function alwaysPullPod(pod: PodLike): PrecheckPod | null {
-  if (pod.status?.phase === "Succeeded" || pod.status?.phase === "Failed") return null;
-  const always = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].filter((c) => c.imagePullPolicy === "Always");
-  if (!always.length) return null;
-  return {
-    namespace: pod.metadata.namespace ?? "",
-    name: pod.metadata.name,
-    node: pod.spec?.nodeName ?? null,
-    containers: always.map((c) => c.name),
-    owner: podOwner(pod.metadata),
-    images: [...new Set(always.map((c) => c.image ?? ""))].sort(),
-  };
-}
-
-/**
- * What an always-pull warning is about, for its key: the workload and the images it pulls, not the
- * pod's name, which changes with every rollout, restart and CronJob run. A bare pod counts by its
- * namespace and images; one read without its images (older callers) by its name.
- */
-export function alwaysPullIdentity(p: PrecheckPod): string {
-  const images = p.images?.length ? p.images.join(",") : null;
-  if (p.owner) return `${p.namespace}/${p.owner.kind}/${p.owner.name}${images ? `@${images}` : ""}`;
-  return images ? `${p.namespace}@${images}` : `${p.namespace}/${p.name}`;
-}
 export type PrecheckSet = { name: string; labels: Record<string, string>; images: string[] };
 
 export type PrecheckInput = {
@@ -119,12 +69,14 @@ export type PrecheckInput = {
   pinnedImageSets: PrecheckSet[];
   /** Reads that could not be made; each makes a check unknown (a warning). */
   unavailable: { part: "pods" | "pinned image sets" | "nodes"; reason: string }[];
+  /** A registry-less cluster's InternalReleaseImage: its nodes pull only the releases it serves. */
+  internalReleaseImage?: InternalReleaseImageFacts | null;
 };
 
 /**
- * The MCO's disk check for a prefetch (reference §6): allocatable ephemeral storage must be at
- * least 16 GiB, and twice the images' size must fit below it minus 16 GiB. Images already on the
- * node are not counted by the MCO; Fleetskew cannot see them, so it counts them all (stricter).
+ * The MCO's disk check for a prefetch by whole sizes (docs/openshift.md §21.5): allocatable ephemeral
+ * storage must be at least 16 GiB, and twice the images' size must fit below it minus 16 GiB.
+ * The prechecks use checkPrefetchDisk, which also counts each layer once and skips images on the node.
  */
 export function diskVerdict(allocatable: number | null, imageBytes: number): { ok: boolean | null; need: number; room: number | null } {
   const need = 2 * imageBytes;
@@ -154,9 +106,12 @@ type Finding = Omit<Precheck, "key"> & { keyItems?: string[] };
 function findings(input: PrecheckInput): Finding[] {
   const checks: Finding[] = [];
   const bytes = totalBytes(input.manifest);
+  const images = prefetchImages(input.manifest);
   const nodesByPool = new Map<string, PrecheckNode[]>();
   for (const n of input.nodes) nodesByPool.set(n.pool ?? "", [...(nodesByPool.get(n.pool ?? "") ?? []), n]);
   const unavailable = (part: PrecheckInput["unavailable"][number]["part"]) => input.unavailable.find((u) => u.part === part);
+  const registryLess = registryLessPrecheck(input.manifest, input.internalReleaseImage);
+  if (registryLess) checks.push(registryLess);
 
   for (const pool of input.pools) {
     const nodes = nodesByPool.get(pool.name) ?? [];
@@ -203,64 +158,20 @@ function findings(input: PrecheckInput): Finding[] {
       });
       continue;
     }
-    const short = nodes.filter((n) => diskVerdict(n.ephemeralBytes, bytes).ok === false);
-    // The MCO pins nothing on a node that reports DiskPressure (reference §6), whatever its allocatable storage.
-    const pressed = nodes.filter((n) => n.diskPressure === true);
-    const blocked = [...new Set([...short, ...pressed])];
-    const unknown = nodes.filter((n) => n.ephemeralBytes === null);
-    const need = formatBytes(2 * bytes + MIN_FREE_AFTER_PREFETCH);
-    if (blocked.length)
-      checks.push({
-        id: "disk-space",
-        pool: pool.name,
-        title: `Not enough disk on ${blocked.length} node${blocked.length === 1 ? "" : "s"} of ${pool.name}`,
-        status: "fail",
-        detail: [
-          short.length
-            ? `The MCO needs twice the images' size (${formatBytes(2 * bytes)}) plus 16 GiB of allocatable ephemeral storage, ${need} in all, and refuses to pull otherwise. ` +
-              short.map((n) => `${n.name} has ${formatBytes(n.ephemeralBytes!)}`).join("; ") +
-              "."
-            : null,
-          pressed.length
-            ? `${pressed.map((n) => n.name).join(", ")} ${pressed.length === 1 ? "is" : "are"} running out of disk right now (the node reports DiskPressure), and the MCO does not pull images onto a node in that state.`
-            : null,
-        ]
-          .filter(Boolean)
-          .join(" "),
-        remedy: `Free disk space on ${blocked.map((n) => n.name).join(", ")} (remove unused images with crictl rmi --prune, clear old logs)${
-          pressed.length ? " until the node no longer reports DiskPressure" : ""
-        }${short.length ? " or use a smaller bundle" : ""}, then check again.`,
-        items: blocked.map((n) => n.name),
-      });
-    else if (unknown.length)
-      checks.push({
-        id: "disk-space",
-        pool: pool.name,
-        title: `Disk space unknown on ${unknown.length} node${unknown.length === 1 ? "" : "s"} of ${pool.name}`,
-        status: "warn",
-        detail: `${unknown.map((n) => n.name).join(", ")} do not report allocatable ephemeral storage, so whether ${need} fits is not known.`,
-        remedy: "Check the nodes' free disk space by hand before applying.",
-        items: unknown.map((n) => n.name),
-      });
-    else
-      checks.push({
-        id: "disk-space",
-        pool: pool.name,
-        title: `Disk space on ${pool.name}`,
-        status: "pass",
-        detail: `Every node of ${pool.name} has more than the ${need} the MCO requires for ${formatBytes(bytes)} of images.`,
-        remedy: null,
-        items: [],
-      });
+    checks.push(diskCheck(pool.name, nodes, images, bytes));
+    const held = heldBackCheck(pool.name, nodes, pinnedImageSetName(input.manifest, input.digest, pool.name));
+    if (held) checks.push(held);
 
-    const notReady = nodes.filter((n) => n.ready === false);
+    const notReady = nodes.filter((n) => conditionsOf(n).some((c) => c.type === "Ready" && c.status !== "True"));
     if (notReady.length)
       checks.push({
         id: "nodes-not-ready",
         pool: pool.name,
         title: `${notReady.length} node${notReady.length === 1 ? " is" : "s are"} not ready in ${pool.name}`,
         status: "warn",
-        detail: `The MCO pulls pinned images only on Ready nodes: ${notReady.map((n) => n.name).join(", ")} will wait.`,
+        detail:
+          `The MCO pulls pinned images only on Ready nodes: ${notReady.map((n) => n.name).join(", ")} will wait. ` +
+          `Meanwhile the node reports the MCO's "${nodeReadyProblem({ name: notReady[0]!.name, conditions: conditionsOf(notReady[0]!).filter((c) => c.type === "Ready") })?.message}" and the MCO retries.`,
         remedy: "Find out why the node is not ready; it pulls the images once it is.",
         items: notReady.map((n) => n.name),
       });
@@ -357,31 +268,124 @@ function findings(input: PrecheckInput): Finding[] {
   return checks;
 }
 
-/** Pools a PinnedImageSet with these labels lands in, as the MCO selects them (reference §6). */
-export function poolsSelecting(pools: Pick<PrecheckPool, "name" | "machineConfigSelector">[], labels: Record<string, string>): string[] {
-  return pools.filter((p) => selectorMatches(p.machineConfigSelector, labels)).map((p) => p.name);
+/** A node's Ready and DiskPressure conditions: as read, else from what the snapshot kept of them. */
+function conditionsOf(n: PrecheckNode): { type: string; status: string }[] {
+  if (n.conditions) return n.conditions;
+  const out: { type: string; status: string }[] = [];
+  if (n.diskPressure !== null && n.diskPressure !== undefined)
+    out.push({ type: "DiskPressure", status: n.diskPressure ? "True" : "False" });
+  if (n.ready !== null) out.push({ type: "Ready", status: n.ready ? "True" : "False" });
+  return out;
 }
 
-export const ROLE_LABEL = "machineconfiguration.openshift.io/role";
+/**
+ * The disk check of one pool, as the MCO makes it on each node for Fleetskew's set of that pool
+ * (`checkNodeAllocatableStorage`, prefetchDisk.ts). Other sets are checked by the MCO on their own, so
+ * they do not add to this one. Allocatable ephemeral storage is a fixed share of the disk, so the
+ * remedy for too little is a bigger disk or a smaller bundle; DiskPressure (True or Unknown) is
+ * about free space now, which freeing space does cure.
+ */
+function diskCheck(pool: string, nodes: PrecheckNode[], images: PrefetchImage[], bytes: number): Finding {
+  const verdicts = nodes.map((n) => ({
+    n,
+    storage: checkPrefetchDisk({ name: n.name, allocatable: n.ephemeralBytes, conditions: [], images: n.images }, [images]),
+  }));
+  const short = verdicts.filter((v) => v.n.ephemeralBytes !== null && v.storage.ok === false);
+  const pressed = nodes.filter((n) => conditionsOf(n).some((c) => c.type === "DiskPressure" && c.status !== "False"));
+  const blocked = [...new Set([...short.map((v) => v.n), ...pressed])];
+  const unknown = nodes.filter((n) => n.ephemeralBytes === null);
+  const most = Math.max(0, ...verdicts.map((v) => v.storage.required));
+  const need = formatBytes(most + MIN_FREE_AFTER_PREFETCH);
+  if (blocked.length)
+    return {
+      id: "disk-space",
+      pool,
+      title: `Not enough disk on ${blocked.length} node${blocked.length === 1 ? "" : "s"} of ${pool}`,
+      status: "fail",
+      detail: [
+        short.length
+          ? `The MCO needs twice the size of the images a node does not hold yet (each layer counted once) plus 16 GiB of allocatable ephemeral storage, and refuses to pull otherwise ("${INSUFFICIENT_STORAGE}"). ` +
+            short
+              .map(
+                (v) =>
+                  `${v.n.name} has ${formatBytes(v.n.ephemeralBytes!)} and needs ${formatBytes(v.storage.required + MIN_FREE_AFTER_PREFETCH)}`,
+              )
+              .join("; ") +
+            "."
+          : null,
+        pressed.length
+          ? `${pressed.map((n) => `${n.name} reports DiskPressure=${conditionsOf(n).find((c) => c.type === "DiskPressure")!.status}`).join(", ")}: ` +
+            `the MCO pulls nothing onto a node whose DiskPressure is not False ("node … is reporting OutOfDisk=…").`
+          : null,
+      ]
+        .filter(Boolean)
+        .join(" "),
+      remedy: [
+        short.length
+          ? `Allocatable ephemeral storage is the part of the disk the kubelet gives pods; deleting files does not raise it. Grow the disk of ${short.map((v) => v.n.name).join(", ")} or use a smaller bundle.`
+          : null,
+        pressed.length
+          ? `Free disk space on ${pressed.map((n) => n.name).join(", ")} (remove unused images with crictl rmi --prune, clear old logs) until the node reports DiskPressure=False.`
+          : null,
+        "Then check again.",
+      ]
+        .filter(Boolean)
+        .join(" "),
+      items: blocked.map((n) => n.name),
+    };
+  if (unknown.length)
+    return {
+      id: "disk-space",
+      pool,
+      title: `Disk space unknown on ${unknown.length} node${unknown.length === 1 ? "" : "s"} of ${pool}`,
+      status: "warn",
+      detail: `${unknown.map((n) => n.name).join(", ")} do not report allocatable ephemeral storage, so whether ${need} fits is not known (the MCO refuses a node that reports none).`,
+      remedy: "Check the nodes' allocatable ephemeral storage by hand (oc describe node) before applying.",
+      items: unknown.map((n) => n.name),
+    };
+  return {
+    id: "disk-space",
+    pool,
+    title: `Disk space on ${pool}`,
+    status: "pass",
+    detail: `Every node of ${pool} has more than the ${need} the MCO requires for ${formatBytes(bytes)} of images (twice what a node does not hold yet, each layer counted once, plus 16 GiB).`,
+    remedy: null,
+    items: [],
+  };
+}
 
 /**
- * Labels that put a PinnedImageSet in `pool`: the MCO gives a set to every pool whose
- * machineConfigSelector matches its labels (reference §6), so the labels come from the pool's own
- * selector. Candidates are the usual `role: <pool>`, the selector's matchLabels, and each value of
- * its `In` expressions; of those the pool selects, the one fewest other pools select wins (a custom
- * pool such as infra usually selects `role In [worker, infra]`: `role: infra` keeps the worker pool
- * out). Null when no candidate is selected by the pool.
+ * Another PinnedImageSet failing on a node holds this bundle back there: the MCO checks every set of
+ * the node's pools before pulling any and stops the sync at the first error
+ * (`syncMachineConfigPool`), writing that error on every set (`updateStatusError`). The prefetch
+ * timeout's requeue is no failure. A warning: the cause may be fixed before or after applying.
  */
-export function labelsForPool(
-  pool: Pick<PrecheckPool, "name" | "machineConfigSelector">,
-  pools: Pick<PrecheckPool, "name" | "machineConfigSelector">[],
-): Record<string, string> | null {
-  const selector = pool.machineConfigSelector;
-  const candidates: Record<string, string>[] = [{ [ROLE_LABEL]: pool.name }];
-  if (selector?.matchLabels && Object.keys(selector.matchLabels).length) candidates.push({ ...selector.matchLabels });
-  for (const e of selector?.matchExpressions ?? [])
-    if (e.operator === "In") for (const v of e.values ?? []) candidates.push({ ...selector?.matchLabels, [e.key]: v });
-  const fitting = candidates.filter((c) => selectorMatches(selector, c));
-  if (!fitting.length) return null;
-  return fitting.map((labels) => ({ labels, others: poolsSelecting(pools, labels).length })).sort((a, b) => a.others - b.others)[0]!.labels;
+function heldBackCheck(pool: string, nodes: PrecheckNode[], ours: string): Finding | null {
+  const failing = nodes.flatMap((n) =>
+    (n.pinned ?? [])
+      .filter(
+        (p) =>
+          p.set !== ours &&
+          p.error &&
+          !isPrefetchRequeue(p.error) &&
+          p.lastFailedGeneration !== null &&
+          p.lastFailedGeneration >= (p.desiredGeneration ?? 0) &&
+          (p.currentGeneration ?? 0) < (p.desiredGeneration ?? 1),
+      )
+      .slice(0, 1)
+      .map((p) => ({ node: n.name, set: p.set, error: p.error! })),
+  );
+  if (!failing.length) return null;
+  return {
+    id: "pinned-sync-failing",
+    pool,
+    title: `Pinned images already fail on ${failing.length} node${failing.length === 1 ? "" : "s"} of ${pool}`,
+    status: "warn",
+    detail:
+      `${failing.map((f) => `${f.node} (set ${f.set}: "${f.error}")`).join("; ")}. ` +
+      "The MCO checks every PinnedImageSet of a node's pools before it pulls any and stops at the first error, so this bundle's images are not pulled there either until that is fixed.",
+    remedy: "Fix the cause on those nodes (the set's message says what), or unpin the failing set if it is no longer needed.",
+    items: failing.map((f) => f.node),
+    keyItems: failing.map((f) => `${f.node}/${f.set}/${f.error}`),
+  };
 }

@@ -73,7 +73,7 @@ describe("the cluster's ClusterVersion", () => {
 
 describe("what keeps Start upgrade back", () => {
   const quiet: UpgradeState = { current: "4.19.10", desired: "4.19.10", completed: false, progressing: null, refused: null };
-  const allDone = { total: 3, done: 3, pulling: 0, waiting: 0, failed: 0, allDone: true };
+  const allDone = { total: 3, done: 3, pulling: 0, waiting: 0, failed: 0, retrying: 0, allDone: true };
   const preloading = { state: "preloading" as const, releaseVersion: "4.19.11" };
   const failingCheck = { title: "Admin gates", detail: "ack-4.19 missing", status: "fail" as const };
 

@@ -107,6 +107,38 @@ export type BareMetalProvisioningFacts = {
   reason: string;
 };
 
+/**
+ * One release bundle of a registry-less cluster, as the InternalReleaseImage or one node's
+ * MachineConfigNode lists it (openshift/api machineconfiguration/v1 `InternalReleaseImageBundleStatus`):
+ * `ocp-release-bundle-<version>-<arch|stream>`, its release image by digest once installed, and its
+ * conditions (Mounted, Installing, Available, Removing, Degraded).
+ */
+export type IriReleaseFacts = { name: string; image: string | null; conditions: Condition[] };
+
+/** One control-plane node's own registry, from its MachineConfigNode status.internalReleaseImage. */
+export type IriNodeFacts = {
+  node: string;
+  /** The MachineConfigNode condition InternalReleaseImageDegraded; null when the node has none. */
+  degraded: Condition | null;
+  releases: IriReleaseFacts[];
+};
+
+/**
+ * The InternalReleaseImage singleton `cluster` of a cluster installed without a registry
+ * (machineconfiguration.openshift.io/v1, docs/openshift.md §24). Its nodes
+ * pull releases only from what it serves on port 22625.
+ */
+export type InternalReleaseImageFacts = {
+  /** spec.releases[].name: the bundles asked for. */
+  requested: string[];
+  /** status.releases: the bundles the cluster holds, with the controller's aggregated conditions. */
+  releases: IriReleaseFacts[];
+  /** status.conditions (only Degraded). */
+  conditions: Condition[];
+  /** Every node whose MachineConfigNode reports internalReleaseImage status or its Degraded condition, by name. */
+  nodes: IriNodeFacts[];
+};
+
 /** One part of the read that failed; the rest of the snapshot stands. */
 export type ReadProblem = { part: string; kind: "not-available" | "error"; message: string };
 
@@ -146,6 +178,12 @@ export type ClusterSnapshot = {
   adminAcks: Record<string, string> | null;
   /** Missing from snapshots stored before Fleetskew read it: treat as unknown (legacy path assumed, as the MCO does). */
   bareMetalProvisioning?: BareMetalProvisioningFacts;
+  /**
+   * The InternalReleaseImage of a registry-less cluster; null or absent (snapshots stored before
+   * Fleetskew read it) when the cluster is not registry-less or it could not be read (then a problem
+   * with part "InternalReleaseImage" says why).
+   */
+  internalReleaseImage?: InternalReleaseImageFacts | null;
   problems: ReadProblem[];
 };
 

@@ -6,7 +6,7 @@ import { auditActor, type Actor } from "../auth/actor";
 import { readSetting, writeSetting } from "../store/settings";
 
 /**
- * The skew limits table: the releases Fleetskew knows (compiled into the MCO, reference §2.1) plus
+ * The skew limits table: the releases Fleetskew knows (compiled into the MCO, docs/openshift.md §17.1) plus
  * entries an admin adds for releases published after this build. An added entry for a release
  * already in the table replaces it.
  */

@@ -21,6 +21,8 @@ export const KINDS = {
   pinnedImageSet: ref("machineconfiguration.openshift.io", "v1", "PinnedImageSet", "pinnedimagesets"),
   machineOSConfig: ref("machineconfiguration.openshift.io", "v1", "MachineOSConfig", "machineosconfigs"),
   machineOSBuild: ref("machineconfiguration.openshift.io", "v1", "MachineOSBuild", "machineosbuilds"),
+  /** The registry-less singleton `cluster` (gate NoRegistryClusterInstall, v1 from 4.22; docs/openshift.md §24). */
+  internalReleaseImage: ref("machineconfiguration.openshift.io", "v1", "InternalReleaseImage", "internalreleaseimages"),
   /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (docs/openshift.md §16.1). */
   provisioning: ref("metal3.io", "v1alpha1", "Provisioning", "provisionings"),
   node: ref("", "v1", "Node", "nodes"),
@@ -50,4 +52,5 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "machineOSConfig", verbs: ["list"] },
   { kind: "machineOSBuild", verbs: ["list"] },
   { kind: "provisioning", verbs: ["get"], names: ["provisioning-configuration"] },
+  { kind: "internalReleaseImage", verbs: ["get"], names: ["cluster"] },
 ];

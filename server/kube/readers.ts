@@ -95,6 +95,13 @@ export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machi
 export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
 /** The bare-metal provisioning singleton; clusters without the baremetal capability do not serve the kind. */
 export const readProvisioning = (c: ObjectSource) => readOne(c, KINDS.provisioning, "provisioning-configuration", S.ProvisioningSchema);
+/**
+ * The InternalReleaseImage singleton of a cluster installed without a registry. A 404 (no such
+ * object) or a kind the cluster does not serve (before 4.22, or the gate off) means the cluster is
+ * not registry-less: a not-available result, never an error.
+ */
+export const readInternalReleaseImage = (c: ObjectSource) =>
+  readOne(c, KINDS.internalReleaseImage, "cluster", S.InternalReleaseImageSchema);
 /** Every pod of the cluster: only bundle prechecks read them (which pods pull from a registry after a reboot). */
 export const readPods = (c: ObjectSource) => readList(c, KINDS.pod, S.PodSchema);
 
@@ -115,6 +122,7 @@ const READ_SET = {
   machineOSConfigs: readMachineOSConfigs,
   machineOSBuilds: readMachineOSBuilds,
   provisioning: readProvisioning,
+  internalReleaseImage: readInternalReleaseImage,
 } as const;
 
 export type ClusterObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };

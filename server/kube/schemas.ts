@@ -31,6 +31,7 @@ export const ClusterVersionSchema = object({
   spec: z
     .looseObject({
       channel: z.string().optional(),
+      clusterID: z.string().optional(),
       desiredUpdate: z.looseObject({ version: z.string().optional(), image: z.string().optional() }).optional().nullable(),
     })
     .optional(),
@@ -101,6 +102,24 @@ export const MachineConfigPoolSchema = object({
   spec: z.looseObject({}).optional(),
   status: z.looseObject({ conditions: z.array(Condition).default([]) }).optional(),
 });
+/**
+ * One release bundle as InternalReleaseImage and MachineConfigNode status list it (openshift/api
+ * machineconfiguration/v1 `InternalReleaseImageBundleStatus`, `MachineConfigNodeStatusInternalReleaseImageRef`).
+ * An entry or condition of another shape reads as null and is dropped when normalized: one odd
+ * entry must not hide the rest, nor make the whole object unreadable.
+ */
+const tolerantList = <T extends z.ZodType>(item: T) => z.array(item.nullable().catch(null)).optional().catch(undefined);
+const IriRelease = z.looseObject({
+  name: z.string(),
+  image: z.string().optional().nullable().catch(null),
+  conditions: tolerantList(Condition),
+});
+/** MachineConfigNode status.internalReleaseImage (gate NoRegistryClusterInstall); garbage reads as absent. */
+const MachineConfigNodeIri = z
+  .looseObject({ releases: tolerantList(IriRelease) })
+  .optional()
+  .catch(undefined);
+
 export const MachineConfigNodeSchema = object({
   spec: z
     .looseObject({ node: z.looseObject({ name: z.string() }).optional(), pool: z.looseObject({ name: z.string() }).optional() })
@@ -119,6 +138,7 @@ export const MachineConfigNodeSchema = object({
           }),
         )
         .optional(),
+      internalReleaseImage: MachineConfigNodeIri,
     })
     .optional(),
 });
@@ -138,6 +158,22 @@ export const MachineOSBuildSchema = object({ status: z.looseObject({ conditions:
 export const ProvisioningSchema = object({
   spec: z.looseObject({ provisioningOSDownloadURL: z.string().optional().nullable() }).optional(),
 });
+/**
+ * The InternalReleaseImage singleton `cluster` (openshift/api machineconfiguration/v1
+ * types_internalreleaseimage.go): spec.releases names the bundles asked for, status.releases the
+ * bundles the cluster holds, status.conditions has only Degraded.
+ */
+export const InternalReleaseImageSchema = object({
+  spec: z
+    .looseObject({ releases: tolerantList(z.looseObject({ name: z.string() })) })
+    .optional()
+    .catch(undefined),
+  status: z
+    .looseObject({ conditions: tolerantList(Condition), releases: tolerantList(IriRelease) })
+    .optional()
+    .catch(undefined),
+});
+
 const Container = z.looseObject({ name: z.string(), image: z.string().optional(), imagePullPolicy: z.string().optional() });
 export const PodSchema = object({
   spec: z
@@ -155,3 +191,4 @@ export type MachineSet = z.infer<typeof MachineSetSchema>;
 export type ConfigMap = z.infer<typeof ConfigMapSchema>;
 export type MachineConfigNode = z.infer<typeof MachineConfigNodeSchema>;
 export type Pod = z.infer<typeof PodSchema>;
+export type InternalReleaseImage = z.infer<typeof InternalReleaseImageSchema>;

@@ -25,7 +25,7 @@ export class ApiError extends Error {
 
 export const resourceRef = (plural: string, group: string, name: string) => `${plural}${group ? `.${group}` : ""} "${name}"`;
 
-export const notFound = (plural: string, group: string, name: string, kind: string) =>
+export const notFound = (plural: string, group: string, name: string) =>
   new ApiError(404, "NotFound", `${resourceRef(plural, group, name)} not found`, { name, group, kind: plural });
 
 export const conflict = (plural: string, group: string, name: string) =>

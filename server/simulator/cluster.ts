@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
-import { ObjectStore, type KubeObject } from "./store";
+import { ObjectStore, type KubeObject } from "./objectStore";
 
 /** Ways a simulated cluster misbehaves, for testing that one bad cluster never breaks the others. */
 export type Faults = {
@@ -37,6 +37,14 @@ export type ClusterSpec = {
   faults?: Faults;
   /** Feature set; TechPreviewNoUpgrade serves fields earlier (docs/openshift.md §14). */
   featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
+  /**
+   * The simulated MCO's pinned-image timing: the daemon's prefetch timeout (default: the release's,
+   * 120 s before 4.22 and 300 s from it) and how long one image takes on one prefetch worker.
+   * Simulated seconds; a scenario shortens them so tests need not wait minutes.
+   */
+  mco?: { prefetchTimeoutSeconds?: number; pullSecondsPerImage?: number };
+  /** The site's mirror registry: image → its layers (digest, compressed size), as `podman manifest inspect` lists them. */
+  mirror?: Record<string, { digest: string; size: number }[]>;
   /** The cluster's objects, produced on first use so that thousands of clusters cost little until read. */
   objects: () => KubeObject[];
 };

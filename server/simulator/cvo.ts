@@ -1,4 +1,4 @@
-import type { KubeObject } from "./store";
+import type { KubeObject } from "./objectStore";
 
 /**
  * The cluster-version operator's Upgradeable conditions on ClusterVersion, as

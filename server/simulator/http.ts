@@ -6,7 +6,7 @@ import { ApiError, badRequest } from "./apiError";
 import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
-import { kindKey, type KubeObject, type WatchEvent } from "./store";
+import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
 const MAX_BODY = 3 * 1024 * 1024;
@@ -190,6 +190,8 @@ function handleWatch(req: http.IncomingMessage, res: http.ServerResponse, cluste
     matchesLabels(labels, o.metadata.labels);
 
   res.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
+  // Headers go out at once, as the API server's do: a client waits for them before it counts the watch as open.
+  res.flushHeaders();
   const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
   const rvParam = query.get("resourceVersion");
   const since = rvParam && rvParam !== "0" ? Number(rvParam) : null;

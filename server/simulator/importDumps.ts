@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { isDumpFileName, parseDumpFile } from "../kube/dumps";
-import type { KubeObject } from "./store";
+import type { KubeObject } from "./objectStore";
 
 export type ImportResult = { objects: KubeObject[]; warnings: string[] };
 

@@ -112,6 +112,16 @@ export const KINDS: KindInfo[] = [
     status: true,
     sinceMinor: 19,
   }),
+  // Registry-less clusters (gate NoRegistryClusterInstall): v1 and on by default from 4.22 (docs/openshift.md §24).
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "InternalReleaseImage",
+    plural: "internalreleaseimages",
+    namespaced: false,
+    status: true,
+    sinceMinor: 22,
+  }),
   k({ group: "metal3.io", version: "v1alpha1", kind: "Provisioning", plural: "provisionings", namespaced: false, status: true }),
 ];
 

@@ -14,7 +14,7 @@ import { planFor } from "./scenarios/plan";
 import { settle } from "./scenarios/settle";
 
 /**
- * The boot-image skew rules Fleetskew used to get wrong (issue 14, items 1–4), each checked two
+ * The boot-image skew rules Fleetskew used to get wrong, each checked two
  * ways: Fleetskew's prediction for 4.22 made from the cluster at 4.21, and what the simulated MCO
  * (written from the named MCO function) reports once the same cluster, changed the same way, is at 4.22.
  */

@@ -133,10 +133,19 @@ describe("pinned images", () => {
       { ...node, status: { ...node.status, allocatable: { ...node.status.allocatable, "ephemeral-storage": "17Gi" } } } as never,
       "status",
     );
+    // An image the node holds already needs no room (checkImagePayloadStorage skips it): that set completes.
+    await createPinnedImageSet(c, {
+      name: "bundle-test-worker-held",
+      poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
+      images: images.slice(0, 1),
+    });
+    advance(1);
+    const held = (await workers()).find((m) => m.metadata.name === first.metadata.name)!;
+    expect(held.status.pinnedImageSets.find((e: Any) => e.name === "bundle-test-worker-held")).toMatchObject({ currentGeneration: 1 });
     await createPinnedImageSet(c, {
       name: "bundle-test-worker-2",
       poolLabels: { "machineconfiguration.openshift.io/role": "worker" },
-      images: images.slice(0, 1),
+      images: [`quay.io/example/app4@sha256:${"4".repeat(64)}`],
     });
     advance(1);
     const failed = (await workers()).find((m) => m.metadata.name === first.metadata.name)!;
@@ -175,13 +184,25 @@ describe("pinned images", () => {
     });
     tick(1);
     tick(3600);
-    expect(await entry()).toEqual({ name: "bundle-test-infra", desiredGeneration: 1 });
+    // checkNodeReady's error, written as the set's (updateStatusError), retried by the work queue.
+    expect(await entry()).toEqual({
+      name: "bundle-test-infra",
+      desiredGeneration: 1,
+      lastFailedGeneration: 1,
+      lastFailedGenerationError: `node ${name} is reporting NotReady=False`,
+    });
     setCondition("Ready", "True");
     setCondition("DiskPressure", "True");
     tick(3600);
     expect((await entry()).currentGeneration).toBeUndefined();
+    expect((await entry()).lastFailedGenerationError).toBe(`node ${name} is reporting OutOfDisk=True`);
+    setCondition("DiskPressure", "Unknown");
+    tick(120);
+    expect((await entry()).lastFailedGenerationError).toBe(`node ${name} is reporting OutOfDisk=Unknown`);
     setCondition("DiskPressure", "False");
+    // Node events do not enqueue a sync (handleNodeEvent only bootstraps): the next requeue, at most a minute away, pulls.
     tick(1);
+    tick(61);
     tick(61);
     expect(await entry()).toMatchObject({ currentGeneration: 1, desiredGeneration: 1 });
   });

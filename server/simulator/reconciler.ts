@@ -1,10 +1,19 @@
 import type { Fleet, SimCluster } from "./cluster";
 import { cvoInputsOf, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
 import type { KindInfo } from "./kinds";
-import { labelSelectorMatches } from "./labels";
 import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration, type ClusterView } from "./mco";
+import { reconcileInternalReleaseImage } from "./mco/internalReleaseImage";
+import {
+  newDaemonState,
+  poolPinnedImageSets,
+  poolsForNode,
+  prefetchTimeoutFor,
+  syncNode,
+  type DaemonState,
+  type Mirror,
+} from "./mco/pinnedImages";
 import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor, PUBLISHED_AMIS } from "./scenarios/bootImages";
-import type { KubeObject } from "./store";
+import type { KubeObject } from "./objectStore";
 
 /**
  * Plays the parts of the Machine Config Operator and the Cluster Version Operator that Fleetskew
@@ -21,9 +30,9 @@ export function scaledClock(speed: number, start: Date = new Date()): SimClock {
 }
 
 export type ReconcilerOptions = {
-  /** Simulated time a pinned image takes to pull on one node. */
+  /** Simulated time a pinned image takes to pull on one prefetch worker (a scenario may set its own). */
   pullSecondsPerImage: number;
-  /** Assumed compressed size of a pinned image without a `fleetskew.io/image-size-bytes` annotation. */
+  /** Compressed size of an image the scenario's mirror does not list (one layer). */
   defaultImageBytes: number;
   /** Simulated time an upgrade takes. */
   upgradeSeconds: number;
@@ -36,7 +45,6 @@ export const DEFAULT_RECONCILER_OPTIONS: ReconcilerOptions = {
 };
 
 const GiB = 1024 ** 3;
-const MIN_FREE_AFTER_PREFETCH = 16 * GiB; // MinFreeStorageAfterPrefetch (pkg/daemon/constants/constants.go; docs/openshift.md §21.3)
 const iso = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 type Condition = { type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string };
 type Any = Record<string, any>;
@@ -59,8 +67,8 @@ export function parseQuantity(q: string | undefined): number | null {
 
 export class Reconciler {
   private readonly active = new Set<SimCluster>();
-  /** When each node started pulling each PinnedImageSet generation (simulated time). */
-  private readonly pullStarted = new Map<string, number>();
+  /** Each node's machine-config-daemon pinned-image state (mco/pinnedImages.ts), by cluster/node. */
+  private readonly daemons = new Map<string, DaemonState>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -97,6 +105,7 @@ export class Reconciler {
   reconcile(cluster: SimCluster): boolean {
     const upgrading = this.reconcileUpgrade(cluster);
     reconcileMachineConfiguration(this.view(cluster));
+    reconcileInternalReleaseImage(this.view(cluster));
     this.reconcileUpgradeable(cluster);
     const pulling = this.reconcilePinnedImages(cluster);
     return upgrading || pulling;
@@ -160,96 +169,84 @@ export class Reconciler {
     this.write(cluster, "ClusterVersion", nextCv, "status");
   }
 
-  /** PinnedImageSets → pool spec and per-node MachineConfigNode progress, with the MCO's disk check (§21, §21.3). */
+  /**
+   * The MCO's pinned images (mco/pinnedImages.ts): the controller's pool spec, then each node's daemon
+   * up to now, its MachineConfigNode status, the pool's PinnedImageSets synchronizer, and — playing
+   * the kubelet — the node's status.images.
+   */
   private reconcilePinnedImages(cluster: SimCluster): boolean {
     if (!this.kind(cluster, "MachineConfigNode") || !this.kind(cluster, "PinnedImageSet")) return false;
     const now = this.clock.now();
     const sets = this.list(cluster, "PinnedImageSet") as Any[];
-    const nodes = new Map((this.list(cluster, "Node") as Any[]).map((n) => [n.metadata.name, n]));
-    const mcns = this.list(cluster, "MachineConfigNode") as Any[];
-    let inProgress = false;
-    for (const pool of this.list(cluster, "MachineConfigPool") as Any[]) {
-      const selected = sets
-        .filter((s) => labelSelectorMatches(pool.spec?.machineConfigSelector, s.metadata.labels))
-        .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
-      const names = selected.map((s) => ({ name: s.metadata.name }));
+    const setsByName = new Map(sets.map((s) => [s.metadata.name, s]));
+    let pools = this.list(cluster, "MachineConfigPool") as Any[];
+    for (const pool of pools) {
+      const names = poolPinnedImageSets(pool, sets);
       if (JSON.stringify(pool.spec?.pinnedImageSets ?? []) !== JSON.stringify(names))
         this.write(cluster, "MachineConfigPool", { ...structuredClone(pool), spec: { ...pool.spec, pinnedImageSets: names } });
-      let updated = 0;
-      const poolNodes = mcns.filter((m) => m.spec?.pool?.name === pool.metadata.name);
-      for (const mcn of poolNodes) {
-        const node = nodes.get(mcn.metadata.name);
-        const capacity = parseQuantity(node?.status?.allocatable?.["ephemeral-storage"]) ?? 0;
-        // The MCO pulls pinned images only on a node that is Ready and not under DiskPressure (§21.3); here such a node waits.
-        const nodeConditions = (node?.status?.conditions ?? []) as Condition[];
-        const held =
-          nodeConditions.some((c) => c.type === "Ready" && c.status !== "True") ||
-          nodeConditions.some((c) => c.type === "DiskPressure" && c.status === "True");
-        const previous = new Map(((mcn.status?.pinnedImageSets ?? []) as Any[]).map((e) => [e.name, e]));
-        let progressing = false;
-        let failed = false;
-        let waiting = false;
-        const entries = selected.map((set) => {
-          const generation = set.metadata.generation ?? 1;
-          const entry: Any = { ...(previous.get(set.metadata.name) ?? { name: set.metadata.name }) };
-          entry.desiredGeneration = generation;
-          if (entry.currentGeneration === generation) return entry;
-          if (held) {
-            waiting = true;
-            return entry;
-          }
-          const images = (set.spec?.pinnedImages ?? []).length;
-          const bytes = Number(set.metadata.annotations?.["fleetskew.io/image-size-bytes"]) || images * this.options.defaultImageBytes;
-          if (capacity < MIN_FREE_AFTER_PREFETCH || 2 * bytes >= capacity - MIN_FREE_AFTER_PREFETCH) {
-            entry.lastFailedGeneration = generation;
-            entry.lastFailedGenerationError = "storage available is less than minimum required";
-            failed = true;
-            return entry;
-          }
-          const key = `${cluster.name}/${mcn.metadata.name}/${set.metadata.name}/${generation}`;
-          const started = this.pullStarted.get(key) ?? now.getTime();
-          this.pullStarted.set(key, started);
-          if (now.getTime() - started >= images * this.options.pullSecondsPerImage * 1000) {
-            entry.currentGeneration = generation;
-            this.pullStarted.delete(key);
-          } else progressing = true;
-          return entry;
-        });
-        if (!progressing && !failed && !waiting) updated++;
-        inProgress ||= progressing;
-        const next = structuredClone(mcn);
-        next.status ??= {};
-        next.status.pinnedImageSets = entries;
-        let conditions = (next.status.conditions ?? []) as Condition[];
-        conditions = setCondition(
-          conditions,
-          progressing
-            ? {
-                type: "PinnedImageSetsProgressing",
-                status: "True",
-                reason: "ImagePrefetch",
-                message: `node is prefetching images: ${mcn.metadata.name}`,
-              }
-            : { type: "PinnedImageSetsProgressing", status: "False", reason: "AsExpected", message: "All is good" },
-          now,
-        );
-        conditions = setCondition(
-          conditions,
-          failed
-            ? {
-                type: "PinnedImageSetsDegraded",
-                status: "True",
-                reason: "PrefetchFailed",
-                message: "One or more PinnedImageSet is experiencing an error. See PinnedImageSet list for more details.",
-              }
-            : { type: "PinnedImageSetsDegraded", status: "False", reason: "AsExpected", message: "All is good" },
-          now,
-        );
-        next.status.conditions = conditions;
-        this.write(cluster, "MachineConfigNode", next, "status");
+    }
+    pools = this.list(cluster, "MachineConfigPool") as Any[];
+    const mcns = new Map((this.list(cluster, "MachineConfigNode") as Any[]).map((m) => [m.metadata.name, m]));
+    const mirror = this.mirrorOf(cluster);
+    const mco = cluster.spec.mco ?? {};
+    let inProgress = false;
+    const done = new Map<string, boolean>();
+    for (const node of this.list(cluster, "Node") as Any[]) {
+      const mcn = mcns.get(node.metadata.name);
+      if (!mcn) continue;
+      const key = `${cluster.name}/${node.metadata.name}`;
+      let state = this.daemons.get(key);
+      if (!state) {
+        state = newDaemonState(((node.status?.images ?? []) as Any[]).flatMap((i) => i.names ?? []));
+        this.daemons.set(key, state);
       }
-      const freshPool = this.find(cluster, "MachineConfigPool", pool.metadata.name) as Any;
-      const sync = selected.length
+      const before = state.onNode.size;
+      inProgress =
+        syncNode(state, {
+          node,
+          pools: poolsForNode(node, pools).map((p) => ({
+            name: p.metadata.name,
+            sets: ((p.spec?.pinnedImageSets ?? []) as Any[]).flatMap((r) => setsByName.get(r.name) ?? []),
+          })),
+          mirror,
+          prefetchTimeoutSeconds: mco.prefetchTimeoutSeconds ?? prefetchTimeoutFor(cluster.minor),
+          pullSeconds: mco.pullSecondsPerImage ?? this.options.pullSecondsPerImage,
+          now: now.getTime(),
+        }) || inProgress;
+      if (state.onNode.size !== before) this.writeNodeImages(cluster, node, state.onNode, mirror);
+      const status = state.status;
+      if (!status) continue;
+      done.set(node.metadata.name, !status.progressing && !status.degraded);
+      const next = structuredClone(mcn);
+      next.status ??= {};
+      next.status.pinnedImageSets = status.entries;
+      let conditions = (next.status.conditions ?? []) as Condition[];
+      conditions = setCondition(
+        conditions,
+        status.progressing
+          ? { type: "PinnedImageSetsProgressing", status: "True", reason: "ImagePrefetch", message: status.progressingMessage }
+          : { type: "PinnedImageSetsProgressing", status: "False", reason: "AsExpected", message: status.progressingMessage },
+        now,
+      );
+      conditions = setCondition(
+        conditions,
+        status.degraded
+          ? {
+              type: "PinnedImageSetsDegraded",
+              status: "True",
+              reason: "PrefetchFailed",
+              message: "One or more PinnedImageSet is experiencing an error. See PinnedImageSet list for more details.",
+            }
+          : { type: "PinnedImageSetsDegraded", status: "False", reason: "AsExpected", message: "All is good" },
+        now,
+      );
+      next.status.conditions = conditions;
+      this.write(cluster, "MachineConfigNode", next, "status");
+    }
+    for (const pool of pools) {
+      const poolNodes = [...mcns.values()].filter((m) => m.spec?.pool?.name === pool.metadata.name);
+      const updated = poolNodes.filter((m) => done.get(m.metadata.name) ?? false).length;
+      const sync = pool.spec?.pinnedImageSets?.length
         ? [
             {
               poolSynchronizerType: "PinnedImageSets",
@@ -258,18 +255,38 @@ export class Reconciler {
               readyMachineCount: updated,
               availableMachineCount: updated,
               unavailableMachineCount: 0,
-              observedGeneration: freshPool.metadata.generation,
+              observedGeneration: pool.metadata.generation,
             },
           ]
         : [];
       this.write(
         cluster,
         "MachineConfigPool",
-        { ...structuredClone(freshPool), status: { ...freshPool.status, poolSynchronizersStatus: sync } },
+        { ...structuredClone(pool), status: { ...pool.status, poolSynchronizersStatus: sync } },
         "status",
       );
     }
     return inProgress;
+  }
+
+  /**
+   * The site's mirror registry: the scenario's images with their layers; any other image is served
+   * too, as one layer of `defaultImageBytes` (so a test pinning made-up images still pulls them).
+   */
+  private mirrorOf(cluster: SimCluster): Mirror {
+    const listed = cluster.spec.mirror ?? {};
+    return (image) => listed[image] ?? [{ digest: image.split("@")[1] ?? image, size: this.options.defaultImageBytes }];
+  }
+
+  /** The kubelet's status.images: the 50 largest images on the node (`nodeStatusMaxImages`), names and sizes. */
+  private writeNodeImages(cluster: SimCluster, node: Any, images: Set<string>, mirror: Mirror): void {
+    const fresh = this.find(cluster, "Node", node.metadata.name) as Any | null;
+    if (!fresh) return;
+    const list = [...images]
+      .map((name) => ({ names: [name], sizeBytes: (mirror(name) ?? []).reduce((n, l) => n + l.size, 0) }))
+      .sort((a, b) => b.sizeBytes - a.sizeBytes || a.names[0]!.localeCompare(b.names[0]!))
+      .slice(0, 50);
+    this.write(cluster, "Node", { ...structuredClone(fresh), status: { ...fresh.status, images: list } }, "status");
   }
 
   /** ClusterVersion spec.desiredUpdate → an upgrade through history; minor updates refused while Upgradeable=False (§20). */

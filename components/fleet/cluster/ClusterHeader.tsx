@@ -36,7 +36,7 @@ export function ClusterHeader({ detail: d, updated }: { detail: ClusterDetail; u
         </dl>
         {updated}
       </div>
-      {c.stale && !c.offline ? (
+      {c.stale && !c.offline && (c.hubState ?? "available") === "available" ? (
         <div className="mt-3">
           <Alert tone="error">
             The newest sweep did not succeed{c.lastContactError ? `: ${c.lastContactError}` : ""}. What is shown below is the last good
@@ -44,6 +44,13 @@ export function ClusterHeader({ detail: d, updated }: { detail: ClusterDetail; u
             {d.observedAt ? ` (changed last at ${new Date(d.observedAt).toLocaleString()})` : ""}.
           </Alert>
         </div>
+      ) : null}
+      {c.hubState === "lease-expired" || c.hubState === "removed" ? (
+        <p className="mt-3 text-sm text-muted" data-testid="hub-state">
+          {c.hubState === "removed"
+            ? `Deleted from its ACM hub (${c.labels["fleetskew.io/hub"] ?? "hub"}): it is no longer swept; its history is kept.`
+            : `Its ACM hub (${c.labels["fleetskew.io/hub"] ?? "hub"}) has not heard from it: its lease expired, so Fleetskew does not contact it until the hub does again.`}
+        </p>
       ) : null}
       {c.offline ? (
         <p className="mt-3 text-sm text-muted">

@@ -4,14 +4,24 @@ import { Section, Table } from "../../ui";
 type Node = ClusterSnapshot["nodes"][number];
 
 /** A node's pinned image sets in a word each: done, pulling or failed. */
+/**
+ * The MCO's own words when a prefetch outlives its timeout (`errRequeueAfterTimeout`, docs/openshift.md
+ * §21.5): it carries on in the next attempt, so this is pulling, not a failure.
+ */
+const isRequeue = (error: string | null) => !!error && error.trim().startsWith("requeue: prefetching images incomplete after timeout");
+const failed = (p: Node["pinned"][number]) =>
+  p.lastFailedGeneration !== null && p.lastFailedGeneration >= (p.desiredGeneration ?? 0) && !isRequeue(p.error);
+
 const pinnedWords = (n: Node) =>
   n.pinned
     .map((p) =>
-      p.lastFailedGeneration !== null && p.lastFailedGeneration >= (p.desiredGeneration ?? 0)
+      failed(p)
         ? `${p.set}: failed`
         : p.currentGeneration === p.desiredGeneration
           ? `${p.set}: done`
-          : `${p.set}: pulling`,
+          : n.pinnedDegraded && n.pinnedProgressing
+            ? `${p.set}: pulling (the MCO retries after its prefetch timeout or an error)`
+            : `${p.set}: pulling`,
     )
     .join(", ");
 
@@ -65,7 +75,7 @@ export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
                 if (!n.pinned.length) return "—";
                 const error = n.pinnedDegraded ? n.pinned.find((p) => p.error)?.error : null;
                 return (
-                  <span className={n.pinnedDegraded ? "text-danger" : ""}>
+                  <span className={n.pinned.some(failed) ? "text-danger" : ""}>
                     {pinnedWords(n)}
                     {error ? <div className="text-xs">{error}</div> : null}
                   </span>

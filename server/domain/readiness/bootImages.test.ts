@@ -14,7 +14,7 @@ import {
 } from "../testing/snapshots";
 import { check, run } from "./testing";
 
-describe("boot-image-skew (reference §2.2–§2.4)", () => {
+describe("boot-image-skew (docs/openshift.md §16, §17)", () => {
   it("prod-east (AWS, 4.19.10, installed 4.12.7, Partial, no skew API) → 4.22.3: warns that 4.22 will report Upgradeable=False", () => {
     const c = run(prodEast(), "4.22.3", "boot-image-skew");
     expect(c.status).toBe("warn");
@@ -162,7 +162,7 @@ describe("boot-image-skew (reference §2.2–§2.4)", () => {
   });
 });
 
-describe("machinesets-skipped (reference §2.2, §4)", () => {
+describe("machinesets-skipped (docs/openshift.md §15.2)", () => {
   it.each([
     {
       rule: "a MachineSet the MCO would skip warns, with the reason and the install version it keeps",

@@ -34,7 +34,7 @@ describe("target-version", () => {
   });
 });
 
-describe("cv-upgradeable: Upgradeable=False blocks minor updates, not z-stream ones (reference §2.4, anchors §4.1)", () => {
+describe("cv-upgradeable: Upgradeable=False blocks minor updates, not z-stream ones (docs/openshift.md §20.2)", () => {
   const ackRequired = cond("Upgradeable", "False", "AdminAckRequired", "Kubernetes 1.33 removes APIs.");
   it.each([
     {
@@ -93,7 +93,7 @@ describe("cv-upgradeable: Upgradeable=False blocks minor updates, not z-stream o
   });
 });
 
-describe("other ClusterVersion conditions (reference §7, anchors §4.1)", () => {
+describe("other ClusterVersion conditions (docs/openshift.md §20.4)", () => {
   it.each([
     {
       rule: "Failing=True fails",
@@ -200,7 +200,7 @@ describe("admin-acks: admin-gates (openshift-config-managed) vs admin-acks (open
   });
 });
 
-describe("conditional-update-risks (reference §7, anchors §4.3)", () => {
+describe("conditional-update-risks (docs/openshift.md §20.4)", () => {
   const risky = healthyCluster({
     version: versionFacts(history("4.19.10"), {
       availableUpdates: ["4.19.11", "4.20.4"],

@@ -72,7 +72,7 @@ export function upgradeableCheck(c: Context): Draft {
   if (blocking.length === 0) {
     if (cv?.status === "Unknown")
       return unknown(`ClusterVersion reports Upgradeable=Unknown (${cv.reason ?? "no reason"}): ${quote(cv.message)}.`, evidence);
-    // Recent CVOs remove the condition when nothing blocks (reference §2.4): missing means True.
+    // Recent CVOs remove the condition when nothing blocks (docs/openshift.md §20.2): missing means True.
     return pass(
       cv ? "ClusterVersion reports Upgradeable=True." : "Nothing blocks updates: ClusterVersion has no Upgradeable=False condition.",
       evidence,
@@ -146,7 +146,7 @@ export function failingCheck(c: Context): Draft {
 }
 
 export function invalidCheck(c: Context): Draft {
-  // Present only when the ClusterVersion spec is invalid (reference §7).
+  // Present only when the ClusterVersion spec is invalid (docs/openshift.md §20.4).
   return cvConditionCheck(c, "Invalid", (cond) =>
     cond?.status === "True"
       ? fail(

@@ -15,13 +15,14 @@ import {
 } from "./clusterVersion";
 import { parseTarget, updateKindOf, type CheckStatus, type Context, type Draft, type Readiness, type ReadinessCheck } from "./model";
 import { bareMetalCheck, singleNodeCheck } from "./platform";
+import { registryLessCheck } from "./registryLess";
 import { imageModeCheck, pinnedImagesCheck, poolsDegradedCheck, poolsPausedCheck, poolsUpdatingCheck } from "./pools";
 
 export type { CheckStatus, Evidence, Readiness, ReadinessCheck, UpdateKind } from "./model";
 
 /**
  * Upgrade readiness: can this cluster update to a target release, and if not, what stands in the way.
- * Checks use OpenShift's own signals (reference/anchors.md §4, openshift-api.md §2, §5, §7). Pure and
+ * Checks use OpenShift's own signals (docs/openshift.md §17, §20, §21). Pure and
  * total: any snapshot, any target string gives a result; missing data gives `unknown` with the reason.
  */
 
@@ -78,6 +79,7 @@ const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
   { id: "rhel-major-change", title: "RHEL major change", run: rhelMajorChangeCheck },
   { id: "single-node", title: "Single-node cluster", run: singleNodeCheck },
   { id: "bare-metal", title: "Bare metal", run: bareMetalCheck },
+  { id: "registry-less", title: "Registry-less release source", run: registryLessCheck },
 ];
 
 export function evaluateReadiness(s: ClusterSnapshot, target: string, options: { limits?: SkewLimitEntry[] } = {}): Readiness {

@@ -3,7 +3,7 @@ import { RELEASE_LABEL } from "../bundleManifest";
 import { healthyCluster, node, pool } from "../testing/snapshots";
 import { run } from "./testing";
 
-describe("pools (reference §5.1, anchors §4.6)", () => {
+describe("pools (docs/openshift.md §21.1)", () => {
   const degradedWorker = pool("worker", {
     degraded: true,
     degradedMachineCount: 1,
@@ -84,7 +84,7 @@ describe("pools (reference §5.1, anchors §4.6)", () => {
   });
 });
 
-describe("image-mode-builds (reference §8)", () => {
+describe("image-mode-builds (docs/openshift.md §21.4)", () => {
   it.each([
     { rule: "no image-mode pool passes", imageMode: [], status: "pass" },
     {
@@ -109,7 +109,7 @@ describe("image-mode-builds (reference §8)", () => {
   });
 });
 
-describe("pinned-images: MachineConfigNode status.pinnedImageSets (reference §5.2, §6)", () => {
+describe("pinned-images: MachineConfigNode status.pinnedImageSets (docs/openshift.md §21.2, §21.3)", () => {
   const failedWorker = node("ip-10-0-77-201.ec2.internal", "worker", [
     {
       set: "worker-prefetch-app-images",

@@ -1,3 +1,4 @@
+import { isPrefetchRequeue } from "../bundleProgress";
 import { compareVersions, parseOcpVersion } from "../versions";
 import { RELEASE_LABEL } from "../bundleManifest";
 import {
@@ -153,7 +154,7 @@ function bundleSetsFor(c: Context): Set<string> {
 }
 
 /**
- * Pinned images (reference §5.2, §6): the images of a bundle for the target must be on every node
+ * Pinned images (docs/openshift.md §21.2, §21.3): the images of a bundle for the target must be on every node
  * before the update, or the nodes pull them during it (which a disconnected site cannot). Other
  * sets failing or still pulling are worth a look but do not stop the update.
  */
@@ -170,7 +171,14 @@ export function pinnedImagesCheck(c: Context): Draft {
       const desired = p.desiredGeneration ?? 0;
       const current = p.currentGeneration ?? 0;
       if (current >= desired && desired > 0) continue;
-      if (p.lastFailedGeneration !== null && p.lastFailedGeneration !== undefined && p.lastFailedGeneration >= desired && p.error)
+      // The MCO's prefetch timeout is no failure: it starts the next attempt at once (isPrefetchRequeue).
+      if (
+        p.lastFailedGeneration !== null &&
+        p.lastFailedGeneration !== undefined &&
+        p.lastFailedGeneration >= desired &&
+        p.error &&
+        !isPrefetchRequeue(p.error)
+      )
         failed.push({ node: n.name, set: p.set, error: p.error });
       else if (current < desired) pulling.push({ node: n.name, set: p.set, current, desired });
     }
@@ -183,7 +191,7 @@ export function pinnedImagesCheck(c: Context): Draft {
   const describePulling = (xs: typeof pulling) =>
     xs.map((p) => `${p.node}, set ${p.set} (generation ${p.current} of ${p.desired})`).join("; ");
   const fixFailure =
-    "Fix the cause on each node (for a disk-space error: the MCO wants twice the images' size plus 16 GiB of allocatable ephemeral storage, so free space or remove images from the set); the MCO then retries.";
+    "Fix the cause on each node (for a disk-space error: the MCO wants twice the images' size plus 16 GiB of allocatable ephemeral storage, which deleting files does not raise, so grow the disk or remove images from the set); the MCO then retries.";
   if (bundleFailed.length)
     return fail(
       `Pre-loading the bundle for ${c.target.text} failed on ${nodesOf(bundleFailed)}: ${describeFailed(bundleFailed)}. ` +

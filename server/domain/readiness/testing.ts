@@ -36,4 +36,5 @@ export const STABLE_IDS = [
   "rhel-major-change",
   "single-node",
   "bare-metal",
+  "registry-less",
 ];

@@ -1,5 +1,5 @@
 import type { ClusterSpec } from "../cluster";
-import type { KubeObject } from "../store";
+import type { KubeObject } from "../objectStore";
 import { infrastructure, namespaces, provisioning } from "./builders/basics";
 import { machineConfigOperator } from "./builders/clusterOperator";
 import { clusterVersion } from "./builders/clusterVersion";
@@ -13,6 +13,7 @@ import { paramsFor, type ClusterParams } from "./params";
 import { planFor, type ClusterPlan } from "./plan";
 import { prodEast422Objects, prodEastObjects } from "./prodEast";
 import { hexOf } from "./random";
+import { REGISTRY_LESS_CLUSTER, registryLessObjects } from "./registryLess";
 import { settle } from "./settle";
 
 export { paramsFor, type ClusterParams, type Enforcement, type PinnedState, type Platform, type Topology } from "./params";
@@ -49,7 +50,10 @@ export function generatedObjects(p: ClusterParams): KubeObject[] {
   return settle(plan, builtObjects(plan));
 }
 
-/** The fleet for `--clusters N --seed S`: the two reference clusters, then N-2 generated ones. */
+/**
+ * The fleet for `--clusters N --seed S`: the two reference clusters, the registry-less one, then
+ * N-3 generated ones.
+ */
 export function generateFleet(count: number, seed: number): ClusterSpec[] {
   const specs: ClusterSpec[] = [
     {
@@ -65,6 +69,13 @@ export function generateFleet(count: number, seed: number): ClusterSpec[] {
       token: tokenFor("prod-east-422", seed),
       readOnlyToken: tokenFor("prod-east-422-reader", seed),
       objects: prodEast422Objects,
+    },
+    {
+      name: REGISTRY_LESS_CLUSTER,
+      ocpVersion: "4.22.2",
+      token: tokenFor(REGISTRY_LESS_CLUSTER, seed),
+      readOnlyToken: tokenFor(`${REGISTRY_LESS_CLUSTER}-reader`, seed),
+      objects: registryLessObjects,
     },
   ];
   for (let i = 0; specs.length < count; i++) {

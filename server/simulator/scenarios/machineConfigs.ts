@@ -1,5 +1,5 @@
 import { mergeMachineConfigs } from "../mco/render";
-import type { KubeObject } from "../store";
+import type { KubeObject } from "../objectStore";
 
 /**
  * Source and rendered MachineConfigs for a cluster's pools (the prod-east fixture files list them by name

@@ -1,4 +1,4 @@
-import type { KubeObject } from "../store";
+import type { KubeObject } from "../objectStore";
 import { BOOT_IMAGE_BUILDS } from "./bootImages";
 import type { ClusterParams } from "./params";
 import { readFixture } from "./prodEast";

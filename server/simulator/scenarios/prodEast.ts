@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { cvoInputsOf, withCvoUpgradeable } from "../cvo";
-import type { KubeObject } from "../store";
+import type { KubeObject } from "../objectStore";
 import { machineConfigsForPools } from "./machineConfigs";
 
-// The reference cluster (see fixtures/README in the design notes): AWS us-east-1, installed 4.12.7,
+// The reference cluster (server/simulator/fixtures): AWS us-east-1, installed 4.12.7,
 // now 4.19.10, three worker MachineSets on the 4.12 AMI. Files are copied verbatim.
 const FIXTURES = path.join(__dirname, "..", "fixtures");
 

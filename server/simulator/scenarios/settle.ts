@@ -1,7 +1,7 @@
 import { cvoInputsOf, withCvoUpgradeable } from "../cvo";
 import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration, type ClusterView } from "../mco";
 import { checkBootImagePlatform } from "../mco/platform";
-import type { KubeObject } from "../store";
+import type { KubeObject } from "../objectStore";
 import { PUBLISHED_AMIS } from "./bootImages";
 import { iso, type ClusterPlan } from "./plan";
 

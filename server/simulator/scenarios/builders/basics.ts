@@ -1,4 +1,4 @@
-import type { KubeObject } from "../../store";
+import type { KubeObject } from "../../objectStore";
 import { hexOf, uidOf } from "../random";
 import { iso, type ClusterPlan } from "../plan";
 

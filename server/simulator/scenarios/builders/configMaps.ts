@@ -1,4 +1,4 @@
-import type { KubeObject } from "../../store";
+import type { KubeObject } from "../../objectStore";
 import { amiFor, AWS_REGIONS, azureVersionFor, gcpImageFor } from "../bootImages";
 import { hexOf, uidOf } from "../random";
 import type { ClusterPlan } from "../plan";

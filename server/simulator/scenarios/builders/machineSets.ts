@@ -1,4 +1,4 @@
-import type { KubeObject } from "../../store";
+import type { KubeObject } from "../../objectStore";
 import { amiFor, azureVersionFor, customAmiFor, gcpImageFor } from "../bootImages";
 import { hexOf, uidOf } from "../random";
 import { iso, type ClusterPlan, type MachineSetPlan } from "../plan";

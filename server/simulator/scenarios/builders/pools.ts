@@ -1,4 +1,4 @@
-import type { KubeObject } from "../../store";
+import type { KubeObject } from "../../objectStore";
 import { uidOf } from "../random";
 import type { ClusterPlan } from "../plan";
 

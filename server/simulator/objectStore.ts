@@ -29,6 +29,8 @@ export type StoreEnv = {
   uid: () => string;
   /** Drops fields this cluster's API version does not have, returning what was dropped (as warnings). */
   prune?: (info: KindInfo, obj: KubeObject) => string[];
+  /** How many events watches can resume from (default 1,000); older resourceVersions get 410. */
+  eventLogSize?: number;
 };
 
 export type WriteResult = { object: KubeObject; warnings: string[] };
@@ -88,7 +90,7 @@ export class ObjectStore {
   private emit(type: WatchEvent["type"], info: KindInfo, object: KubeObject) {
     const event: WatchEvent = { type, object, rv: this.rv, kindKey: kindKey(info) };
     this.log.push(event);
-    if (this.log.length > EVENT_LOG_SIZE) this.log.shift();
+    if (this.log.length > (this.env.eventLogSize ?? EVENT_LOG_SIZE)) this.log.shift();
     for (const watcher of this.watchers) watcher(event);
   }
 
@@ -112,7 +114,7 @@ export class ObjectStore {
 
   get(info: KindInfo, namespace: string | undefined, name: string): KubeObject {
     const obj = this.bucket(info).get(objectKey(info.namespaced ? namespace : undefined, name));
-    if (!obj) throw notFound(info.plural, info.group, name, info.kind);
+    if (!obj) throw notFound(info.plural, info.group, name);
     return obj;
   }
 
