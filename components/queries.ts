@@ -10,6 +10,8 @@ import type {
   SkewLimitTable,
   Timeline,
 } from "@/server/fleet/contract";
+import type { RegistrationJobAnswer } from "@/server/clusters/contract";
+import type { SignInSettingsView } from "@/server/auth/contract";
 import type { UserRecord } from "@/server/store/users";
 import { api } from "./api";
 
@@ -18,12 +20,22 @@ import { api } from "./api";
  * invalidating `["clusters"]` refreshes everything read about clusters (list, detail, readiness,
  * timeline) wherever it is shown; each page adds only its refresh interval.
  */
+/** How many clusters a picker or the admin's list shows (the API's largest window). */
+export const CLUSTER_CHOICES = 1000;
+
 const path = (name: string) => `/api/v1/clusters/${encodeURIComponent(name)}`;
 const query = (target: string | null, key = "target") => (target ? `?${key}=${encodeURIComponent(target)}` : "");
 
 export const queries = {
-  /** GET /api/v1/clusters: the fleet table, the admin's cluster list, every cluster picker. */
-  clusters: () => queryOptions({ queryKey: ["clusters"], queryFn: () => api<ClusterList>("/api/v1/clusters").then((r) => r.clusters) }),
+  /**
+   * GET /api/v1/clusters by name, the first CLUSTER_CHOICES: the admin's cluster list and every
+   * cluster picker. (The fleet table asks for windows of its own: useFleetWindows.)
+   */
+  clusters: () =>
+    queryOptions({
+      queryKey: ["clusters", "by-name"],
+      queryFn: () => api<ClusterList>(`/api/v1/clusters?sort=name&limit=${CLUSTER_CHOICES}`).then((r) => r.clusters),
+    }),
   cluster: (name: string) => queryOptions({ queryKey: ["clusters", name], queryFn: () => api<ClusterDetail>(path(name)) }),
   readiness: (name: string, target: string | null) =>
     queryOptions({
@@ -32,6 +44,13 @@ export const queries = {
     }),
   timeline: (name: string) =>
     queryOptions({ queryKey: ["clusters", name, "timeline"], queryFn: () => api<Timeline>(`${path(name)}/timeline`) }),
+
+  /** GET /api/v1/registration-jobs/{id}: a bulk registration's progress. */
+  registrationJob: (id: string) =>
+    queryOptions({
+      queryKey: ["registration-jobs", id],
+      queryFn: () => api<RegistrationJobAnswer>(`/api/v1/registration-jobs/${encodeURIComponent(id)}`).then((r) => r.job),
+    }),
 
   fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => api<FleetSummary>("/api/v1/fleet/summary") }),
   /** The fleet's skew per day over the last `days` days. */
@@ -65,6 +84,8 @@ export const queries = {
 
   users: () => queryOptions({ queryKey: ["users"], queryFn: () => api<{ users: UserRecord[] }>("/api/v1/users").then((r) => r.users) }),
   skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => api<SkewLimitTable>("/api/v1/settings/skew-limits") }),
+  signInSettings: () =>
+    queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => api<SignInSettingsView>("/api/v1/settings/sign-in") }),
 };
 
 /** Keys to invalidate after a change: each is the prefix of everything its queries cache. */
@@ -77,6 +98,7 @@ export const keys = {
   acknowledgements: ["acknowledgements"],
   users: ["users"],
   skewLimits: ["skew-limits"],
+  signInSettings: ["sign-in-settings"],
   /** The audit log's pages for one set of filters. */
   audit: (filters: Record<string, string>) => ["audit", filters] as const,
 } as const;

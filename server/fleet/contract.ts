@@ -4,11 +4,14 @@
  */
 import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus, Readiness, ReadinessCheck, UpdateKind } from "../domain/readiness";
+import type { RegistryLessState } from "../domain/registryLess";
 import type { Condition, ClusterSnapshot } from "../domain/snapshot";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ContactStatus } from "../store/clusters";
 import type { ClusterDetail, FleetCluster, FleetReadiness, FleetSummary, FleetTimeline, Timeline } from "./fleet";
 import type { SaveSkewLimitsSchema, SkewLimitTable } from "./skewLimits";
+import type { FleetPage } from "./fleetPage";
+import type { FleetListQueryInput } from "./fleetQuery";
 import type { z } from "zod";
 
 export type {
@@ -23,6 +26,7 @@ export type {
   FleetTimeline,
   Readiness,
   ReadinessCheck,
+  RegistryLessState,
   SkewLimitEntry,
   SkewLimitTable,
   SkewStatus,
@@ -30,8 +34,9 @@ export type {
   UpdateKind,
 };
 
-/** GET /api/v1/clusters */
-export type ClusterList = { clusters: FleetCluster[] };
+/** GET /api/v1/clusters: one window of the fleet (query: FleetListQueryInput, docs/api.md). */
+export type ClusterList = FleetPage;
+export type { FleetListQueryInput, FleetPage };
 /** GET /api/v1/clusters/{name}/readiness */
 export type ReadinessAnswer = { readiness: Readiness };
 /** PUT /api/v1/settings/skew-limits */

@@ -1,5 +1,6 @@
 import { clusterSkew, lagMinors, managedBootImagesWhatIf, type ClusterSkew, type ManagedWhatIf } from "../domain/clusterSkew";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
+import { registryLessState, type RegistryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { compareVersionTexts, minorOf } from "../domain/versions";
@@ -8,7 +9,8 @@ import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from 
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
-import { cachedFleetJson, cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
+import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
+import { currentFleetFacets, versionsOf } from "./fleetPage";
 import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./query";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
@@ -20,7 +22,7 @@ export async function listFleet(): Promise<FleetCluster[]> {
   return cachedFleetRows();
 }
 
-export { cachedFleetJson as fleetListJson, invalidateFleetList };
+export { invalidateFleetList };
 
 export async function skewLimits(): Promise<SkewLimitEntry[]> {
   return mergeSkewLimits(await readExtraSkewLimits());
@@ -30,36 +32,61 @@ export type FleetSummary = {
   clusters: number;
   bySkew: Record<string, number>;
   byReadiness: Record<string, number>;
+  byPlatform: Record<string, number>;
+  byMode: Record<string, number>;
   versions: { minor: string; count: number }[];
   stale: number;
   offline: number;
+  registryLess: number;
   mostCommonBlocker: { title: string; clusters: number } | null;
+  /** The most common readiness blockers, most clusters first (at most 20). */
+  blockers: { title: string; clusters: number }[];
   generatedAt: string;
 };
 
+/** The summary of rows already read (metrics read the cached list; the fleet page reads aggregates). */
 export function summarize(rows: FleetCluster[]): FleetSummary {
   const count = (key: (r: FleetCluster) => string) =>
     rows.reduce<Record<string, number>>((acc, r) => ((acc[key(r)] = (acc[key(r)] ?? 0) + 1), acc), {});
-  const minors = count((r) => minorOf(r.version) ?? "unknown");
   const blockers = count((r) => r.readinessBlocker ?? "");
   delete blockers[""];
-  const top = Object.entries(blockers).sort((a, b) => b[1] - a[1])[0];
+  const top = Object.entries(blockers)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 20)
+    .map(([title, clusters]) => ({ title, clusters }));
   return {
     clusters: rows.length,
     bySkew: count((r) => r.skewStatus),
     byReadiness: count((r) => r.readinessStatus),
-    versions: Object.entries(minors)
-      .map(([minor, n]) => ({ minor, count: n }))
-      .sort((a, b) => compareVersionTexts(a.minor, b.minor)),
+    byPlatform: count((r) => r.platform ?? "unknown"),
+    byMode: count((r) => r.enforcementMode ?? "unknown"),
+    versions: versionsOf(count((r) => minorOf(r.version) ?? "unknown")),
     stale: rows.filter((r) => r.stale).length,
     offline: rows.filter((r) => r.offline).length,
-    mostCommonBlocker: top ? { title: top[0], clusters: top[1] } : null,
+    registryLess: rows.filter((r) => r.registryLess).length,
+    mostCommonBlocker: top[0] ?? null,
+    blockers: top,
     generatedAt: new Date().toISOString(),
   };
 }
 
+/** Counts from SQL aggregates: cheap enough for every open fleet page to poll. */
 export async function fleetSummary(): Promise<FleetSummary> {
-  return summarize(await listFleet());
+  const f = await currentFleetFacets();
+  return {
+    clusters: f.clusters,
+    bySkew: f.bySkew,
+    byReadiness: f.byReadiness,
+    byPlatform: f.byPlatform,
+    byMode: f.byMode,
+    versions: versionsOf(f.byMinor),
+    stale: f.stale,
+    offline: f.offline,
+    registryLess: f.registryLess,
+    mostCommonBlocker: f.topBlockers[0] ?? null,
+    blockers: f.topBlockers,
+    generatedAt: new Date().toISOString(),
+  };
 }
 
 async function clusterOrThrow(name: string): Promise<FleetCluster> {
@@ -79,6 +106,8 @@ export type ClusterDetail = {
   lags: { machineSet: string; lagMinors: number | null }[];
   managedWhatIf: ManagedWhatIf | null;
   readiness: Readiness | null;
+  /** What a registry-less cluster serves and what is wrong with its registry; null for a cluster with a registry. */
+  registryLess: RegistryLessState | null;
   observedAt: string | null;
 };
 
@@ -86,7 +115,8 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
   const cluster = await clusterOrThrow(name);
   const state = await findClusterState(cluster.id);
   const snapshot = (state?.snapshot as ClusterSnapshot | undefined) ?? null;
-  if (!snapshot) return { cluster, snapshot: null, skew: null, lags: [], managedWhatIf: null, readiness: null, observedAt: null };
+  if (!snapshot)
+    return { cluster, snapshot: null, skew: null, lags: [], managedWhatIf: null, readiness: null, registryLess: null, observedAt: null };
   const limits = await skewLimits();
   const target = defaultTarget(snapshot);
   return {
@@ -99,6 +129,7 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
     })),
     managedWhatIf: managedBootImagesWhatIf(snapshot),
     readiness: target ? evaluateReadiness(snapshot, target, { limits }) : null,
+    registryLess: registryLessState(snapshot),
     observedAt: state!.observedAt,
   };
 }

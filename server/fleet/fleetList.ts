@@ -1,6 +1,6 @@
 import { appConfig } from "../config/current";
 import { listFleetRows, type FleetRow } from "../store/fleet";
-import type { ClusterList } from "./contract";
+import { dropSharedAnswers } from "./sharedAnswers";
 
 /**
  * The fleet list, kept per process for a few seconds. It is what every open fleet page polls, and
@@ -17,7 +17,7 @@ const MAX_AGE_MS = 15_000;
 const STALE_AFTER_INTERVALS = 3;
 export const staleBefore = () => new Date(Date.now() - STALE_AFTER_INTERVALS * appConfig().collector.intervalMs);
 
-type Cached = { rows: FleetRow[]; at: number; json?: string };
+type Cached = { rows: FleetRow[]; at: number };
 // On globalThis: Next.js bundles pages and route handlers separately, each with its own copy of this
 // module; one cache (and one invalidation) must serve them all.
 const state = ((
@@ -64,13 +64,13 @@ export async function cachedFleetRows(): Promise<FleetRow[]> {
   return (await current()).rows;
 }
 
-/** The list as `GET /api/v1/clusters` sends it, serialized once per refresh. */
-export async function cachedFleetJson(): Promise<string> {
-  const c = await current();
-  return (c.json ??= JSON.stringify({ clusters: c.rows } satisfies ClusterList));
-}
-
-export function invalidateFleetList(): void {
+/**
+ * Something changed that the fleet list shows. A person's change (the default) also drops the shared
+ * answers of the fleet view; a sweep's does not: sweeps change rows all the time, and those answers
+ * are only a moment old anyway.
+ */
+export function invalidateFleetList(cause: "change" | "sweep" = "change"): void {
   state.generation++;
   state.cached = null;
+  if (cause === "change") dropSharedAnswers();
 }

@@ -23,7 +23,21 @@ export type FleetRow = ClusterSummary & {
   lastSeenAt: string | null;
   /** Not offline, and its last sweep failed or was longer ago than `staleBefore` allows. */
   stale: boolean;
+  /** Installed without a registry: its newest snapshot has an InternalReleaseImage (docs/openshift.md §24). */
+  registryLess: boolean;
+  /** From an ACM hub: "available", "lease-expired" (not contacted) or "removed" (deleted on the hub, history kept); null otherwise. */
+  hubState: string | null;
 };
+
+/**
+ * Not contacted by design: imported from dumps, or a hub cluster whose lease expired or that the hub
+ * deleted. Such clusters are counted and filtered as offline, never as stale.
+ */
+export const OFFLINE = `(c."offline" OR coalesce(c."hubState", 'available') <> 'available')`;
+
+/** Not offline, and its last contact failed or the collector has not seen it since `before` (a parameter). */
+export const staleWhen = (before: string) =>
+  `NOT ${OFFLINE} AND (c."lastContactStatus"::text NOT IN ('ok', 'unknown') OR coalesce(s."lastSeenAt" < ${before}::timestamp, false))`;
 
 // Every value arrives as the text Postgres sends; only what is not text is converted below.
 const asText = { getTypeParser: () => (value: string) => value };
@@ -35,24 +49,22 @@ function iso(timestamp: string | null): string | null {
   return `${date}T${seconds}.${fraction.padEnd(3, "0").slice(0, 3)}Z`;
 }
 
-/** Every cluster (or the one named) with its summary, ordered by name. */
-async function queryFleetRows(staleBefore: Date, name: string | null): Promise<FleetRow[]> {
-  const result = await getPool().query<(string | null)[]>({
-    rowMode: "array",
-    types: asText,
-    text: `SELECT c."id", c."name", c."displayName", c."labels", c."platform", c."apiUrl", c."offline",
-                  c."lastContactAt", c."lastContactStatus", c."lastContactError",
-                  s."version", coalesce(s."skewStatus", 'unknown'), s."skewSummary", s."enforcementMode", s."oldestBootImage",
-                  s."readinessTarget", coalesce(s."readinessStatus", 'unknown'), s."readinessBlocker", s."lastSeenAt",
-                  NOT c."offline" AND (c."lastContactStatus"::text NOT IN ('ok', 'unknown') OR coalesce(s."lastSeenAt" < $1, false))
-             FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
-            WHERE $2::text IS NULL OR c."name" = $2
-            ORDER BY c."name"`,
-    // Stored timestamps are UTC without a zone: compare with one written the same way.
-    values: [staleBefore.toISOString().replace("T", " ").replace("Z", ""), name],
-  } as pg.QueryConfig);
-  // One object literal per row (one shape for V8), in the order of the columns above.
-  return result.rows.map((r) => ({
+/** The columns of a fleet row, in the order `toFleetRow` reads them; `$1` is the stale-before time. */
+export const FLEET_COLUMNS = `c."id", c."name", c."displayName", c."labels", c."platform", c."apiUrl", c."offline",
+       c."lastContactAt", c."lastContactStatus", c."lastContactError",
+       s."version", coalesce(s."skewStatus", 'unknown'), s."skewSummary", s."enforcementMode", s."oldestBootImage",
+       s."readinessTarget", coalesce(s."readinessStatus", 'unknown'), s."readinessBlocker", s."lastSeenAt",
+       ${staleWhen("$1")}, coalesce(s."registryLess", false), c."hubState"`;
+
+/** The rows a fleet query reads: every cluster, with its newest summary when it has one. */
+export const FLEET_FROM = `"Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"`;
+
+/** Stored timestamps are UTC without a zone: compare with one written the same way. */
+export const storedTime = (at: Date) => at.toISOString().replace("T", " ").replace("Z", "");
+
+/** One object literal per row (one shape for V8), in the order of FLEET_COLUMNS. */
+export function toFleetRow(r: (string | null)[]): FleetRow {
+  return {
     id: r[0]!,
     name: r[1]!,
     displayName: r[2]!,
@@ -74,7 +86,24 @@ async function queryFleetRows(staleBefore: Date, name: string | null): Promise<F
     readinessBlocker: r[17] ?? null,
     lastSeenAt: iso(r[18] ?? null),
     stale: r[19] === "t",
-  }));
+    registryLess: r[20] === "t",
+    hubState: r[21] ?? null,
+  };
+}
+
+/** Runs a query whose every value arrives as text, one array per row. */
+export async function queryText(text: string, values: unknown[]): Promise<(string | null)[][]> {
+  const result = await getPool().query<(string | null)[]>({ rowMode: "array", types: asText, text, values } as pg.QueryConfig);
+  return result.rows;
+}
+
+/** Every cluster (or the one named) with its summary, ordered by name. */
+async function queryFleetRows(staleBefore: Date, name: string | null): Promise<FleetRow[]> {
+  const rows = await queryText(`SELECT ${FLEET_COLUMNS} FROM ${FLEET_FROM} WHERE $2::text IS NULL OR c."name" = $2 ORDER BY c."name"`, [
+    storedTime(staleBefore),
+    name,
+  ]);
+  return rows.map(toFleetRow);
 }
 
 export async function listFleetRows(staleBefore: Date): Promise<FleetRow[]> {

@@ -22,6 +22,8 @@ export type StateSummary = {
   readinessTarget: string | null;
   readinessStatus: CheckStatus;
   readinessBlocker: string | null;
+  /** Installed without a registry: the snapshot has an InternalReleaseImage. */
+  registryLess: boolean;
 };
 
 export type SweepSuccess = {

@@ -1,23 +1,41 @@
 import type { Metadata } from "next";
 import { FleetView } from "@/components/fleet/FleetView";
+import { FLEET_WINDOW, paramsOfView, viewFromParams } from "@/components/fleet/fleetUrl";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
-import { listFleet } from "@/server/fleet/fleet";
+import { fleetSummary } from "@/server/fleet/fleet";
+import { fleetPage } from "@/server/fleet/fleetPage";
+import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
+import { answerKey, sharedAnswer } from "@/server/fleet/sharedAnswers";
 
 export const metadata: Metadata = { title: "Fleet" };
 
-export default async function FleetPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** Renders the counts and the first window of the view the URL asks for; the table fetches the rest as it scrolls. */
+export default async function FleetPage({ searchParams }: { searchParams: SearchParams }) {
   await requirePageUser(SECTIONS.fleet.access);
-  const clusters = await listFleet();
+  const raw = await searchParams;
+  const view = viewFromParams({ get: (name) => (typeof raw[name] === "string" ? (raw[name] as string) : null) });
+  const query = paramsOfView(view).toString();
+  const parsed = FleetListQuerySchema.safeParse({ ...Object.fromEntries(new URLSearchParams(query)), limit: String(FLEET_WINDOW) });
+  const [summary, first] = await Promise.all([
+    sharedAnswer(answerKey("summary"), fleetSummary),
+    // A hand-edited link the API would refuse: the table shows the API's message instead of a first window.
+    parsed.success ? sharedAnswer(answerKey("clusters", parsed.data), () => fleetPage(parsed.data)) : Promise.resolve(null),
+  ]);
   return (
     <>
       <PageHeader
         title="Fleet"
         description="Boot-image skew and upgrade readiness of every registered cluster, as of the collector's latest sweep."
       />
-      <FleetView initial={seed(clusters)} />
+      <FleetView
+        first={{ ...seed(first ?? { clusters: [], total: 0, next: null }), query: parsed.success ? query : "\u0000" }}
+        summary={seed(summary)}
+      />
     </>
   );
 }

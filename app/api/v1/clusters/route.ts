@@ -1,13 +1,20 @@
 import { registerCluster, RegisterClusterSchema } from "@/server/clusters/registration";
-import { fleetListJson } from "@/server/fleet/fleet";
+import { fleetPage } from "@/server/fleet/fleetPage";
+import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
+import { answerKey, sharedAnswer } from "@/server/fleet/sharedAnswers";
 import { apiRoute, json } from "@/server/http/api";
+import { etagged, etaggedResponse } from "@/server/http/etag";
 
 export const dynamic = "force-dynamic";
 
-/** Every cluster with its skew and readiness summary (from the store; no cluster is contacted). */
-export const GET = apiRoute(
-  { access: "any" },
-  async () => new Response(await fleetListJson(), { headers: { "content-type": "application/json" } }),
+/**
+ * One window of the fleet: filtered, sorted and paged in the database (from the store; no cluster is
+ * contacted), with the count of matching clusters and the cursor of the next window. The same window
+ * asked for by many people at once is read once (server/fleet/sharedAnswers.ts); an unchanged window
+ * answers 304 to If-None-Match.
+ */
+export const GET = apiRoute({ access: "any", query: FleetListQuerySchema }, async ({ request, query }) =>
+  etaggedResponse(request, await sharedAnswer(answerKey("clusters.json", query), async () => etagged(await fleetPage(query)))),
 );
 
 /** Register a cluster (admin): tests the connection, stores the credentials encrypted. */

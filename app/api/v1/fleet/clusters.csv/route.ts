@@ -1,0 +1,18 @@
+import { fleetCsv } from "@/server/fleet/fleetPage";
+import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
+import { apiRoute } from "@/server/http/api";
+
+export const dynamic = "force-dynamic";
+
+/** Every cluster the fleet query matches (paging ignored), as CSV streamed from the database. */
+export const GET = apiRoute(
+  { access: "any", query: FleetListQuerySchema },
+  async ({ query }) =>
+    new Response(fleetCsv(query), {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="fleet-${new Date().toISOString().slice(0, 10)}.csv"`,
+        "cache-control": "no-store",
+      },
+    }),
+);

@@ -1,0 +1,139 @@
+"use client";
+
+import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { CheckStatus, FleetSummary, SkewStatus } from "@/server/fleet/contract";
+import { Card } from "../ui";
+import type { FleetViewState } from "./fleetUrl";
+import { LastUpdated, READINESS, SKEW } from "./status";
+
+export const SKEW_ORDER: SkewStatus[] = ["blocked", "at-risk", "opted-out", "unknown", "ok"];
+export const READINESS_ORDER: CheckStatus[] = ["fail", "warn", "unknown", "pass"];
+
+function StatTile({
+  label,
+  value,
+  tone,
+  onClick,
+  active,
+}: {
+  label: string;
+  value: number;
+  tone: string;
+  onClick: () => void;
+  active: boolean;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-pressed={active}
+      className={`flex min-w-28 flex-col rounded-md border px-3 py-2 text-left transition hover:bg-canvas ${active ? "border-accent" : "border-line"}`}
+    >
+      <span className={`text-2xl font-semibold ${tone}`}>{value.toLocaleString()}</span>
+      <span className="text-xs text-muted">{label}</span>
+    </button>
+  );
+}
+
+const toneOf = (className: string) => className.split(" ").find((c) => c.startsWith("text-")) ?? "";
+
+/** The fleet's counts (whole fleet, from the server's aggregates); a tile or a bar filters the table. */
+export function FleetSummaryCards({
+  summary,
+  updatedAt,
+  fetching,
+  view,
+  set,
+}: {
+  summary: FleetSummary;
+  updatedAt: number;
+  fetching: boolean;
+  view: FleetViewState;
+  set: (patch: Partial<FleetViewState>) => void;
+}) {
+  const toggle = (key: "skew" | "readiness", value: string) => set({ [key]: view[key] === value ? "" : value });
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <Card className="p-4 lg:col-span-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 className="font-semibold">Boot-image skew</h2>
+          <LastUpdated at={updatedAt} fetching={fetching} />
+        </div>
+        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Clusters by skew status">
+          {SKEW_ORDER.map((k) => (
+            <StatTile
+              key={k}
+              label={SKEW[k].label}
+              value={summary.bySkew[k] ?? 0}
+              tone={toneOf(SKEW[k].className)}
+              active={view.skew === k}
+              onClick={() => toggle("skew", k)}
+            />
+          ))}
+        </div>
+        <h2 className="mt-5 font-semibold">Readiness for the next minor</h2>
+        <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Clusters by readiness">
+          {READINESS_ORDER.map((k) => (
+            <StatTile
+              key={k}
+              label={READINESS[k].label}
+              value={summary.byReadiness[k] ?? 0}
+              tone={toneOf(READINESS[k].className)}
+              active={view.readiness === k}
+              onClick={() => toggle("readiness", k)}
+            />
+          ))}
+          <StatTile label="Stale" value={summary.stale} tone="text-warn" active={view.stale} onClick={() => set({ stale: !view.stale })} />
+          {summary.registryLess ? (
+            <StatTile
+              label="Registry-less"
+              value={summary.registryLess}
+              tone="text-ink"
+              active={view.registryLess}
+              onClick={() => set({ registryLess: !view.registryLess })}
+            />
+          ) : null}
+        </div>
+        {summary.mostCommonBlocker ? (
+          <p className="mt-3 text-sm">
+            Most common blocker:{" "}
+            <button
+              type="button"
+              className="font-semibold text-accent hover:underline"
+              onClick={() => set({ blocker: view.blocker === summary.mostCommonBlocker!.title ? "" : summary.mostCommonBlocker!.title })}
+            >
+              {summary.mostCommonBlocker.title}
+            </button>{" "}
+            ({summary.mostCommonBlocker.clusters.toLocaleString()} cluster{summary.mostCommonBlocker.clusters === 1 ? "" : "s"})
+          </p>
+        ) : null}
+      </Card>
+      <Card className="p-4">
+        <h2 className="font-semibold">Versions</h2>
+        <div
+          className="mt-2 h-44"
+          role="img"
+          aria-label={`Cluster versions: ${summary.versions.map((v) => `${v.minor}: ${v.count}`).join(", ")}`}
+        >
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart data={summary.versions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+              <XAxis dataKey="minor" tick={{ fontSize: 11 }} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+              <Tooltip />
+              <Bar
+                dataKey="count"
+                name="clusters"
+                fill="#0b63c5"
+                onClick={(bar) => {
+                  // recharts hands back the bar's own data point: one of summary.versions.
+                  const minor = String(bar.payload?.minor ?? "");
+                  set({ version: view.version === minor ? "" : minor });
+                }}
+              />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </Card>
+    </div>
+  );
+}
