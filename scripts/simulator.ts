@@ -1,20 +1,29 @@
 /**
  * `npm run simulator -- [--clusters N] [--seed S] [--port P] [--host H] [--kubeconfig FILE]
- *                       [--import DIR [--name NAME]]...`
+ *                       [--import DIR [--name NAME]]... [--scenario NAME]...`
  * Serves a fleet of simulated OpenShift clusters, each under https://HOST:PORT/clusters/<name>.
+ *
+ * `npm run simulator -- --hub [--clusters N] [--hub-port P] [--proxy-port P] [--registration FILE]
+ *                       [--kubeconfig FILE] [--permission-delay MS]`
+ * Serves a simulated ACM hub managing N clusters, with its cluster-proxy user-server in front of them.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Fleet } from "../server/simulator/cluster";
 import { startSimulator } from "../server/simulator/http";
+import { hubKubeconfig, startHubSimulator } from "../server/simulator/hub/server";
 import { clusterFromDumps } from "../server/simulator/importCluster";
 import { kubeconfigFor } from "../server/simulator/kubeconfig";
 import { Reconciler, scaledClock } from "../server/simulator/reconciler";
-import { generateFleet } from "../server/simulator/scenarios/generate";
+import { generateFleet, tokenFor } from "../server/simulator/scenarios/generate";
+import { NAMED_SCENARIOS } from "../server/simulator/scenarios/releaseBundle";
 
-const usage =
-  "usage: npm run simulator -- [--clusters N] [--seed S] [--port P] [--host H] [--kubeconfig FILE] [--import DIR [--name NAME]]...";
+const usage = [
+  "usage: npm run simulator -- [--clusters N] [--seed S] [--port P] [--host H] [--kubeconfig FILE] [--import DIR [--name NAME]]... [--scenario NAME]...",
+  "       npm run simulator -- --hub [--clusters N] [--seed S] [--host H] [--port P] [--hub-port P] [--proxy-port P]",
+  "                         [--registration FILE] [--kubeconfig FILE] [--permission-delay MS]",
+].join("\n");
 
 function fail(message: string): never {
   console.error(`simulator: ${message}`);
@@ -32,6 +41,12 @@ async function main() {
       import: { type: "string", multiple: true },
       name: { type: "string", multiple: true },
       speed: { type: "string", default: "60" },
+      scenario: { type: "string", multiple: true },
+      hub: { type: "boolean" },
+      "hub-port": { type: "string", default: "18444" },
+      "proxy-port": { type: "string", default: "19092" },
+      registration: { type: "string" },
+      "permission-delay": { type: "string", default: "2000" },
       help: { type: "boolean", short: "h" },
     },
     tokens: true,
@@ -47,6 +62,35 @@ async function main() {
   if (!(speed > 0)) fail("--speed must be a positive number (simulated seconds per real second)");
   if (!Number.isInteger(seed)) fail("--seed must be a whole number");
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be between 0 and 65535");
+
+  if (values.hub) {
+    if ((values.import ?? []).length > 0) fail("--import cannot be combined with --hub");
+    if ((values.scenario ?? []).length > 0) fail("--scenario cannot be combined with --hub");
+    const count = values.clusters !== undefined ? Number(values.clusters) : 20;
+    if (!Number.isInteger(count) || count < 1) fail("--clusters must be a whole number of at least 1");
+    const hubPort = Number(values["hub-port"]);
+    const proxyPort = Number(values["proxy-port"]);
+    const delay = Number(values["permission-delay"]);
+    for (const [flag, p] of [
+      ["--hub-port", hubPort],
+      ["--proxy-port", proxyPort],
+    ] as const)
+      if (!Number.isInteger(p) || p < 0 || p > 65535) fail(`${flag} must be between 0 and 65535`);
+    if (!Number.isFinite(delay) || delay < 0) fail("--permission-delay must be a number of milliseconds");
+    await serveHub({
+      count,
+      seed,
+      host: values.host,
+      port,
+      hubPort,
+      proxyPort,
+      delay,
+      speed,
+      registration: values.registration,
+      kubeconfig: values.kubeconfig,
+    });
+    return;
+  }
 
   // Each --name belongs to the --import before it.
   const imports: { dir: string; name?: string }[] = [];
@@ -64,6 +108,11 @@ async function main() {
 
   const fleet = new Fleet();
   for (const spec of generateFleet(count, seed)) fleet.add(spec);
+  for (const name of values.scenario ?? []) {
+    const scenario = NAMED_SCENARIOS[name];
+    if (!scenario) fail(`--scenario ${name}: no such scenario (${Object.keys(NAMED_SCENARIOS).join(", ")})`);
+    fleet.add(scenario((n) => tokenFor(n, seed)));
+  }
   for (const { dir, name } of imports) {
     const { spec, warnings } = await clusterFromDumps(dir, name, seed).catch((e: Error) => fail(e.message));
     warnings.forEach((w) => console.warn(`simulator: ${w}`));
@@ -87,6 +136,61 @@ async function main() {
     await mkdir(path.dirname(path.resolve(values.kubeconfig)), { recursive: true });
     await writeFile(values.kubeconfig, kubeconfigFor(fleet.list(), sim.url, sim.ca), { mode: 0o600 });
     console.log(`simulator: kubeconfig with one context per cluster written to ${values.kubeconfig}`);
+  }
+  const stop = () => {
+    reconciler.stop();
+    void sim.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+async function serveHub(o: {
+  count: number;
+  seed: number;
+  host: string;
+  port: number;
+  hubPort: number;
+  proxyPort: number;
+  delay: number;
+  speed: number;
+  registration?: string;
+  kubeconfig?: string;
+}) {
+  const sim = await startHubSimulator({
+    clusters: o.count,
+    seed: o.seed,
+    host: o.host,
+    clusterPort: o.port,
+    hubPort: o.hubPort,
+    proxyPort: o.proxyPort,
+    permissionDelayMs: o.delay,
+    serviceAccountDelayMs: o.delay,
+    // The ACM agent refreshes ManagedClusterInfo every 5 minutes of the clusters' (simulated) time.
+    clusterInfoRefreshMs: 300_000 / o.speed,
+  }).catch((e: NodeJS.ErrnoException) =>
+    fail(e.code === "EADDRINUSE" ? `${e.message}; choose other ports with --port, --hub-port, --proxy-port` : e.message),
+  );
+  const reconciler = new Reconciler(sim.fleet, scaledClock(o.speed));
+  reconciler.start();
+  const registration = sim.registration();
+  console.log(`simulator: ACM hub with ${sim.hub.memberNames().length} managed clusters`);
+  console.log(`simulator:   hub API            ${registration.hubApiUrl}`);
+  console.log(`simulator:   cluster-proxy      ${registration.proxyUrl}/<cluster>/<kube API path>`);
+  console.log(`simulator:   clusters (direct)  ${sim.clusters.url}/clusters/<name>`);
+  console.log(`simulator:   reader token       ${registration.readerToken}`);
+  console.log(`simulator:   proxy token        ${registration.proxyToken} (impersonated as ${registration.proxyImpersonatedUser})`);
+  if (o.registration) {
+    await mkdir(path.dirname(path.resolve(o.registration)), { recursive: true });
+    await writeFile(o.registration, `${JSON.stringify(registration, null, 2)}\n`, { mode: 0o600 });
+    console.log(`simulator: hub registration (URLs, CA, tokens) written to ${o.registration}`);
+  } else {
+    console.log("simulator: give --registration FILE to write the CA and tokens as JSON");
+  }
+  if (o.kubeconfig) {
+    await mkdir(path.dirname(path.resolve(o.kubeconfig)), { recursive: true });
+    await writeFile(o.kubeconfig, hubKubeconfig(sim), { mode: 0o600 });
+    console.log(`simulator: kubeconfig with contexts hub, hub-admin and proxy-local-cluster written to ${o.kubeconfig}`);
   }
   const stop = () => {
     reconciler.stop();

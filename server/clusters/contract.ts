@@ -6,6 +6,8 @@ import type { z } from "zod";
 import type { ConnectionReport } from "../kube/connection";
 import type { KubeconfigContext } from "../kube/credentials";
 import type { ClusterSummary } from "../store/clusters";
+import type { RegistrationItemRecord } from "../store/registrationJobs";
+import type { BulkContext, BulkPreviewSchema, CreateRegistrationJobSchema, RegistrationJobProgress } from "./bulk";
 import type { OfflineImportResult } from "./offlineImport";
 import type { CredentialSourceSchema, RegisterClusterSchema, UpdateClusterSchema } from "./registration";
 
@@ -23,3 +25,12 @@ export type CredentialSourceRequest = z.input<typeof CredentialSourceSchema>;
 export type ConnectionTest = { report: ConnectionReport };
 /** POST /api/v1/kubeconfig-contexts */
 export type KubeconfigContexts = { contexts: KubeconfigContext[] };
+
+/** POST /api/v1/registration-jobs/preview */
+export type BulkPreviewRequest = z.input<typeof BulkPreviewSchema>;
+export type BulkPreview = { contexts: BulkContext[] };
+/** POST /api/v1/registration-jobs */
+export type CreateRegistrationJobRequest = z.input<typeof CreateRegistrationJobSchema>;
+/** POST /api/v1/registration-jobs (202) and GET /api/v1/registration-jobs/{id} */
+export type RegistrationJobAnswer = { job: RegistrationJobProgress };
+export type { BulkContext, RegistrationJobProgress, RegistrationItemRecord };

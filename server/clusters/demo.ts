@@ -6,7 +6,10 @@ import { sealCredentials } from "./registration";
 /** Demo clusters carry this label; a console with only these counts as unconfigured. */
 export const DEMO_LABEL: [string, string] = ["fleetskew.io/demo", "true"];
 
-export const countRealClusters = () => countClusters({ excludeLabel: DEMO_LABEL });
+/** The simulated hub of `FLEETSKEW_DEMO_HUB=1`; its clusters carry its name under fleetskew.io/hub. */
+export const DEMO_HUB = "demo-hub";
+
+export const countRealClusters = () => countClusters({ excludeLabels: [DEMO_LABEL, ["fleetskew.io/hub", DEMO_HUB]] });
 
 /**
  * Registers the demo fleet's clusters (first start) or points them at where the simulator serves

@@ -84,11 +84,14 @@ const PART_NAMES: Partial<Record<keyof ClusterObjects, string>> = {
   machineOSConfigs: "MachineOSConfigs",
   machineOSBuilds: "MachineOSBuilds",
   provisioning: "Provisioning provisioning-configuration",
+  internalReleaseImage: "InternalReleaseImage cluster",
 };
 const partName = (key: string) => PART_NAMES[key as keyof ClusterObjects] ?? key;
 
 /** Parts that exist only on one platform: their absence is worth a warning only there, or when the platform is unknown. */
 const PLATFORM_PARTS: Partial<Record<keyof ClusterObjects, string>> = { provisioning: "BareMetal" };
+/** Parts most clusters do not have: only a cluster installed without a registry has an InternalReleaseImage. */
+const RARE_PARTS: ReadonlySet<keyof ClusterObjects> = new Set(["internalReleaseImage"]);
 
 function parseFields(input: OfflineImportInput) {
   const parsed = OfflineImportFieldsSchema.safeParse(input);
@@ -109,6 +112,7 @@ function describeRead(objects: ClusterObjects): { read: number; warnings: string
   for (const [key, result] of Object.entries(objects) as [string, ClusterObjects[keyof ClusterObjects]][]) {
     const onlyOn = PLATFORM_PARTS[key as keyof ClusterObjects];
     if (result.status === "not-available") {
+      if (RARE_PARTS.has(key as keyof ClusterObjects)) continue;
       if (!onlyOn || !platform || platform === onlyOn) missing.push(partName(key));
     } else if (result.status === "error") warnings.push(`${partName(key)} left out: ${result.error.message}`);
     else if ("items" in result) {

@@ -164,7 +164,7 @@ export async function testCredentials(source: CredentialSource, actor: Actor): P
 }
 
 /** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
-const connectionOptions = () => ({ timeoutMs: Math.min(appConfig().kube.timeoutMs, 8_000), retries: 0 });
+export const connectionOptions = () => ({ timeoutMs: Math.min(appConfig().kube.timeoutMs, 8_000), retries: 0 });
 
 /**
  * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
@@ -188,6 +188,7 @@ export async function registerCluster(
         apiUrl: credentials.server,
         encryptedCredentials: await sealCredentials(input.name, credentials),
         contact: { ...contact, at: new Date() },
+        openshiftClusterId: report.clusterId,
       },
       {
         ...auditActor(actor),
@@ -246,7 +247,7 @@ export async function testRegisteredCluster(name: string, actor: Actor): Promise
   const report = await testConnection(await credentialsOf(name), connectionOptions());
   await recordContact(
     name,
-    { ...contactStatusOf(report), at: new Date(), platform: report.platform },
+    { ...contactStatusOf(report), at: new Date(), platform: report.platform, openshiftClusterId: report.clusterId },
     testAudit(actor, name, report, "registered"),
   );
   return report;

@@ -312,7 +312,8 @@ describe("a collector process killed mid-sweep", () => {
     for (const name of names) fleet.setFaults(name, undefined);
     const factsBefore = await factCount();
     // Once the dead worker's leases have expired another worker takes the clusters over.
-    const leaseMs = 5_000 * 2 + 30_000;
+    // Collector.leaseMs() for the child's 5 s sweep deadline: twice the deadline and a margin as long as it.
+    const leaseMs = 5_000 * 2 + 5_000;
     const results = await new Collector(options("survivor", { now: () => new Date(Date.now() + leaseMs + 1_000) })).runOnce();
     expect(results.map((r) => [r.cluster, r.outcome, r.stored]).sort()).toEqual(names.map((n) => [n, "ok", "written"]));
     // Each cluster's change is stored exactly once, and no fact appears twice.

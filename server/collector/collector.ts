@@ -6,6 +6,7 @@ import { invalidateFleetList } from "../fleet/fleetList";
 import { ClusterClient, configuredClientOptions, type ClientOptions } from "../kube/client";
 import { readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
+import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
 import { digest, FleetCatalog } from "./evaluate";
 import { PreviewInputsKeeper } from "./previewInputs";
@@ -64,6 +65,9 @@ export function judgeRead(objects: ClusterObjects): Failure | null {
     return { status: "unauthorized", error: errors.find((e) => e.error.kind === "unauthorized")!.error.message };
   const network = errors.filter((e) => e.error.kind === "unreachable" || e.error.kind === "timeout");
   if (network.length === parts.length) return { status: "unreachable", error: network[0]!.error.message };
+  // Nothing readable at all is no sweep, whatever each refusal says (a hub's permission not applied, a token's rights taken away).
+  if (errors.length === parts.length && errors.length > 0)
+    return { status: "stale", error: `${errors[0]!.part}: ${errors[0]!.error.message}` };
   const serious = errors.filter((e) => e.error.kind !== "forbidden");
   if (serious.length) return { status: "stale", error: `${serious[0]!.part}: ${serious[0]!.error.message}` };
   for (const [part, r] of parts)
@@ -117,12 +121,44 @@ export class Collector {
     return client;
   }
 
+  /** Sweeps of one hub's clusters in progress here, and those waiting for a slot (the hub's concurrency cap). */
+  private readonly hubSlots = new Map<string, { busy: number; waiting: (() => void)[] }>();
+
+  private async hubSlot(claim: ClaimedCluster): Promise<() => void> {
+    if (!claim.hubId) return () => undefined;
+    const slots = this.hubSlots.get(claim.hubId) ?? { busy: 0, waiting: [] };
+    this.hubSlots.set(claim.hubId, slots);
+    if (slots.busy >= (claim.hubConcurrency ?? 20)) await new Promise<void>((r) => slots.waiting.push(r));
+    slots.busy++;
+    return () => {
+      slots.busy--;
+      slots.waiting.shift()?.();
+    };
+  }
+
   /** Reads, digests and stores one claimed cluster. Never throws: failures are the cluster's. */
   async sweep(claim: ClaimedCluster): Promise<SweepResult> {
+    const release = await this.hubSlot(claim);
+    const started = performance.now();
+    try {
+      return await this.sweepNow(claim);
+    } catch (error) {
+      // Recording the outcome itself failed (the database, under load): nothing was stored, the lease
+      // expires and the cluster is swept again; the rest of the pass goes on.
+      const message = error instanceof Error ? error.message : String(error);
+      return { cluster: claim.name, outcome: "failed", stored: "lease-lost", error: message, durationMs: performance.now() - started };
+    } finally {
+      release();
+    }
+  }
+
+  private async sweepNow(claim: ClaimedCluster): Promise<SweepResult> {
     const started = performance.now();
     const at = this.options.now();
     const elapsed = () => performance.now() - started;
     const fail = async (failure: Failure): Promise<SweepResult> => {
+      // Through a hub's cluster-proxy, 401, 403 and 502 mean something about the hub.
+      if (claim.hubId) failure = { ...failure, error: proxiedFailure(failure.error) };
       const nextSweepAt = new Date(at.getTime() + jitter(backoffMs(claim.failures, this.options.intervalMs)));
       const stored = await recordSweepFailure({
         clusterId: claim.clusterId,
@@ -176,7 +212,7 @@ export class Collector {
       const durationMs = elapsed();
       if (stored !== "lease-lost") this.catalog.add(newImages);
       // Something a person would see changed: the fleet list of this process shows it at once.
-      if (stored === "written") invalidateFleetList();
+      if (stored === "written") invalidateFleetList("sweep");
       // After the sweep is stored: what a preview needs, read again only when it changed.
       if (stored !== "lease-lost") await this.previewInputs.keep(claim.clusterId, client, objects, at).catch(() => undefined);
       return {
@@ -228,8 +264,13 @@ export class Collector {
     return results;
   }
 
-  private leaseMs(): number {
-    return this.options.clusterTimeoutMs * 2 + 30_000;
+  /**
+   * How long a claimed cluster stays this worker's: twice the sweep's deadline (reading, then
+   * storing) and a margin that grows with it, up to 30 s. A worker killed mid-sweep holds its
+   * clusters no longer than this; another worker then sweeps them.
+   */
+  leaseMs(): number {
+    return this.options.clusterTimeoutMs * 2 + Math.min(30_000, this.options.clusterTimeoutMs);
   }
 
   start(onError: (error: unknown) => void = (e) => console.error("fleetskew collector:", e)): void {

@@ -12,6 +12,8 @@ export type ConnectionReport = {
   kubernetesVersion: string | null;
   openshiftVersion: string | null;
   platform: string | null;
+  /** ClusterVersion spec.clusterID: the cluster's identity, whatever URL or credentials reach it. */
+  clusterId: string | null;
   served: ServedKind[];
   forbidden: MissingPermission[];
   /** What went wrong first, in words, when the connection is not usable. */
@@ -38,6 +40,7 @@ async function probe(client: ClusterClient): Promise<ConnectionReport> {
     kubernetesVersion: null,
     openshiftVersion: null,
     platform: null,
+    clusterId: null,
     served: [],
     forbidden: [],
     problem: null,
@@ -88,7 +91,10 @@ async function probe(client: ClusterClient): Promise<ConnectionReport> {
   report.forbidden.sort((a, b) => `${a.resource}${a.verb}`.localeCompare(`${b.resource}${b.verb}`));
 
   const [cv, infra] = await Promise.all([readClusterVersion(client), readInfrastructure(client)]);
-  if (cv.status === "ok") report.openshiftVersion = cv.value.status?.history?.[0]?.version ?? cv.value.status?.desired?.version ?? null;
+  if (cv.status === "ok") {
+    report.openshiftVersion = cv.value.status?.history?.[0]?.version ?? cv.value.status?.desired?.version ?? null;
+    report.clusterId = cv.value.spec?.clusterID ?? null;
+  }
   if (infra.status === "ok") report.platform = infra.value.status?.platformStatus?.type ?? infra.value.status?.platform ?? null;
   if (!report.openshiftVersion) report.problem = "this does not look like an OpenShift cluster: it has no readable ClusterVersion";
   return report;

@@ -68,3 +68,23 @@ describe("checks", () => {
     expect(() => checkCaBundle("hello")).toThrow(/not a PEM certificate/);
   });
 });
+
+describe("credential kinds and YAML limits", () => {
+  it("names how each context's user authenticates", () => {
+    const cases: [string, string][] = [
+      ["    token: sha256~abc", "token"],
+      [`    client-certificate-data: ${b64(pem)}\n    client-key-data: ${b64("-----BEGIN KEY-----")}`, "client certificate"],
+      ["    exec: {command: oc}", "exec"],
+      ["    auth-provider: {name: oidc}", "auth-provider"],
+      ["    tokenFile: /var/run/token", "files"],
+      ["    username: someone", "none"],
+    ];
+    for (const [user, kind] of cases) expect(parseKubeconfig(kubeconfig(user)).credentialKindOf("ctx")).toBe(kind);
+    expect(parseKubeconfig(kubeconfig("    token: t")).credentialKindOf("missing")).toBe("none");
+  });
+
+  it("refuses a kubeconfig whose aliases would expand it past the limit", () => {
+    const aliases = `a: &a [x, x, x, x]\n${Array.from({ length: 60 }, (_, i) => `k${i}: *a`).join("\n")}\n`;
+    expect(() => parseKubeconfig(aliases)).toThrow(/not valid YAML: .*alias/i);
+  });
+});

@@ -77,7 +77,19 @@ const KubeconfigSchema = z.object({
 });
 
 export type KubeconfigContext = { name: string; cluster: string; server: string; user: string | null; current: boolean };
-export type ParsedKubeconfig = { contexts: KubeconfigContext[]; credentialsFor(context: string): ClusterCredentials };
+/** How a context's user authenticates, as the kubeconfig says it; only "token" and "client certificate" are accepted. */
+export type CredentialKind = "token" | "client certificate" | "exec" | "auth-provider" | "files" | "none";
+export type ParsedKubeconfig = {
+  contexts: KubeconfigContext[];
+  credentialsFor(context: string): ClusterCredentials;
+  credentialKindOf(context: string): CredentialKind;
+};
+
+/**
+ * Anchored YAML nodes may be referenced this often in all (the yaml library's maxAliasCount): a
+ * kubeconfig has no need of aliases, and they let a small upload expand into a very large document.
+ */
+export const KUBECONFIG_MAX_ALIASES = 50;
 
 /**
  * Reads a kubeconfig (YAML or JSON). Everything a context needs must be inline: a token or client
@@ -87,7 +99,7 @@ export function parseKubeconfig(text: string): ParsedKubeconfig {
   if (!text.trim()) throw new CredentialsError("the kubeconfig is empty");
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parseYaml(text, { maxAliasCount: KUBECONFIG_MAX_ALIASES });
   } catch (error) {
     throw new CredentialsError(`the kubeconfig is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
   }
@@ -111,6 +123,17 @@ export function parseKubeconfig(text: string): ParsedKubeconfig {
   }));
   return {
     contexts,
+    credentialKindOf(name: string): CredentialKind {
+      const context = kc.contexts.find((c) => c.name === name);
+      const user = context?.context.user ? userByName.get(context.context.user) : undefined;
+      if (!user) return "none";
+      if (user.exec) return "exec";
+      if (user["auth-provider"]) return "auth-provider";
+      if (user.tokenFile || user["client-certificate"] || user["client-key"]) return "files";
+      if (typeof user.token === "string") return "token";
+      if (typeof user["client-certificate-data"] === "string") return "client certificate";
+      return "none";
+    },
     credentialsFor(name: string): ClusterCredentials {
       const context = kc.contexts.find((c) => c.name === name);
       if (!context) throw new CredentialsError(`the kubeconfig has no context named "${name}"`);

@@ -56,7 +56,7 @@ describe("testConnection", () => {
         .filter((s) => !s.served)
         .map((s) => s.kind)
         .sort(),
-    ).toEqual(["MachineConfigNode", "MachineOSBuild", "MachineOSConfig", "PinnedImageSet"]);
+    ).toEqual(["InternalReleaseImage", "MachineConfigNode", "MachineOSBuild", "MachineOSConfig", "PinnedImageSet"]);
     expect(report.forbidden).toEqual([
       expect.objectContaining({
         verb: "list",

@@ -49,10 +49,10 @@ const toSummary = (r: {
   offline: r.offline,
 });
 
-export async function countClusters(where: { excludeLabel?: [string, string] } = {}): Promise<number> {
-  if (!where.excludeLabel) return getDb().cluster.count();
-  const [key, value] = where.excludeLabel;
-  return getDb().cluster.count({ where: { NOT: { labels: { path: [key], equals: value } } } });
+export async function countClusters(where: { excludeLabels?: [string, string][] } = {}): Promise<number> {
+  const excluded = where.excludeLabels ?? [];
+  if (excluded.length === 0) return getDb().cluster.count();
+  return getDb().cluster.count({ where: { AND: excluded.map(([key, value]) => ({ NOT: { labels: { path: [key], equals: value } } })) } });
 }
 
 export async function listClusterSummaries(): Promise<ClusterSummary[]> {
@@ -82,23 +82,34 @@ export type NewCluster = {
   apiUrl: string;
   encryptedCredentials: Buffer;
   contact?: { status: ContactStatus; error: string | null; at: Date };
+  /** ClusterVersion spec.clusterID, when the cluster was contacted. */
+  openshiftClusterId?: string | null;
+  /** Registered from an ACM hub: which one, and the cluster's state there. */
+  hubId?: string | null;
+  hubState?: string | null;
 };
+
+/** The row of a new cluster, as every way of registering one writes it. */
+export const clusterRow = (input: NewCluster) => ({
+  name: input.name,
+  displayName: input.displayName,
+  labels: input.labels,
+  platform: input.platform,
+  apiUrl: input.apiUrl,
+  encryptedCredentials: new Uint8Array(input.encryptedCredentials),
+  lastContactAt: input.contact?.at ?? null,
+  lastContactStatus: input.contact?.status ?? "unknown",
+  lastContactError: input.contact?.error ?? null,
+  openshiftClusterId: input.openshiftClusterId ?? null,
+  hubId: input.hubId ?? null,
+  hubState: input.hubState ?? null,
+});
 
 export async function insertCluster(input: NewCluster, actor: Actor): Promise<ClusterSummary> {
   try {
     const [row] = await getDb().$transaction([
       getDb().cluster.create({
-        data: {
-          name: input.name,
-          displayName: input.displayName,
-          labels: input.labels,
-          platform: input.platform,
-          apiUrl: input.apiUrl,
-          encryptedCredentials: new Uint8Array(input.encryptedCredentials),
-          lastContactAt: input.contact?.at ?? null,
-          lastContactStatus: input.contact?.status ?? "unknown",
-          lastContactError: input.contact?.error ?? null,
-        },
+        data: clusterRow(input),
         omit: { encryptedCredentials: true },
       }),
       getDb().auditEvent.create({
@@ -128,17 +139,7 @@ export async function insertClusters(inputs: NewCluster[], actor: Actor): Promis
   try {
     const [created] = await getDb().$transaction([
       getDb().cluster.createMany({
-        data: inputs.map((input) => ({
-          name: input.name,
-          displayName: input.displayName,
-          labels: input.labels,
-          platform: input.platform,
-          apiUrl: input.apiUrl,
-          encryptedCredentials: new Uint8Array(input.encryptedCredentials),
-          lastContactAt: input.contact?.at ?? null,
-          lastContactStatus: input.contact?.status ?? "unknown",
-          lastContactError: input.contact?.error ?? null,
-        })),
+        data: inputs.map(clusterRow),
       }),
       getDb().auditEvent.createMany({
         data: inputs.map((input) =>
@@ -202,11 +203,10 @@ export async function deleteCluster(name: string, actor: Actor): Promise<boolean
   });
 }
 
-/** The outcome of the latest contact; not audited (it is an observation, not a change). */
 /** The outcome of a connection test, as the cluster's last contact, with its audit event in the same transaction. */
 export async function recordContact(
   name: string,
-  contact: { status: ContactStatus; error: string | null; at: Date; platform?: string | null },
+  contact: { status: ContactStatus; error: string | null; at: Date; platform?: string | null; openshiftClusterId?: string | null },
   audit: AuditInput,
 ): Promise<void> {
   await getDb().$transaction([
@@ -217,6 +217,7 @@ export async function recordContact(
         lastContactStatus: contact.status,
         lastContactError: contact.error,
         ...(contact.platform ? { platform: contact.platform } : {}),
+        ...(contact.openshiftClusterId ? { openshiftClusterId: contact.openshiftClusterId } : {}),
       },
     }),
     getDb().auditEvent.create({ data: auditRow(audit) }),

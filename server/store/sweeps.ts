@@ -5,7 +5,15 @@ import { getDb } from "./db";
  * locked with FOR UPDATE SKIP LOCKED: two workers never claim the same cluster, and a worker that
  * dies leaves a lease that simply expires. Results are written only while the lease is still held.
  */
-export type ClaimedCluster = { clusterId: string; name: string; failures: number; sealedCredentials: Buffer };
+export type ClaimedCluster = {
+  clusterId: string;
+  name: string;
+  failures: number;
+  sealedCredentials: Buffer;
+  /** A cluster reached through an ACM hub's proxy: which hub, and how many of its clusters one process sweeps at once. */
+  hubId: string | null;
+  hubConcurrency: number | null;
+};
 
 /** Gives every swept (not offline) cluster a schedule row; new clusters are due at once. */
 export async function ensureSchedules(): Promise<number> {
@@ -18,18 +26,21 @@ export async function ensureSchedules(): Promise<number> {
 
 export async function claimDueClusters(worker: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedCluster[]> {
   const until = new Date(now.getTime() + leaseMs);
+  // Clusters an ACM hub reports lease-expired or removed are not contacted (docs/acm.md §6).
   const rows = await getDb().$queryRaw<(Omit<ClaimedCluster, "sealedCredentials"> & { sealedCredentials: Uint8Array })[]>`
     UPDATE "SweepSchedule" s
     SET "leaseOwner" = ${worker}, "leaseExpiresAt" = ${until}
     FROM "Cluster" c
+    LEFT JOIN "Hub" h ON h."id" = c."hubId"
     WHERE c."id" = s."clusterId" AND s."clusterId" IN (
-      SELECT "clusterId" FROM "SweepSchedule"
-      WHERE "nextSweepAt" <= ${now} AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < ${now})
-      ORDER BY "nextSweepAt"
+      SELECT ss."clusterId" FROM "SweepSchedule" ss JOIN "Cluster" cc ON cc."id" = ss."clusterId"
+      WHERE ss."nextSweepAt" <= ${now} AND (ss."leaseExpiresAt" IS NULL OR ss."leaseExpiresAt" < ${now})
+        AND (cc."hubState" IS NULL OR cc."hubState" = 'available')
+      ORDER BY ss."nextSweepAt"
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED)
+      FOR UPDATE OF ss SKIP LOCKED)
     RETURNING s."clusterId" AS "clusterId", c."name" AS "name", s."failures" AS "failures",
-              c."encryptedCredentials" AS "sealedCredentials"`;
+              c."encryptedCredentials" AS "sealedCredentials", c."hubId" AS "hubId", h."concurrency" AS "hubConcurrency"`;
   return rows.map((r) => ({ ...r, sealedCredentials: Buffer.from(r.sealedCredentials) }));
 }
 

@@ -12,6 +12,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         items={[
           { href: "/admin", label: "Users" },
           { href: "/admin/clusters", label: "Clusters" },
+          { href: "/admin/hubs", label: "Hubs" },
           { href: "/admin/settings", label: "Settings" },
         ]}
       />

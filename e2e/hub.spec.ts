@@ -1,0 +1,87 @@
+/**
+ * An admin registers a simulated ACM hub in the console and watches its clusters arrive: each
+ * managed cluster followed or not with its reason, the followed ones in the fleet view with their
+ * cluster sets as labels. On a console of its own, so the hub's clusters meet no other spec's.
+ */
+import { expect, test } from "@playwright/test";
+import { startHubSimulator, type HubSimulator } from "../server/simulator/hub/server";
+import { startConsole, type StartedConsole } from "./console";
+import { snap } from "./helpers";
+
+let app: StartedConsole;
+let hub: HubSimulator;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  [hub, app] = await Promise.all([
+    startHubSimulator({ clusters: 12, seed: 31, permissionDelayMs: 300 }),
+    startConsole({ FLEETSKEW_HUB_RESYNC_SECONDS: "30" }),
+  ]);
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  await hub?.close();
+});
+
+test("an admin registers an ACM hub and sees its clusters arrive, with their cluster sets as labels", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const r = hub.registration();
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(app.adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/fleet$/);
+
+  await page.goto(`${app.url}/admin/hubs`);
+  await expect(page.getByText("No hub is registered.")).toBeVisible();
+  const form = page.getByRole("form", { name: "Register an ACM hub" });
+  await form.getByLabel("Hub name").fill("hub-east");
+  await form.getByLabel("Hub API URL").fill(r.hubApiUrl);
+  await form.getByLabel("Hub CA (PEM)").fill(r.ca);
+  await form.getByLabel("Reader token").fill("sha256~not-the-reader-token");
+  await form.getByLabel("Cluster-proxy URL").fill(r.proxyUrl);
+  await form.getByLabel("Cluster-proxy CA (PEM)").fill(r.proxyCa);
+  await form.getByLabel("Proxy token").fill(r.proxyToken);
+  await form.getByLabel("User on the managed clusters").fill(r.proxyImpersonatedUser);
+  // A wrong token is refused with what went wrong, and nothing is saved.
+  await form.getByRole("button", { name: "Register hub" }).click();
+  await expect(form.getByRole("alert")).toContainText("the hub refused the reader token (401)");
+  await expect(page.getByText("No hub is registered.")).toBeVisible();
+  await form.getByLabel("Reader token").fill(r.readerToken);
+  await snap(page, testInfo, "hub-01-form");
+  await form.getByRole("button", { name: "Register hub" }).click();
+
+  // The hub's clusters arrive: the first sync asks the hub for Fleetskew's permissions, the hub applies them.
+  const members = page.getByRole("region", { name: "Managed clusters of hub-east" });
+  await expect(page.getByTestId("hub-counts-hub-east")).toContainText("12 managed · 9 followed · 3 not followed", { timeout: 60_000 });
+  const row = (name: string) => members.locator(`tr[data-member="${name}"]`);
+  await expect(row("eks-analytics")).toContainText("Not OpenShift");
+  await expect(row("eks-analytics")).toContainText("it runs EKS, not OpenShift");
+  await expect(row("hcp-tenant-1")).toContainText("Hosted control plane");
+  await expect(row("edge-no-proxy")).toContainText("Proxy add-on unavailable");
+  await expect(row("local-cluster")).toContainText("Followed");
+  await snap(page, testInfo, "hub-02-clusters");
+
+  // The followed clusters of one set, in the fleet view, with the set as a label.
+  const detail = (await (
+    await request.get(`${app.url}/api/v1/hubs/hub-east`, {
+      headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ") },
+    })
+  ).json()) as { clusters: { name: string; clusterSet: string | null; eligibility: string }[] };
+  const sets = new Map<string, string[]>();
+  for (const c of detail.clusters.filter((c) => c.eligibility === "eligible"))
+    sets.set(c.clusterSet!, [...(sets.get(c.clusterSet!) ?? []), c.name]);
+  const [set, names] = [...sets.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
+  await page.goto(`${app.url}/fleet?hub=hub-east&clusterSet=${encodeURIComponent(set)}&sort=name`);
+  const table = page.getByRole("table", { name: "Clusters" });
+  await expect(page.getByText(`${names.length} of 9 clusters`)).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => table.locator("a[href^='/clusters/']").allTextContents()).toEqual([...names].sort());
+  await expect(table.getByText(`cluster.open-cluster-management.io/clusterset=${set}`).first()).toBeVisible();
+  // Swept through the hub's proxy: a version read from the cluster itself.
+  await expect(table.getByRole("row").nth(1)).toContainText(/4\.\d+\.\d+/, { timeout: 60_000 });
+  await snap(page, testInfo, "hub-03-fleet-by-cluster-set");
+});

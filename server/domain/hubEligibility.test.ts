@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { judgeMember, labelsOf, permissionSubject, proxiedFailure, type ManagedClusterObject } from "./hubEligibility";
+
+const claims = (over: Record<string, string> = {}) =>
+  Object.entries({
+    "product.open-cluster-management.io": "OpenShift",
+    "controlplanetopology.openshift.io": "HighlyAvailable",
+    "id.openshift.io": "6f1d2c3b-8e4a-4b7e-9c2d-1a5f3e7b9d04",
+    "platform.open-cluster-management.io": "AWS",
+    ...over,
+  }).map(([name, value]) => ({ name, value }));
+
+const cluster = (
+  over: { claims?: Record<string, string>; available?: string; message?: string; deleting?: boolean; labels?: Record<string, string> } = {},
+): ManagedClusterObject => ({
+  metadata: {
+    name: "store-0042",
+    labels: { "cluster.open-cluster-management.io/clusterset": "stores", vendor: "OpenShift", ...over.labels },
+    ...(over.deleting ? { deletionTimestamp: "2026-11-24T00:00:00Z" } : {}),
+  },
+  status: {
+    clusterClaims: claims(over.claims),
+    conditions: [{ type: "ManagedClusterConditionAvailable", status: over.available ?? "True", message: over.message }],
+  },
+});
+const addOn = (status = "True", message?: string) => ({
+  metadata: { name: "cluster-proxy", namespace: "store-0042" },
+  status: { conditions: [{ type: "Available", status, message }] },
+});
+const permission = (status = "True") => ({
+  metadata: { name: "fleetskew", namespace: "store-0042" },
+  status: { conditions: [{ type: "AppliedRBACManifestWork", status }] },
+});
+
+describe("a hub cluster's eligibility: the first check it fails", () => {
+  it("is eligible with everything in place, labelled with its hub and cluster set", () => {
+    const v = judgeMember("hub-east", cluster(), addOn(), permission());
+    expect(v).toMatchObject({ eligibility: "eligible", state: "available", clusterSet: "stores", platform: "AWS", wantsPermission: true });
+    expect(v.labels).toEqual({
+      "cluster.open-cluster-management.io/clusterset": "stores",
+      vendor: "OpenShift",
+      "fleetskew.io/hub": "hub-east",
+    });
+    expect(v.openshiftClusterId).toBe("6f1d2c3b-8e4a-4b7e-9c2d-1a5f3e7b9d04");
+  });
+
+  it("checks what the cluster is before whether it can be reached", () => {
+    const eks = judgeMember(
+      "h",
+      cluster({ claims: { "product.open-cluster-management.io": "EKS" }, available: "Unknown" }),
+      undefined,
+      undefined,
+    );
+    expect(eks).toMatchObject({ eligibility: "not-openshift", wantsPermission: false });
+    expect(eks.reason).toMatch(/runs EKS, not OpenShift/);
+    const rosa = judgeMember("h", cluster({ claims: { "product.open-cluster-management.io": "ROSA" } }), addOn(), permission());
+    expect(rosa.eligibility).toBe("eligible");
+    const hosted = judgeMember("h", cluster({ claims: { "controlplanetopology.openshift.io": "External" } }), addOn(), permission());
+    expect(hosted).toMatchObject({ eligibility: "hosted-control-plane", wantsPermission: false });
+  });
+
+  it("marks a cluster whose lease expired offline, and one being deleted removed", () => {
+    const expired = judgeMember(
+      "h",
+      cluster({ available: "Unknown", message: "Registration agent stopped updating its lease." }),
+      addOn(),
+      permission(),
+    );
+    expect(expired).toMatchObject({ state: "lease-expired", eligibility: "unavailable" });
+    expect(expired.reason).toMatch(/stopped updating its lease/);
+    expect(judgeMember("h", cluster({ deleting: true }), addOn(), permission())).toMatchObject({
+      state: "removed",
+      wantsPermission: false,
+    });
+  });
+
+  it("then the proxy add-on, then Fleetskew's permission", () => {
+    expect(judgeMember("h", cluster(), undefined, permission()).reason).toBe("the cluster-proxy add-on is not installed");
+    expect(judgeMember("h", cluster(), addOn("False", "Probe failed"), permission())).toMatchObject({
+      eligibility: "proxy-addon-unavailable",
+      reason: "the cluster-proxy add-on is not available: Probe failed",
+    });
+    expect(judgeMember("h", cluster(), addOn(), undefined)).toMatchObject({ eligibility: "permissions-pending", wantsPermission: true });
+    expect(judgeMember("h", cluster(), addOn(), permission("False")).eligibility).toBe("permissions-pending");
+  });
+
+  it("keeps only labels a Fleetskew label can be, and never lets the hub set where a cluster came from", () => {
+    const labels = labelsOf(
+      { metadata: { labels: { ok: "1", "fleetskew.io/hub": "forged", "bad key!": "x", long: "v".repeat(64) } } },
+      "hub-east",
+    );
+    expect(labels).toEqual({ ok: "1", "fleetskew.io/hub": "hub-east" });
+  });
+
+  it("binds the proxy's identity, without the hub prefix on the hub itself", () => {
+    const user = "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy";
+    expect(permissionSubject("store-0042", user)).toBe(user);
+    expect(permissionSubject("local-cluster", user)).toBe("system:serviceaccount:fleetskew:fleetskew-hub-proxy");
+  });
+
+  it("says what a failure through the proxy means", () => {
+    expect(proxiedFailure("the cluster refused the credentials (401) for ClusterVersion version")).toMatch(
+      /refused Fleetskew's proxy token/,
+    );
+    expect(proxiedFailure("the cluster answered 502 for ClusterVersion version: proxy to anp-proxy-server failed")).toMatch(
+      /cannot reach this cluster/,
+    );
+    expect(proxiedFailure('clusterversions is forbidden: User "cluster:hub:x" cannot get')).toMatch(
+      /has not applied Fleetskew's ClusterPermission/,
+    );
+    expect(proxiedFailure("cannot reach the cluster (ECONNREFUSED)")).toBe("cannot reach the cluster (ECONNREFUSED)");
+  });
+});

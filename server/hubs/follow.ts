@@ -1,0 +1,107 @@
+import { KubeError } from "../kube/client";
+import { HUB_KINDS, HubClient, type WatchEvent } from "../kube/hub";
+import { findHubRecord, listHubRecords, recordHubSyncFailure, type HubRecord } from "../store/hubs";
+import { openHubSecrets, syncHub } from "./sync";
+
+/**
+ * Follows every registered hub for one term: a full sync (list and apply) first, then watches of
+ * ManagedClusters, their add-ons and Fleetskew's ClusterPermissions from the versions that list
+ * returned; any event brings another sync a moment later (events come in bursts), a 410 Gone
+ * (the watch fell too far behind) or a watch that ends brings a relist. A term is one resync: the
+ * background job (server/runtime/background.ts) runs terms back to back in whichever process holds
+ * its lease, so exactly one process watches a hub at a time and another takes over if it dies.
+ */
+export type FollowOptions = {
+  /** How long a term lasts: every term starts with a full list. */
+  termMs: number;
+  /** How long after an event the sync runs, so that a burst costs one. */
+  debounceMs: number;
+  /** Before a failed hub is tried again within the term. */
+  retryMs: number;
+};
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** Syncs one hub now, at most once at a time per hub in this process (a second caller waits for the running one, then runs). */
+const running = new Map<string, Promise<unknown>>();
+export function syncHubSerially(hub: HubRecord, client?: HubClient) {
+  const previous = running.get(hub.id) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => syncHub(hub, client));
+  running.set(hub.id, next);
+  void next.finally(() => running.get(hub.id) === next && running.delete(hub.id)).catch(() => undefined);
+  return next;
+}
+
+async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSignal): Promise<void> {
+  const secrets = await openHubSecrets(hub);
+  const client = new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
+  try {
+    while (!signal.aborted) {
+      let versions;
+      try {
+        versions = (await syncHubSerially(hub, client)).resourceVersions;
+      } catch (error) {
+        // Removed while followed: nothing more to do for it.
+        if (!(await findHubRecord(hub.name).catch(() => hub))) return;
+        console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`);
+        await sleep(options.retryMs, signal);
+        continue;
+      }
+      // Watch until the term ends or a watch needs a relist.
+      const relist = new AbortController();
+      const stop = () => relist.abort();
+      signal.addEventListener("abort", stop, { once: true });
+      let pending: ReturnType<typeof setTimeout> | null = null;
+      const onEvent = (event: WatchEvent) => {
+        if (event.type === "BOOKMARK" || pending) return;
+        pending = setTimeout(() => {
+          pending = null;
+          syncHubSerially(hub, client).catch((error) => console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`));
+        }, options.debounceMs);
+      };
+      const watches = [
+        client.watch(HUB_KINDS.managedCluster, versions.managedClusters, onEvent, relist.signal),
+        client.watch(HUB_KINDS.managedClusterAddOn, versions.addOns, onEvent, relist.signal),
+        client.watch(HUB_KINDS.clusterPermission, versions.permissions, onEvent, relist.signal),
+      ].map((w) =>
+        w.then(
+          () => relist.abort(),
+          (error) => {
+            if (!(error instanceof KubeError && error.status === 410))
+              console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`);
+            relist.abort();
+          },
+        ),
+      );
+      await Promise.all(watches);
+      signal.removeEventListener("abort", stop);
+      if (pending) clearTimeout(pending);
+    }
+  } catch (error) {
+    await recordHubSyncFailure(hub.id, (error as Error).message).catch(() => undefined);
+  } finally {
+    client.close();
+  }
+}
+
+/** One term of following every hub; resolves when the term is over. A hub registered during the term is followed within seconds. */
+export async function followHubs(options: FollowOptions & { lookForNewHubsMs?: number }): Promise<void> {
+  const term = new AbortController();
+  const timer = setTimeout(() => term.abort(), options.termMs);
+  const followed = new Map<string, Promise<void>>();
+  try {
+    while (!term.signal.aborted) {
+      for (const hub of await listHubRecords()) if (!followed.has(hub.id)) followed.set(hub.id, followHub(hub, options, term.signal));
+      // Nothing to follow: end the term, the background job looks again shortly.
+      if (followed.size === 0) break;
+      await sleep(options.lookForNewHubsMs ?? 10_000, term.signal);
+    }
+    await Promise.all(followed.values());
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,241 @@
+import https from "node:https";
+import { z } from "zod";
+import { auditActor, type Actor } from "../auth/actor";
+import { checkCaBundle, checkServerUrl, CredentialsError } from "../kube/credentials";
+import { KubeError } from "../kube/client";
+import { HubClient } from "../kube/hub";
+import { UserFacingError } from "../errors";
+import { invalidateFleetList } from "../fleet/fleetList";
+import {
+  deleteHub,
+  findHubRecord,
+  HubNameTakenError,
+  insertHub,
+  listHubMembers,
+  listHubSummaries,
+  updateHubConnection,
+  type HubMemberRecord,
+  type HubSummary,
+} from "../store/hubs";
+import { syncHubSerially } from "./follow";
+import { bounded, openHubSecrets, sealHubSecrets, type HubSecrets } from "./sync";
+
+const Pem = (what: string) =>
+  z
+    .string()
+    .max(64 * 1024, `${what} is at most 64 KiB`)
+    .transform((text, ctx) => {
+      try {
+        const pem = checkCaBundle(text);
+        if (!pem) ctx.addIssue({ code: "custom", message: `${what} is required: the PEM of the CA that signed its certificate` });
+        return pem ?? "";
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `${what}: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    });
+
+const Url = z
+  .string()
+  .max(2048)
+  .transform((text, ctx) => {
+    try {
+      return checkServerUrl(text);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: error instanceof CredentialsError ? error.message : "not a URL" });
+      return z.NEVER;
+    }
+  });
+
+const Token = z
+  .string()
+  .trim()
+  .min(1, "a token is required")
+  .max(16 * 1024)
+  .regex(/^[\x21-\x7e]+$/, "a token is printable characters without spaces");
+
+export const RegisterHubSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+      "Name may use lower-case letters, digits and dashes (at most 63), starting and ending with a letter or digit",
+    ),
+  apiUrl: Url,
+  ca: Pem("The hub's CA"),
+  readerToken: Token,
+  proxyUrl: Url,
+  /** Defaults to the hub's CA (a Route signed by the same CA); on the hub itself it is the service CA. */
+  proxyCa: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
+  proxyToken: Token,
+  proxyImpersonatedUser: z
+    .string()
+    .trim()
+    .min(1, "the user the proxy's identity becomes on a managed cluster is required")
+    .max(253)
+    .regex(/^[\w:.@-]+$/, "a Kubernetes user name, like cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy"),
+  concurrency: z.coerce.number().int().min(1).max(500).default(20),
+});
+
+export type HubDetail = { hub: HubSummary; clusters: HubMemberRecord[] };
+
+/**
+ * Registers a hub after checking that its reader can list managed clusters and that the proxy URL
+ * answers; its first sync then runs in the background. Nothing is saved when a check fails.
+ */
+export async function registerHub(input: z.output<typeof RegisterHubSchema>, actor: Actor): Promise<HubSummary> {
+  const proxyCa = input.proxyCa?.trim() ? checkPem(input.proxyCa) : input.ca;
+  const client = new HubClient({ apiUrl: input.apiUrl, ca: input.ca, readerToken: input.readerToken }, 10_000);
+  try {
+    await client.check();
+  } catch (error) {
+    throw new UserFacingError(422, `the hub did not let the reader list its managed clusters: ${hubProblem(error)}`);
+  } finally {
+    client.close();
+  }
+  await checkProxy(input.proxyUrl, proxyCa);
+  const secrets: HubSecrets = {
+    ca: input.ca,
+    readerToken: input.readerToken,
+    proxyCa,
+    proxyToken: input.proxyToken,
+    proxyImpersonatedUser: input.proxyImpersonatedUser,
+  };
+  try {
+    await insertHub(
+      {
+        name: input.name,
+        apiUrl: input.apiUrl,
+        proxyUrl: input.proxyUrl,
+        concurrency: input.concurrency,
+        encryptedCredentials: await sealHubSecrets(input.name, secrets),
+        createdBy: actor.user.username,
+      },
+      auditActor(actor),
+    );
+  } catch (error) {
+    if (error instanceof HubNameTakenError) throw new UserFacingError(409, error.message);
+    throw error;
+  }
+  void resyncHub(input.name).catch((error) => console.error(`fleetskew: first sync of hub ${input.name}: ${(error as Error).message}`));
+  return (await listHubSummaries()).find((h) => h.name === input.name)!;
+}
+
+function checkPem(text: string): string {
+  try {
+    return checkCaBundle(text) ?? "";
+  } catch (error) {
+    throw new UserFacingError(400, `The proxy's CA: ${(error as Error).message}`);
+  }
+}
+
+const hubProblem = (error: unknown) =>
+  error instanceof KubeError
+    ? error.kind === "unauthorized"
+      ? "the hub refused the reader token (401)"
+      : error.kind === "forbidden"
+        ? `the reader may not list ManagedClusters (403): ${error.message}`
+        : error.kind === "not-served"
+          ? "this API server serves no ManagedClusters: is it an ACM or MCE hub?"
+          : error.message
+    : (error as Error).message;
+
+/** The user-server answers 400 for a path without a cluster: enough to know the URL and CA are right. */
+async function checkProxy(proxyUrl: string, ca: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const req = https.get(`${proxyUrl}/`, { ca, timeout: 10_000 }, (res) => {
+      res.resume();
+      resolve();
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer in 10 s")));
+    req.on("error", (error) =>
+      reject(new UserFacingError(422, `the cluster-proxy URL did not answer over TLS with the given CA: ${error.message}`)),
+    );
+  });
+}
+
+export async function hubSummaries(): Promise<HubSummary[]> {
+  return listHubSummaries();
+}
+
+export async function hubDetail(name: string): Promise<HubDetail> {
+  const record = await findHubRecord(name);
+  if (!record) throw new UserFacingError(404, `no hub named ${name}`);
+  const [hubs, clusters] = await Promise.all([listHubSummaries(), listHubMembers(record.id)]);
+  return { hub: hubs.find((h) => h.name === name)!, clusters };
+}
+
+/** A full sync now, in this process (the follower's next events or term pick up from there). */
+export async function resyncHub(name: string): Promise<void> {
+  const record = await findHubRecord(name);
+  if (!record) throw new UserFacingError(404, `no hub named ${name}`);
+  await syncHubSerially(record);
+}
+
+/**
+ * Forgets a hub. Its clusters stay, marked removed, with their history; the ClusterPermissions
+ * Fleetskew created on the hub are deleted (best effort: a hub that cannot be reached keeps them,
+ * and the answer says so).
+ */
+export async function removeHub(name: string, actor: Actor): Promise<{ clusters: number; permissionsLeft: string | null }> {
+  const record = await findHubRecord(name);
+  if (!record) throw new UserFacingError(404, `no hub named ${name}`);
+  const secrets = await openHubSecrets(record);
+  const members = await listHubMembers(record.id);
+  const clusters = await deleteHub(name, auditActor(actor));
+  if (clusters === null) throw new UserFacingError(404, `no hub named ${name}`);
+  invalidateFleetList();
+  const client = new HubClient({ apiUrl: record.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken }, 10_000);
+  let permissionsLeft: string | null = null;
+  try {
+    await bounded(
+      members.filter((m) => m.state !== "removed"),
+      16,
+      (m) => client.deletePermission(m.name),
+    );
+  } catch (error) {
+    permissionsLeft = `Fleetskew's ClusterPermissions named fleetskew could not all be deleted on the hub: ${hubProblem(error)}`;
+  } finally {
+    client.close();
+  }
+  return { clusters: clusters.length, permissionsLeft };
+}
+
+/**
+ * The demo's simulated hub (`FLEETSKEW_DEMO_HUB=1`), registered at start as an admin would, or
+ * pointed at where the simulator serves now; its clusters arrive with the hub sync.
+ */
+export async function registerDemoHub(
+  name: string,
+  r: {
+    hubApiUrl: string;
+    ca: string;
+    readerToken: string;
+    proxyUrl: string;
+    proxyCa: string;
+    proxyToken: string;
+    proxyImpersonatedUser: string;
+  },
+): Promise<"registered" | "updated"> {
+  const secrets: HubSecrets = {
+    ca: r.ca,
+    readerToken: r.readerToken,
+    proxyCa: r.proxyCa,
+    proxyToken: r.proxyToken,
+    proxyImpersonatedUser: r.proxyImpersonatedUser,
+  };
+  const sealed = await sealHubSecrets(name, secrets);
+  if (await findHubRecord(name)) {
+    await updateHubConnection(name, { apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, encryptedCredentials: sealed });
+    return "updated";
+  }
+  await insertHub(
+    { name, apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, concurrency: 20, encryptedCredentials: sealed, createdBy: "demo" },
+    { actor: null, details: { reason: "demo hub" } },
+  );
+  return "registered";
+}

@@ -1,0 +1,62 @@
+/**
+ * The hub client against the simulated hub over HTTPS: a watch that fell too far behind is told so
+ * (410), which is what makes the follower list again; a watch in step brings the hub's changes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
+import { KubeError } from "./client";
+import { HUB_KINDS, HubClient, type WatchEvent } from "./hub";
+
+let sim: HubSimulator;
+let client: HubClient;
+
+beforeAll(async () => {
+  sim = await startHubSimulator({ clusters: 6, seed: 9, permissionDelayMs: 100 });
+  const r = sim.registration();
+  client = new HubClient({ apiUrl: r.hubApiUrl, ca: r.ca, readerToken: r.readerToken });
+});
+afterAll(async () => {
+  client?.close();
+  await sim?.close();
+});
+
+describe("the hub client", () => {
+  it("lists every managed cluster with the version a watch continues from, and the watch brings a change", async () => {
+    const listed = await client.list(HUB_KINDS.managedCluster, 2);
+    expect(listed.items).toHaveLength(6);
+    expect(listed.resourceVersion).toMatch(/^\d+$/);
+    const events: WatchEvent[] = [];
+    const stop = new AbortController();
+    const watching = client.watch(HUB_KINDS.managedCluster, listed.resourceVersion, (e) => events.push(e), stop.signal);
+    sim.expireLease("prod-east");
+    await expect
+      .poll(() => events.some((e) => e.type === "MODIFIED" && (e.object as { metadata: { name: string } }).metadata.name === "prod-east"))
+      .toBe(true);
+    stop.abort();
+    await watching.catch(() => undefined);
+    sim.renewLease("prod-east");
+  });
+
+  it("rejects with 410 when the watch's version is older than the hub keeps, so the caller lists again", async () => {
+    const old = (await client.list(HUB_KINDS.managedCluster)).resourceVersion;
+    // More changes than the hub keeps events for (1,000 at this size).
+    for (let i = 0; i < 600; i++) {
+      sim.expireLease("prod-east-422");
+      sim.renewLease("prod-east-422");
+    }
+    const error = await client.watch(HUB_KINDS.managedCluster, old, () => undefined, new AbortController().signal).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(KubeError);
+    expect((error as KubeError).status).toBe(410);
+    expect((error as KubeError).message).toMatch(/watch expired/);
+  });
+
+  it("creates Fleetskew's ClusterPermission once, and deletes it (twice is fine)", async () => {
+    expect(await client.createPermission("prod-east", "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")).toBe("created");
+    expect(await client.createPermission("prod-east", "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")).toBe("exists");
+    const listed = await client.list(HUB_KINDS.clusterPermission);
+    expect(listed.items.map((p) => (p as { metadata: { namespace: string } }).metadata.namespace)).toContain("prod-east");
+    await client.deletePermission("prod-east");
+    await client.deletePermission("prod-east");
+    expect((await client.list(HUB_KINDS.clusterPermission)).items).toHaveLength(0);
+  });
+});

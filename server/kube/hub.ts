@@ -1,0 +1,230 @@
+import * as k8s from "@kubernetes/client-node";
+import { classify, ClusterClient, kubeConfigFor, KubeError, type KindRef } from "./client";
+import type { ClusterCredentials } from "./credentials";
+import { KINDS, READS } from "./kinds";
+
+/**
+ * An ACM hub's API as Fleetskew uses it (docs/acm.md): list and watch the managed clusters, their
+ * cluster-proxy add-ons and Fleetskew's ClusterPermissions, and create or delete those permissions.
+ */
+const hubRef = (group: string, version: string, kind: string, plural: string, namespaced: boolean): KindRef => ({
+  group,
+  version,
+  kind,
+  plural,
+  namespaced,
+});
+
+export const HUB_KINDS = {
+  managedCluster: hubRef("cluster.open-cluster-management.io", "v1", "ManagedCluster", "managedclusters", false),
+  managedClusterAddOn: hubRef("addon.open-cluster-management.io", "v1alpha1", "ManagedClusterAddOn", "managedclusteraddons", true),
+  clusterPermission: hubRef("rbac.open-cluster-management.io", "v1alpha1", "ClusterPermission", "clusterpermissions", true),
+} as const;
+
+/** The ClusterPermission Fleetskew keeps in each cluster namespace, and the add-on it needs. */
+export const PERMISSION_NAME = "fleetskew";
+export const PROXY_ADDON = "cluster-proxy";
+
+export type HubCredentials = {
+  apiUrl: string;
+  ca: string;
+  readerToken: string;
+};
+
+export type HubListing = { items: unknown[]; resourceVersion: string };
+export type WatchEvent = { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: unknown };
+
+/** The rules Fleetskew needs on a managed cluster: what the collector reads, and what the workflows write. */
+export function managedClusterRules(): { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] }[] {
+  const rules = READS.map((r) => {
+    const kind = KINDS[r.kind];
+    return { apiGroups: [kind.group], resources: [kind.plural], verbs: [...r.verbs], ...(r.names ? { resourceNames: r.names } : {}) };
+  });
+  return [
+    ...rules,
+    { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
+    {
+      apiGroups: [KINDS.pinnedImageSet.group],
+      resources: [KINDS.pinnedImageSet.plural],
+      verbs: ["get", "list", "create", "update", "delete"],
+    },
+    {
+      apiGroups: [KINDS.machineConfiguration.group],
+      resources: [KINDS.machineConfiguration.plural],
+      verbs: ["get", "patch", "update"],
+      resourceNames: ["cluster"],
+    },
+    {
+      apiGroups: [KINDS.clusterVersion.group],
+      resources: [KINDS.clusterVersion.plural],
+      verbs: ["get", "patch", "update"],
+      resourceNames: ["version"],
+    },
+  ];
+}
+
+/** Fleetskew's ClusterPermission for one cluster: a ClusterRole of managedClusterRules bound to the proxy's identity there. */
+export function clusterPermission(cluster: string, subjectUser: string): object {
+  return {
+    apiVersion: `${HUB_KINDS.clusterPermission.group}/${HUB_KINDS.clusterPermission.version}`,
+    kind: "ClusterPermission",
+    metadata: { name: PERMISSION_NAME, namespace: cluster, labels: { "app.kubernetes.io/managed-by": "fleetskew" } },
+    spec: {
+      clusterRole: { rules: managedClusterRules() },
+      clusterRoleBinding: { name: PERMISSION_NAME, subject: { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: subjectUser } },
+    },
+  };
+}
+
+export class HubClient {
+  private readonly kc: k8s.KubeConfig;
+  private readonly custom: k8s.CustomObjectsApi;
+  private readonly reader: ClusterClient;
+
+  constructor(
+    hub: HubCredentials,
+    private readonly timeoutMs = 30_000,
+  ) {
+    const credentials: ClusterCredentials = {
+      server: hub.apiUrl,
+      token: hub.readerToken,
+      certificateAuthority: hub.ca,
+      insecureSkipTlsVerify: false,
+    };
+    this.kc = kubeConfigFor(credentials);
+    this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
+    this.reader = new ClusterClient(credentials, { timeoutMs, retries: 2, retryDelayMs: 500 });
+  }
+
+  close(): void {
+    this.reader.close();
+  }
+
+  /** Every object of a kind across namespaces, page by page, with the resourceVersion a watch continues from. */
+  async list(ref: KindRef, pageSize = 500): Promise<HubListing> {
+    const items: unknown[] = [];
+    let token: string | undefined;
+    let resourceVersion = "";
+    do {
+      const page = (await this.call(`${ref.kind} list`, () =>
+        this.custom.listClusterCustomObject({
+          group: ref.group,
+          version: ref.version,
+          plural: ref.plural,
+          limit: pageSize,
+          _continue: token,
+        }),
+      )) as { items?: unknown[]; metadata?: { continue?: string; _continue?: string; resourceVersion?: string } };
+      if (!Array.isArray(page?.items)) throw new KubeError("malformed", `the hub's answer to the ${ref.kind} list has no items`);
+      items.push(...page.items);
+      token = page.metadata?.continue ?? page.metadata?._continue ?? undefined;
+      // The first page's version is the list's snapshot; later pages continue that same snapshot.
+      resourceVersion ||= page.metadata?.resourceVersion ?? "";
+    } while (token);
+    return { items, resourceVersion };
+  }
+
+  /** Whether the reader can list managed clusters: what registering a hub checks first. */
+  async check(): Promise<number> {
+    const page = (await this.call("ManagedCluster list", () =>
+      this.custom.listClusterCustomObject({ ...HUB_KINDS.managedCluster, limit: 1 }),
+    )) as { items?: unknown[] };
+    if (!Array.isArray(page?.items)) throw new KubeError("malformed", "the hub's answer to the ManagedCluster list has no items");
+    return page.items.length;
+  }
+
+  async createPermission(cluster: string, subjectUser: string): Promise<"created" | "exists"> {
+    try {
+      await this.call(`create ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
+        this.custom.createNamespacedCustomObject({
+          group: HUB_KINDS.clusterPermission.group,
+          version: HUB_KINDS.clusterPermission.version,
+          plural: HUB_KINDS.clusterPermission.plural,
+          namespace: cluster,
+          body: clusterPermission(cluster, subjectUser),
+        }),
+      );
+      return "created";
+    } catch (error) {
+      if (error instanceof KubeError && error.kind === "conflict") return "exists";
+      throw error;
+    }
+  }
+
+  async deletePermission(cluster: string): Promise<void> {
+    try {
+      await this.call(`delete ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
+        this.custom.deleteNamespacedCustomObject({
+          group: HUB_KINDS.clusterPermission.group,
+          version: HUB_KINDS.clusterPermission.version,
+          plural: HUB_KINDS.clusterPermission.plural,
+          namespace: cluster,
+          name: PERMISSION_NAME,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof KubeError && (error.kind === "not-found" || error.kind === "not-served"))) throw error;
+    }
+  }
+
+  /**
+   * Watches a kind from `resourceVersion` until the server ends the watch or `signal` aborts.
+   * Resolves with the last resourceVersion seen; rejects with a KubeError whose status is 410 when
+   * the version is too old (the caller lists again).
+   */
+  watch(ref: KindRef, resourceVersion: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<string> {
+    let last = resourceVersion;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (!settled) {
+          settled = true;
+          fn();
+        }
+      };
+      const path = `/apis/${ref.group}/${ref.version}/${ref.plural}`;
+      new k8s.Watch(this.kc)
+        .watch(
+          path,
+          { resourceVersion, allowWatchBookmarks: true },
+          (type, object) => {
+            const o = object as { code?: number; message?: string; metadata?: { resourceVersion?: string } };
+            if (type === "ERROR") {
+              settle(() =>
+                reject(
+                  o.code === 410
+                    ? new KubeError("server-error", `the hub's ${ref.kind} watch expired: ${o.message ?? "410 Gone"}`, 410)
+                    : classify({ code: o.code ?? 500, body: o }, `${ref.kind} watch`),
+                ),
+              );
+              return;
+            }
+            // Bookmarks carry only the version (real API servers send them without a name).
+            if (o.metadata?.resourceVersion) last = o.metadata.resourceVersion;
+            if (type === "ADDED" || type === "MODIFIED" || type === "DELETED" || type === "BOOKMARK") onEvent({ type, object });
+          },
+          (error) => settle(() => (error ? reject(classify(error, `${ref.kind} watch`)) : resolve(last))),
+        )
+        .then((request) => {
+          const stop = () => request.abort();
+          if (signal.aborted) stop();
+          else signal.addEventListener("abort", stop, { once: true });
+        })
+        .catch((error) => settle(() => reject(classify(error, `${ref.kind} watch`))));
+    });
+  }
+
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const timeout = this.timeoutMs;
+    try {
+      return await Promise.race([
+        fn(),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new KubeError("timeout", `no answer from the hub for ${what} in time`)), timeout).unref(),
+        ),
+      ]);
+    } catch (error) {
+      throw classify(error, what);
+    }
+  }
+}

@@ -1,0 +1,204 @@
+import * as k8s from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HUB_PROXY_USER } from "./hub";
+import { startHubSimulator, type HubSimulator } from "./server";
+import { clientConfig, conditionOf, eventually, failure, rawGet } from "./testing";
+
+/** The cluster-proxy user-server of the simulated hub, through the real Kubernetes client over HTTPS. */
+let sim: HubSimulator;
+const PERMISSIONS = { group: "rbac.open-cluster-management.io", version: "v1alpha1", plural: "clusterpermissions" };
+const MSAS = { group: "authentication.open-cluster-management.io", version: "v1beta1", plural: "managedserviceaccounts" };
+const IMPERSONATED = `cluster:hub:${HUB_PROXY_USER}`;
+
+beforeAll(async () => {
+  sim = await startHubSimulator({ clusters: 12, permissionDelayMs: 200, serviceAccountDelayMs: 200 });
+});
+afterAll(() => sim?.close());
+
+const hub = () => clientConfig(sim.hubUrl, sim.ca, sim.tokens.reader).makeApiClient(k8s.CustomObjectsApi);
+const through = (cluster: string, token = sim.tokens.proxy) => clientConfig(`${sim.proxyUrl}/${cluster}`, sim.ca, token);
+const nodes = (cluster: string, token?: string) => through(cluster, token).makeApiClient(k8s.CoreV1Api).listNode();
+
+/** The permission Fleetskew asks for on one cluster: read nodes and MachineConfigPools, bound to `subject`. */
+async function grant(cluster: string, subject: Record<string, string>) {
+  await hub().createNamespacedCustomObject({
+    ...PERMISSIONS,
+    namespace: cluster,
+    body: {
+      apiVersion: "rbac.open-cluster-management.io/v1alpha1",
+      kind: "ClusterPermission",
+      metadata: { name: "fleetskew" },
+      spec: {
+        clusterRole: {
+          rules: [
+            { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
+            { apiGroups: ["machineconfiguration.openshift.io"], resources: ["machineconfigpools"], verbs: ["get", "list", "watch"] },
+          ],
+        },
+        clusterRoleBinding: { subject },
+      },
+    },
+  });
+  await eventually(async () => {
+    const cp = await hub().getNamespacedCustomObject({ ...PERMISSIONS, namespace: cluster, name: "fleetskew" });
+    return conditionOf(cp, "AppliedRBACManifestWork")?.status === "True" ? true : undefined;
+  });
+}
+
+describe("the cluster-proxy user-server", () => {
+  it("answers 401 for a token neither the cluster nor the hub accepts", async () => {
+    expect((await failure(nodes("prod-east", "sha256~unknown"))).code).toBe(401);
+    const refused = await rawGet(`${sim.proxyUrl}/prod-east/api/v1/nodes`, sim.ca, "sha256~unknown");
+    expect(refused).toEqual({ status: 401, body: "authentication failed: token is neither valid for managed cluster nor hub cluster\n" });
+  });
+
+  it("answers 400 for a path without a cluster", async () => {
+    expect((await rawGet(`${sim.proxyUrl}/prod-east`, sim.ca, sim.tokens.proxy)).status).toBe(400);
+    expect((await rawGet(`${sim.proxyUrl}/%E0%A4%A/api`, sim.ca, sim.tokens.proxy)).status).toBe(400);
+  });
+
+  it("answers the cluster's 403 until a ClusterPermission binds the impersonated hub identity, then 200", async () => {
+    const before = await failure(nodes("prod-east"));
+    expect(before.code).toBe(403);
+    expect(before.body).toContain(`User \\"${IMPERSONATED}\\" cannot list resource \\"nodes\\"`);
+    await grant("prod-east", { kind: "User", apiGroup: "rbac.authorization.k8s.io", name: IMPERSONATED });
+    const list = await nodes("prod-east");
+    expect(list.items.length).toBeGreaterThan(0);
+    // Only what was granted: ClusterVersion stays refused.
+    const cv = await failure(
+      through("prod-east")
+        .makeApiClient(k8s.CustomObjectsApi)
+        .listClusterCustomObject({ group: "config.openshift.io", version: "v1", plural: "clusterversions" }),
+    );
+    expect(cv.code).toBe(403);
+    // Discovery needs no grant.
+    expect((await through("prod-east").makeApiClient(k8s.VersionApi).getCode()).minor).toBe("32");
+  });
+
+  it("carries writes through, refused until granted", async () => {
+    const pins = through("prod-east").makeApiClient(k8s.CustomObjectsApi);
+    const target = { group: "machineconfiguration.openshift.io", version: "v1", plural: "pinnedimagesets" };
+    const body = {
+      apiVersion: "machineconfiguration.openshift.io/v1",
+      kind: "PinnedImageSet",
+      metadata: { name: "fleetskew-test", labels: { "machineconfiguration.openshift.io/role": "worker" } },
+      spec: { pinnedImages: [{ name: "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:" + "a".repeat(64) }] },
+    };
+    expect((await failure(pins.createClusterCustomObject({ ...target, body }))).code).toBe(403);
+    await hub().patchNamespacedCustomObject(
+      {
+        ...PERMISSIONS,
+        namespace: "prod-east",
+        name: "fleetskew",
+        body: {
+          spec: {
+            clusterRole: {
+              rules: [
+                { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
+                { apiGroups: ["machineconfiguration.openshift.io"], resources: ["pinnedimagesets"], verbs: ["create", "delete"] },
+              ],
+            },
+          },
+        },
+      },
+      k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
+    );
+    const created = await eventually(() => pins.createClusterCustomObject({ ...target, body }).catch(() => undefined));
+    expect((created as { metadata: { name: string } }).metadata.name).toBe("fleetskew-test");
+    const onCluster = sim.fleet.get("prod-east")!;
+    const info = onCluster.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "PinnedImageSet" })!;
+    expect(onCluster.store.get(info, undefined, "fleetskew-test").metadata.name).toBe("fleetskew-test");
+  });
+
+  it("on local-cluster binds the plain service account, without the cluster:hub: prefix", async () => {
+    await grant("local-cluster", { kind: "ServiceAccount", namespace: "fleetskew", name: "fleetskew-hub-proxy" });
+    expect((await nodes("local-cluster")).items.length).toBeGreaterThan(0);
+  });
+
+  it("answers 502 while the cluster's lease is expired, and serves it again once renewed", async () => {
+    sim.expireLease("prod-east");
+    expect((await failure(nodes("prod-east"))).code).toBe(502);
+    const offline = await rawGet(`${sim.proxyUrl}/prod-east/api/v1/nodes`, sim.ca, sim.tokens.proxy);
+    expect(offline.body).toMatch(/^proxy to anp-proxy-server failed because /);
+    sim.renewLease("prod-east");
+    expect((await nodes("prod-east")).items.length).toBeGreaterThan(0);
+  });
+
+  it("answers 502 for a cluster whose cluster-proxy add-on is unavailable, and for one with no agent behind it", async () => {
+    expect((await failure(nodes("edge-no-proxy"))).code).toBe(502);
+    expect((await failure(nodes("eks-analytics"))).code).toBe(502);
+    expect((await failure(nodes("no-such-cluster"))).code).toBe(502);
+  });
+
+  it("answers 502 once the hub's administrator detaches the cluster", async () => {
+    const cluster = sim.hub.memberNames().find((n) => /-\d{4}$/.test(n))!;
+    const admin = clientConfig(sim.hubUrl, sim.ca, sim.tokens.admin).makeApiClient(k8s.CustomObjectsApi);
+    await admin.deleteClusterCustomObject({
+      group: "cluster.open-cluster-management.io",
+      version: "v1",
+      plural: "managedclusters",
+      name: cluster,
+    });
+    expect(sim.hub.member(cluster)).toBeUndefined();
+    expect((await failure(nodes(cluster))).code).toBe(502);
+    const infos = (await hub().listCustomObjectForAllNamespaces({
+      group: "internal.open-cluster-management.io",
+      version: "v1beta1",
+      plural: "managedclusterinfos",
+    })) as { items: { metadata: { name: string } }[] };
+    expect(infos.items.map((i) => i.metadata.name)).not.toContain(cluster);
+  });
+
+  it("forwards a cluster's own token unchanged", async () => {
+    const own = sim.hub.member("prod-east-422")!.backing!.spec.token;
+    expect((await nodes("prod-east-422", own)).items.length).toBeGreaterThan(0);
+  });
+
+  it("accepts a ManagedServiceAccount token once a ClusterPermission binds the account", async () => {
+    await hub().createNamespacedCustomObject({
+      ...MSAS,
+      namespace: "hcp-tenant-1",
+      body: { metadata: { name: "fleetskew" }, spec: { rotation: {} } },
+    });
+    const core = clientConfig(sim.hubUrl, sim.ca, sim.tokens.reader).makeApiClient(k8s.CoreV1Api);
+    const secret = await eventually(() =>
+      core.readNamespacedSecret({ namespace: "hcp-tenant-1", name: "fleetskew" }).catch(() => undefined),
+    );
+    const token = Buffer.from(secret.data!.token!, "base64").toString();
+    expect((await failure(nodes("hcp-tenant-1", token))).code).toBe(403);
+    await grant("hcp-tenant-1", {
+      kind: "ManagedServiceAccount",
+      apiGroup: "authentication.open-cluster-management.io",
+      name: "fleetskew",
+    });
+    expect((await nodes("hcp-tenant-1", token)).items.length).toBeGreaterThan(0);
+    // The token is the cluster's: another cluster does not accept it.
+    expect((await failure(nodes("prod-east-422", token))).code).toBe(401);
+  });
+
+  it("streams a watch through the tunnel and ends it when the cluster goes offline", async () => {
+    const cluster = sim.hub.memberNames().find((n) => /-\d{4}$/.test(n) && !sim.fleet.get(n)!.spec.faults)!;
+    await grant(cluster, { kind: "User", name: IMPERSONATED });
+    const pools = (await through(cluster)
+      .makeApiClient(k8s.CustomObjectsApi)
+      .listClusterCustomObject({ group: "machineconfiguration.openshift.io", version: "v1", plural: "machineconfigpools" })) as {
+      metadata: { resourceVersion: string };
+    };
+    const seen: string[] = [];
+    let ended = false;
+    await new k8s.Watch(through(cluster)).watch(
+      "/apis/machineconfiguration.openshift.io/v1/machineconfigpools",
+      { resourceVersion: pools.metadata.resourceVersion },
+      (type) => seen.push(type),
+      () => (ended = true),
+    );
+    const simulated = sim.fleet.get(cluster)!;
+    const info = simulated.kindFor({ apiVersion: "machineconfiguration.openshift.io/v1", kind: "MachineConfigPool" })!;
+    const master = simulated.store.get(info, undefined, "master");
+    simulated.store.replace(info, undefined, "master", { ...master, metadata: { ...master.metadata, labels: { touched: "yes" } } });
+    await eventually(() => (seen.includes("MODIFIED") ? true : undefined));
+    sim.expireLease(cluster);
+    await eventually(() => (ended ? true : undefined));
+    sim.renewLease(cluster);
+  });
+});

@@ -1,0 +1,144 @@
+import type http from "node:http";
+import https from "node:https";
+import type { SimulatorServer } from "../http";
+import type { SimHub } from "./hub";
+import { allowedBy, type ClusterIdentity } from "./permissions";
+import { DISCOVERY_RULE, forbiddenMessage, requestAttributes, ruleAllows } from "./rbac";
+
+/** Plain-text answer, as Go's http.Error writes it (the user-server and service-proxy answer errors this way). */
+function text(res: http.ServerResponse, status: number, message: string) {
+  const body = `${message}\n`;
+  res.writeHead(status, {
+    "content-type": "text/plain; charset=utf-8",
+    "x-content-type-options": "nosniff",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const bearer = (req: http.IncomingMessage) => {
+  const auth = req.headers.authorization ?? "";
+  return auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
+};
+
+const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
+
+/**
+ * The cluster-proxy user-server (docs/acm.md §2): `/<cluster>/<kube API path>` is forwarded through
+ * the cluster's tunnel to its kube-apiserver, here the simulated cluster it runs on. In front of the
+ * cluster sits the service-proxy, which authenticates the bearer token in order (cluster-proxy
+ * pkg/serviceproxy authentication.go processAuthentication):
+ *   1. the managed cluster's own TokenReview: its own tokens and ManagedServiceAccount tokens, forwarded unchanged;
+ *   2. the hub's TokenReview: a hub service account is impersonated as `cluster:hub:system:serviceaccount:<ns>:<sa>`
+ *      (hub_auth_provider.go ApplyIdentity); on `local-cluster` step 1 already accepts a hub token, so no prefix;
+ *   otherwise 401. The user-server itself authorizes nothing: the cluster's RBAC (what ClusterPermissions
+ *   applied) decides, so a token whose permissions are not applied yet gets the API server's 403.
+ * A cluster whose agent is gone (lease expired, add-on unavailable, detached) answers 502.
+ */
+export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, "url" | "ca">) {
+  const upstream = new URL(clusters.url);
+  const agent = new https.Agent({ keepAlive: true, maxSockets: 512, ca: clusters.ca });
+  /** Requests in flight per cluster, cut when its tunnel goes away (a watch ends as it would). */
+  const open = new Map<string, Set<() => void>>();
+  hub.onOffline((cluster) => {
+    for (const cut of open.get(cluster) ?? []) cut();
+  });
+
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const uri = req.url ?? "/";
+    const parts = uri.split("/");
+    if (parts.length <= 2) return text(res, 400, `requestURL format not correct, path more than 2: ${uri}`);
+    let cluster: string;
+    try {
+      cluster = decodeURIComponent(parts[1]!);
+    } catch {
+      return text(res, 400, `invalid URL escape in ${uri}`);
+    }
+    const rest = `/${parts.slice(2).join("/")}`;
+    const down = hub.tunnelDown(cluster);
+    if (down) return text(res, 502, `proxy to anp-proxy-server failed because ${down}`);
+    const backing = hub.member(cluster)!.backing!;
+
+    const token = bearer(req);
+    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: upstream.host };
+    let check: ClusterIdentity | null = null;
+    if (Object.keys(req.headers).some(isImpersonationHeader)) {
+      // The service-proxy leaves a client's own impersonation to the target API server.
+    } else if (token && (token === backing.spec.token || token === backing.spec.readOnlyToken)) {
+      // A token of the cluster itself: forwarded unchanged, the cluster decides.
+    } else {
+      const msa = hub.managedServiceAccountIdentity(cluster, token);
+      const hubUser = msa ? undefined : hub.hubIdentity(token);
+      if (msa) check = msa;
+      else if (hubUser) {
+        const prefixed = !hub.isLocalCluster(cluster) && hubUser.user.startsWith("system:serviceaccount:");
+        check = { user: prefixed ? `cluster:hub:${hubUser.user}` : hubUser.user, groups: hubUser.groups };
+        if (prefixed) {
+          headers["impersonate-user"] = check.user;
+          headers["impersonate-group"] = check.groups;
+        }
+      } else return text(res, 401, "authentication failed: token is neither valid for managed cluster nor hub cluster");
+      // The simulated cluster knows only its own tokens: the cluster's RBAC decision for this identity is made
+      // here, and the request goes on with the service-proxy's own credential.
+      headers.authorization = `Bearer ${backing.spec.token}`;
+    }
+    if (check) {
+      const url = new URL(rest, "https://cluster");
+      const request = requestAttributes(req.method ?? "GET", url.pathname, url.searchParams);
+      if (!ruleAllows(DISCOVERY_RULE, request) && !allowedBy(hub.bindingsOn(cluster), check, request)) {
+        const details =
+          request.kind === "resource" ? { name: request.attrs.name, group: request.attrs.group, kind: request.attrs.resource } : undefined;
+        const body = JSON.stringify({
+          kind: "Status",
+          apiVersion: "v1",
+          metadata: {},
+          status: "Failure",
+          message: forbiddenMessage(check.user, request),
+          reason: "Forbidden",
+          ...(details ? { details } : {}),
+          code: 403,
+        });
+        res.writeHead(403, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        return res.end(body);
+      }
+    }
+
+    const forward = https.request(
+      {
+        agent,
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: `/clusters/${encodeURIComponent(cluster)}${rest}`,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.flushHeaders(); // a watch's headers reach the client before its first event
+        answer.pipe(res);
+      },
+    );
+    const cut = () => {
+      forward.destroy();
+      res.destroy();
+    };
+    let inFlight = open.get(cluster);
+    if (!inFlight) open.set(cluster, (inFlight = new Set()));
+    inFlight.add(cut);
+    const done = () => {
+      inFlight.delete(cut);
+      if (inFlight.size === 0) open.delete(cluster);
+    };
+    res.on("close", () => {
+      done();
+      forward.destroy();
+    });
+    forward.on("error", (error) => {
+      if (!res.headersSent) text(res, 502, `proxy to anp-proxy-server failed because ${error.message}`);
+      else res.destroy();
+    });
+    req.pipe(forward);
+  };
+  return { handler, close: () => agent.destroy() };
+}
