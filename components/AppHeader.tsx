@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
+import type { SignOutResponse } from "@/server/auth/contract";
 import { api } from "./api";
 
 export type NavItem = { href: string; label: string };
@@ -13,10 +14,14 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
 
   async function signOut() {
     setSigningOut(true);
-    await api("/api/v1/session", { method: "DELETE" }).catch(() => undefined);
+    const ended = await api<SignOutResponse | undefined>("/api/v1/session", { method: "DELETE" }).catch(() => undefined);
     // A full load, not a client-side move: nothing of the signed-out session stays in memory.
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
-    window.location.assign("/login");
+    // Behind oauth-proxy its own sign-out (a path of this origin) ends the proxy's session too; after
+    // OpenID Connect the sign-in page offers the provider's end-session endpoint.
+    const provider = ended?.providerSignOut;
+    window.location.assign(
+      provider?.startsWith("/") && !provider.startsWith("//") ? provider : provider ? "/login?signed-out=oidc" : "/login",
+    );
   }
 
   return (

@@ -5,7 +5,8 @@ import { api } from "./api";
 import { afterSignIn } from "./sameOriginPath";
 import { Alert, Button, Field, TextInput } from "./ui";
 
-export function LoginForm({ next }: { next: string }) {
+/** The password form; with local sign-in turned off, folded away as the break-glass way in. */
+export function LoginForm({ next, localSignIn = true }: { next: string; localSignIn?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,7 +26,7 @@ export function LoginForm({ next }: { next: string }) {
     }
   }
 
-  return (
+  const form = (
     <form onSubmit={submit} className="flex flex-col gap-4 rounded-lg border border-line bg-surface p-6 shadow-sm" aria-label="Sign in">
       <h2 className="text-lg font-semibold">Sign in</h2>
       {error ? <Alert tone="error">{error}</Alert> : null}
@@ -38,10 +39,21 @@ export function LoginForm({ next }: { next: string }) {
       <Button type="submit" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}
       </Button>
-      <p className="text-xs text-muted">
-        First start? The admin password is in <code>.fleetskew/initial-admin-password</code>, and demo accounts in{" "}
-        <code>.fleetskew/demo-credentials.json</code>.
-      </p>
+      {localSignIn ? (
+        <p className="text-xs text-muted">
+          First start? The admin password is in <code>.fleetskew/initial-admin-password</code>, and demo accounts in{" "}
+          <code>.fleetskew/demo-credentials.json</code>.
+        </p>
+      ) : (
+        <p className="text-xs text-muted">Sign-in with a password is turned off; only the break-glass account may use it.</p>
+      )}
     </form>
+  );
+  if (localSignIn) return form;
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-muted">Break-glass sign-in with a password</summary>
+      <div className="mt-3">{form}</div>
+    </details>
   );
 }

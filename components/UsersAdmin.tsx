@@ -96,6 +96,11 @@ export function UsersAdmin({
                   {u.username}
                   {u.id === me ? <span className="ml-2 text-xs font-normal text-muted">(you)</span> : null}
                   {u.displayName ? <div className="text-xs font-normal text-muted">{u.displayName}</div> : null}
+                  {u.authSource !== "password" ? (
+                    <div className="text-xs font-normal text-muted">
+                      {u.authSource === "oidc" ? "Single sign-on" : "OpenShift"}: role follows groups at sign-in
+                    </div>
+                  ) : null}
                 </th>
                 <td className="px-4 py-3">
                   <label className="sr-only" htmlFor={`role-${u.id}`}>

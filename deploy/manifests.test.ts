@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { readConfig } from "../server/config/env";
 import { schemaProblems } from "./schemas";
 
 type Obj = {
@@ -60,6 +61,7 @@ const SECRETS: Record<string, string[]> = {
     "fleetskew/database-url",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
+    "fleetskew/secret-keys-old",
     "fleetskew-proxy/session-secret",
     "fleetskew-proxy-tls",
   ],
@@ -68,11 +70,13 @@ const SECRETS: Record<string, string[]> = {
     "fleetskew/database-url",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
+    "fleetskew/secret-keys-old",
     "fleetskew-tls",
   ],
   "examples/openshift-cloudnative-pg": [
     "fleetskew/admin-password",
     "fleetskew/secret-key",
+    "fleetskew/secret-keys-old",
     "fleetskew-db-app/uri",
     "fleetskew-db-runtime",
     "fleetskew-db-runtime/password",
@@ -264,6 +268,15 @@ describe.skipIf(!kubectl).each(OVERLAYS)("kubectl kustomize deploy/%s", (overlay
       if (o.kind === "PodDisruptionBudget") expect(o.spec.maxUnavailable, `${o.metadata.name} never blocks a drain`).toBe(1);
     }
   });
+
+  it("serves from two web replicas, so a drain or a crash leaves one serving, and includes no monitoring objects", () => {
+    const web = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "fleetskew-web")!;
+    expect(web.spec.replicas).toBe(2);
+    // The rolling update never drops below the replicas there are.
+    expect(web.spec.strategy.rollingUpdate).toEqual({ maxSurge: 1, maxUnavailable: 0 });
+    // PrometheusRule needs the Prometheus Operator's CRDs: it is applied on its own (deploy/monitoring).
+    expect(objects.filter((o) => o.kind === "PrometheusRule")).toEqual([]);
+  });
 });
 
 describe.skipIf(!kubectl)("the openshift overlay", () => {
@@ -308,6 +321,8 @@ describe.skipIf(!kubectl)("the openshift overlay", () => {
       FLEETSKEW_AUTH_PROXY_PEERS: "127.0.0.1,::1",
       FLEETSKEW_TRUST_PROXY: "1",
     });
+    // The console starts with this configuration (a mapping is required with the proxy).
+    expect(() => readConfig({ ...env, KUBERNETES_SERVICE_HOST: "172.30.0.1" } as Record<string, string>)).not.toThrow();
   });
 
   it("lets only the ingress controllers reach the pods, and only oauth-proxy's port", () => {

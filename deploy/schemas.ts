@@ -3,7 +3,8 @@
  *
  * Kubernetes kinds are checked with the `kubernetes-models` validators (generated from the
  * Kubernetes OpenAPI schema) and CloudNativePG's Cluster with `@kubernetes-models/cloudnative-pg`
- * (generated from the operator's CRDs). No npm package models OpenShift's Route, so its schema is
+ * (generated from the operator's CRDs), the Prometheus Operator's PrometheusRule with
+ * `@kubernetes-models/prometheus-operator` (generated from its CRDs). No npm package models OpenShift's Route, so its schema is
  * written below from openshift/api, route/v1/types.go (Route, RouteSpec, RouteTargetReference,
  * RoutePort, TLSConfig and their kubebuilder validation markers).
  *
@@ -25,6 +26,8 @@ const MODELS: Record<string, Loader> = {
   "networking.k8s.io/v1/NetworkPolicy": async () => (await import("kubernetes-models/networking.k8s.io/v1/NetworkPolicy")).NetworkPolicy,
   "networking.k8s.io/v1/Ingress": async () => (await import("kubernetes-models/networking.k8s.io/v1/Ingress")).Ingress,
   "postgresql.cnpg.io/v1/Cluster": async () => (await import("@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1")).Cluster,
+  "monitoring.coreos.com/v1/PrometheusRule": async () =>
+    (await import("@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule")).PrometheusRule,
 };
 const objectMeta: Loader = async () => (await import("@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta")).ObjectMeta;
 

@@ -74,7 +74,8 @@ export function runStart(
   });
 }
 
-export async function startConsole(extraEnv: Record<string, string> = {}): Promise<StartedConsole> {
+/** `port`: chosen by the caller when something must know the console's address first (an OpenID provider's redirect URI). */
+export async function startConsole(extraEnv: Record<string, string> = {}, options: { port?: number } = {}): Promise<StartedConsole> {
   const suffix = `${process.pid}_${randomBytes(3).toString("hex")}`;
   const dbName = `fleetskew_security_${suffix}`;
   const runtimeRole = `fleetskew_runtime_${suffix}`;
@@ -85,7 +86,7 @@ export async function startConsole(extraEnv: Record<string, string> = {}): Promi
   const runtime = new URL(owner);
   runtime.username = runtimeRole;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-security-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const adminPassword = `security admin ${randomBytes(6).toString("hex")}`;
   const started = await runStart({
     PORT: String(port),

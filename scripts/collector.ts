@@ -3,10 +3,16 @@
  * Postgres, so start as many as the fleet needs; each sweeps only clusters nobody else holds.
  */
 import path from "node:path";
-import { Collector, defaultCollectorOptions, workerName } from "../server/collector/collector";
+import { kickRegistrations } from "../server/clusters/bulkRunner";
+import { Collector, defaultCollectorOptions } from "../server/collector/collector";
 import { ConfigError, readConfig } from "../server/config/env";
 import { loadSkewLimits } from "../server/fleet/skewLimits";
 import { checkDatabaseReachable } from "../server/runtime/database";
+import { startHeartbeat } from "../server/runtime/heartbeat";
+import { processIdentity } from "../server/runtime/identity";
+import { readKeyring } from "../server/secrets/keyring";
+import { SecretKeyError } from "../server/secrets/secretBox";
+import { agreeOnSecretKey } from "../server/secrets/sharedKey";
 import { closeDb } from "../server/store/db";
 import { prepareSchema } from "../server/runtime/schema";
 import { MigrationError } from "../server/store/migrate";
@@ -24,9 +30,23 @@ async function main() {
     migrate: config.migrate,
     log: (line) => console.log(`fleetskew collector: ${line}`),
   });
+  const identity = processIdentity("collector");
+  // The collector opens the credentials the web process sealed: the same key, or it must not start.
+  const ring = await readKeyring(config);
+  if (!ring)
+    throw new ConfigError(
+      "a collector opens the cluster credentials the console sealed: set FLEETSKEW_SECRET_KEY to the console's key (or FLEETSKEW_DATA_DIR to its data directory)",
+    );
+  const agreed = await agreeOnSecretKey(ring, identity.name);
+  if (agreed.outcome === "rotated")
+    console.log(`fleetskew collector: the secret key moved from ${agreed.previousKeyId} to ${ring.current.id}`);
+  const heartbeat = startHeartbeat(identity, (error) => console.error("fleetskew collector: heartbeat failed:", (error as Error).message));
   const limits = await loadSkewLimits();
-  const collector = new Collector(defaultCollectorOptions(config, workerName("collector"), () => limits.current()));
+  const collector = new Collector(defaultCollectorOptions(config, identity.name, () => limits.current()));
   collector.start();
+  // Bulk registrations are shared the same way: this worker helps with any job's pending items.
+  const registrations = setInterval(() => void kickRegistrations(), 5_000);
+  registrations.unref();
   console.log(
     `fleetskew collector ${collector.options.worker}: sweeping every ${config.collector.intervalMs / 1000} s, ${config.collector.concurrency} at a time`,
   );
@@ -40,6 +60,8 @@ async function main() {
   const stop = async (signal: string) => {
     console.log(`fleetskew collector: ${signal}, finishing the sweeps in flight`);
     clearInterval(report);
+    heartbeat.stop();
+    clearInterval(registrations);
     await collector.stop();
     await closeDb();
     process.exit(0);
@@ -49,6 +71,10 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError || error instanceof MigrationError ? `fleetskew: ${error.message}` : error);
+  console.error(
+    error instanceof ConfigError || error instanceof MigrationError || error instanceof SecretKeyError
+      ? `fleetskew: ${error.message}`
+      : error,
+  );
   process.exit(1);
 });

@@ -7,6 +7,7 @@
 import { ConfigError, readConfig } from "../server/config/env";
 import { openDatabase } from "../server/runtime/database";
 import { prepareSecretKeys, resealAll } from "../server/secrets/startup";
+import { agreeOnSecretKey } from "../server/secrets/sharedKey";
 import { SecretKeyError } from "../server/secrets/secretBox";
 import { recordAudit } from "../server/store/audit";
 import { closeDb } from "../server/store/db";
@@ -19,15 +20,17 @@ async function main() {
   process.env.FLEETSKEW_DATABASE_MODE = database.mode;
   try {
     const { ring } = await prepareSecretKeys(config);
+    // Re-sealing under a key is adopting it: the deployment's recorded key becomes this one.
+    await agreeOnSecretKey(ring, "keys:reseal");
     const done = await resealAll();
     await recordAudit({
       actor: null,
       action: "secrets.reseal",
-      summary: `re-sealed ${done.credentials} cluster credential(s) and ${done.previewInputs} kept configuration(s) under key ${ring.current.id}`,
+      summary: `re-sealed ${done.credentials} cluster credential(s), ${done.previewInputs} kept configuration(s), ${done.settings} setting secret(s) and ${done.hubs} hub credential(s) under key ${ring.current.id}`,
       details: { key: ring.current.id, ...done },
     });
     console.log(
-      `fleetskew: re-sealed ${done.credentials} cluster credential(s) and ${done.previewInputs} kept configuration(s) under key ${ring.current.id}; the old keys are no longer needed`,
+      `fleetskew: re-sealed ${done.credentials} cluster credential(s), ${done.previewInputs} kept configuration(s), ${done.settings} setting secret(s) (the OpenID client secret) and ${done.hubs} ACM hub credential(s) under key ${ring.current.id}; the old keys are no longer needed`,
     );
   } finally {
     await closeDb();

@@ -11,15 +11,19 @@ import path from "node:path";
 import { ensureInitialAccounts, type BootstrapResult } from "../server/auth/bootstrap";
 import { ConfigError, readConfig, type AppConfig } from "../server/config/env";
 import { GLOBAL_BODY_LIMIT, sizeText } from "../server/http/body";
-import { CLIENT_IP_HEADER, isHttpsRequest } from "../server/http/request";
+import { CLIENT_IP_HEADER, isHttpsRequest, markSocketPeerHeader } from "../server/http/request";
 import { newNonce, securityHeaders } from "../server/http/securityHeaders";
 import { sealPlainPreviewInputs } from "../server/preview/storedInputs";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { checkDatabaseReachable, openDatabase, type OpenedDatabase } from "../server/runtime/database";
 import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
 import { prepareSchema } from "../server/runtime/schema";
-import { countRealClusters, registerDemoFleet } from "../server/clusters/demo";
+import { countRealClusters, DEMO_HUB, registerDemoFleet } from "../server/clusters/demo";
+import { registerDemoHub } from "../server/hubs/hubs";
+import { startDemoHub, type DemoHub } from "../server/simulator/hub/demo";
 import { prepareSecretKeys } from "../server/secrets/startup";
+import { agreeOnSecretKey } from "../server/secrets/sharedKey";
+import { processIdentity } from "../server/runtime/identity";
 import { startDemoFleet, type DemoFleet } from "../server/simulator/demo";
 import { closeDb } from "../server/store/db";
 import { auditLogExposure, grantRuntimeRole, migrate, MigrationError } from "../server/store/migrate";
@@ -197,15 +201,18 @@ async function main() {
     secure(req, res, config);
     handler(req, res);
   });
+  markSocketPeerHeader();
   await listen(server, config.port, config.host);
 
   let database: OpenedDatabase | undefined;
   let demoFleet: DemoFleet | undefined;
+  let demoHub: DemoHub | undefined;
   const shutdown = async (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
     demoFleet?.reconciler.stop();
     await demoFleet?.sim.close().catch(() => undefined);
+    await demoHub?.stop().catch(() => undefined);
     await closeDb().catch(() => undefined);
     await database?.embedded?.stop().catch(() => undefined);
     process.exit(0);
@@ -230,13 +237,26 @@ async function main() {
 
   const keys = await prepareSecretKeys(config);
   if (keys.created) log(`created the secret key for credentials at rest in ${path.join(config.dataDir, "secret.key")}; back it up`);
+  // Every process on this database must seal with one key: a replica with another refuses to start.
+  const agreed = await agreeOnSecretKey(keys.ring, processIdentity("web").name);
+  if (agreed.outcome === "rotated")
+    log(
+      `the secret key moved from ${agreed.previousKeyId} to ${keys.ring.current.id}; run npm run keys:reseal once every process has the new key`,
+    );
   if (keys.underOldKeys > 0) log(`${keys.underOldKeys} secret(s) are sealed under an older key or format; run npm run keys:reseal`);
   const sealedNow = await sealPlainPreviewInputs();
   if (sealedNow > 0) log(`sealed the configuration kept for offline previews of ${sealedNow} cluster(s)`);
 
   const demo = config.demo && (await countRealClusters()) === 0;
   printAccounts(await ensureInitialAccounts({ dataDir: config.dataDir, adminPassword: config.adminPassword, demo }), config.dataDir);
-  if (demo) {
+  if (demo && config.demoHub) {
+    // The demo fleet from a simulated ACM hub: registered as a hub, its clusters reached through its cluster-proxy.
+    demoHub = await startDemoHub({ dataDir: config.dataDir, clusters: DEMO_CLUSTERS });
+    const outcome = await registerDemoHub(DEMO_HUB, demoHub.sim.registration());
+    log(
+      `demo hub: ${DEMO_HUB}, a simulated ACM hub of ${demoHub.sim.hub.memberNames().length} managed clusters on ${demoHub.sim.hubUrl} (${outcome}); its clusters arrive within seconds, see Admin → Hubs`,
+    );
+  } else if (demo) {
     demoFleet = await startDemoFleet({ dataDir: config.dataDir, clusters: DEMO_CLUSTERS });
     const added = await registerDemoFleet(demoFleet);
     log(

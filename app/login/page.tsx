@@ -1,19 +1,46 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/LoginForm";
 import { afterSignIn } from "@/components/sameOriginPath";
-import { currentPageUser } from "@/server/auth/page";
+import { Alert } from "@/components/ui";
+import { providerSignOutUrl } from "@/server/auth/oidc";
+import { effectiveOidc } from "@/server/auth/oidcSettings";
+import { currentPageIdentity } from "@/server/auth/page";
+import { readSignInSettings } from "@/server/auth/signInSettings";
+import { appConfig } from "@/server/config/current";
 import { originOf } from "@/server/http/request";
+import { SIGN_IN_REFUSED_COOKIE } from "@/server/http/sessionCookie";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
-  const raw = (await searchParams).next;
+type Search = { next?: string | string[]; refused?: string; "signed-out"?: string };
+
+/** Why the last single sign-on was refused: the callback's short-lived cookie, shown once it is there. */
+async function refusalMessage(): Promise<string | null> {
+  const raw = (await cookies()).get(SIGN_IN_REFUSED_COOKIE)?.value;
+  if (!raw) return null;
+  try {
+    return decodeURIComponent(raw).slice(0, 1000) || null;
+  } catch {
+    return null;
+  }
+}
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const raw = search.next;
   // Only a same-origin path is followed after sign-in (components/sameOriginPath.ts), never another site.
   const next = afterSignIn(typeof raw === "string" ? raw : undefined, originOf(await headers()));
-  if (await currentPageUser()) redirect(next);
+  const identity = await currentPageIdentity();
+  if (identity.user) redirect(next);
+  const config = appConfig();
+  const oidc = (await effectiveOidc(config))?.oidc ?? null;
+  const settings = await readSignInSettings();
+  const refused = identity.refused ?? (search.refused ? await refusalMessage() : null);
+  const providerSignOut =
+    search["signed-out"] === "oidc" && oidc && config.publicUrl ? await providerSignOutUrl(oidc, config.publicUrl) : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
@@ -25,7 +52,30 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             <p className="text-sm text-muted">OpenShift fleet upgrade console</p>
           </div>
         </div>
-        <LoginForm next={next} />
+        {refused ? (
+          <div className="mb-4">
+            <Alert tone="error">Sign-in refused: {refused}</Alert>
+          </div>
+        ) : null}
+        {providerSignOut && oidc ? (
+          <div className="mb-4">
+            <Alert tone="ok">
+              You are signed out of Fleetskew.{" "}
+              <a className="underline" href={providerSignOut}>
+                Sign out of {oidc.name} too
+              </a>
+            </Alert>
+          </div>
+        ) : null}
+        {oidc ? (
+          <a
+            href={`/api/v1/session/oidc?next=${encodeURIComponent(next)}`}
+            className="mb-4 block rounded-md bg-accent px-4 py-2 text-center font-medium text-accent-ink hover:opacity-90"
+          >
+            Sign in with {oidc.name}
+          </a>
+        ) : null}
+        <LoginForm next={next} localSignIn={settings.localSignIn} />
       </div>
     </main>
   );

@@ -101,7 +101,7 @@ describe("POST /api/v1/acknowledgements and the decision on it", () => {
     expect(pending.acknowledgements.map((a: { id: string }) => a.id)).toEqual([ack.id]);
 
     // A pool degrades meanwhile: machine-config reports Upgradeable=False, reason DegradedPool, which overrides
-    // the boot-image reason (reference §2.4): whether boot images still block cannot be seen, so it is not verified.
+    // the boot-image reason (docs/openshift.md §17.3): whether boot images still block cannot be seen, so it is not verified.
     setPoolDegraded(fleet, "prod-east-422", "worker", true);
     const approved = await decide(approveRoute, ack.id, alice, "AMI ids checked in the AWS console");
     expect(approved.status).toBe(200);

@@ -270,7 +270,7 @@ async function settleInterrupted(ack: AcknowledgementRecord): Promise<void> {
   );
 }
 
-/** Reasons with which machine-config reports Upgradeable=False over any boot-image block (reference §2.4). */
+/** Reasons with which machine-config reports Upgradeable=False over any boot-image block (docs/openshift.md §17.3, §20.2). */
 const OVERRIDING_REASONS = new Set(["DegradedPool", "InterruptedBuild"]);
 
 type Verification =

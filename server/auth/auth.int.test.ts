@@ -65,7 +65,9 @@ describe("sign-in", () => {
   it("expires sessions", async () => {
     const result = await login({ username: "grace", password: "a long enough password", ip: "10.0.0.2", userAgent: null, ttlHours: 1 });
     if (!result.ok) throw new Error("expected a session");
-    expect(await userForToken(result.token, new Date(Date.now() + 2 * 3_600_000))).toBeNull();
+    // Valid up to the end of its hour, and not after.
+    expect((await userForToken(result.token, new Date(Date.now() + 3_500_000)))?.username).toBe("grace");
+    expect(await userForToken(result.token, new Date(Date.now() + 3_700_000))).toBeNull();
   });
 
   it("answers an unknown user and a wrong password the same way, and audits both", async () => {

@@ -16,6 +16,7 @@ import type { UserRecord } from "../store/users";
 import { auditActor, type Actor } from "./actor";
 import { decoyHash, verifyPassword } from "./password";
 import { startSession } from "./session";
+import { passwordSignInAllowed } from "./signInSettings";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 
@@ -34,6 +35,7 @@ export const MAX_FAILURES_PER_USER = SIGN_IN_THROTTLE.maxAttempts;
 export type LoginResult =
   | { ok: true; user: UserRecord; token: string; expiresAt: Date }
   | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "local-off" }
   | { ok: false; reason: "rate_limited"; retryAfterSeconds: number; locked: boolean };
 
 /** The start of the fixed window an event falls in, for counting failures per address. */
@@ -76,13 +78,18 @@ export async function login(
     };
   }
 
+  if (!(await passwordSignInAllowed(username))) {
+    await countFailure({ username, ip: input.ip, now }, "failure", "password sign-in turned off");
+    return { ok: false, reason: "local-off" };
+  }
   const user = await findUserForLogin(username);
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !valid || user.disabled) {
+  // Accounts of single sign-on have no password (an empty hash): checked against the decoy, and refused alike.
+  const valid = await verifyPassword(input.password, user?.passwordHash || (await decoyHash()));
+  if (!user || !valid || user.disabled || !user.passwordHash) {
     await countFailure(
       { username, ip: input.ip, now },
       "failure",
-      !user ? "unknown user" : user.disabled ? "account disabled" : "wrong password",
+      !user ? "unknown user" : user.disabled ? "account disabled" : !user.passwordHash ? "single sign-on account" : "wrong password",
     );
     return { ok: false, reason: "invalid" };
   }
@@ -101,6 +108,8 @@ const wait = (seconds: number) => {
 /** The answer to a refused sign-in, as people and scripts read it. */
 export function signInRefusal(result: Exclude<LoginResult, { ok: true }>): UserFacingError {
   if (result.reason === "invalid") return new UserFacingError(401, "Wrong username or password");
+  if (result.reason === "local-off")
+    return new UserFacingError(403, "Sign-in with a password is turned off here; use single sign-on (the button above the form)");
   const message = result.locked
     ? `Too many failed sign-ins for this username from your address; try again in ${wait(result.retryAfterSeconds)}, or ask an admin to clear the lock`
     : `Several failed sign-ins for this username from your address; wait ${wait(result.retryAfterSeconds)} before trying again`;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { deleteSession, findLiveSession, insertSession, touchSession } from "../store/sessions";
+import { deleteSession, findLiveSession, insertSession, touchSession, type SessionRecord } from "../store/sessions";
 import type { UserRecord } from "../store/users";
 
 export const SESSION_COOKIE = "fleetskew_session";
@@ -17,20 +17,40 @@ export async function startSession(
   const now = meta.now ?? new Date();
   const expiresAt = new Date(now.getTime() + meta.ttlHours * 3_600_000);
   await insertSession(
-    { tokenHash: hashToken(token), userId: user.id, expiresAt, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null },
-    { actor: user.username, role: user.role, action: "session.login", targetType: "user", targetId: user.username, ip: meta.ip },
+    {
+      tokenHash: hashToken(token),
+      userId: user.id,
+      expiresAt,
+      ip: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      method: "password",
+    },
+    {
+      actor: user.username,
+      role: user.role,
+      action: "session.login",
+      targetType: "user",
+      targetId: user.username,
+      ip: meta.ip,
+      details: { method: "password" },
+    },
   );
   return { token, expiresAt };
 }
 
-/** The signed-in user for a cookie value, or null. */
-export async function userForToken(token: string | undefined, now: Date = new Date()): Promise<UserRecord | null> {
+/** The live session for a token (a cookie value, or a proxy's identity), or null. */
+export async function sessionForToken(token: string | undefined, now: Date = new Date()): Promise<SessionRecord | null> {
   if (!token || token.length > 200) return null;
   const session = await findLiveSession(hashToken(token), now);
   if (!session) return null;
   // Record activity at most once a minute, not on every request.
   if (now.getTime() - session.lastSeenAt.getTime() > 60_000) await touchSession(session.id, now);
-  return session.user;
+  return session;
+}
+
+/** The signed-in user for a cookie value, or null. */
+export async function userForToken(token: string | undefined, now: Date = new Date()): Promise<UserRecord | null> {
+  return (await sessionForToken(token, now))?.user ?? null;
 }
 
 export async function endSession(token: string, user: UserRecord, ip: string | null): Promise<void> {

@@ -46,3 +46,84 @@ describe("FLEETSKEW_MIGRATE", () => {
     expect(() => readConfig({ FLEETSKEW_MIGRATE: "no" })).toThrow(/^FLEETSKEW_MIGRATE must be 1 or 0/);
   });
 });
+
+describe("ACM hubs", () => {
+  it("lists every hub in full every 5 minutes unless told otherwise, and refuses nonsense", () => {
+    expect(readConfig({}).hubResyncMs).toBe(300_000);
+    expect(readConfig({ FLEETSKEW_HUB_RESYNC_SECONDS: "30" }).hubResyncMs).toBe(30_000);
+    expect(() => readConfig({ FLEETSKEW_HUB_RESYNC_SECONDS: "1" })).toThrow(/^FLEETSKEW_HUB_RESYNC_SECONDS must be at least 5/);
+    expect(readConfig({}).demoHub).toBe(false);
+    expect(readConfig({ FLEETSKEW_DEMO_HUB: "1" }).demoHub).toBe(true);
+    expect(() => readConfig({ FLEETSKEW_DEMO_HUB: "yes" })).toThrow(/^FLEETSKEW_DEMO_HUB must be 1 or 0/);
+  });
+});
+
+describe("FLEETSKEW_WEB_SWEEPS", () => {
+  it("sweeps in the web process unless turned off, and refuses other values", () => {
+    expect(readConfig({}).webSweeps).toBe(true);
+    expect(readConfig({ FLEETSKEW_WEB_SWEEPS: "0" }).webSweeps).toBe(false);
+    expect(readConfig({ FLEETSKEW_WEB_SWEEPS: "true" }).webSweeps).toBe(true);
+    expect(() => readConfig({ FLEETSKEW_WEB_SWEEPS: "off" })).toThrow(/^FLEETSKEW_WEB_SWEEPS must be 1 or 0/);
+  });
+});
+
+describe("single sign-on settings", () => {
+  const oidc = {
+    FLEETSKEW_OIDC_ISSUER: "https://sso.example.com/realms/ops",
+    FLEETSKEW_OIDC_CLIENT_ID: "fleetskew",
+    FLEETSKEW_OIDC_ROLES: "fleet-admins=admin, fleet-approvers=approver",
+    FLEETSKEW_PUBLIC_URL: "https://fleetskew.example.com",
+  };
+
+  it("reads an OpenID provider with its defaults and the redirect URI under the public URL", () => {
+    expect(readConfig(oidc).oidc).toEqual({
+      issuer: "https://sso.example.com/realms/ops",
+      clientId: "fleetskew",
+      clientSecret: undefined,
+      scopes: "openid profile email",
+      groupsClaim: "groups",
+      roles: [
+        { group: "fleet-admins", role: "admin" },
+        { group: "fleet-approvers", role: "approver" },
+      ],
+      name: "sso.example.com",
+      redirectUri: "https://fleetskew.example.com/api/v1/session/oidc/callback",
+    });
+    expect(readConfig({}).oidc).toBeNull();
+  });
+
+  it("accepts an http:// issuer only on loopback, and names what is missing or wrong", () => {
+    expect(readConfig({ ...oidc, FLEETSKEW_OIDC_ISSUER: "http://127.0.0.1:9000" }).oidc?.issuer).toBe("http://127.0.0.1:9000");
+    expect(() => readConfig({ ...oidc, FLEETSKEW_OIDC_ISSUER: "http://sso.example.com" })).toThrow(
+      /^FLEETSKEW_OIDC_ISSUER must use https:\/\/ \(http:\/\/ is accepted only on loopback/,
+    );
+    expect(() => readConfig({ ...oidc, FLEETSKEW_OIDC_CLIENT_ID: "" })).toThrow(/^FLEETSKEW_OIDC_CLIENT_ID must be set/);
+    expect(() => readConfig({ ...oidc, FLEETSKEW_PUBLIC_URL: "" })).toThrow(/^FLEETSKEW_PUBLIC_URL must be set with FLEETSKEW_OIDC_ISSUER/);
+    expect(() => readConfig({ ...oidc, FLEETSKEW_OIDC_ROLES: "fleet-admins=root" })).toThrow(
+      /^FLEETSKEW_OIDC_ROLES gives group fleet-admins the role "root"; roles are viewer, technician, approver, admin/,
+    );
+    expect(() => readConfig({ ...oidc, FLEETSKEW_OIDC_ROLES: "fleet-admins" })).toThrow(/is not group=role/);
+    expect(() => readConfig({ ...oidc, FLEETSKEW_OIDC_SCOPES: "profile" })).toThrow(/must include "openid"/);
+  });
+
+  it("reads oauth-proxy's trusted peers as the deploy overlay sets them", () => {
+    const proxy = readConfig({
+      FLEETSKEW_AUTH_PROXY: "openshift",
+      FLEETSKEW_AUTH_PROXY_PEERS: "127.0.0.1,::1",
+      FLEETSKEW_AUTH_PROXY_ROLES: "fleet-admins=admin",
+      KUBERNETES_SERVICE_HOST: "172.30.0.1",
+      KUBERNETES_SERVICE_PORT: "443",
+    }).authProxy;
+    expect(proxy).toEqual({
+      kind: "openshift",
+      peers: ["127.0.0.1", "::1"],
+      roles: [{ group: "fleet-admins", role: "admin" }],
+      apiUrl: "https://172.30.0.1:443",
+      apiCaFile: "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt",
+    });
+    expect(() => readConfig({ FLEETSKEW_AUTH_PROXY: "openshift", FLEETSKEW_AUTH_PROXY_PEERS: "proxy.local" })).toThrow(
+      /^FLEETSKEW_AUTH_PROXY_PEERS has "proxy.local", which is not an IP address/,
+    );
+    expect(() => readConfig({ FLEETSKEW_AUTH_PROXY: "nginx" })).toThrow(/^FLEETSKEW_AUTH_PROXY must be "openshift"/);
+  });
+});

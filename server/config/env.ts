@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { readSsoConfig, SsoConfigError, type AuthProxyConfig, type OidcConfig } from "./sso";
 
 /** Raised for configuration a person must fix; start-up prints its message as one line. */
 export class ConfigError extends Error {
@@ -76,9 +77,13 @@ const EnvSchema = z.object({
   FLEETSKEW_DEMO: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
   FLEETSKEW_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1, "must be at least 1").max(86_400).default(300),
   FLEETSKEW_SWEEP_CONCURRENCY: z.coerce.number().int().min(1).max(1000, "must be at most 1000").default(32),
+  FLEETSKEW_REGISTRATION_CONCURRENCY: z.coerce.number().int().min(1).max(200, "must be at most 200").default(16),
   FLEETSKEW_SWEEP_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(730),
   FLEETSKEW_MIGRATE: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
+  FLEETSKEW_HUB_RESYNC_SECONDS: z.coerce.number().int().min(5, "must be at least 5").max(86_400, "must be at most 86400").default(300),
+  FLEETSKEW_DEMO_HUB: z.enum(["0", "1"], { error: "must be 1 or 0" }).default("0"),
+  FLEETSKEW_WEB_SWEEPS: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
 });
 
 export type AppConfig = {
@@ -102,12 +107,27 @@ export type AppConfig = {
   trustedProxyHops: number;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
   kube: { timeoutMs: number; retries: number };
+  /** Connection tests of a bulk registration run at once per process. */
+  registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
   collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number };
+  /**
+   * Whether a web process sweeps clusters too (default on, as `npm start` runs one process); off
+   * where collector workers (`npm run collector`) sweep and the web processes only serve.
+   */
+  webSweeps: boolean;
+  /** How often every ACM hub is listed in full (between lists, its watches bring changes). */
+  hubResyncMs: number;
+  /** The demo fleet comes from a simulated ACM hub. */
+  demoHub: boolean;
   /** Serve a simulated demo fleet while no real cluster is registered (default on). */
   demo: boolean;
   /** Apply migrations at start (default); off where one migration step per rollout does it. */
   migrate: boolean;
+  /** Sign-in through an OpenID Connect provider (FLEETSKEW_OIDC_*), when an issuer is set. */
+  oidc: OidcConfig | null;
+  /** OpenShift's oauth-proxy in front (FLEETSKEW_AUTH_PROXY*): whose identity headers are trusted. */
+  authProxy: AuthProxyConfig | null;
 };
 
 /** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
@@ -120,6 +140,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`${issue.path.join(".")} ${issue.message}`);
   }
   const e = parsed.data;
+  const publicUrlOrigin = e.FLEETSKEW_PUBLIC_URL ? new URL(e.FLEETSKEW_PUBLIC_URL).origin : undefined;
+  let sso: ReturnType<typeof readSsoConfig>;
+  try {
+    sso = readSsoConfig(present, publicUrlOrigin);
+  } catch (error) {
+    if (error instanceof SsoConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   return {
     databaseUrl: e.DATABASE_URL,
     migrationDatabaseUrl: e.FLEETSKEW_MIGRATION_DATABASE_URL,
@@ -141,9 +169,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .split(",")
       .map((k) => k.trim())
       .filter(Boolean),
-    publicUrl: e.FLEETSKEW_PUBLIC_URL ? new URL(e.FLEETSKEW_PUBLIC_URL).origin : undefined,
+    publicUrl: publicUrlOrigin,
     trustedProxyHops: e.FLEETSKEW_TRUST_PROXY_HOPS ?? (e.FLEETSKEW_TRUST_PROXY === "1" || e.FLEETSKEW_TRUST_PROXY === "true" ? 1 : 0),
     kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES },
+    registrationConcurrency: e.FLEETSKEW_REGISTRATION_CONCURRENCY,
     collector: {
       intervalMs: e.FLEETSKEW_SWEEP_INTERVAL_SECONDS * 1000,
       concurrency: e.FLEETSKEW_SWEEP_CONCURRENCY,
@@ -152,6 +181,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
     migrate: e.FLEETSKEW_MIGRATE !== "0" && e.FLEETSKEW_MIGRATE !== "false",
+    webSweeps: e.FLEETSKEW_WEB_SWEEPS !== "0" && e.FLEETSKEW_WEB_SWEEPS !== "false",
+    hubResyncMs: e.FLEETSKEW_HUB_RESYNC_SECONDS * 1000,
+    demoHub: e.FLEETSKEW_DEMO_HUB === "1",
+    ...sso,
   };
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { isForeignOrigin, isStateChanging } from "../auth/origin";
 import { hasRole, type Role } from "../auth/roles";
-import { userForToken } from "../auth/session";
+import { identifyRequest } from "../auth/identify";
 import { UserFacingError } from "../errors";
 import { isDatabaseUnavailable } from "../store/errors";
 import { recordAudit } from "../store/audit";
@@ -151,8 +151,10 @@ export function apiRoute<
       }
       // Postgres text cannot hold NUL: refused here, once, rather than failing deep in a query.
       if (/%00/.test(request.url)) return problem(400, NUL_REFUSED);
-      user = await userForToken(readSessionToken(request));
+      const identity = await identifyRequest(request.headers, readSessionToken(request));
+      user = identity.user;
       if (options.access !== "public") {
+        if (identity.refused) return problem(403, identity.refused);
         if (!user) return problem(401, "Sign in first");
         if (!hasRole(user.role, options.access as readonly Role[] | "any")) {
           const roles = (options.access as readonly Role[]).join(" or ");

@@ -1,8 +1,31 @@
 import { appConfig } from "../config/current";
 import type { AppConfig } from "../config/env";
+import { normalisePeer } from "../config/sso";
 
 /** Header the start script's HTTP server sets from the socket; any value sent by a client is replaced. */
 export const CLIENT_IP_HEADER = "x-fleetskew-client-ip";
+
+const SOCKET_PEER_MARK = Symbol.for("fleetskew.socketPeerHeader");
+const marks = globalThis as unknown as Record<symbol, boolean | undefined>;
+
+/**
+ * Said by the HTTP server that sets CLIENT_IP_HEADER from the socket on every request (the start
+ * script) before it serves any. Without it the header may have come from the client, and
+ * socketPeer answers nothing.
+ */
+export function markSocketPeerHeader(): void {
+  marks[SOCKET_PEER_MARK] = true;
+}
+
+/**
+ * The TCP peer of the request: the address the connection came from, as the start script's server
+ * read it off the socket. Never X-Forwarded-For, which the client writes. Null when unknown.
+ */
+export function socketPeer(headers: Headers): string | null {
+  if (!marks[SOCKET_PEER_MARK]) return null;
+  const value = headers.get(CLIENT_IP_HEADER);
+  return value && value !== "unknown" ? normalisePeer(value) : null;
+}
 
 /** The entries of a comma-separated forwarding header, in order. */
 const hops = (value: string | null) =>

@@ -112,7 +112,9 @@ describe("npm run keys:reseal", () => {
     run.stdout.on("data", (d) => (output += d));
     run.stderr.on("data", (d) => (output += d));
     expect(await new Promise((resolve) => run.on("exit", resolve)), output).toBe(0);
-    expect(output).toMatch(/^fleetskew: re-sealed 2 cluster credential\(s\) and 1 kept configuration\(s\) under key [0-9a-f]{8}/);
+    expect(output).toMatch(
+      /^fleetskew: re-sealed 2 cluster credential\(s\), 1 kept configuration\(s\), 0 setting secret\(s\) \(the OpenID client secret\) and 0 ACM hub credential\(s\) under key [0-9a-f]{8}/,
+    );
 
     const only = parseSecretKey(newKey);
     expect((await sealedSummary()).headers.map((h) => envelopeInfo(Buffer.concat([h.header, Buffer.alloc(64)]))?.keyId)).toEqual([only.id]);

@@ -1,7 +1,17 @@
 import { ConfigError, type AppConfig } from "../config/env";
 import { credentialsContext } from "../clusters/registration";
-import { listSealedCredentials, replaceSealedCredentials, sampleCredentials, sealedSummary } from "../store/sealed";
+import { hubSecretsContext } from "../hubs/sync";
+import { listSealedHubSecrets, replaceSealedHubSecrets } from "../store/hubs";
+import {
+  listSealedCredentials,
+  replaceSealedCredentials,
+  replaceSealedSettingSecret,
+  sampleCredentials,
+  sealedSettingSecrets,
+  sealedSummary,
+} from "../store/sealed";
 import { resealPreviewInputs } from "../preview/storedInputs";
+import { OIDC_SECRET_CONTEXT } from "../auth/oidcSettings";
 import { createKeyFile, keyFileOf, readKeyring, resetKeyring, sealSecret, openSecret, type Keyring } from "./keyring";
 import { envelopeInfo, openBytes, SecretKeyError } from "./secretBox";
 
@@ -14,7 +24,7 @@ export async function prepareSecretKeys(
   config: Pick<AppConfig, "secretKey" | "oldSecretKeys" | "dataDir">,
 ): Promise<{ ring: Keyring; created: boolean; underOldKeys: number }> {
   const summary = await sealedSummary();
-  const sealed = summary.credentials + summary.previewInputs;
+  const sealed = summary.credentials + summary.previewInputs + summary.settings;
   let ring: Keyring | null;
   try {
     ring = await readKeyring(config);
@@ -63,8 +73,10 @@ export async function prepareSecretKeys(
   return { ring, created, underOldKeys };
 }
 
+const SETTING_SECRET_CONTEXTS: Record<string, string> = { oidc: OIDC_SECRET_CONTEXT };
+
 /** Re-seals every secret at rest under the current key; afterwards the old keys may be removed. */
-export async function resealAll(): Promise<{ credentials: number; previewInputs: number }> {
+export async function resealAll(): Promise<{ credentials: number; previewInputs: number; settings: number; hubs: number }> {
   let credentials = 0;
   let after: string | null = null;
   for (let page = await listSealedCredentials(after); page.length; page = await listSealedCredentials(after)) {
@@ -75,5 +87,19 @@ export async function resealAll(): Promise<{ credentials: number; previewInputs:
     }
     after = page.at(-1)!.name;
   }
-  return { credentials, previewInputs: await resealPreviewInputs() };
+  // Secrets inside settings (the OpenID client secret): sealed with a fixed context per setting.
+  let settings = 0;
+  for (const secret of await sealedSettingSecrets()) {
+    const context = SETTING_SECRET_CONTEXTS[secret.key]!;
+    const plain = await openSecret(secret.sealed, context);
+    if (await replaceSealedSettingSecret(secret.key, secret.field, secret.sealed, await sealSecret(plain, context))) settings++;
+  }
+  // ACM hubs' reader and proxy credentials.
+  let hubs = 0;
+  for (const hub of await listSealedHubSecrets()) {
+    const context = hubSecretsContext(hub.name);
+    const plain = await openSecret(hub.sealed, context);
+    if (await replaceSealedHubSecrets(hub.name, hub.sealed, new Uint8Array(await sealSecret(plain, context)))) hubs++;
+  }
+  return { credentials, previewInputs: await resealPreviewInputs(), settings, hubs };
 }

@@ -35,6 +35,7 @@ const KEYS = [
   "type",
   "kubeconfig",
   "context",
+  "contexts",
   "apiUrl",
   "token",
   "caBundle",

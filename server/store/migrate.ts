@@ -170,6 +170,9 @@ export async function grantRuntimeRole(ownerUrl: string, runtimeUrl: string): Pr
     const audit = `${s}."AuditEvent"`;
     await client.query("BEGIN");
     try {
+      // Processes starting together grant at once too: concurrent GRANTs on one table fail with
+      // "tuple concurrently updated", so they take the migrations' lock, until this transaction ends.
+      await client.query("SELECT pg_advisory_xact_lock($1)", [LOCK_KEY.toString()]);
       await client.query(`GRANT USAGE ON SCHEMA ${s} TO ${role}`);
       await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${s} TO ${role}`);
       await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${role}`);

@@ -63,4 +63,18 @@ describe("the runtime role", () => {
         await expect(client.query(statement), statement).rejects.toMatchObject({ code: "42501" });
     });
   });
+
+  it("is granted by several processes starting at once without one failing", async () => {
+    const db = await createTestDatabase();
+    cleanups.push(() => db.drop());
+    const other = `${role}_b`;
+    await as(base, (c) => c.query(`CREATE ROLE "${other}" LOGIN`).then(() => undefined));
+    cleanups.push(() => as(base, (c) => c.query(`DROP ROLE IF EXISTS "${other}"`).then(() => undefined)));
+    const runtime = new URL(db.url);
+    runtime.username = other;
+    await migrate(db.url, { dir: migrationsDir });
+    // Concurrent GRANTs on the same tables would fail with "tuple concurrently updated".
+    const results = await Promise.all(Array.from({ length: 6 }, () => grantRuntimeRole(db.url, runtime.toString())));
+    expect(results).toEqual(Array.from({ length: 6 }, () => ({ role: other, schema: "public" })));
+  });
 });

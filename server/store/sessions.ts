@@ -2,13 +2,26 @@ import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import type { UserRecord } from "./users";
 
-export type SessionRecord = { id: string; user: UserRecord; expiresAt: Date; lastSeenAt: Date };
+/** How a person signed in: a local password, an OpenID Connect provider, or OpenShift's oauth-proxy. */
+export type SignInMethod = "password" | "oidc" | "openshift";
 
-export async function insertSession(
-  input: { tokenHash: string; userId: string; expiresAt: Date; ip: string | null; userAgent: string | null },
-  audit: AuditInput,
-): Promise<void> {
-  await getDb().$transaction([getDb().session.create({ data: input }), getDb().auditEvent.create({ data: auditRow(audit) })]);
+export type SessionRecord = { id: string; user: UserRecord; expiresAt: Date; lastSeenAt: Date; method: SignInMethod };
+
+export type NewSession = {
+  tokenHash: string;
+  userId: string;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+  method?: SignInMethod;
+};
+
+export async function insertSession(input: NewSession, audit: AuditInput): Promise<void> {
+  await getDb().$transaction([
+    getDb().session.create({ data: input }),
+    getDb().user.update({ where: { id: input.userId }, data: { lastSignInAt: new Date() } }),
+    getDb().auditEvent.create({ data: auditRow(audit) }),
+  ]);
 }
 
 /** The live session for a token hash, with its user; null when expired, missing or the user is disabled. */
@@ -19,6 +32,7 @@ export async function findLiveSession(tokenHash: string, now: Date): Promise<Ses
     id: row.id,
     expiresAt: row.expiresAt,
     lastSeenAt: row.lastSeenAt,
+    method: row.method,
     user: {
       id: row.user.id,
       username: row.user.username,
@@ -26,6 +40,7 @@ export async function findLiveSession(tokenHash: string, now: Date): Promise<Ses
       role: row.user.role,
       disabled: false,
       createdAt: row.user.createdAt.toISOString(),
+      authSource: row.user.authSource,
     },
   };
 }

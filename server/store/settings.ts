@@ -8,10 +8,12 @@ export async function readSetting(key: string): Promise<unknown> {
   return row?.value ?? null;
 }
 
+/** The audit event records the new value, or `shownDetails` instead when the value holds a secret. */
 export async function writeSetting(
   key: string,
   value: unknown,
   actor: Omit<AuditInput, "action" | "targetType" | "targetId">,
+  shownDetails?: Record<string, unknown>,
 ): Promise<void> {
   await getDb().$transaction([
     getDb().setting.upsert({
@@ -20,7 +22,7 @@ export async function writeSetting(
       update: { value: value as Prisma.InputJsonValue, updatedBy: actor.actor },
     }),
     getDb().auditEvent.create({
-      data: auditRow({ ...actor, action: "settings.update", targetType: "setting", targetId: key, details: { value } }),
+      data: auditRow({ ...actor, action: "settings.update", targetType: "setting", targetId: key, details: shownDetails ?? { value } }),
     }),
   ]);
 }

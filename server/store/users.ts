@@ -1,6 +1,7 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
+import type { SignInMethod } from "./sessions";
 
 export const ROLES = ["viewer", "technician", "approver", "admin"] as const;
 export type Role = (typeof ROLES)[number];
@@ -12,11 +13,21 @@ export type UserRecord = {
   role: Role;
   disabled: boolean;
   createdAt: string;
+  /** password: a local account; oidc, openshift: single sign-on, whose role follows the person's groups. */
+  authSource: SignInMethod;
 };
 
 export type UserWithHash = UserRecord & { passwordHash: string };
 
-type Row = { id: string; username: string; displayName: string | null; role: Role; disabledAt: Date | null; createdAt: Date };
+type Row = {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: Role;
+  disabledAt: Date | null;
+  createdAt: Date;
+  authSource: SignInMethod;
+};
 
 const toRecord = (u: Row): UserRecord => ({
   id: u.id,
@@ -25,6 +36,7 @@ const toRecord = (u: Row): UserRecord => ({
   role: u.role,
   disabled: u.disabledAt !== null,
   createdAt: u.createdAt.toISOString(),
+  authSource: u.authSource,
 });
 
 export class UsernameTakenError extends Error {
@@ -88,7 +100,7 @@ export async function updateUser(
       const all = (
         await tx.$queryRaw<
           Row[]
-        >`SELECT id, username, "displayName", role, "disabledAt", "createdAt" FROM "User" ORDER BY username FOR UPDATE`
+        >`SELECT id, username, "displayName", role, "disabledAt", "createdAt", "authSource" FROM "User" ORDER BY username FOR UPDATE`
       ).map(toRecord);
       const current = all.find((u) => u.id === id);
       if (!current) return null;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { signIn } from "@/server/auth/login";
-import { endSession } from "@/server/auth/session";
+import { proxiedSessionKey } from "@/server/auth/proxy";
+import { providerSignOut } from "@/server/auth/signOut";
+import { endSession, sessionForToken } from "@/server/auth/session";
 import { apiRoute, json } from "@/server/http/api";
 import { appConfig } from "@/server/config/current";
 import { clearedSessionCookie, readSessionToken, sessionCookie } from "@/server/http/sessionCookie";
@@ -30,8 +32,17 @@ export const POST = apiRoute({ access: "public", body: Credentials, maxBodyBytes
 /** The signed-in user. */
 export const GET = apiRoute({ access: "any" }, async ({ user }) => ({ user }));
 
-/** Sign out: ends the session and clears the cookie. */
+/**
+ * Sign out: ends the session and clears the cookie. After single sign-on the answer also names
+ * where to end the provider's session (200 with `providerSignOut`); otherwise 204.
+ */
 export const DELETE = apiRoute({ access: "any" }, async ({ request, user, ip }) => {
-  await endSession(readSessionToken(request) ?? "", user, ip);
-  return new Response(null, { status: 204, headers: { "set-cookie": clearedSessionCookie(request) } });
+  // Behind oauth-proxy the session is the proxy's sign-in, not a cookie.
+  const token = proxiedSessionKey(request.headers, appConfig().authProxy) ?? readSessionToken(request) ?? "";
+  const method = (await sessionForToken(token))?.method ?? "password";
+  await endSession(token, user, ip);
+  const headers = { "set-cookie": clearedSessionCookie(request) };
+  const provider = await providerSignOut(method, appConfig());
+  if (provider) return json({ providerSignOut: provider }, { headers });
+  return new Response(null, { status: 204, headers });
 });

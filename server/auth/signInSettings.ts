@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { appConfig } from "../config/current";
+import type { AppConfig } from "../config/env";
+import { UserFacingError } from "../errors";
+import { readSetting, writeSetting } from "../store/settings";
+import { listUsers } from "../store/users";
+import { auditActor, type Actor } from "./actor";
+import type { SignInSettings, SignInSettingsView } from "./contract";
+import { effectiveOidc } from "./oidcSettings";
+
+const KEY = "sign-in";
+const DEFAULTS: SignInSettings = { localSignIn: true, breakGlassAccount: null };
+
+export const SignInSettingsSchema = z
+  .object({
+    localSignIn: z.boolean({ error: "localSignIn must be true or false" }),
+    // Explicit on purpose: turning local sign-in off names the break-glass account, or says null for none.
+    breakGlassAccount: z.string().trim().min(1).max(200).nullable().optional(),
+  })
+  .refine((s) => s.localSignIn || s.breakGlassAccount !== undefined, {
+    message:
+      "Turning local sign-in off needs breakGlassAccount: the local admin account that still may sign in with a password, or null for none",
+  });
+
+const Stored = z.object({ localSignIn: z.boolean(), breakGlassAccount: z.string().nullable() });
+
+export async function readSignInSettings(): Promise<SignInSettings> {
+  const parsed = Stored.safeParse(await readSetting(KEY));
+  return parsed.success ? parsed.data : DEFAULTS;
+}
+
+/** Whether a local password sign-in of `username` is allowed now. */
+export async function passwordSignInAllowed(username: string): Promise<boolean> {
+  const settings = await readSignInSettings();
+  return settings.localSignIn || settings.breakGlassAccount === username;
+}
+
+const ssoConfigured = async (config: AppConfig) => config.authProxy !== null || (await effectiveOidc(config)) !== null;
+
+export async function signInSettingsView(config: AppConfig = appConfig()): Promise<SignInSettingsView> {
+  const effective = await effectiveOidc(config);
+  const oidc = effective?.oidc;
+  return {
+    ...(await readSignInSettings()),
+    oidc: oidc
+      ? {
+          source: effective.source,
+          name: oidc.name,
+          issuer: oidc.issuer,
+          clientId: oidc.clientId,
+          clientSecretSet: oidc.clientSecret !== undefined,
+          scopes: oidc.scopes,
+          groupsClaim: oidc.groupsClaim,
+          redirectUri: oidc.redirectUri,
+          roles: oidc.roles,
+        }
+      : null,
+    publicUrl: config.publicUrl ?? null,
+    authProxy: config.authProxy && {
+      kind: config.authProxy.kind,
+      peers: config.authProxy.peers,
+      apiUrl: config.authProxy.apiUrl ?? null,
+      roles: config.authProxy.roles,
+    },
+  };
+}
+
+/**
+ * An admin turns local sign-in on or off. Off only with single sign-on configured (else nobody
+ * could sign in), and the break-glass account, when named, must be an active local admin.
+ */
+export async function saveSignInSettings(input: z.infer<typeof SignInSettingsSchema>, actor: Actor): Promise<SignInSettingsView> {
+  const config = appConfig();
+  const settings: SignInSettings = { localSignIn: input.localSignIn, breakGlassAccount: input.breakGlassAccount ?? null };
+  if (!settings.localSignIn) {
+    if (!(await ssoConfigured(config)))
+      throw new UserFacingError(
+        409,
+        "Local sign-in cannot be turned off while no single sign-on is configured (an OpenID provider, or FLEETSKEW_AUTH_PROXY): nobody could sign in",
+      );
+    if (settings.breakGlassAccount !== null) {
+      const account = (await listUsers()).find((u) => u.username === settings.breakGlassAccount);
+      if (!account || account.authSource !== "password" || account.disabled || account.role !== "admin")
+        throw new UserFacingError(
+          409,
+          `The break-glass account must be an active local admin account; ${settings.breakGlassAccount} is not`,
+        );
+    }
+  }
+  await writeSetting(KEY, settings, auditActor(actor));
+  return signInSettingsView(config);
+}

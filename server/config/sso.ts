@@ -1,0 +1,146 @@
+import { isIP } from "node:net";
+import type { Role } from "../store/users";
+
+/**
+ * Single sign-on settings from the environment: an OpenID Connect provider (FLEETSKEW_OIDC_*) and
+ * OpenShift's oauth-proxy in front of the console (FLEETSKEW_AUTH_PROXY*). Kept apart from env.ts,
+ * which calls readSsoConfig; a mistake throws a message naming the variable, as env.ts reports it.
+ */
+const ROLE_NAMES = ["viewer", "technician", "approver", "admin"] as const satisfies readonly Role[];
+
+/** Which role a group gives, in the order written. */
+export type RoleMapping = { group: string; role: Role }[];
+
+export type OidcConfig = {
+  issuer: string;
+  clientId: string;
+  /** Absent for a public client, which PKCE alone protects. */
+  clientSecret: string | undefined;
+  scopes: string;
+  groupsClaim: string;
+  roles: RoleMapping;
+  /** The provider's name on the sign-in button ("Sign in with Example SSO"). */
+  name: string;
+  /** `<FLEETSKEW_PUBLIC_URL>/api/v1/session/oidc/callback`. */
+  redirectUri: string;
+};
+
+export type AuthProxyConfig = {
+  kind: "openshift";
+  /** TCP peers (the socket's address, never X-Forwarded-For) whose identity headers are trusted. */
+  peers: string[];
+  roles: RoleMapping;
+  /** The OpenShift API the user's groups are read from, with the proxy-forwarded token. */
+  apiUrl: string | undefined;
+  apiCaFile: string | undefined;
+};
+
+export class SsoConfigError extends Error {}
+
+const fail = (variable: string, message: string): never => {
+  throw new SsoConfigError(`${variable} ${message}`);
+};
+
+/** `group=role,group=role`: the last `=` splits, so a group name may contain one. */
+export function parseRoleMapping(text: string | undefined, variable: string): RoleMapping {
+  const mapping: RoleMapping = [];
+  for (const entry of (text ?? "").split(",").map((e) => e.trim())) {
+    if (!entry) continue;
+    const eq = entry.lastIndexOf("=");
+    const group = entry.slice(0, eq).trim();
+    const role = entry.slice(eq + 1).trim();
+    if (eq <= 0 || !group) fail(variable, `has "${entry}", which is not group=role (e.g. fleet-admins=admin,fleet-approvers=approver)`);
+    if (!(ROLE_NAMES as readonly string[]).includes(role))
+      fail(variable, `gives group ${group} the role "${role}"; roles are ${ROLE_NAMES.join(", ")}`);
+    mapping.push({ group, role: role as Role });
+  }
+  return mapping;
+}
+
+/** Loopback hosts, the only ones an http:// issuer may use (tests and local trials). */
+export const isLoopbackHost = (hostname: string) => {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+};
+
+/** An IPv4 peer on a dual-stack socket reads as ::ffff:a.b.c.d; compare the plain address. */
+export const normalisePeer = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+
+function readIssuer(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail("FLEETSKEW_OIDC_ISSUER", "must be the provider's issuer URL, e.g. https://sso.example.com/realms/ops");
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname))
+    fail("FLEETSKEW_OIDC_ISSUER", "must use https:// (http:// is accepted only on loopback, for tests and local trials)");
+  if (url.protocol !== "https:" && url.protocol !== "http:") fail("FLEETSKEW_OIDC_ISSUER", "must be an https:// URL");
+  if (url.search || url.hash) fail("FLEETSKEW_OIDC_ISSUER", "must not have a query or fragment");
+  // The issuer is compared exactly with what the provider says; keep it as written, minus a trailing slash only when it has a path.
+  return value.trim();
+}
+
+export function readSsoConfig(
+  env: Record<string, string | undefined>,
+  publicUrl: string | undefined,
+): { oidc: OidcConfig | null; authProxy: AuthProxyConfig | null } {
+  let oidc: OidcConfig | null = null;
+  if (env.FLEETSKEW_OIDC_ISSUER) {
+    const issuer = readIssuer(env.FLEETSKEW_OIDC_ISSUER);
+    const clientId = env.FLEETSKEW_OIDC_CLIENT_ID?.trim() || fail("FLEETSKEW_OIDC_CLIENT_ID", "must be set with FLEETSKEW_OIDC_ISSUER");
+    if (!publicUrl)
+      fail(
+        "FLEETSKEW_PUBLIC_URL",
+        "must be set with FLEETSKEW_OIDC_ISSUER: the provider sends people back to <FLEETSKEW_PUBLIC_URL>/api/v1/session/oidc/callback",
+      );
+    const scopes = (env.FLEETSKEW_OIDC_SCOPES ?? "openid profile email").trim().split(/\s+/);
+    if (!scopes.includes("openid")) fail("FLEETSKEW_OIDC_SCOPES", 'must include "openid"');
+    const roles = parseRoleMapping(env.FLEETSKEW_OIDC_ROLES, "FLEETSKEW_OIDC_ROLES");
+    if (roles.length === 0)
+      fail("FLEETSKEW_OIDC_ROLES", "must map at least one group to a role (e.g. fleet-admins=admin,fleet-approvers=approver)");
+    oidc = {
+      issuer,
+      clientId,
+      clientSecret: env.FLEETSKEW_OIDC_CLIENT_SECRET || undefined,
+      scopes: scopes.join(" "),
+      groupsClaim: env.FLEETSKEW_OIDC_GROUPS_CLAIM?.trim() || "groups",
+      roles,
+      name: env.FLEETSKEW_OIDC_NAME?.trim().slice(0, 60) || new URL(issuer).hostname,
+      redirectUri: `${publicUrl}/api/v1/session/oidc/callback`,
+    };
+  }
+  let authProxy: AuthProxyConfig | null = null;
+  if (env.FLEETSKEW_AUTH_PROXY) {
+    if (env.FLEETSKEW_AUTH_PROXY !== "openshift") fail("FLEETSKEW_AUTH_PROXY", 'must be "openshift" (OpenShift\'s oauth-proxy)');
+    const peers = (env.FLEETSKEW_AUTH_PROXY_PEERS ?? "")
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
+    if (peers.length === 0) fail("FLEETSKEW_AUTH_PROXY_PEERS", "must name the proxy's address(es), e.g. 127.0.0.1,::1 for a sidecar");
+    for (const peer of peers) if (!isIP(peer)) fail("FLEETSKEW_AUTH_PROXY_PEERS", `has "${peer}", which is not an IP address`);
+    const roles = parseRoleMapping(env.FLEETSKEW_AUTH_PROXY_ROLES, "FLEETSKEW_AUTH_PROXY_ROLES");
+    if (roles.length === 0)
+      fail(
+        "FLEETSKEW_AUTH_PROXY_ROLES",
+        "must map at least one OpenShift group to a role (e.g. fleet-admins=admin,fleet-approvers=approver)",
+      );
+    const inCluster = env.KUBERNETES_SERVICE_HOST
+      ? `https://${env.KUBERNETES_SERVICE_HOST.includes(":") ? `[${env.KUBERNETES_SERVICE_HOST}]` : env.KUBERNETES_SERVICE_HOST}:${env.KUBERNETES_SERVICE_PORT ?? "443"}`
+      : undefined;
+    const apiUrl = env.FLEETSKEW_OPENSHIFT_API_URL?.trim() || inCluster;
+    if (apiUrl && !/^https?:\/\/[^/]+\/?$/.test(apiUrl))
+      fail("FLEETSKEW_OPENSHIFT_API_URL", "must be the API server's address, e.g. https://api.hub.example.com:6443");
+    if (apiUrl?.startsWith("http:") && !isLoopbackHost(new URL(apiUrl).hostname))
+      fail("FLEETSKEW_OPENSHIFT_API_URL", "must use https:// (http:// is accepted only on loopback, for tests)");
+    authProxy = {
+      kind: "openshift",
+      peers: peers.map(normalisePeer),
+      roles,
+      apiUrl: apiUrl?.replace(/\/$/, ""),
+      apiCaFile:
+        env.FLEETSKEW_OPENSHIFT_API_CA_FILE?.trim() || (inCluster ? "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt" : undefined),
+    };
+  }
+  return { oidc, authProxy };
+}

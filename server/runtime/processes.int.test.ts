@@ -1,0 +1,167 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { schemaProblems } from "../../deploy/schemas";
+import { ConfigError } from "../config/env";
+import { metricsText } from "../fleet/metrics";
+import { parseSecretKey } from "../secrets/secretBox";
+import type { Keyring } from "../secrets/keyring";
+import { agreeOnSecretKey, keyFingerprint } from "../secrets/sharedKey";
+import { getDb } from "../store/db";
+import { claimJob, listJobs } from "../store/processes";
+import { addWorkerStats } from "../store/sweeps";
+import { useMigratedDatabase } from "../testing/database";
+import { startHeartbeat } from "./heartbeat";
+import { processIdentity } from "./identity";
+import { runJobIfDue, type Job } from "./jobs";
+
+/** What several processes on one database agree on: the secret key, background jobs, /metrics. */
+const db = useMigratedDatabase();
+const root = path.resolve(__dirname, "../..");
+
+const newKey = () => randomBytes(32).toString("base64");
+const ring = (current: string, ...old: string[]): Keyring => {
+  const keys = [current, ...old].map((k) => parseSecretKey(k));
+  return { current: keys[0]!, keys, source: "environment" };
+};
+const keyA = newKey();
+const keyB = newKey();
+const keyC = newKey();
+
+describe("one secret key for all processes", () => {
+  it("records the first process's key by fingerprint, never the key, and lets processes with that key start", async () => {
+    expect(await agreeOnSecretKey(ring(keyA), "web:a")).toEqual({ outcome: "recorded" });
+    expect(await agreeOnSecretKey(ring(keyA), "web:b")).toEqual({ outcome: "agreed" });
+    const row = (await getDb().secretKeyRecord.findUnique({ where: { id: 1 } }))!;
+    expect(row.fingerprint).toBe(keyFingerprint(parseSecretKey(keyA)));
+    expect(JSON.stringify(row)).not.toContain(keyA);
+    expect(JSON.stringify(row)).not.toContain(Buffer.from(keyA, "base64").toString("hex"));
+  });
+
+  it("refuses a process with another key, naming both key ids", async () => {
+    const a = parseSecretKey(keyA).id;
+    const b = parseSecretKey(keyB).id;
+    const refused = agreeOnSecretKey(ring(keyB), "web:c");
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(agreeOnSecretKey(ring(keyB), "web:c")).rejects.toThrow(
+      new RegExp(`seals secrets with key ${b}, but the other processes on this database use key ${a} \\(recorded by web:a`),
+    );
+  });
+
+  it("rotates when the recorded key is one of the process's old keys; the old configuration is then refused", async () => {
+    expect(await agreeOnSecretKey(ring(keyB, keyA), "web:new")).toEqual({ outcome: "rotated", previousKeyId: parseSecretKey(keyA).id });
+    expect(await agreeOnSecretKey(ring(keyB, keyA), "collector:new")).toEqual({ outcome: "agreed" });
+    await expect(agreeOnSecretKey(ring(keyA), "web:old")).rejects.toThrow(/use key/);
+  });
+
+  it("a collector process with another key refuses to start, with one line that says what to do", async () => {
+    const run = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/collector.ts")], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "production", DATABASE_URL: db().url, FLEETSKEW_SECRET_KEY: keyC },
+    });
+    let output = "";
+    run.stdout.on("data", (d) => (output += d));
+    run.stderr.on("data", (d) => (output += d));
+    const code = await new Promise((resolve) => run.on("exit", resolve));
+    expect(code, output).toBe(1);
+    expect(output.trim()).toMatch(
+      new RegExp(
+        `^fleetskew: this process seals secrets with key ${parseSecretKey(keyC).id}, but the other processes on this database use key ${parseSecretKey(keyB).id} .*FLEETSKEW_SECRET_KEYS_OLD`,
+      ),
+    );
+  });
+});
+
+describe("background jobs under a lease", () => {
+  const job = (name: string, run: () => Promise<unknown>, everyMs = 60_000, leaseMs = 30_000): Job => ({ name, everyMs, leaseMs, run });
+
+  it("run once between many processes, and not again until the interval has passed", async () => {
+    let runs = 0;
+    const slow = job("test-once", async () => {
+      runs++;
+      await new Promise((r) => setTimeout(r, 200));
+    });
+    const results = await Promise.all(["p1", "p2", "p3", "p4"].map((owner) => runJobIfDue(slow, owner)));
+    expect(results.filter((r) => r.ran)).toHaveLength(1);
+    expect(runs).toBe(1);
+    // Finished: the next run is an interval away, whoever looks.
+    expect((await Promise.all(["p1", "p2"].map((owner) => runJobIfDue(slow, owner)))).some((r) => r.ran)).toBe(false);
+    const state = (await listJobs()).find((j) => j.name === "test-once")!;
+    expect(state).toMatchObject({ runs: 1, failures: 0, leaseOwner: null, lastError: null });
+  });
+
+  it("are taken over when their holder dies mid-run: its lease expires", async () => {
+    // "dead" claims the job and never finishes, as a killed process would.
+    expect(await claimJob("test-takeover", "dead", 300)).not.toBeNull();
+    let runs = 0;
+    const work = job("test-takeover", async () => void runs++);
+    expect(await runJobIfDue(work, "alive")).toEqual({ ran: false });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await runJobIfDue(work, "alive")).toEqual({ ran: true });
+    expect(runs).toBe(1);
+  });
+
+  it("keep their lease while a run outlasts it, and count failures", async () => {
+    const long = job(
+      "test-renew",
+      async () => {
+        await new Promise((r) => setTimeout(r, 2_500));
+        throw new Error("the cluster said no");
+      },
+      60_000,
+      1_500,
+    );
+    const first = runJobIfDue(long, "holder");
+    await new Promise((r) => setTimeout(r, 1_800));
+    // Past the first lease's length, yet renewed: nobody else runs it.
+    expect(await runJobIfDue(long, "other")).toEqual({ ran: false });
+    expect(await first).toEqual({ ran: true, error: "the cluster said no" });
+    expect((await listJobs()).find((j) => j.name === "test-renew")).toMatchObject({ failures: 1, lastError: "the cluster said no" });
+  });
+});
+
+describe("/metrics, labelled by process", () => {
+  it("reports every process's heartbeat and sweeps with its name and role", async () => {
+    const me = processIdentity("web");
+    await startHeartbeat(me, () => undefined).beat();
+    await addWorkerStats(me.name, { sweeps: 3, errors: 1, durationMs: 1200 });
+    const text = await metricsText();
+    const labels = `process="${me.name}",role="web",host="${me.host}",pid="${process.pid}"`;
+    expect(text).toMatch(
+      new RegExp(`^fleetskew_process_resident_memory_bytes\\{${labels.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\} \\d+$`, "m"),
+    );
+    expect(text).toContain(`fleetskew_sweeps_total{process="${me.name}",role="web"} 3`);
+    expect(text).toContain(`fleetskew_sweep_errors_total{process="${me.name}",role="web"} 1`);
+    expect(text).toContain('fleetskew_processes{role="web"} 1');
+    expect(text).toContain('fleetskew_processes{role="collector"} 0');
+    expect(text).toMatch(/^fleetskew_background_job_runs_total\{task="test-once"\} 1$/m);
+    expect(text).toMatch(/^fleetskew_acknowledgements_pending 0$/m);
+  });
+});
+
+describe("deploy/monitoring/prometheusrule.yaml", () => {
+  const file = readFileSync(path.join(root, "deploy/monitoring/prometheusrule.yaml"), "utf8");
+  const rule = parse(file) as { spec: { groups: { rules: { alert: string; expr: string }[] }[] } };
+
+  it("is a valid PrometheusRule with the alerts operations.md describes", async () => {
+    expect(await schemaProblems(rule as unknown as Record<string, unknown>)).toEqual([]);
+    const alerts = rule.spec.groups.flatMap((g) => g.rules.map((r) => r.alert));
+    expect(alerts).toEqual(expect.arrayContaining(["FleetskewCollectorStale", "FleetskewSweepsFailing", "FleetskewApprovalsPending"]));
+    const docs = readFileSync(path.join(root, "docs/operations.md"), "utf8");
+    for (const alert of alerts) expect(docs, alert).toContain(alert);
+  });
+
+  it("names only metrics that /metrics exports", async () => {
+    const exported = new Set([...(await metricsText()).matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+    const named = new Set(
+      rule.spec.groups.flatMap((g) => g.rules.flatMap((r) => [...r.expr.matchAll(/\bfleetskew_[a-z_]+/g)].map((m) => m[0]))),
+    );
+    // Also metrics named in annotations' queries.
+    for (const m of file.matchAll(/query "[^"]*?\b(fleetskew_[a-z_]+)/g)) named.add(m[1]!);
+    expect(named.size).toBeGreaterThan(5);
+    for (const name of named) expect(exported, `${name} is not exported by /metrics`).toContain(name);
+  });
+});
