@@ -16,10 +16,13 @@ process.env.FLEETSKEW_E2E_EMBEDDED_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_ADMIN_PASSWORD ??= "e2e admin password";
 process.env.FLEETSKEW_E2E_SIMULATOR_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT ??= freePort();
+process.env.FLEETSKEW_E2E_BULK_SIMULATOR_PORT ??= freePort();
 // The simulated fleets the browser tests register clusters from: one the read-only specs share, and one
 // whose clusters the workflows change (each workflow on a cluster of its own), so specs pass in any order.
 process.env.FLEETSKEW_E2E_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/fleet.kubeconfig");
 process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/workflows.kubeconfig");
+// A third fleet for bulk registration: 50 clusters whose generated names (seed 40) meet no other spec's.
+process.env.FLEETSKEW_E2E_BULK_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/bulk.kubeconfig");
 
 const postgresUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_PORT}`;
 const embeddedUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_EMBEDDED_PORT}`;
@@ -40,8 +43,8 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
   },
 });
 
-const simulator = (clusters: number, port: string | undefined, kubeconfig: string | undefined) => ({
-  command: `node node_modules/tsx/dist/cli.mjs scripts/simulator.ts --clusters ${clusters} --port ${port} --kubeconfig ${kubeconfig}`,
+const simulator = (clusters: number, port: string | undefined, kubeconfig: string | undefined, seed = 1, extra = "") => ({
+  command: `node node_modules/tsx/dist/cli.mjs scripts/simulator.ts --clusters ${clusters} --seed ${seed} --port ${port} --kubeconfig ${kubeconfig}${extra}`,
   url: `https://127.0.0.1:${port}/clusters`,
   ignoreHTTPSErrors: true,
   timeout: 60_000,
@@ -91,8 +94,16 @@ export default defineConfig({
   webServer: [
     server("postgres", process.env.FLEETSKEW_E2E_PORT, postgresUrl),
     server("embedded", process.env.FLEETSKEW_E2E_EMBEDDED_PORT, embeddedUrl),
-    simulator(6, process.env.FLEETSKEW_E2E_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_KUBECONFIG),
-    // prod-east and prod-east-422, for the bundle and the acknowledgement workflows.
-    simulator(2, process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG),
+    simulator(7, process.env.FLEETSKEW_E2E_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_KUBECONFIG),
+    // prod-east and prod-east-422, for the bundle and the acknowledgement workflows; plant-north, whose
+    // mirror holds a release-sized bundle that outlasts the MCO's (shortened) prefetch timeout.
+    simulator(
+      2,
+      process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT,
+      process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG,
+      1,
+      " --scenario plant-north",
+    ),
+    simulator(50, process.env.FLEETSKEW_E2E_BULK_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_BULK_KUBECONFIG, 40),
   ],
 });

@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { sealCredentials } from "../server/clusters/registration";
+import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
+import { insertClusters, type NewCluster } from "../server/store/clusters";
 
 /** The p-th percentile (nearest rank) of `values`; NaN for none. */
 export const percentile = (values: number[], p: number) =>
@@ -61,4 +64,28 @@ export async function startSimulator(clusters: number, dir: string): Promise<Sim
       return peak;
     },
   };
+}
+
+/** Registers every simulated cluster through the store, credentials sealed as registration does. */
+export async function registerFleet(kubeconfigText: string): Promise<{ names: string[]; credentials: Map<string, ClusterCredentials> }> {
+  const kubeconfig = parseKubeconfig(kubeconfigText);
+  const credentials = new Map<string, ClusterCredentials>();
+  for (const context of kubeconfig.contexts) credentials.set(context.name, kubeconfig.credentialsFor(context.name));
+  const names = [...credentials.keys()];
+  for (let i = 0; i < names.length; i += 1_000) {
+    const batch: NewCluster[] = [];
+    for (const name of names.slice(i, i + 1_000)) {
+      const c = credentials.get(name)!;
+      batch.push({
+        name,
+        displayName: name,
+        labels: { site: name.split("-")[0]!, region: name.split("-")[1] ?? "none" },
+        platform: null,
+        apiUrl: c.server,
+        encryptedCredentials: await sealCredentials(name, c),
+      });
+    }
+    await insertClusters(batch, { actor: "bench" });
+  }
+  return { names, credentials };
 }

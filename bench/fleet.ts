@@ -16,20 +16,18 @@ import { stringify } from "yaml";
 import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
 import { POST as loginRoute } from "../app/api/v1/session/route";
 import { ensureInitialAccounts } from "../server/auth/bootstrap";
-import { sealCredentials } from "../server/clusters/registration";
 import { Collector, defaultCollectorOptions, workerName, type SweepResult } from "../server/collector/collector";
 import { clusterTimeline, invalidateFleetList, listFleet } from "../server/fleet/fleet";
 import { appConfig } from "../server/config/current";
 import { CLIENT_IP_HEADER } from "../server/http/request";
-import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
-import { insertClusters, type NewCluster } from "../server/store/clusters";
+import type { ClusterCredentials } from "../server/kube/credentials";
 import { closeDb } from "../server/store/db";
 import { appendClusterFacts, factsInWindow, historyBytes, historyRowCount, type InferredFact } from "../server/store/history";
 import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { rng } from "../server/simulator/scenarios/random";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { fmt, percentile, procStatus, startSimulator, type Simulator } from "./common";
+import { fmt, percentile, procStatus, registerFleet, startSimulator, type Simulator } from "./common";
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
@@ -74,30 +72,6 @@ function resetPeakRss(): void {
   } catch {
     /* the peak then covers the whole process lifetime */
   }
-}
-
-/** Registers every simulated cluster through the store, credentials sealed as registration does. */
-async function registerFleet(kubeconfigText: string): Promise<{ names: string[]; credentials: Map<string, ClusterCredentials> }> {
-  const kubeconfig = parseKubeconfig(kubeconfigText);
-  const credentials = new Map<string, ClusterCredentials>();
-  for (const context of kubeconfig.contexts) credentials.set(context.name, kubeconfig.credentialsFor(context.name));
-  const names = [...credentials.keys()];
-  for (let i = 0; i < names.length; i += 1_000) {
-    const batch: NewCluster[] = [];
-    for (const name of names.slice(i, i + 1_000)) {
-      const c = credentials.get(name)!;
-      batch.push({
-        name,
-        displayName: name,
-        labels: { site: name.split("-")[0]!, region: name.split("-")[1] ?? "none" },
-        platform: null,
-        apiUrl: c.server,
-        encryptedCredentials: await sealCredentials(name, c),
-      });
-    }
-    await insertClusters(batch, { actor: "bench" });
-  }
-  return { names, credentials };
 }
 
 type Sweep = {

@@ -6,7 +6,15 @@ import path from "node:path";
 const benches: { file: string; flags: string[] }[] = [
   { file: "disruption.ts", flags: [] },
   { file: "simulator.ts", flags: [] },
+  { file: "hub.ts", flags: [] },
+  // Sweeping 10,000 clusters through a simulated hub's cluster-proxy beside sweeping them directly.
+  { file: "hubSweep.ts", flags: ["--max-old-space-size=768"] },
+  { file: "bulk.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
+  // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium).
+  { file: "fleetView.ts", flags: [] },
+  // Sizing per 1,000 clusters (docs/operations.md): a collector process of its own, for five and a half minutes.
+  { file: "sizing.ts", flags: [] },
 ];
 let failed = false;
 for (const bench of benches) {
