@@ -1,12 +1,12 @@
 import http from "node:http";
 import https from "node:https";
 import type { Duplex } from "node:stream";
-import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { ApiError, badRequest } from "./apiError";
 import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
+import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
 const MAX_BODY = 3 * 1024 * 1024;
@@ -15,18 +15,6 @@ export const ADMIN_USER = "system:serviceaccount:fleetskew:fleetskew-admin";
 export const READER_USER = "system:serviceaccount:fleetskew:fleetskew-reader";
 
 type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
-
-/** RFC 7386 JSON merge patch. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== "object" || Array.isArray(patch)) return patch;
-  const result: Record<string, unknown> =
-    target !== null && typeof target === "object" && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
-  }
-  return result;
-}
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
@@ -237,7 +225,6 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
     return send(res, 200, object, warn(warnings));
   }
   if (verb === "patch") {
-    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim();
     let current = store.get(info, namespace, name);
     const patch = await readJson(req);
     const every = cluster.spec.faults?.concurrentWriteEvery;
@@ -250,28 +237,7 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
       };
       current = store.replace(info, namespace, name, { ...current, metadata: { ...current.metadata, annotations } }).object;
     }
-    let patched: KubeObject;
-    if (type === "application/merge-patch+json" || type === "application/strategic-merge-patch+json") {
-      // Strategic merge is served as a JSON merge patch: OpenShift's custom resources accept only that.
-      patched = mergePatch(structuredClone(current), patch) as KubeObject;
-    } else if (type === "application/json-patch+json") {
-      if (!Array.isArray(patch)) throw badRequest("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-      try {
-        patched = fastJsonPatch.applyPatch(structuredClone(current), patch as Operation[], true, false).newDocument;
-      } catch (error) {
-        throw new ApiError(
-          422,
-          "Invalid",
-          `the server rejected our request due to an error in our request: ${(error as Error).message.split("\n")[0]}`,
-        );
-      }
-    } else {
-      throw new ApiError(
-        415,
-        "UnsupportedMediaType",
-        `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json`,
-      );
-    }
+    const patched = applyPatchRequest(req.headers["content-type"], current, patch);
     const { object, warnings } = store.replace(info, namespace, name, patched, subresource);
     return send(res, 200, object, warn(warnings));
   }

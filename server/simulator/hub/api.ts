@@ -1,10 +1,9 @@
 import type http from "node:http";
-import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { ApiError, badRequest, conflict } from "../apiError";
-import { mergePatch } from "../http";
 import { apiVersionOf, type KindInfo } from "../kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector } from "../selectors";
 import { kindKey, type KubeObject, type ObjectStore, type WatchEvent } from "../objectStore";
+import { applyPatchRequest } from "../patch";
 import type { HubIdentity, SimHub } from "./hub";
 import { HUB_KIND_LIST, HUB_KINDS } from "./kinds";
 import { validateSpec } from "./schemas";
@@ -255,29 +254,8 @@ async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.Ser
     if (!body || typeof body !== "object" || typeof body.metadata !== "object") throw badRequest("metadata: Required value");
     next = body;
   } else if (verb === "patch") {
-    const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim();
     const current = store.get(info, namespace, name);
-    const patch = await readJson(req);
-    if (type === "application/merge-patch+json" || type === "application/strategic-merge-patch+json") {
-      next = mergePatch(structuredClone(current), patch) as KubeObject;
-    } else if (type === "application/json-patch+json") {
-      if (!Array.isArray(patch)) throw badRequest("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-      try {
-        next = fastJsonPatch.applyPatch(structuredClone(current), patch as Operation[], true, false).newDocument;
-      } catch (error) {
-        throw new ApiError(
-          422,
-          "Invalid",
-          `the server rejected our request due to an error in our request: ${(error as Error).message.split("\n")[0]}`,
-        );
-      }
-    } else {
-      throw new ApiError(
-        415,
-        "UnsupportedMediaType",
-        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json",
-      );
-    }
+    next = applyPatchRequest(req.headers["content-type"], current, await readJson(req));
   } else if (verb === "delete") {
     const body = (await readJson(req)) as { preconditions?: { resourceVersion?: string } } | undefined;
     if (info === HUB_KINDS.managedCluster && hub.member(name)) {
