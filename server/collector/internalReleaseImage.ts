@@ -1,30 +1,12 @@
-import type { Condition, InternalReleaseImageFacts, IriNodeFacts, IriReleaseFacts, ReadProblem } from "../domain/snapshot";
+import type { InternalReleaseImageFacts, IriNodeFacts, IriReleaseFacts, ReadProblem } from "../domain/snapshot";
 import type { ClusterObjects } from "../kube/readers";
+import { arr, conditionsOf, obj, str } from "./fields";
 
 /**
  * The registry-less part of a snapshot: the InternalReleaseImage singleton and each node's
  * MachineConfigNode status.internalReleaseImage (docs/openshift.md §24).
  * Read defensively, as the rest of the snapshot: entries of another shape are dropped.
  */
-type Any = Record<string, unknown>;
-const obj = (v: unknown): Any => (v && typeof v === "object" && !Array.isArray(v) ? (v as Any) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-
-function conditionsOf(list: unknown): Condition[] {
-  return arr(list)
-    .map(obj)
-    .filter((c) => str(c.type))
-    .map((c) => ({
-      type: String(c.type),
-      status: str(c.status) ?? "Unknown",
-      reason: str(c.reason),
-      message: str(c.message),
-      since: str(c.lastTransitionTime),
-    }))
-    .sort((a, b) => a.type.localeCompare(b.type));
-}
-
 function releasesOf(list: unknown): IriReleaseFacts[] {
   const seen = new Set<string>();
   return arr(list)

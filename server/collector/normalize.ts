@@ -16,31 +16,14 @@ import { conditionOf } from "../domain/snapshot";
 import { formatVersion, parseOcpVersion } from "../domain/versions";
 import type { ClusterObjects } from "../kube/readers";
 import { internalReleaseImageFacts } from "./internalReleaseImage";
+import { arr, conditionsOf, obj, str, type Any } from "./fields";
 
 /**
  * Turns the objects read from one cluster into a ClusterSnapshot. Every field is read defensively:
  * objects come from clusters of many versions, and a part that could not be read becomes a
  * problem entry, never an exception.
  */
-type Any = Record<string, unknown>;
-const obj = (v: unknown): Any => (v && typeof v === "object" && !Array.isArray(v) ? (v as Any) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-
-function conditions(list: unknown): Condition[] {
-  return arr(list)
-    .map(obj)
-    .filter((c) => str(c.type))
-    .map((c) => ({
-      type: String(c.type),
-      status: str(c.status) ?? "Unknown",
-      reason: str(c.reason),
-      message: str(c.message),
-      since: str(c.lastTransitionTime),
-    }))
-    .sort((a, b) => a.type.localeCompare(b.type));
-}
 
 const isTrue = (list: Condition[], type: string) => conditionOf(list, type)?.status === "True";
 
@@ -205,7 +188,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
   const conditionalUpdates: ConditionalUpdate[] = arr(cvStatus.conditionalUpdates)
     .map(obj)
     .map((u) => {
-      const recommended = conditionOf(conditions(u.conditions), "Recommended")?.status;
+      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
       return {
         version: str(obj(u.release).version) ?? "",
         recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
@@ -222,7 +205,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
         channel: str(obj(cv.spec).channel),
         updating: !!desiredUpdate && desiredUpdate !== current,
         history,
-        conditions: conditions(cvStatus.conditions),
+        conditions: conditionsOf(cvStatus.conditions),
         availableUpdates: arr(cvStatus.availableUpdates)
           .map((u) => str(obj(u).version))
           .filter((v): v is string => !!v),
@@ -281,7 +264,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     }
   }
   const releaseVersion = str(cmData.releaseVersion);
-  const bootConditions = conditions(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate"));
+  const bootConditions = conditionsOf(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate"));
   const context: ClusterBootContext = {
     stream,
     releaseVersion,
@@ -324,7 +307,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
   const poolFacts: PoolFacts[] = pools
     .map((p) => {
       const status = obj(p.status);
-      const conds = conditions(status.conditions);
+      const conds = conditionsOf(status.conditions);
       return {
         name: String(obj(p.metadata).name),
         machineCount: num(status.machineCount) ?? 0,
@@ -353,10 +336,10 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       const status = obj(n.status);
       const mcn = mcnByNode.get(name);
       const mcnStatus = obj(mcn?.status);
-      const mcnConds = conditions(mcnStatus.conditions);
+      const mcnConds = conditionsOf(mcnStatus.conditions);
       const labels = obj(meta.labels) as Record<string, string>;
       const annotations = obj(meta.annotations) as Record<string, string>;
-      const nodeConds = conditions(status.conditions);
+      const nodeConds = conditionsOf(status.conditions);
       const ready = conditionOf(nodeConds, "Ready");
       const diskPressure = conditionOf(nodeConds, "DiskPressure");
       return {
@@ -402,7 +385,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       return {
         pool: str(obj(obj(m.spec).machineConfigPool).name) ?? String(obj(m.metadata).name),
         build,
-        buildState: mosb ? buildState(conditions(obj(mosb.status).conditions)) : ("unknown" as const),
+        buildState: mosb ? buildState(conditionsOf(obj(mosb.status).conditions)) : ("unknown" as const),
       };
     })
     .sort((a, b) => a.pool.localeCompare(b.pool));
@@ -413,7 +396,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     topology: str(infraStatus.controlPlaneTopology),
     azureCloudName,
     controlPlaneArchitecture,
-    machineConfigOperator: co ? conditions(obj(co.status).conditions) : null,
+    machineConfigOperator: co ? conditionsOf(obj(co.status).conditions) : null,
     enforcement,
     managedMachineSets: {
       spec: managerMode(specManagerList),
