@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { Duplex } from "node:stream";
 import { ApiError, badRequest } from "./apiError";
+import { apiGroupsOf, decodeContinue, encodeContinue, listKey, parseJson, readBody, resourceListOf, send } from "./apiServer";
 import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
@@ -9,72 +10,15 @@ import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
 import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
-const MAX_BODY = 3 * 1024 * 1024;
 const READ_VERBS = new Set(["get", "list", "watch"]);
 export const ADMIN_USER = "system:serviceaccount:fleetskew:fleetskew-admin";
 export const READER_USER = "system:serviceaccount:fleetskew:fleetskew-reader";
 
 type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
 
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const readJson = async (req: http.IncomingMessage) => parseJson(await readBody(req));
 
 const sendError = (res: http.ServerResponse, error: ApiError) => send(res, error.code, error.toStatus());
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new ApiError(413, "RequestEntityTooLarge", "request entity too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const text = await readBody(req);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest("the body of the request was in an unknown format - accepted media types include: application/json");
-  }
-}
-
-function discoveryFor(cluster: SimCluster, groupVersion: string) {
-  const kinds = cluster.kinds.filter((k) => apiVersionOf(k) === groupVersion);
-  if (kinds.length === 0) return null;
-  return {
-    kind: "APIResourceList",
-    apiVersion: "v1",
-    groupVersion,
-    resources: kinds.flatMap((k) => [
-      {
-        name: k.plural,
-        singularName: k.singular,
-        namespaced: k.namespaced,
-        kind: k.kind,
-        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-        ...(k.shortNames ? { shortNames: k.shortNames } : {}),
-      },
-      ...(k.status
-        ? [{ name: `${k.plural}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }]
-        : []),
-    ]),
-  };
-}
-
-function groupsOf(cluster: SimCluster) {
-  const byGroup = new Map<string, Set<string>>();
-  for (const k of cluster.kinds) if (k.group) byGroup.set(k.group, (byGroup.get(k.group) ?? new Set()).add(k.version));
-  return [...byGroup.entries()].map(([name, versions]) => {
-    const list = [...versions].map((version) => ({ groupVersion: `${name}/${version}`, version }));
-    return { name, versions: list, preferredVersion: list[0] };
-  });
-}
 
 function resolveTarget(cluster: SimCluster, segments: string[]): Target | null {
   let groupVersion: string;
@@ -133,19 +77,6 @@ function forbidden(user: string, verb: string, target: Target): ApiError {
   );
 }
 
-type Continue = { rv: number; after: string };
-const encodeContinue = (c: Continue) => Buffer.from(JSON.stringify(c)).toString("base64url");
-function decodeContinue(token: string): Continue {
-  try {
-    const c = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-    if (typeof c.rv === "number" && typeof c.after === "string") return c;
-  } catch {
-    /* fall through */
-  }
-  throw badRequest("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
-}
-const itemKey = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-
 function handleList(res: http.ServerResponse, cluster: SimCluster, target: Target, query: URLSearchParams) {
   const labels = parseLabelSelector(query.get("labelSelector"));
   const fieldFilter = parseFieldSelector(query.get("fieldSelector"));
@@ -155,12 +86,12 @@ function handleList(res: http.ServerResponse, cluster: SimCluster, target: Targe
   if (token) {
     const c = decodeContinue(token);
     rv = c.rv;
-    items = items.filter((o) => itemKey(o) > c.after);
+    items = items.filter((o) => listKey(o) > c.after);
   }
   const limit = Number(query.get("limit") ?? "0");
   const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
   if (limit > 0 && items.length > limit) {
-    metadata.continue = encodeContinue({ rv, after: itemKey(items[limit - 1]!) });
+    metadata.continue = encodeContinue({ rv, after: listKey(items[limit - 1]!) });
     metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
@@ -374,15 +305,15 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
       versions: ["v1"],
       serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "" }],
     });
-  if (p === "apis") return reply(200, { kind: "APIGroupList", apiVersion: "v1", groups: groupsOf(cluster) });
+  if (p === "apis") return reply(200, { kind: "APIGroupList", apiVersion: "v1", groups: apiGroupsOf(cluster.kinds) });
   if (segments[0] === "apis" && segments.length === 2) {
-    const group = groupsOf(cluster).find((g) => g.name === segments[1]);
+    const group = apiGroupsOf(cluster.kinds).find((g) => g.name === segments[1]);
     return group
       ? reply(200, { kind: "APIGroup", apiVersion: "v1", ...group })
       : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
   }
   if ((segments[0] === "api" && segments.length === 2) || (segments[0] === "apis" && segments.length === 3)) {
-    const discovery = discoveryFor(cluster, segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
+    const discovery = resourceListOf(cluster.kinds, segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
     return discovery
       ? reply(200, discovery)
       : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));

@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { ApiError, badRequest, conflict } from "../apiError";
+import { apiGroupsOf, byListKey, decodeContinue, encodeContinue, listKey, parseJson, readBody, resourceListOf, send } from "../apiServer";
 import { apiVersionOf, type KindInfo } from "../kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector } from "../selectors";
 import { kindKey, type KubeObject, type ObjectStore, type WatchEvent } from "../objectStore";
@@ -10,78 +11,13 @@ import { validateSpec } from "./schemas";
 import { tableOf, wantsTable } from "./table";
 import { DISCOVERY_RULE, forbiddenMessage, requestAttributes, ruleAllows } from "./rbac";
 
-const MAX_BODY = 3 * 1024 * 1024;
 const notFoundPath = () => new ApiError(404, "NotFound", "the server could not find the requested resource");
 
-export function send(res: http.ServerResponse, status: number, body: unknown) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
+/** The request's JSON body; nothing for an empty one. */
 async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new ApiError(413, "RequestEntityTooLarge", "request entity too large");
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest("the body of the request was in an unknown format - accepted media types include: application/json");
-  }
+  const text = await readBody(req);
+  return text ? parseJson(text) : undefined;
 }
-
-function groups() {
-  const byGroup = new Map<string, string[]>();
-  for (const k of HUB_KIND_LIST) if (k.group) byGroup.set(k.group, [...new Set([...(byGroup.get(k.group) ?? []), k.version])]);
-  return [...byGroup.entries()].map(([name, versions]) => {
-    const list = versions.map((version) => ({ groupVersion: `${name}/${version}`, version }));
-    return { name, versions: list, preferredVersion: list[0] };
-  });
-}
-
-function resourceList(groupVersion: string) {
-  const kinds = HUB_KIND_LIST.filter((k) => apiVersionOf(k) === groupVersion);
-  if (kinds.length === 0) return null;
-  return {
-    kind: "APIResourceList",
-    apiVersion: "v1",
-    groupVersion,
-    resources: kinds.flatMap((k) => [
-      {
-        name: k.plural,
-        singularName: k.singular,
-        namespaced: k.namespaced,
-        kind: k.kind,
-        verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-        ...(k.shortNames ? { shortNames: k.shortNames } : {}),
-      },
-      ...(k.status
-        ? [{ name: `${k.plural}/status`, singularName: "", namespaced: k.namespaced, kind: k.kind, verbs: ["get", "patch", "update"] }]
-        : []),
-    ]),
-  };
-}
-
-/** Continue tokens carry the list's resourceVersion and the last key served; keys compare by code point. */
-type Continue = { rv: number; after: string };
-const encodeContinue = (c: Continue) => Buffer.from(JSON.stringify(c)).toString("base64url");
-function decodeContinue(token: string): Continue {
-  try {
-    const c = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-    if (typeof c.rv === "number" && typeof c.after === "string") return c;
-  } catch {
-    /* fall through */
-  }
-  throw badRequest("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
-}
-const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ""}/${o.metadata.name}`;
-const byKey = (a: KubeObject, b: KubeObject) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
 
 /**
  * The last list served, by kind, namespace, selectors and resourceVersion: paging through 10,000
@@ -95,7 +31,7 @@ function sortedList(hub: SimHub, info: KindInfo, namespace: string | undefined, 
   if (lastList?.key === key && lastList.store === hub.store) return lastList.items;
   const labels = parseLabelSelector(query.get("labelSelector"));
   const fieldFilter = parseFieldSelector(query.get("fieldSelector"));
-  const items = hub.store.list(info, namespace, labels).filter(fieldFilter).sort(byKey);
+  const items = hub.store.list(info, namespace, labels).filter(fieldFilter).sort(byListKey);
   lastList = { key, items, store: hub.store };
   return items;
 }
@@ -120,12 +56,12 @@ function handleList(
         "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
       );
     rv = c.rv;
-    items = items.filter((o) => keyOf(o) > c.after);
+    items = items.filter((o) => listKey(o) > c.after);
   }
   const limit = Number(query.get("limit") ?? "0");
   const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
   if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
-    metadata.continue = encodeContinue({ rv, after: keyOf(items[limit - 1]!) });
+    metadata.continue = encodeContinue({ rv, after: listKey(items[limit - 1]!) });
     metadata.remainingItemCount = items.length - limit;
     items = items.slice(0, limit);
   }
@@ -322,13 +258,13 @@ export async function handleHubRequest(hub: SimHub, req: http.IncomingMessage, r
       versions: ["v1"],
       serverAddressByClientCIDRs: [{ clientCIDR: "0.0.0.0/0", serverAddress: "" }],
     });
-  if (p === "apis") return send(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: groups() });
+  if (p === "apis") return send(res, 200, { kind: "APIGroupList", apiVersion: "v1", groups: apiGroupsOf(HUB_KIND_LIST) });
   if (segments[0] === "apis" && segments.length === 2) {
-    const group = groups().find((g) => g.name === segments[1]);
+    const group = apiGroupsOf(HUB_KIND_LIST).find((g) => g.name === segments[1]);
     return group ? send(res, 200, { kind: "APIGroup", apiVersion: "v1", ...group }) : send(res, 404, notFoundPath().toStatus());
   }
   if ((segments[0] === "api" && segments.length === 2) || (segments[0] === "apis" && segments.length === 3)) {
-    const list = resourceList(segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
+    const list = resourceListOf(HUB_KIND_LIST, segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
     return list ? send(res, 200, list) : send(res, 404, notFoundPath().toStatus());
   }
   const target = resolveTarget(segments);
