@@ -16,6 +16,7 @@ import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
 import { Collector, defaultCollectorOptions } from "../server/collector/collector";
 import { appConfig } from "../server/config/current";
+import type { HubEndpoints } from "../server/hubs/hubs";
 import { sealHubSecrets, syncHub } from "../server/hubs/sync";
 import { tokenFor } from "../server/simulator/scenarios/generate";
 import { closeDb, getDb } from "../server/store/db";
@@ -38,15 +39,6 @@ const freePort = () =>
     });
   });
 
-type Registration = {
-  hubApiUrl: string;
-  ca: string;
-  readerToken: string;
-  proxyUrl: string;
-  proxyCa: string;
-  proxyToken: string;
-  proxyImpersonatedUser: string;
-};
 
 async function startHub(dir: string) {
   const file = path.join(dir, "hub.json");
@@ -79,7 +71,7 @@ async function startHub(dir: string) {
     child.stdout!.on("data", (d: Buffer) => d.toString().includes("registration") && resolve());
     child.on("exit", (code) => reject(new Error(`hub simulator exited with ${code}`)));
   });
-  return { child, registration: JSON.parse(readFileSync(file, "utf8")) as Registration, clustersUrl: `https://127.0.0.1:${clusterPort}` };
+  return { child, registration: JSON.parse(readFileSync(file, "utf8")) as HubEndpoints, clustersUrl: `https://127.0.0.1:${clusterPort}` };
 }
 
 /**

@@ -205,22 +205,22 @@ export async function removeHub(name: string, actor: Actor): Promise<{ clusters:
   return { clusters: clusters.length, permissionsLeft };
 }
 
+/** Where a hub and its cluster-proxy are, and the credentials for each, as a simulated hub reports them. */
+export type HubEndpoints = {
+  hubApiUrl: string;
+  ca: string;
+  readerToken: string;
+  proxyUrl: string;
+  proxyCa: string;
+  proxyToken: string;
+  proxyImpersonatedUser: string;
+};
+
 /**
  * The demo's simulated hub (`FLEETSKEW_DEMO_HUB=1`), registered at start as an admin would, or
  * pointed at where the simulator serves now; its clusters arrive with the hub sync.
  */
-export async function registerDemoHub(
-  name: string,
-  r: {
-    hubApiUrl: string;
-    ca: string;
-    readerToken: string;
-    proxyUrl: string;
-    proxyCa: string;
-    proxyToken: string;
-    proxyImpersonatedUser: string;
-  },
-): Promise<"registered" | "updated"> {
+export async function registerDemoHub(name: string, r: HubEndpoints): Promise<"registered" | "updated"> {
   const secrets: HubSecrets = {
     ca: r.ca,
     readerToken: r.readerToken,
