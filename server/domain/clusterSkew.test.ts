@@ -4,11 +4,10 @@ import {
   bootImageControllerState,
   clusterSkew,
   firstEnforcingRelease,
-  lagMinors,
   managedBootImagesWhatIf,
-  oldestBootImage,
   platformMinor,
 } from "./clusterSkew";
+import { lagMinors, oldestBootImage } from "./oldestBootImage";
 import type { ClusterSnapshot } from "./snapshot";
 import { docs, ocpMessage, manualSpec, variant } from "./testing/skew";
 import {

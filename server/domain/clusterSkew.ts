@@ -1,4 +1,5 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
+import { oldestBootImage, type OldestBootImage } from "./oldestBootImage";
 import {
   checkBootImageSkew,
   degradedControllerMessage,
@@ -13,9 +14,8 @@ import {
   type BareMetalProvisioningFacts,
   type ClusterSnapshot,
   type EnforcementValue,
-  type MachineSetFacts,
 } from "./snapshot";
-import { compareVersions, formatVersion, genericMajorMinorPatch, parseGenericVersion, parseOcpVersion, parseRhcosBuild } from "./versions";
+import { compareVersions, formatVersion, genericMajorMinorPatch, parseGenericVersion, parseOcpVersion } from "./versions";
 
 /**
  * Boot-image skew of one cluster at a release: the MCO's way (which mode, which value, which
@@ -327,48 +327,6 @@ export type ClusterSkew = {
   oldest: OldestBootImage | null;
   effectiveMode: EnforcementMode | null;
 };
-
-export type OldestBootImage = { machineSet: string; ocpVersion: string | null; rhcosBuild: string | null; lagMinors: number | null };
-
-/** Minor releases between a boot image and the cluster (4.19 cluster, 4.12 image → 7). */
-export function lagMinors(clusterVersion: string | null, bootVersion: string | null): number | null {
-  const c = parseOcpVersion(clusterVersion);
-  const b = parseOcpVersion(bootVersion);
-  if (!c || !b || c.major !== b.major) return null;
-  return Math.max(0, c.minor - b.minor);
-}
-
-/** Ordering key of a boot image: OCP version when known, else the RHCOS build date. */
-function age(m: MachineSetFacts): [number, number, number, string] | null {
-  const v = parseOcpVersion(m.ocpVersion);
-  if (v) return [v.major, v.minor, v.patch, parseRhcosBuild(m.rhcosBuild)?.date ?? ""];
-  const b = parseRhcosBuild(m.rhcosBuild);
-  return b ? [Number.MAX_SAFE_INTEGER, 0, 0, b.date] : null;
-}
-
-export function oldestBootImage(s: ClusterSnapshot): OldestBootImage | null {
-  let best: MachineSetFacts | null = null;
-  let bestAge: ReturnType<typeof age> = null;
-  for (const m of s.machineSets) {
-    const a = age(m);
-    if (!a) continue;
-    if (!bestAge || compareAge(a, bestAge) < 0) {
-      best = m;
-      bestAge = a;
-    }
-  }
-  if (!best) return null;
-  return {
-    machineSet: best.machineSet,
-    ocpVersion: best.ocpVersion,
-    rhcosBuild: best.rhcosBuild,
-    lagMinors: lagMinors(s.version?.current ?? null, best.ocpVersion),
-  };
-}
-
-function compareAge(a: [number, number, number, string], b: [number, number, number, string]): number {
-  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3].localeCompare(b[3]);
-}
 
 /** The fleet-level status: blocked now, or going to be blocked at the first enforcing release. */
 export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): ClusterSkew {

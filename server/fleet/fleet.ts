@@ -1,4 +1,5 @@
-import { clusterSkew, lagMinors, managedBootImagesWhatIf, type ClusterSkew, type ManagedWhatIf } from "../domain/clusterSkew";
+import { clusterSkew, managedBootImagesWhatIf, type ClusterSkew, type ManagedWhatIf } from "../domain/clusterSkew";
+import { lagMinors } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import { registryLessState, type RegistryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";

@@ -1,4 +1,5 @@
-import { assessSkew, oldestBootImage, platformMinor, type SkewAssessment } from "../clusterSkew";
+import { assessSkew, platformMinor, type SkewAssessment } from "../clusterSkew";
+import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
 import { installVersion, UPGRADEABLE_SKEW_REASON } from "../skew";
 import { conditionOf, type ClusterSnapshot } from "../snapshot";
