@@ -231,7 +231,7 @@ export class ClusterClient implements ObjectSource {
 
   async version(): Promise<{ gitVersion: string }> {
     const opts = this.requestOptions();
-    return this.read("/version", () => this.kc.makeApiClient(k8s.VersionApi).getCode(opts));
+    return this.read("/version", () => this.kc.makeApiClient(k8s.VersionApi).getCode({}, opts));
   }
 
   /** Resource names served per group/version ("v1", "machineconfiguration.openshift.io/v1"). */
@@ -243,7 +243,7 @@ export class ClusterClient implements ObjectSource {
           const [group, version] = gv.includes("/") ? gv.split("/") : ["", gv];
           const opts = this.requestOptions();
           const list = await this.read(`discovery of ${gv}`, () =>
-            group ? this.custom.getAPIResources({ group: group!, version: version! }, opts) : this.core.getAPIResources(opts),
+            group ? this.custom.getAPIResources({ group: group!, version: version! }, opts) : this.core.getAPIResources({}, opts),
           );
           result.set(gv, new Set(list.resources.map((r) => r.name)));
         } catch (error) {

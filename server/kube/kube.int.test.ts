@@ -48,6 +48,22 @@ describe("testConnection", () => {
     });
   });
 
+  it("gives up on a cluster that never answers within its timeout: /version and core discovery carry the deadline too", async () => {
+    fleet.setFaults("legacy", { timeout: true });
+    try {
+      const started = Date.now();
+      const report = await testConnection(creds("legacy"), { timeoutMs: 400 });
+      expect(report).toMatchObject({ reachable: false, authenticated: false, openshiftVersion: null });
+      expect(report.problem).toBe("no answer from the cluster for /version in time");
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Past /version: core discovery ("v1") is the next read without a deadline of its own.
+      const discovery = new ClusterClient(creds("legacy"), { ...fast, retries: 0 }).discovery(["v1"]);
+      await expect(discovery).rejects.toMatchObject({ kind: "timeout" });
+    } finally {
+      fleet.setFaults("legacy", undefined);
+    }
+  });
+
   it("names kinds an older cluster lacks and reads it forbids", async () => {
     const report = await testConnection(creds("legacy"));
     expect(report.openshiftVersion).toBe("4.19.10"); // its objects are the fixture's; the API is 4.16's
