@@ -156,6 +156,25 @@ function secureContextFor(c: ClusterCredentials): tls.SecureContext {
   return context;
 }
 
+/**
+ * Options for one call of a generated API: a deadline that aborts the request, the connection pool
+ * when there is one, and optionally a Content-Type (patches). The generated methods take them as
+ * their second argument; the first is the call's parameters, `{}` when it has none.
+ */
+export function requestOptions(timeoutMs: number, agent?: https.Agent, contentType?: string): k8s.ConfigurationOptions {
+  // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
+  const middleware: k8s.ObservableMiddleware = {
+    pre: (context) => {
+      context.setSignal(AbortSignal.timeout(timeoutMs));
+      if (agent && context.getUrl().startsWith("https:")) context.setAgent(agent);
+      if (contentType) context.setHeaderParam("Content-Type", contentType);
+      return new k8s.Observable(Promise.resolve(context));
+    },
+    post: (response) => new k8s.Observable(Promise.resolve(response)),
+  };
+  return { middleware: [middleware], middlewareMergeStrategy: "append" };
+}
+
 /** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */
 const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
 
@@ -187,21 +206,9 @@ export class ClusterClient implements ObjectSource {
     this.core = this.kc.makeApiClient(k8s.CoreV1Api);
   }
 
-  /** Per-request options: a deadline, and optionally a Content-Type (patches). */
+  /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
   private requestOptions(contentType?: string): k8s.ConfigurationOptions {
-    const timeoutMs = this.options.timeoutMs;
-    const agent = this.agent;
-    // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
-    const middleware: k8s.ObservableMiddleware = {
-      pre: (context) => {
-        context.setSignal(AbortSignal.timeout(timeoutMs));
-        if (context.getUrl().startsWith("https:")) context.setAgent(agent);
-        if (contentType) context.setHeaderParam("Content-Type", contentType);
-        return new k8s.Observable(Promise.resolve(context));
-      },
-      post: (response) => new k8s.Observable(Promise.resolve(response)),
-    };
-    return { middleware: [middleware], middlewareMergeStrategy: "append" };
+    return requestOptions(this.options.timeoutMs, this.agent, contentType);
   }
 
   /** Closes the pooled connections; the client must not be used afterwards. */

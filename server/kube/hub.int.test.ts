@@ -2,6 +2,7 @@
  * The hub client against the simulated hub over HTTPS: a watch that fell too far behind is told so
  * (410), which is what makes the follower list again; a watch in step brings the hub's changes.
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
 import { KubeError } from "./client";
@@ -35,6 +36,33 @@ describe("the hub client", () => {
     stop.abort();
     await watching.catch(() => undefined);
     sim.renewLease("prod-east");
+  });
+
+  it("aborts a call the hub never answers at its deadline, closing the connection rather than leaving it open", async () => {
+    // A hub that accepts connections and says nothing, not even its side of the TLS handshake.
+    let open = 0;
+    const silent = net.createServer((socket) => {
+      open++;
+      socket.on("close", () => open--);
+      socket.resume(); // reads (and drops) what the client sends, so it sees the client close
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    const r = sim.registration();
+    const stuck = new HubClient({ apiUrl: `https://127.0.0.1:${port}`, ca: r.ca, readerToken: r.readerToken }, 300);
+    try {
+      const started = Date.now();
+      await expect(stuck.check()).rejects.toMatchObject({
+        kind: "timeout",
+        message: "no answer from the hub for ManagedCluster list in time",
+      });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await expect.poll(() => open, { timeout: 2_000 }).toBe(0);
+    } finally {
+      stuck.close();
+      silent.close();
+    }
   });
 
   it("rejects with 410 when the watch's version is older than the hub keeps, so the caller lists again", async () => {

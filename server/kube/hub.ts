@@ -1,5 +1,5 @@
 import * as k8s from "@kubernetes/client-node";
-import { classify, ClusterClient, kubeConfigFor, KubeError, type KindRef } from "./client";
+import { classify, ClusterClient, kubeConfigFor, KubeError, requestOptions, type KindRef } from "./client";
 import type { ClusterCredentials } from "./credentials";
 import { KINDS, READS } from "./kinds";
 
@@ -107,13 +107,16 @@ export class HubClient {
     let resourceVersion = "";
     do {
       const page = (await this.call(`${ref.kind} list`, () =>
-        this.custom.listClusterCustomObject({
-          group: ref.group,
-          version: ref.version,
-          plural: ref.plural,
-          limit: pageSize,
-          _continue: token,
-        }),
+        this.custom.listClusterCustomObject(
+          {
+            group: ref.group,
+            version: ref.version,
+            plural: ref.plural,
+            limit: pageSize,
+            _continue: token,
+          },
+          this.options(),
+        ),
       )) as { items?: unknown[]; metadata?: { continue?: string; _continue?: string; resourceVersion?: string } };
       if (!Array.isArray(page?.items)) throw new KubeError("malformed", `the hub's answer to the ${ref.kind} list has no items`);
       items.push(...page.items);
@@ -127,7 +130,7 @@ export class HubClient {
   /** Whether the reader can list managed clusters: what registering a hub checks first. */
   async check(): Promise<number> {
     const page = (await this.call("ManagedCluster list", () =>
-      this.custom.listClusterCustomObject({ ...HUB_KINDS.managedCluster, limit: 1 }),
+      this.custom.listClusterCustomObject({ ...HUB_KINDS.managedCluster, limit: 1 }, this.options()),
     )) as { items?: unknown[] };
     if (!Array.isArray(page?.items)) throw new KubeError("malformed", "the hub's answer to the ManagedCluster list has no items");
     return page.items.length;
@@ -136,13 +139,16 @@ export class HubClient {
   async createPermission(cluster: string, subjectUser: string): Promise<"created" | "exists"> {
     try {
       await this.call(`create ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
-        this.custom.createNamespacedCustomObject({
-          group: HUB_KINDS.clusterPermission.group,
-          version: HUB_KINDS.clusterPermission.version,
-          plural: HUB_KINDS.clusterPermission.plural,
-          namespace: cluster,
-          body: clusterPermission(cluster, subjectUser),
-        }),
+        this.custom.createNamespacedCustomObject(
+          {
+            group: HUB_KINDS.clusterPermission.group,
+            version: HUB_KINDS.clusterPermission.version,
+            plural: HUB_KINDS.clusterPermission.plural,
+            namespace: cluster,
+            body: clusterPermission(cluster, subjectUser),
+          },
+          this.options(),
+        ),
       );
       return "created";
     } catch (error) {
@@ -154,13 +160,16 @@ export class HubClient {
   async deletePermission(cluster: string): Promise<void> {
     try {
       await this.call(`delete ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
-        this.custom.deleteNamespacedCustomObject({
-          group: HUB_KINDS.clusterPermission.group,
-          version: HUB_KINDS.clusterPermission.version,
-          plural: HUB_KINDS.clusterPermission.plural,
-          namespace: cluster,
-          name: PERMISSION_NAME,
-        }),
+        this.custom.deleteNamespacedCustomObject(
+          {
+            group: HUB_KINDS.clusterPermission.group,
+            version: HUB_KINDS.clusterPermission.version,
+            plural: HUB_KINDS.clusterPermission.plural,
+            namespace: cluster,
+            name: PERMISSION_NAME,
+          },
+          this.options(),
+        ),
       );
     } catch (error) {
       if (!(error instanceof KubeError && (error.kind === "not-found" || error.kind === "not-served"))) throw error;
@@ -214,17 +223,17 @@ export class HubClient {
     });
   }
 
+  /** Each call's deadline: the request is aborted when it passes, not left open behind a caller that gave up. */
+  private options() {
+    return requestOptions(this.timeoutMs);
+  }
+
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    const timeout = this.timeoutMs;
     try {
-      return await Promise.race([
-        fn(),
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new KubeError("timeout", `no answer from the hub for ${what} in time`)), timeout).unref(),
-        ),
-      ]);
+      return await fn();
     } catch (error) {
-      throw classify(error, what);
+      const failure = classify(error, what);
+      throw failure.kind === "timeout" ? new KubeError("timeout", `no answer from the hub for ${what} in time`) : failure;
     }
   }
 }
