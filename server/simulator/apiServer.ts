@@ -69,6 +69,32 @@ export function resourceListOf(kinds: readonly KindInfo[], groupVersion: string)
   };
 }
 
+/** What a request's path names: a kind, and in it a namespace, an object and its status. */
+export type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
+
+/** The target of `/api/v1/…` or `/apis/<group>/<version>/…` among `kinds`; null for any other path. */
+export function resolveTarget(kinds: readonly KindInfo[], segments: string[]): Target | null {
+  let groupVersion: string;
+  let rest: string[];
+  if (segments[0] === "api" && segments[1] === "v1") {
+    groupVersion = "v1";
+    rest = segments.slice(2);
+  } else if (segments[0] === "apis" && segments.length >= 4) {
+    groupVersion = `${segments[1]}/${segments[2]}`;
+    rest = segments.slice(3);
+  } else return null;
+  let namespace: string | undefined;
+  if (rest[0] === "namespaces" && rest.length >= 3) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const [plural, name, sub, ...extra] = rest;
+  if (!plural || extra.length > 0 || (sub !== undefined && sub !== "status")) return null;
+  const info = kinds.find((k) => apiVersionOf(k) === groupVersion && k.plural === plural);
+  if (!info || (namespace !== undefined && !info.namespaced)) return null;
+  return { info, namespace, name, subresource: sub as "status" | undefined };
+}
+
 /** Continue tokens carry the list's resourceVersion and the last key served; keys compare by code point. */
 export type Continue = { rv: number; after: string };
 export const encodeContinue = (c: Continue) => Buffer.from(JSON.stringify(c)).toString("base64url");

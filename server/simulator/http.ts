@@ -2,9 +2,20 @@ import http from "node:http";
 import https from "node:https";
 import type { Duplex } from "node:stream";
 import { ApiError, badRequest } from "./apiError";
-import { apiGroupsOf, decodeContinue, encodeContinue, listKey, parseJson, readBody, resourceListOf, send } from "./apiServer";
+import {
+  apiGroupsOf,
+  decodeContinue,
+  encodeContinue,
+  listKey,
+  parseJson,
+  readBody,
+  resolveTarget,
+  resourceListOf,
+  send,
+  type Target,
+} from "./apiServer";
 import type { Fleet, SimCluster } from "./cluster";
-import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
+import { apiVersionOf, kubernetesMinorFor } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
 import { applyPatchRequest } from "./patch";
@@ -14,34 +25,9 @@ const READ_VERBS = new Set(["get", "list", "watch"]);
 export const ADMIN_USER = "system:serviceaccount:fleetskew:fleetskew-admin";
 export const READER_USER = "system:serviceaccount:fleetskew:fleetskew-reader";
 
-type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
-
 const readJson = async (req: http.IncomingMessage) => parseJson(await readBody(req));
 
 const sendError = (res: http.ServerResponse, error: ApiError) => send(res, error.code, error.toStatus());
-
-function resolveTarget(cluster: SimCluster, segments: string[]): Target | null {
-  let groupVersion: string;
-  let rest: string[];
-  if (segments[0] === "api" && segments[1] === "v1") {
-    groupVersion = "v1";
-    rest = segments.slice(2);
-  } else if (segments[0] === "apis" && segments.length >= 4) {
-    groupVersion = `${segments[1]}/${segments[2]}`;
-    rest = segments.slice(3);
-  } else return null;
-  let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length >= 3) {
-    namespace = rest[1];
-    rest = rest.slice(2);
-  }
-  const [plural, name, sub, ...extra] = rest;
-  if (!plural || extra.length > 0 || (sub !== undefined && sub !== "status")) return null;
-  const info = cluster.kinds.find((k) => apiVersionOf(k) === groupVersion && k.plural === plural);
-  if (!info) return null;
-  if (namespace !== undefined && !info.namespaced) return null;
-  return { info, namespace, name, subresource: sub as "status" | undefined };
-}
 
 function verbFor(method: string, target: Target, watch: boolean): string {
   switch (method) {
@@ -319,7 +305,7 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
       : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
   }
 
-  const target = resolveTarget(cluster, segments);
+  const target = resolveTarget(cluster.kinds, segments);
   if (!target) return sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
   const watch = ["true", "1"].includes(url.searchParams.get("watch") ?? "");
   const verb = verbFor(req.method ?? "GET", target, watch);

@@ -1,6 +1,18 @@
 import type http from "node:http";
 import { ApiError, badRequest, conflict } from "../apiError";
-import { apiGroupsOf, byListKey, decodeContinue, encodeContinue, listKey, parseJson, readBody, resourceListOf, send } from "../apiServer";
+import {
+  apiGroupsOf,
+  byListKey,
+  decodeContinue,
+  encodeContinue,
+  listKey,
+  parseJson,
+  readBody,
+  resolveTarget,
+  resourceListOf,
+  send,
+  type Target,
+} from "../apiServer";
 import { apiVersionOf, type KindInfo } from "../kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector } from "../selectors";
 import { kindKey, type KubeObject, type ObjectStore, type WatchEvent } from "../objectStore";
@@ -136,30 +148,6 @@ function handleWatch(
   res.on("close", finish);
 }
 
-type Target = { info: KindInfo; namespace?: string; name?: string; subresource?: "status" };
-
-function resolveTarget(segments: string[]): Target | null {
-  let groupVersion: string;
-  let rest: string[];
-  if (segments[0] === "api" && segments[1] === "v1") {
-    groupVersion = "v1";
-    rest = segments.slice(2);
-  } else if (segments[0] === "apis" && segments.length >= 4) {
-    groupVersion = `${segments[1]}/${segments[2]}`;
-    rest = segments.slice(3);
-  } else return null;
-  let namespace: string | undefined;
-  if (rest[0] === "namespaces" && rest.length >= 3) {
-    namespace = rest[1];
-    rest = rest.slice(2);
-  }
-  const [plural, name, sub, ...extra] = rest;
-  if (!plural || extra.length > 0 || (sub !== undefined && sub !== "status")) return null;
-  const info = HUB_KIND_LIST.find((k) => apiVersionOf(k) === groupVersion && k.plural === plural);
-  if (!info || (namespace !== undefined && !info.namespaced)) return null;
-  return { info, namespace, name, subresource: sub as "status" | undefined };
-}
-
 function namespaceExists(hub: SimHub, name: string): boolean {
   try {
     hub.store.get(HUB_KINDS.namespace, undefined, name);
@@ -267,7 +255,7 @@ export async function handleHubRequest(hub: SimHub, req: http.IncomingMessage, r
     const list = resourceListOf(HUB_KIND_LIST, segments[0] === "api" ? segments[1]! : `${segments[1]}/${segments[2]}`);
     return list ? send(res, 200, list) : send(res, 404, notFoundPath().toStatus());
   }
-  const target = resolveTarget(segments);
+  const target = resolveTarget(HUB_KIND_LIST, segments);
   if (!target || request.kind !== "resource") return send(res, 404, notFoundPath().toStatus());
   const verb = request.attrs.verb;
   if (verb === "watch") {
