@@ -251,6 +251,10 @@ describe("an acknowledgement whose answer a degraded pool hides", () => {
       setPoolDegraded(fleet, "prod-east-422", "worker", false);
     }
 
+    // The sweep the write asked for has run meanwhile (next one an hour away).
+    const schedule = { where: { cluster: { name: "prod-east-422" } } };
+    await getDb().sweepSchedule.updateMany({ ...schedule, data: { nextSweepAt: new Date(Date.now() + 3_600_000) } });
+
     // The pool is healthy: the boot-image block shows, as predicted, and the request is verified with it.
     let now = (await findAcknowledgement(ack.id))!;
     for (let i = 0; i < 40 && !now.verifiedAt; i++) {
@@ -263,6 +267,8 @@ describe("an acknowledgement whose answer a degraded pool hides", () => {
       "Written to MachineConfiguration cluster spec.bootImageSkewEnforcement (Manual, 4.12.0). " +
         "The MCO mirrored it into status.bootImageSkewEnforcementStatus and machine-config reports Upgradeable=False (ClusterBootImageSkewError).",
     );
+    // What was verified reaches the fleet at the next sweep, which the verification made due now.
+    expect((await getDb().sweepSchedule.findFirstOrThrow(schedule)).nextSweepAt.getTime()).toBeLessThanOrEqual(Date.now());
   });
 });
 

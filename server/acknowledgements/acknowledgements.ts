@@ -32,6 +32,7 @@ import {
 import { findClusterSummary } from "../store/clusters";
 import { listSnapshots } from "../store/fleet";
 import { findClusterState } from "../store/history";
+import { makeDue } from "../store/sweeps";
 
 /**
  * Manual boot-image acknowledgements, end to end: which clusters need one, the request, the
@@ -346,6 +347,9 @@ async function checkAcknowledgement(id: string): Promise<Verification> {
       )}.`,
     },
   }));
+  // The sweep the write asked for may have read the cluster before machine-config's Upgradeable
+  // followed; one more shows the fleet what was just verified.
+  await makeDue(ack.cluster).catch(() => undefined);
   return "done";
 }
 
