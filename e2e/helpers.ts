@@ -22,6 +22,11 @@ export async function signIn(page: Page, username: string, password: string) {
   await expect(page).toHaveURL(/\/fleet$/);
 }
 
+/** Waits until React has hydrated a freshly loaded page: a click before that reaches no handler. */
+export async function hydrated(page: Page) {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
 /** Signs the API request context in as the admin. */
 export async function adminApi(request: APIRequestContext) {
   const login = await request.post("/api/v1/session", { data: { username: "admin", password: ADMIN_PASSWORD } });

@@ -12,7 +12,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { startOpenShiftUsersApi, type OpenShiftUsersApi } from "../server/testing/openshiftUsers";
 import { startTestProvider, type TestProvider } from "../server/testing/oidcProvider";
 import { freePort, startConsole, type StartedConsole } from "./console";
-import { snap } from "./helpers";
+import { hydrated, snap } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -133,6 +133,7 @@ test("an approver signs in through the OpenID provider and approves a technician
   await expect(page.getByRole("banner")).toContainText("ada");
   await expect(page.getByRole("banner")).toContainText("approver");
 
+  await hydrated(page);
   const pending = page.locator(`li[data-request="${id}"]`);
   await pending.getByLabel("Comment").fill("Checked the AMI ids; signed in through single sign-on");
   await pending.getByRole("button", { name: "Approve" }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ensureUser, register, signIn, signOut, snap, WORKFLOW_FLEET } from "./helpers";
+import { ensureUser, hydrated, register, signIn, signOut, snap, WORKFLOW_FLEET } from "./helpers";
 
 // Acknowledges the boot image of a cluster of its own (prod-east-422 of the workflow fleet, registered as ack-east):
 // no other spec sees it.
@@ -53,6 +53,7 @@ test("a technician requests an acknowledgement for a cluster at 4.22, cannot app
   // An approver approves it; the cluster takes it and the MCO lifts the block.
   await signIn(page, APPROVER.username, APPROVER.password);
   await page.goto("/acknowledgements");
+  await hydrated(page);
   const pending = page.locator(`li[data-request="${id}"]`);
   await pending.getByLabel("Comment").fill("AMI ids checked in the AWS console");
   await pending.getByRole("button", { name: "Approve" }).click();
