@@ -27,7 +27,14 @@ export function LoginForm({ next, localSignIn = true }: { next: string; localSig
   }
 
   const form = (
-    <form onSubmit={submit} className="flex flex-col gap-4 rounded-lg border border-line bg-surface p-6 shadow-sm" aria-label="Sign in">
+    // method="post": submitted before the page's scripts run, the browser sends the password in the
+    // body of a POST, never in the URL (where history, proxies and access logs keep it).
+    <form
+      method="post"
+      onSubmit={submit}
+      className="flex flex-col gap-4 rounded-lg border border-line bg-surface p-6 shadow-sm"
+      aria-label="Sign in"
+    >
       <h2 className="text-lg font-semibold">Sign in</h2>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <Field label="Username" htmlFor="username">

@@ -144,7 +144,8 @@ export function UsersAdmin({
       <div className="flex flex-col gap-4">
         {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
         <Card className="p-5">
-          <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Create user">
+          {/* method="post": submitted before the scripts run, the new password goes in a body, never a URL. */}
+          <form method="post" onSubmit={submit} className="flex flex-col gap-4" aria-label="Create user">
             <h2 className="text-lg font-semibold">Create user</h2>
             <Field label="Username" htmlFor="new-username" hint="Lower-case letters, digits, dots, dashes, underscores.">
               <TextInput id="new-username" name="username" required minLength={2} maxLength={64} autoComplete="off" />

@@ -303,6 +303,35 @@ test("after signing in, /login?next=/%5Cevil.example/x stays on the console's or
   expect(violations).toEqual([]);
 });
 
+test("a sign-in submitted before the page's scripts run never puts the password in the URL", async ({ browser }) => {
+  // The same as a click before React hydrates the form: the browser submits it as plain HTML.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const sent: { method: string; url: string; status?: number }[] = [];
+  page.on("request", (r) => void sent.push({ method: r.method(), url: r.url() }));
+  page.on("response", (r) => {
+    const entry = sent.find((e) => e.url === r.url() && e.status === undefined);
+    if (entry) entry.status = r.status();
+  });
+  try {
+    await page.goto(`${app.url}/login`);
+    await page.getByLabel("Username").fill(VIEWER.username);
+    await page.getByLabel("Password").fill(VIEWER.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => sent.filter((e) => e.method === "POST").length).toBe(1);
+    await page.waitForLoadState("load");
+    const post = sent.find((e) => e.method === "POST")!;
+    expect(new URL(post.url).pathname).toBe("/login");
+    expect(post.status).toBeLessThan(500);
+    for (const { url } of sent) {
+      expect(url).not.toContain("password");
+      expect(url).not.toContain(encodeURIComponent(VIEWER.password));
+    }
+  } finally {
+    await context.close();
+  }
+});
+
 test("pages run only scripts carrying the response's nonce; behind https the console sends HSTS and a __Host- Secure cookie", async () => {
   const page = await call("/login");
   const policy = page.headers.get("content-security-policy")!;
