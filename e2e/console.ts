@@ -74,10 +74,13 @@ export function runStart(
   });
 }
 
-/** `port`: chosen by the caller when something must know the console's address first (an OpenID provider's redirect URI). */
-export async function startConsole(extraEnv: Record<string, string> = {}, options: { port?: number } = {}): Promise<StartedConsole> {
+/**
+ * A new database on the test server and a login role for the console to serve as: `owner` (the
+ * server's own user, who migrates) and `runtime` (that role) connect to it; `drop` removes both.
+ */
+export async function databaseWithRuntimeRole(purpose: string) {
   const suffix = `${process.pid}_${randomBytes(3).toString("hex")}`;
-  const dbName = `fleetskew_security_${suffix}`;
+  const dbName = `fleetskew_${purpose}_${suffix}`;
   const runtimeRole = `fleetskew_runtime_${suffix}`;
   await adminSql(`CREATE DATABASE "${dbName}"`);
   await adminSql(`CREATE ROLE "${runtimeRole}" LOGIN`);
@@ -85,6 +88,20 @@ export async function startConsole(extraEnv: Record<string, string> = {}, option
   owner.pathname = `/${dbName}`;
   const runtime = new URL(owner);
   runtime.username = runtimeRole;
+  return {
+    owner,
+    runtime,
+    runtimeRole,
+    async drop() {
+      await adminSql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
+      await adminSql(`DROP ROLE IF EXISTS "${runtimeRole}"`).catch(() => undefined);
+    },
+  };
+}
+
+/** `port`: chosen by the caller when something must know the console's address first (an OpenID provider's redirect URI). */
+export async function startConsole(extraEnv: Record<string, string> = {}, options: { port?: number } = {}): Promise<StartedConsole> {
+  const { owner, runtime, runtimeRole, drop } = await databaseWithRuntimeRole("security");
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-security-"));
   const port = options.port ?? (await freePort());
   const adminPassword = `security admin ${randomBytes(6).toString("hex")}`;
@@ -115,8 +132,7 @@ export async function startConsole(extraEnv: Record<string, string> = {}, option
       await Promise.race([started.exited, new Promise((r) => setTimeout(r, 10_000))]);
       started.child.kill("SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
-      await adminSql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
-      await adminSql(`DROP ROLE IF EXISTS "${runtimeRole}"`).catch(() => undefined);
+      await drop();
     },
   };
 }

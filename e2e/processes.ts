@@ -8,10 +8,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { adminSql, freePort, runStart } from "./console";
+import { databaseWithRuntimeRole, freePort, runStart } from "./console";
 
 const root = path.resolve(__dirname, "..");
-const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
 export type Proc = {
   name: string;
@@ -33,15 +32,7 @@ export type Deployment = {
 };
 
 export async function createDeployment(env: Record<string, string>): Promise<Deployment> {
-  const suffix = `${process.pid}_${randomBytes(3).toString("hex")}`;
-  const dbName = `fleetskew_processes_${suffix}`;
-  const runtimeRole = `fleetskew_runtime_${suffix}`;
-  await adminSql(`CREATE DATABASE "${dbName}"`);
-  await adminSql(`CREATE ROLE "${runtimeRole}" LOGIN`);
-  const owner = new URL(baseUrl);
-  owner.pathname = `/${dbName}`;
-  const runtime = new URL(owner);
-  runtime.username = runtimeRole;
+  const { owner, runtime, drop } = await databaseWithRuntimeRole("processes");
   const adminPassword = `processes admin ${randomBytes(6).toString("hex")}`;
   const dirs: string[] = [];
   const procs: Proc[] = [];
@@ -108,8 +99,7 @@ export async function createDeployment(env: Record<string, string>): Promise<Dep
       await Promise.race([Promise.all(procs.map((p) => p.exited)), new Promise((r) => setTimeout(r, 10_000))]);
       for (const p of procs) p.child.kill("SIGKILL");
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-      await adminSql(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch(() => undefined);
-      await adminSql(`DROP ROLE IF EXISTS "${runtimeRole}"`).catch(() => undefined);
+      await drop();
     },
   };
 }
