@@ -39,7 +39,6 @@ const freePort = () =>
     });
   });
 
-
 async function startHub(dir: string) {
   const file = path.join(dir, "hub.json");
   const clusterPort = await freePort();
@@ -132,6 +131,7 @@ async function main() {
           name: "bench-hub",
           apiUrl: r.hubApiUrl,
           proxyUrl: r.proxyUrl,
+          access: "impersonation",
           concurrency: CONCURRENCY,
           createdBy: "bench",
           encryptedCredentials: await sealHubSecrets("bench-hub", {

@@ -64,6 +64,10 @@ test("an admin registers an ACM hub and sees its clusters arrive, with their clu
   await expect(row("hcp-tenant-1")).toContainText("Hosted control plane");
   await expect(row("edge-no-proxy")).toContainText("Proxy add-on unavailable");
   await expect(row("local-cluster")).toContainText("Followed");
+  // What the hub's ManagedClusterInfo says, beside Fleetskew's own reading, and how the clusters are reached.
+  await expect(row("local-cluster")).toContainText(/4\.\d+\.\d+/);
+  await expect(row("local-cluster")).toContainText(/\d+\/\d+ nodes ready/);
+  await expect(page.locator('li[data-hub="hub-east"]')).toContainText("clusters reached by impersonating the proxy service account");
   await snap(page, testInfo, "hub-02-clusters");
 
   // The followed clusters of one set, in the fleet view, with the set as a label.

@@ -4,8 +4,10 @@
  * Serves a fleet of simulated OpenShift clusters, each under https://HOST:PORT/clusters/<name>.
  *
  * `npm run simulator -- --hub [--clusters N] [--hub-port P] [--proxy-port P] [--registration FILE]
- *                       [--kubeconfig FILE] [--permission-delay MS]`
+ *                       [--kubeconfig FILE] [--permission-delay MS] [--mce-version V]`
  * Serves a simulated ACM hub managing N clusters, with its cluster-proxy user-server in front of them.
+ * With --mce-version below 2.9 the proxy does not impersonate hub users (clusters are reached with
+ * a ManagedServiceAccount per cluster instead).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -22,7 +24,7 @@ import { NAMED_SCENARIOS } from "../server/simulator/scenarios/releaseBundle";
 const usage = [
   "usage: npm run simulator -- [--clusters N] [--seed S] [--port P] [--host H] [--kubeconfig FILE] [--import DIR [--name NAME]]... [--scenario NAME]...",
   "       npm run simulator -- --hub [--clusters N] [--seed S] [--host H] [--port P] [--hub-port P] [--proxy-port P]",
-  "                         [--registration FILE] [--kubeconfig FILE] [--permission-delay MS]",
+  "                         [--registration FILE] [--kubeconfig FILE] [--permission-delay MS] [--mce-version V]",
 ].join("\n");
 
 function fail(message: string): never {
@@ -47,6 +49,7 @@ async function main() {
       "proxy-port": { type: "string", default: "19092" },
       registration: { type: "string" },
       "permission-delay": { type: "string", default: "2000" },
+      "mce-version": { type: "string", default: "2.9.0" },
       help: { type: "boolean", short: "h" },
     },
     tokens: true,
@@ -77,6 +80,8 @@ async function main() {
     ] as const)
       if (!Number.isInteger(p) || p < 0 || p > 65535) fail(`${flag} must be between 0 and 65535`);
     if (!Number.isFinite(delay) || delay < 0) fail("--permission-delay must be a number of milliseconds");
+    const mceVersion = values["mce-version"];
+    if (!/^\d+\.\d+(\.\d+)?$/.test(mceVersion)) fail("--mce-version must be a version like 2.7.3");
     await serveHub({
       count,
       seed,
@@ -86,6 +91,7 @@ async function main() {
       proxyPort,
       delay,
       speed,
+      mceVersion,
       registration: values.registration,
       kubeconfig: values.kubeconfig,
     });
@@ -154,6 +160,7 @@ async function serveHub(o: {
   proxyPort: number;
   delay: number;
   speed: number;
+  mceVersion: string;
   registration?: string;
   kubeconfig?: string;
 }) {
@@ -166,6 +173,7 @@ async function serveHub(o: {
     proxyPort: o.proxyPort,
     permissionDelayMs: o.delay,
     serviceAccountDelayMs: o.delay,
+    mceVersion: o.mceVersion,
     // The ACM agent refreshes ManagedClusterInfo every 5 minutes of the clusters' (simulated) time.
     clusterInfoRefreshMs: 300_000 / o.speed,
   }).catch((e: NodeJS.ErrnoException) =>
@@ -179,7 +187,9 @@ async function serveHub(o: {
   console.log(`simulator:   cluster-proxy      ${registration.proxyUrl}/<cluster>/<kube API path>`);
   console.log(`simulator:   clusters (direct)  ${sim.clusters.url}/clusters/<name>`);
   console.log(`simulator:   reader token       ${registration.readerToken}`);
-  console.log(`simulator:   proxy token        ${registration.proxyToken} (impersonated as ${registration.proxyImpersonatedUser})`);
+  if (sim.hub.impersonation)
+    console.log(`simulator:   proxy token        ${registration.proxyToken} (impersonated as ${registration.proxyImpersonatedUser})`);
+  else console.log(`simulator:   MCE ${o.mceVersion}: no impersonation; register the hub for ManagedServiceAccount access`);
   if (o.registration) {
     await mkdir(path.dirname(path.resolve(o.registration)), { recursive: true });
     await writeFile(o.registration, `${JSON.stringify(registration, null, 2)}\n`, { mode: 0o600 });

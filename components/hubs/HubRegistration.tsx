@@ -15,10 +15,30 @@ const EMPTY: RegisterHubRequest = {
   readerToken: "",
   proxyUrl: "",
   proxyCa: "",
+  access: "auto",
   proxyToken: "",
   proxyImpersonatedUser: "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy",
   concurrency: 20,
 };
+
+type Access = NonNullable<RegisterHubRequest["access"]>;
+const ACCESS: { value: Access; label: string; hint: string }[] = [
+  {
+    value: "auto",
+    label: "Decide from the hub's version",
+    hint: "Impersonation on MCE 2.9 (ACM 2.14) and later when a proxy token is given; a ManagedServiceAccount per cluster otherwise.",
+  },
+  {
+    value: "impersonation",
+    label: "Impersonate a proxy service account",
+    hint: "MCE 2.9 and later: one hub service account with no hub rights, carried to every cluster by the cluster-proxy.",
+  },
+  {
+    value: "managed-service-account",
+    label: "A ManagedServiceAccount per cluster",
+    hint: "Older hubs: Fleetskew creates one on each cluster and reads its token; the reader also needs to create ManagedServiceAccounts and read Secrets.",
+  },
+];
 
 /** Reads a PEM file chosen in the form into a field. */
 function PemFile({ label, onText }: { label: string; onText: (text: string) => void }) {
@@ -46,9 +66,18 @@ export function HubRegistration({ onRegistered }: { onRegistered: (name: string)
       onRegistered(r.hub.name);
     },
   });
+  const access = form.access ?? "auto";
+  // Impersonation needs the proxy's token; "auto" uses it when given.
+  const wantsProxyToken = access !== "managed-service-account";
   function submit(event: FormEvent) {
     event.preventDefault();
-    register.mutate({ ...form, proxyCa: form.proxyCa?.trim() ? form.proxyCa : undefined });
+    const optional = (text: string | undefined) => (text?.trim() ? text : undefined);
+    register.mutate({
+      ...form,
+      proxyCa: optional(form.proxyCa),
+      proxyToken: wantsProxyToken ? optional(form.proxyToken) : undefined,
+      proxyImpersonatedUser: wantsProxyToken ? optional(form.proxyImpersonatedUser) : undefined,
+    });
   }
   return (
     <Card className="p-4">
@@ -128,34 +157,52 @@ export function HubRegistration({ onRegistered }: { onRegistered: (name: string)
           <textarea id="hub-proxy-ca" className={textarea} value={form.proxyCa ?? ""} onChange={(e) => set({ proxyCa: e.target.value })} />
           <PemFile label="Cluster-proxy CA file" onText={(proxyCa) => set({ proxyCa })} />
         </Field>
-        <div className="grid gap-4 md:grid-cols-2">
-          <Field
-            label="Proxy token"
-            htmlFor="hub-proxy-token"
-            hint="A token of the service account with no hub rights whose identity the proxy carries to each cluster."
-          >
-            <TextInput
-              id="hub-proxy-token"
-              type="password"
-              autoComplete="off"
-              value={form.proxyToken}
-              onChange={(e) => set({ proxyToken: e.target.value })}
-              required
-            />
-          </Field>
-          <Field
-            label="User on the managed clusters"
-            htmlFor="hub-proxy-user"
-            hint="cluster:hub:system:serviceaccount:<namespace>:<proxy service account>: the subject each ClusterPermission binds."
-          >
-            <TextInput
-              id="hub-proxy-user"
-              value={form.proxyImpersonatedUser}
-              onChange={(e) => set({ proxyImpersonatedUser: e.target.value })}
-              required
-            />
-          </Field>
-        </div>
+        <fieldset className="flex flex-col gap-2 text-sm">
+          <legend className="mb-1 font-medium">How Fleetskew reaches each cluster through the proxy</legend>
+          {ACCESS.map((a) => (
+            <label key={a.value} className="flex items-start gap-2">
+              <input type="radio" name="access" value={a.value} checked={access === a.value} onChange={() => set({ access: a.value })} />
+              <span>
+                {a.label}
+                <span className="block text-xs text-muted">{a.hint}</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {wantsProxyToken ? (
+          <div className="grid gap-4 md:grid-cols-2">
+            <Field
+              label="Proxy token"
+              htmlFor="hub-proxy-token"
+              hint={
+                access === "auto"
+                  ? "Optional: a token of the service account with no hub rights whose identity the proxy carries to each cluster."
+                  : "A token of the service account with no hub rights whose identity the proxy carries to each cluster."
+              }
+            >
+              <TextInput
+                id="hub-proxy-token"
+                type="password"
+                autoComplete="off"
+                value={form.proxyToken ?? ""}
+                onChange={(e) => set({ proxyToken: e.target.value })}
+                required={access === "impersonation"}
+              />
+            </Field>
+            <Field
+              label="User on the managed clusters"
+              htmlFor="hub-proxy-user"
+              hint="cluster:hub:system:serviceaccount:<namespace>:<proxy service account>: the subject each ClusterPermission binds."
+            >
+              <TextInput
+                id="hub-proxy-user"
+                value={form.proxyImpersonatedUser ?? ""}
+                onChange={(e) => set({ proxyImpersonatedUser: e.target.value })}
+                required={access === "impersonation"}
+              />
+            </Field>
+          </div>
+        ) : null}
         {register.error ? <Alert tone="error">{register.error.message}</Alert> : null}
         <div>
           <Button type="submit" disabled={register.isPending}>

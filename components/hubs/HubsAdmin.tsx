@@ -32,6 +32,32 @@ function SyncStatus({ hub }: { hub: HubSummary }) {
   );
 }
 
+const ACCESS: Record<HubSummary["access"], string> = {
+  impersonation: "clusters reached by impersonating the proxy service account",
+  "managed-service-account": "clusters reached with a ManagedServiceAccount each",
+};
+
+/** What the hub's ManagedClusterInfo says (refreshed by the hub's agent every 5 minutes). */
+function HubReport({ member: m }: { member: HubMemberRecord }) {
+  if (!m.version && m.nodes === null) return <span className="text-muted">—</span>;
+  return (
+    <div className="flex flex-col items-start gap-0.5 text-xs">
+      {m.version ? (
+        <span>
+          {m.version}
+          {m.desiredVersion && m.desiredVersion !== m.version ? ` → ${m.desiredVersion}` : ""}
+        </span>
+      ) : null}
+      {m.upgradeFailed ? <span className="rounded bg-danger/10 px-1.5 py-0.5 font-medium text-danger">upgrade failed</span> : null}
+      {m.nodes !== null ? (
+        <span className="text-muted">
+          {m.readyNodes ?? 0}/{m.nodes} nodes ready
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 function EligibilityBadge({ member }: { member: HubMemberRecord }) {
   const e = ELIGIBILITY[member.eligibility] ?? { label: member.eligibility, className: "bg-muted/10 text-muted" };
   return <span className={`inline-flex items-center rounded px-2 py-0.5 text-xs font-medium ${e.className}`}>{e.label}</span>;
@@ -74,6 +100,7 @@ function HubMembers({ name }: { name: string }) {
           { head: "Cluster", cell: (m) => m.name },
           { head: "Cluster set", cell: (m) => m.clusterSet ?? "—" },
           { head: "State", cell: (m) => STATE[m.state] ?? m.state },
+          { head: "Hub reports", cell: (m) => <HubReport member={m} /> },
           {
             head: "Followed",
             cell: (m) => (
@@ -132,7 +159,9 @@ export function HubsAdmin({ initialSelected }: { initialSelected: string | null 
             <li key={h.name} data-hub={h.name} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
               <div className="flex flex-col gap-1">
                 <span className="font-medium">{h.name}</span>
-                <span className="text-xs text-muted">{h.apiUrl}</span>
+                <span className="text-xs text-muted">
+                  {h.apiUrl} · {ACCESS[h.access] ?? h.access}
+                </span>
                 <Counts hub={h} />
                 <SyncStatus hub={h} />
               </div>

@@ -158,7 +158,7 @@ export class Collector {
     const elapsed = () => performance.now() - started;
     const fail = async (failure: Failure): Promise<SweepResult> => {
       // Through a hub's cluster-proxy, 401, 403 and 502 mean something about the hub.
-      if (claim.hubId) failure = { ...failure, error: proxiedFailure(failure.error) };
+      if (claim.hubId) failure = { ...failure, error: proxiedFailure(failure.error, claim.hubAccess ?? undefined) };
       const nextSweepAt = new Date(at.getTime() + jitter(backoffMs(claim.failures, this.options.intervalMs)));
       const stored = await recordSweepFailure({
         clusterId: claim.clusterId,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { judgeMember, labelsOf, permissionSubject, proxiedFailure, type ManagedClusterObject } from "./hubEligibility";
+import {
+  clusterInfoFacts,
+  judgeMember,
+  labelsOf,
+  permissionSubject,
+  proxiedFailure,
+  type ClusterInfoObject,
+  type ManagedClusterObject,
+} from "./hubEligibility";
 
 const claims = (over: Record<string, string> = {}) =>
   Object.entries({
@@ -94,8 +102,22 @@ describe("a hub cluster's eligibility: the first check it fails", () => {
 
   it("binds the proxy's identity, without the hub prefix on the hub itself", () => {
     const user = "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy";
-    expect(permissionSubject("store-0042", user)).toBe(user);
-    expect(permissionSubject("local-cluster", user)).toBe("system:serviceaccount:fleetskew:fleetskew-hub-proxy");
+    expect(permissionSubject("store-0042", { mode: "impersonation", user })).toEqual({
+      apiGroup: "rbac.authorization.k8s.io",
+      kind: "User",
+      name: user,
+    });
+    expect(permissionSubject("local-cluster", { mode: "impersonation", user }).name).toBe(
+      "system:serviceaccount:fleetskew:fleetskew-hub-proxy",
+    );
+  });
+
+  it("binds the ManagedServiceAccount by kind and API group when the hub does not impersonate", () => {
+    expect(permissionSubject("store-0042", { mode: "managed-service-account", account: "fleetskew" })).toEqual({
+      apiGroup: "authentication.open-cluster-management.io",
+      kind: "ManagedServiceAccount",
+      name: "fleetskew",
+    });
   });
 
   it("says what a failure through the proxy means", () => {
@@ -109,5 +131,88 @@ describe("a hub cluster's eligibility: the first check it fails", () => {
       /has not applied Fleetskew's ClusterPermission/,
     );
     expect(proxiedFailure("cannot reach the cluster (ECONNREFUSED)")).toBe("cannot reach the cluster (ECONNREFUSED)");
+  });
+});
+
+describe("on a hub without impersonation (a ManagedServiceAccount per cluster)", () => {
+  const accountAddOn = (status = "True") => ({
+    metadata: { name: "managed-serviceaccount", namespace: "store-0042" },
+    status: { conditions: [{ type: "Available", status, message: status === "True" ? undefined : "agent not ready" }] },
+  });
+  const account = (reported?: { status: string; message: string }) => ({
+    metadata: { name: "fleetskew", namespace: "store-0042" },
+    status: { conditions: reported ? [{ type: "TokenReported", status: reported.status, message: reported.message }] : [] },
+  });
+
+  it("waits for the managed-serviceaccount add-on before anything else it needs", () => {
+    const v = judgeMember("h", cluster(), addOn(), permission(), {
+      serviceAccount: { addOn: accountAddOn("False"), account: account(), tokenReported: false },
+    });
+    expect(v).toMatchObject({ eligibility: "permissions-pending", wantsPermission: true });
+    expect(v.reason).toMatch(/managed-serviceaccount add-on is not available.*: agent not ready/);
+    expect(
+      judgeMember("h", cluster(), addOn(), permission(), { serviceAccount: { addOn: undefined, account: undefined, tokenReported: false } })
+        .reason,
+    ).toMatch(/managed-serviceaccount add-on is not installed/);
+  });
+
+  it("then for the ClusterPermission, then for the token, and says why a token failed", () => {
+    const sa = (tokenReported: boolean, reported?: { status: string; message: string }) => ({
+      serviceAccount: { addOn: accountAddOn(), account: account(reported), tokenReported },
+    });
+    expect(judgeMember("h", cluster(), addOn(), permission("False"), sa(true)).reason).toMatch(/ClusterPermission is not applied/);
+    expect(judgeMember("h", cluster(), addOn(), permission(), sa(false)).reason).toMatch(/waiting for the cluster to report the token/);
+    expect(
+      judgeMember("h", cluster(), addOn(), permission(), sa(false, { status: "False", message: "TokenRequest forbidden" })).reason,
+    ).toMatch(/could not report the token.*TokenRequest forbidden/);
+    expect(judgeMember("h", cluster(), addOn(), permission(), sa(true)).eligibility).toBe("eligible");
+  });
+
+  it("explains a 401 as the account's token, which the next sync reads again", () => {
+    expect(proxiedFailure("the cluster answered (401)", "managed-service-account")).toMatch(/ManagedServiceAccount \(401\)/);
+  });
+});
+
+describe("what ManagedClusterInfo says", () => {
+  const info = (over: Partial<NonNullable<ClusterInfoObject["status"]>> = {}): ClusterInfoObject => ({
+    metadata: { name: "store-0042", namespace: "store-0042" },
+    status: {
+      distributionInfo: {
+        type: "OCP",
+        ocp: { version: "4.16.8", desired: { version: "4.17.2" }, desiredVersion: "4.16.8", upgradeFailed: true },
+      },
+      nodeList: [
+        { name: "a", conditions: [{ type: "Ready", status: "True" }] },
+        { name: "b", conditions: [{ type: "Ready", status: "False" }] },
+      ],
+      ...over,
+    },
+  });
+
+  it("reads the version, the one it moves to (desired over the deprecated field), a failed upgrade and ready nodes", () => {
+    expect(clusterInfoFacts(info())).toEqual({ version: "4.16.8", desiredVersion: "4.17.2", upgradeFailed: true, nodes: 2, readyNodes: 1 });
+  });
+
+  it("reads nothing from a cluster that is not OpenShift, or that has no info, and nothing odd from a hostile hub", () => {
+    expect(clusterInfoFacts(undefined)).toEqual({
+      version: null,
+      desiredVersion: null,
+      upgradeFailed: false,
+      nodes: null,
+      readyNodes: null,
+    });
+    expect(clusterInfoFacts(info({ distributionInfo: { type: "UNKNOWN" } })).version).toBeNull();
+    const hostile = info({ distributionInfo: { type: "OCP", ocp: { version: "<script>alert(1)</script>" } }, nodeList: "x" as never });
+    expect(clusterInfoFacts(hostile)).toMatchObject({ version: null, nodes: null });
+  });
+
+  it("lets ManagedClusterInfo say a cluster is OpenShift before its claims are reported", () => {
+    const bare: ManagedClusterObject = {
+      ...cluster(),
+      metadata: { name: "store-0042", labels: {} },
+      status: { ...cluster().status, clusterClaims: [] },
+    };
+    expect(judgeMember("h", bare, addOn(), permission()).eligibility).toBe("not-openshift");
+    expect(judgeMember("h", bare, addOn(), permission(), { info: info() }).eligibility).toBe("eligible");
   });
 });

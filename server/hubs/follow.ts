@@ -1,12 +1,14 @@
 import { KubeError } from "../kube/client";
+import type { ClusterInfoObject } from "../domain/hubEligibility";
 import { HUB_KINDS, HubClient, type WatchEvent } from "../kube/hub";
 import { findHubRecord, listHubRecords, recordHubSyncFailure, type HubRecord } from "../store/hubs";
-import { openHubSecrets, syncHub } from "./sync";
+import { infoDigest, openHubSecrets, syncHub } from "./sync";
 
 /**
  * Follows every registered hub for one term: a full sync (list and apply) first, then watches of
- * ManagedClusters, their add-ons and Fleetskew's ClusterPermissions from the versions that list
- * returned; any event brings another sync a moment later (events come in bursts), a 410 Gone
+ * ManagedClusters, their info and add-ons, Fleetskew's ClusterPermissions (and ManagedServiceAccounts,
+ * whose status changes when a token is reported or rotated) from the versions that list returned.
+ * An event brings another sync a moment later (events come in bursts), a 410 Gone
  * (the watch fell too far behind) or a watch that ends brings a relist. A term is one resync: the
  * background job (server/runtime/background.ts) runs terms back to back in whichever process holds
  * its lease, so exactly one process watches a hub at a time and another takes over if it dies.
@@ -19,6 +21,8 @@ export type FollowOptions = {
   /** Before a failed hub is tried again within the term. */
   retryMs: number;
 };
+
+const isInfo = (o: unknown) => (o as { kind?: string })?.kind === HUB_KINDS.managedClusterInfo.kind;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -42,8 +46,9 @@ async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSi
   try {
     while (!signal.aborted) {
       let versions;
+      let digests: Map<string, string>;
       try {
-        versions = (await syncHubSerially(hub, client)).resourceVersions;
+        ({ resourceVersions: versions, infoDigests: digests } = await syncHubSerially(hub, client));
       } catch (error) {
         // Removed while followed: nothing more to do for it.
         if (!(await findHubRecord(hub.name).catch(() => hub))) return;
@@ -58,25 +63,40 @@ async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSi
       let pending: ReturnType<typeof setTimeout> | null = null;
       const onEvent = (event: WatchEvent) => {
         if (event.type === "BOOKMARK" || pending) return;
+        if (event.type === "MODIFIED" && isInfo(event.object)) {
+          // The agent rewrites every ManagedClusterInfo every few minutes; only a change in what Fleetskew reads is worth a sync.
+          const name = (event.object as ClusterInfoObject).metadata?.namespace ?? "";
+          const digest = infoDigest(event.object as ClusterInfoObject);
+          if (digests.get(name) === digest) return;
+          digests.set(name, digest);
+        }
         pending = setTimeout(() => {
           pending = null;
           syncHubSerially(hub, client).catch((error) => console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`));
         }, options.debounceMs);
       };
-      const watches = [
-        client.watch(HUB_KINDS.managedCluster, versions.managedClusters, onEvent, relist.signal),
-        client.watch(HUB_KINDS.managedClusterAddOn, versions.addOns, onEvent, relist.signal),
-        client.watch(HUB_KINDS.clusterPermission, versions.permissions, onEvent, relist.signal),
-      ].map((w) =>
-        w.then(
-          () => relist.abort(),
-          (error) => {
-            if (!(error instanceof KubeError && error.status === 410))
-              console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`);
-            relist.abort();
-          },
-        ),
-      );
+      const watched = [
+        [HUB_KINDS.managedCluster, versions.managedClusters],
+        [HUB_KINDS.managedClusterAddOn, versions.addOns],
+        [HUB_KINDS.clusterPermission, versions.permissions],
+        [HUB_KINDS.managedClusterInfo, versions.infos],
+        [HUB_KINDS.managedServiceAccount, versions.serviceAccounts],
+      ] as const;
+      const watches = watched
+        // A kind the hub does not serve, or that this hub's access does not use, was not listed ("").
+        .filter(([, version]) => version !== "")
+        .map(([kind, version]) => client.watch(kind, version, onEvent, relist.signal))
+        .map((w) =>
+          w.then(
+            () => relist.abort(),
+            (error) => {
+              // A 410 is the relist it asks for; a watch cut because the term ended or another watch relists is no failure.
+              if (!(error instanceof KubeError && error.status === 410) && !relist.signal.aborted)
+                console.error(`fleetskew: hub ${hub.name}: ${(error as Error).message}`);
+              relist.abort();
+            },
+          ),
+        );
       await Promise.all(watches);
       signal.removeEventListener("abort", stop);
       if (pending) clearTimeout(pending);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { checkCaBundle, checkServerUrl, CredentialsError } from "../kube/credentials";
 import { KubeError } from "../kube/client";
-import { HubClient } from "../kube/hub";
+import { HUB_KINDS, HubClient, PERMISSION_NAME, SERVICE_ACCOUNT_NAME } from "../kube/hub";
 import { UserFacingError } from "../errors";
 import { invalidateFleetList } from "../fleet/fleetList";
 import {
@@ -14,6 +14,7 @@ import {
   listHubMembers,
   listHubSummaries,
   updateHubConnection,
+  type HubAccess,
   type HubMemberRecord,
   type HubSummary,
 } from "../store/hubs";
@@ -54,32 +55,77 @@ const Token = z
   .max(16 * 1024)
   .regex(/^[\x21-\x7e]+$/, "a token is printable characters without spaces");
 
-export const RegisterHubSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .regex(
-      /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
-      "Name may use lower-case letters, digits and dashes (at most 63), starting and ending with a letter or digit",
-    ),
-  apiUrl: Url,
-  ca: Pem("The hub's CA"),
-  readerToken: Token,
-  proxyUrl: Url,
-  /** Defaults to the hub's CA (a Route signed by the same CA); on the hub itself it is the service CA. */
-  proxyCa: z
-    .string()
-    .max(64 * 1024)
-    .optional(),
-  proxyToken: Token,
-  proxyImpersonatedUser: z
-    .string()
-    .trim()
-    .min(1, "the user the proxy's identity becomes on a managed cluster is required")
-    .max(253)
-    .regex(/^[\w:.@-]+$/, "a Kubernetes user name, like cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy"),
-  concurrency: z.coerce.number().int().min(1).max(500).default(20),
-});
+export const RegisterHubSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .regex(
+        /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
+        "Name may use lower-case letters, digits and dashes (at most 63), starting and ending with a letter or digit",
+      ),
+    apiUrl: Url,
+    ca: Pem("The hub's CA"),
+    readerToken: Token,
+    proxyUrl: Url,
+    /** Defaults to the hub's CA (a Route signed by the same CA); on the hub itself it is the service CA. */
+    proxyCa: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
+    /**
+     * How the clusters are reached through the proxy (docs/acm.md §4): impersonating one hub service
+     * account (MCE 2.9 and later), or one ManagedServiceAccount per cluster (older hubs); "auto"
+     * decides by the hub's MultiClusterEngine version.
+     */
+    access: z.enum(["auto", "impersonation", "managed-service-account"]).default("auto"),
+    proxyToken: Token.optional(),
+    proxyImpersonatedUser: z
+      .string()
+      .trim()
+      .max(253)
+      .regex(/^[\w:.@-]+$/, "a Kubernetes user name, like cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")
+      .optional(),
+    concurrency: z.coerce.number().int().min(1).max(500).default(20),
+  })
+  .superRefine((hub, ctx) => {
+    if (hub.access !== "impersonation") return;
+    if (!hub.proxyToken)
+      ctx.addIssue({ code: "custom", path: ["proxyToken"], message: "impersonation needs the proxy service account's token" });
+    if (!hub.proxyImpersonatedUser)
+      ctx.addIssue({
+        code: "custom",
+        path: ["proxyImpersonatedUser"],
+        message: "impersonation needs the user the proxy's identity becomes on a managed cluster",
+      });
+  });
+
+/** The cluster-proxy impersonates hub users from MCE 2.9 (ACM 2.14) on (docs/acm.md §2). */
+export function impersonatesFrom(mceVersion: string): boolean {
+  const [major = 0, minor = 0] = mceVersion.split(".").map((n) => Number.parseInt(n, 10));
+  return major > 2 || (major === 2 && minor >= 9);
+}
+
+/**
+ * The access a registration gets: what was asked for, or with "auto" what the hub's
+ * MultiClusterEngine allows (impersonation when it is 2.9 or later and a proxy token was given).
+ * Asking for impersonation on an older hub is refused: every cluster would answer 401.
+ */
+async function resolveAccess(input: z.output<typeof RegisterHubSchema>, client: HubClient): Promise<HubAccess> {
+  if (input.access === "managed-service-account") return input.access;
+  if (input.access === "auto" && (!input.proxyToken || !input.proxyImpersonatedUser)) return "managed-service-account";
+  // A reader without rights on MultiClusterEngines cannot tell: the proxy token given says impersonation was meant.
+  const version = await client.engineVersion().catch((error) => {
+    if (error instanceof KubeError && error.kind === "forbidden") return null;
+    throw new UserFacingError(422, `the reader could not read the hub's MultiClusterEngine: ${hubProblem(error)}`);
+  });
+  if (version === null || impersonatesFrom(version)) return "impersonation";
+  if (input.access === "auto") return "managed-service-account";
+  throw new UserFacingError(
+    422,
+    `the hub runs MCE ${version}; its cluster-proxy impersonates hub users from MCE 2.9 (ACM 2.14) on, so choose ManagedServiceAccount access`,
+  );
+}
 
 export type HubDetail = { hub: HubSummary; clusters: HubMemberRecord[] };
 
@@ -90,27 +136,35 @@ export type HubDetail = { hub: HubSummary; clusters: HubMemberRecord[] };
 export async function registerHub(input: z.output<typeof RegisterHubSchema>, actor: Actor): Promise<HubSummary> {
   const proxyCa = input.proxyCa?.trim() ? checkPem(input.proxyCa) : input.ca;
   const client = new HubClient({ apiUrl: input.apiUrl, ca: input.ca, readerToken: input.readerToken }, 10_000);
+  let access: HubAccess;
   try {
-    await client.check();
-  } catch (error) {
-    throw new UserFacingError(422, `the hub did not let the reader list its managed clusters: ${hubProblem(error)}`);
+    try {
+      await client.check();
+    } catch (error) {
+      throw new UserFacingError(422, `the hub did not let the reader list its managed clusters: ${hubProblem(error)}`);
+    }
+    access = await resolveAccess(input, client);
   } finally {
     client.close();
   }
   await checkProxy(input.proxyUrl, proxyCa);
-  const secrets: HubSecrets = {
-    ca: input.ca,
-    readerToken: input.readerToken,
-    proxyCa,
-    proxyToken: input.proxyToken,
-    proxyImpersonatedUser: input.proxyImpersonatedUser,
-  };
+  const secrets: HubSecrets =
+    access === "impersonation"
+      ? {
+          ca: input.ca,
+          readerToken: input.readerToken,
+          proxyCa,
+          proxyToken: input.proxyToken,
+          proxyImpersonatedUser: input.proxyImpersonatedUser,
+        }
+      : { ca: input.ca, readerToken: input.readerToken, proxyCa };
   try {
     await insertHub(
       {
         name: input.name,
         apiUrl: input.apiUrl,
         proxyUrl: input.proxyUrl,
+        access,
         concurrency: input.concurrency,
         encryptedCredentials: await sealHubSecrets(input.name, secrets),
         createdBy: actor.user.username,
@@ -177,9 +231,9 @@ export async function resyncHub(name: string): Promise<void> {
 }
 
 /**
- * Forgets a hub. Its clusters stay, marked removed, with their history; the ClusterPermissions
- * Fleetskew created on the hub are deleted (best effort: a hub that cannot be reached keeps them,
- * and the answer says so).
+ * Forgets a hub. Its clusters stay, marked removed, with their history; the ClusterPermissions (and
+ * ManagedServiceAccounts) Fleetskew created on the hub are deleted (best effort: a hub that cannot
+ * be reached keeps them, and the answer says so).
  */
 export async function removeHub(name: string, actor: Actor): Promise<{ clusters: number; permissionsLeft: string | null }> {
   const record = await findHubRecord(name);
@@ -195,10 +249,14 @@ export async function removeHub(name: string, actor: Actor): Promise<{ clusters:
     await bounded(
       members.filter((m) => m.state !== "removed"),
       16,
-      (m) => client.deletePermission(m.name),
+      async (m) => {
+        await client.deleteFrom(HUB_KINDS.clusterPermission, m.name, PERMISSION_NAME);
+        if (record.access === "managed-service-account")
+          await client.deleteFrom(HUB_KINDS.managedServiceAccount, m.name, SERVICE_ACCOUNT_NAME);
+      },
     );
   } catch (error) {
-    permissionsLeft = `Fleetskew's ClusterPermissions named fleetskew could not all be deleted on the hub: ${hubProblem(error)}`;
+    permissionsLeft = `Fleetskew's ClusterPermissions${record.access === "managed-service-account" ? " and ManagedServiceAccounts" : ""} named fleetskew could not all be deleted on the hub: ${hubProblem(error)}`;
   } finally {
     client.close();
   }
@@ -214,6 +272,8 @@ export type HubEndpoints = {
   proxyCa: string;
   proxyToken: string;
   proxyImpersonatedUser: string;
+  /** The hub's MultiClusterEngine version: before 2.9, ManagedServiceAccount access. */
+  mceVersion: string;
 };
 
 /**
@@ -221,20 +281,20 @@ export type HubEndpoints = {
  * pointed at where the simulator serves now; its clusters arrive with the hub sync.
  */
 export async function registerDemoHub(name: string, r: HubEndpoints): Promise<"registered" | "updated"> {
+  const access: HubAccess = impersonatesFrom(r.mceVersion) ? "impersonation" : "managed-service-account";
   const secrets: HubSecrets = {
     ca: r.ca,
     readerToken: r.readerToken,
     proxyCa: r.proxyCa,
-    proxyToken: r.proxyToken,
-    proxyImpersonatedUser: r.proxyImpersonatedUser,
+    ...(access === "impersonation" ? { proxyToken: r.proxyToken, proxyImpersonatedUser: r.proxyImpersonatedUser } : {}),
   };
   const sealed = await sealHubSecrets(name, secrets);
   if (await findHubRecord(name)) {
-    await updateHubConnection(name, { apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, encryptedCredentials: sealed });
+    await updateHubConnection(name, { apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, access, encryptedCredentials: sealed });
     return "updated";
   }
   await insertHub(
-    { name, apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, concurrency: 20, encryptedCredentials: sealed, createdBy: "demo" },
+    { name, apiUrl: r.hubApiUrl, proxyUrl: r.proxyUrl, access, concurrency: 20, encryptedCredentials: sealed, createdBy: "demo" },
     { actor: null, details: { reason: "demo hub" } },
   );
   return "registered";

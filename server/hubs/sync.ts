@@ -1,13 +1,28 @@
 import { invalidateFleetList } from "../fleet/fleetList";
 import {
+  clusterInfoFacts,
   judgeMember,
   permissionSubject,
   usableClusterName,
   type AddOnObject,
+  type ClusterInfoObject,
   type ManagedClusterObject,
   type PermissionObject,
+  type ServiceAccountObject,
 } from "../domain/hubEligibility";
-import { HUB_KINDS, HubClient, PERMISSION_NAME, PROXY_ADDON } from "../kube/hub";
+import { KubeError } from "../kube/client";
+import {
+  HUB_KINDS,
+  HubClient,
+  managedServiceAccount,
+  PERMISSION_NAME,
+  PROXY_ADDON,
+  SERVICE_ACCOUNT_ADDON,
+  SERVICE_ACCOUNT_NAME,
+  clusterPermission,
+  type HubListing,
+  type HubSecret,
+} from "../kube/hub";
 import type { ClusterCredentials } from "../kube/credentials";
 import { openSecret, sealSecret } from "../secrets/keyring";
 import { sealCredentials } from "../clusters/registration";
@@ -26,9 +41,10 @@ export type HubSecrets = {
   ca: string;
   readerToken: string;
   proxyCa: string;
-  proxyToken: string;
-  /** The user the proxy's identity becomes on a managed cluster: the subject of every ClusterPermission. */
-  proxyImpersonatedUser: string;
+  /** With impersonation: the token of the hub service account the proxy carries to each cluster. */
+  proxyToken?: string;
+  /** With impersonation: the user that identity becomes on a managed cluster, the subject of every ClusterPermission. */
+  proxyImpersonatedUser?: string;
 };
 
 /** The context a hub's secrets are sealed under: bound to its name. */
@@ -39,11 +55,11 @@ export async function openHubSecrets(hub: HubRecord): Promise<HubSecrets> {
   return JSON.parse((await openSecret(hub.sealed, secretsContext(hub.name))).toString("utf8")) as HubSecrets;
 }
 
-/** How Fleetskew reaches one of a hub's clusters: the hub's cluster-proxy, under the proxy's identity. */
-export const proxiedCredentials = (proxyUrl: string, cluster: string, secrets: HubSecrets): ClusterCredentials => ({
+/** How Fleetskew reaches one of a hub's clusters: the hub's cluster-proxy, with the proxy's token or the cluster's own account's. */
+export const proxiedCredentials = (proxyUrl: string, cluster: string, token: string, proxyCa: string): ClusterCredentials => ({
   server: `${proxyUrl.replace(/\/$/, "")}/${cluster}`,
-  token: secrets.proxyToken,
-  certificateAuthority: secrets.proxyCa,
+  token,
+  certificateAuthority: proxyCa,
   insecureSkipTlsVerify: false,
 });
 
@@ -52,8 +68,11 @@ export type SyncResult = {
   registered: number;
   changed: number;
   permissionsCreated: number;
-  /** Where watches continue from, per kind. */
-  resourceVersions: { managedClusters: string; addOns: string; permissions: string };
+  serviceAccountsCreated: number;
+  /** Where watches continue from, per kind ("" when the hub does not serve it, or it is not needed). */
+  resourceVersions: { managedClusters: string; addOns: string; permissions: string; infos: string; serviceAccounts: string };
+  /** Per cluster, what its ManagedClusterInfo said: an info event that changes none of it needs no sync. */
+  infoDigests: Map<string, string>;
 };
 
 const byNamespace = <T extends { metadata?: { namespace?: string; name?: string } }>(items: T[], name: string) =>
@@ -69,34 +88,100 @@ export async function bounded<T>(items: T[], limit: number, work: (item: T) => P
   );
 }
 
+const NONE: HubListing = { items: [], resourceVersion: "" };
+/** A kind the hub may not serve (ManagedClusterInfo exists only with ACM/MCE): nothing to read, nothing to watch. */
+const unlessNotServed = (listing: Promise<HubListing>) =>
+  listing.catch((error) => {
+    if (error instanceof KubeError && error.kind === "not-served") return NONE;
+    throw error;
+  });
+
+/** The digest an info event is compared by: the facts Fleetskew reads from a ManagedClusterInfo. */
+export const infoDigest = (info: ClusterInfoObject | undefined) =>
+  JSON.stringify([info?.status?.distributionInfo?.type ?? null, clusterInfoFacts(info)]);
+
+/** A ManagedServiceAccount's token as its Secret carries it, and which version of the Secret that is. */
+type ReportedToken = { token: string; version: string };
+function reportedTokens(accounts: ServiceAccountObject[], secrets: HubSecret[]): Map<string, ReportedToken> {
+  const byKey = new Map(secrets.map((s) => [`${s.metadata?.namespace}/${s.metadata?.name}`, s]));
+  const tokens = new Map<string, ReportedToken>();
+  for (const account of accounts) {
+    const ns = account.metadata?.namespace;
+    if (account.metadata?.name !== SERVICE_ACCOUNT_NAME || !ns) continue;
+    const secret = byKey.get(`${ns}/${account.status?.tokenSecretRef?.name ?? SERVICE_ACCOUNT_NAME}`);
+    const raw = secret?.data?.token;
+    if (typeof raw !== "string") continue;
+    const token = Buffer.from(raw, "base64").toString("utf8").trim();
+    // A token is printable ASCII; anything else is not sent anywhere.
+    if (!/^[\x21-\x7e]{1,16384}$/.test(token)) continue;
+    tokens.set(ns, { token, version: `${secret!.metadata?.uid ?? ""}/${secret!.metadata?.resourceVersion ?? ""}` });
+  }
+  return tokens;
+}
+
 /**
- * One full look at a hub: lists its managed clusters, their cluster-proxy add-ons and Fleetskew's
- * ClusterPermissions, creates the permissions still missing, and brings the hub's members and
- * clusters in the database in step (new eligible clusters registered, lease-expired ones paused,
- * deleted ones marked removed with their history kept).
+ * One full look at a hub: lists its managed clusters, their info and add-ons and Fleetskew's
+ * ClusterPermissions (and, without impersonation, Fleetskew's ManagedServiceAccounts and their
+ * token Secrets), creates what is still missing, and brings the hub's members and clusters in the
+ * database in step (new eligible clusters registered, lease-expired ones paused, deleted ones
+ * marked removed with their history kept, rotated tokens sealed again).
  */
 export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncResult> {
   const secrets = await openHubSecrets(hub);
   const own = client ?? new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
+  const viaAccounts = hub.access === "managed-service-account";
   try {
-    const [clusters, addOns, permissions] = await Promise.all([
+    const [clusters, addOns, permissions, infos, accounts, tokenSecrets] = await Promise.all([
       own.list(HUB_KINDS.managedCluster),
       own.list(HUB_KINDS.managedClusterAddOn),
       own.list(HUB_KINDS.clusterPermission),
+      unlessNotServed(own.list(HUB_KINDS.managedClusterInfo)),
+      viaAccounts ? own.list(HUB_KINDS.managedServiceAccount) : NONE,
+      viaAccounts ? own.serviceAccountSecrets() : [],
     ]);
     const addOnOf = byNamespace(addOns.items as AddOnObject[], PROXY_ADDON);
+    const accountAddOnOf = byNamespace(addOns.items as AddOnObject[], SERVICE_ACCOUNT_ADDON);
     const permissionOf = byNamespace(permissions.items as PermissionObject[], PERMISSION_NAME);
+    const accountOf = byNamespace(accounts.items as ServiceAccountObject[], SERVICE_ACCOUNT_NAME);
+    const infoOf = new Map(
+      (infos.items as ClusterInfoObject[]).filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i]),
+    );
+    const tokens = reportedTokens(accounts.items as ServiceAccountObject[], tokenSecrets);
     const verdicts = (clusters.items as ManagedClusterObject[])
       .filter((mc) => typeof mc.metadata?.name === "string")
-      .map((mc) => judgeMember(hub.name, mc, addOnOf.get(mc.metadata!.name!), permissionOf.get(mc.metadata!.name!)));
+      .map((mc) => {
+        const name = mc.metadata!.name!;
+        return judgeMember(hub.name, mc, addOnOf.get(name), permissionOf.get(name), {
+          info: infoOf.get(name),
+          serviceAccount: viaAccounts
+            ? { addOn: accountAddOnOf.get(name), account: accountOf.get(name), tokenReported: tokens.has(name) }
+            : undefined,
+        });
+      });
 
     // Rights on each cluster the hub can reach; the hub applies them a little later (permissions-pending until then).
-    const missing = verdicts.filter((v) => v.wantsPermission && v.state !== "removed" && !permissionOf.has(v.name));
+    // Without impersonation the ManagedServiceAccount comes first: the ClusterPermission names it as its subject.
+    const wanted = verdicts.filter((v) => v.wantsPermission && v.state !== "removed");
     let permissionsCreated = 0;
-    await bounded(missing, 16, async (v) => {
-      if ((await own.createPermission(v.name, permissionSubject(v.name, secrets.proxyImpersonatedUser))) === "created")
-        permissionsCreated++;
-    });
+    let serviceAccountsCreated = 0;
+    await bounded(
+      wanted.filter((v) => !permissionOf.has(v.name) || (viaAccounts && !accountOf.has(v.name))),
+      16,
+      async (v) => {
+        if (viaAccounts && !accountOf.has(v.name))
+          if ((await own.createIn(HUB_KINDS.managedServiceAccount, v.name, managedServiceAccount(v.name))) === "created")
+            serviceAccountsCreated++;
+        if (permissionOf.has(v.name)) return;
+        const subject = viaAccounts
+          ? permissionSubject(v.name, { mode: "managed-service-account", account: SERVICE_ACCOUNT_NAME })
+          : permissionSubject(v.name, { mode: "impersonation", user: secrets.proxyImpersonatedUser ?? "" });
+        if ((await own.createIn(HUB_KINDS.clusterPermission, v.name, clusterPermission(v.name, subject))) === "created")
+          permissionsCreated++;
+      },
+    );
+    /** The token a cluster is reached with, and which credential that is (null: the hub's own proxy token). */
+    const credentialOf = (name: string): { token: string; version: string | null } | null =>
+      viaAccounts ? (tokens.get(name) ?? null) : { token: secrets.proxyToken ?? "", version: null };
 
     const state = await hubClusterState(
       hub.id,
@@ -125,18 +210,25 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
         clusterSet: v.clusterSet,
         labels: v.labels,
         registeredAs: mine ? v.name : eligibility === "eligible" ? v.name : null,
+        ...clusterInfoFacts(infoOf.get(v.name)),
       });
+      const credential = credentialOf(v.name);
       if (mine) {
-        // The hub registered again at another proxy URL (or with new credentials): its clusters follow.
-        const expected = proxiedCredentials(hub.proxyUrl, v.name, secrets);
+        // The hub registered again at another proxy URL, or the cluster's account token rotated: the cluster follows.
+        // (An account whose token is gone keeps the last one until a new one is reported.)
+        const expected = credential ? proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa) : null;
         const reach =
-          mine.apiUrl !== expected.server
-            ? { apiUrl: expected.server, encryptedCredentials: await sealCredentials(v.name, expected) }
+          expected && credential && (mine.apiUrl !== expected.server || mine.credentialsVersion !== credential.version)
+            ? {
+                apiUrl: expected.server,
+                encryptedCredentials: await sealCredentials(v.name, expected),
+                credentialsVersion: credential.version,
+              }
             : undefined;
         if (reach || mine.hubState !== v.state || JSON.stringify(mine.labels) !== JSON.stringify(v.labels))
           change.push({ name: v.name, hubState: v.state, labels: v.labels, reach });
-      } else if (eligibility === "eligible") {
-        const credentials = proxiedCredentials(hub.proxyUrl, v.name, secrets);
+      } else if (eligibility === "eligible" && credential) {
+        const credentials = proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa);
         register.push({
           name: v.name,
           displayName: v.name,
@@ -147,6 +239,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
           openshiftClusterId: v.openshiftClusterId,
           hubId: hub.id,
           hubState: "available",
+          hubCredentialsVersion: credential.version,
         });
       }
     }
@@ -161,6 +254,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
         clusterSet: mine.labels["cluster.open-cluster-management.io/clusterset"] ?? null,
         labels: mine.labels,
         registeredAs: name,
+        ...clusterInfoFacts(undefined),
       });
       if (mine.hubState !== "removed") change.push({ name, hubState: "removed", labels: mine.labels });
     }
@@ -171,11 +265,15 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
       registered: register.length,
       changed: change.length,
       permissionsCreated,
+      serviceAccountsCreated,
       resourceVersions: {
         managedClusters: clusters.resourceVersion,
         addOns: addOns.resourceVersion,
         permissions: permissions.resourceVersion,
+        infos: infos.resourceVersion,
+        serviceAccounts: accounts.resourceVersion,
       },
+      infoDigests: new Map([...infoOf].map(([name, info]) => [name, infoDigest(info)])),
     };
   } catch (error) {
     await recordHubSyncFailure(hub.id, (error as Error).message).catch(() => undefined);

@@ -6,7 +6,17 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
 import { KubeError } from "./client";
-import { HUB_KINDS, HubClient, type WatchEvent } from "./hub";
+import { permissionSubject } from "../domain/hubEligibility";
+import { eventually } from "../simulator/hub/testing";
+import {
+  clusterPermission,
+  HUB_KINDS,
+  HubClient,
+  managedServiceAccount,
+  PERMISSION_NAME,
+  SERVICE_ACCOUNT_NAME,
+  type WatchEvent,
+} from "./hub";
 
 let sim: HubSimulator;
 let client: HubClient;
@@ -79,12 +89,29 @@ describe("the hub client", () => {
   });
 
   it("creates Fleetskew's ClusterPermission once, and deletes it (twice is fine)", async () => {
-    expect(await client.createPermission("prod-east", "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")).toBe("created");
-    expect(await client.createPermission("prod-east", "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")).toBe("exists");
+    const body = clusterPermission(
+      "prod-east",
+      permissionSubject("prod-east", { mode: "impersonation", user: "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy" }),
+    );
+    expect(await client.createIn(HUB_KINDS.clusterPermission, "prod-east", body)).toBe("created");
+    expect(await client.createIn(HUB_KINDS.clusterPermission, "prod-east", body)).toBe("exists");
     const listed = await client.list(HUB_KINDS.clusterPermission);
     expect(listed.items.map((p) => (p as { metadata: { namespace: string } }).metadata.namespace)).toContain("prod-east");
-    await client.deletePermission("prod-east");
-    await client.deletePermission("prod-east");
+    await client.deleteFrom(HUB_KINDS.clusterPermission, "prod-east", PERMISSION_NAME);
+    await client.deleteFrom(HUB_KINDS.clusterPermission, "prod-east", PERMISSION_NAME);
     expect((await client.list(HUB_KINDS.clusterPermission)).items).toHaveLength(0);
+  });
+
+  it("creates a ManagedServiceAccount and reads the token Secret the hub reports for it, by its label", async () => {
+    expect(await client.createIn(HUB_KINDS.managedServiceAccount, "prod-east", managedServiceAccount("prod-east"))).toBe("created");
+    const secrets = await eventually(async () => {
+      const found = await client.serviceAccountSecrets();
+      return found.length > 0 ? found : undefined;
+    });
+    expect(secrets.map((s) => `${s.metadata?.namespace}/${s.metadata?.name}`)).toEqual(["prod-east/fleetskew"]);
+    expect(Buffer.from(secrets[0]!.data!.token!, "base64").toString()).toMatch(/^sha256~/);
+    expect(await client.engineVersion()).toBe("2.9.0");
+    await client.deleteFrom(HUB_KINDS.managedServiceAccount, "prod-east", SERVICE_ACCOUNT_NAME);
+    expect(await client.serviceAccountSecrets()).toHaveLength(0);
   });
 });

@@ -1,11 +1,13 @@
 import * as k8s from "@kubernetes/client-node";
 import { classify, ClusterClient, kubeConfigFor, KubeError, requestOptions, type KindRef } from "./client";
+import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
 import { KINDS, READS } from "./kinds";
 
 /**
  * An ACM hub's API as Fleetskew uses it (docs/acm.md): list and watch the managed clusters, their
- * cluster-proxy add-ons and Fleetskew's ClusterPermissions, and create or delete those permissions.
+ * info and add-ons, Fleetskew's ClusterPermissions and ManagedServiceAccounts, read those accounts'
+ * token Secrets, and create or delete what Fleetskew owns.
  */
 const hubRef = (group: string, version: string, kind: string, plural: string, namespaced: boolean): KindRef => ({
   group,
@@ -18,12 +20,26 @@ const hubRef = (group: string, version: string, kind: string, plural: string, na
 export const HUB_KINDS = {
   managedCluster: hubRef("cluster.open-cluster-management.io", "v1", "ManagedCluster", "managedclusters", false),
   managedClusterAddOn: hubRef("addon.open-cluster-management.io", "v1alpha1", "ManagedClusterAddOn", "managedclusteraddons", true),
+  managedClusterInfo: hubRef("internal.open-cluster-management.io", "v1beta1", "ManagedClusterInfo", "managedclusterinfos", true),
   clusterPermission: hubRef("rbac.open-cluster-management.io", "v1alpha1", "ClusterPermission", "clusterpermissions", true),
+  managedServiceAccount: hubRef(
+    "authentication.open-cluster-management.io",
+    "v1beta1",
+    "ManagedServiceAccount",
+    "managedserviceaccounts",
+    true,
+  ),
+  multiClusterEngine: hubRef("multicluster.openshift.io", "v1", "MultiClusterEngine", "multiclusterengines", false),
 } as const;
 
-/** The ClusterPermission Fleetskew keeps in each cluster namespace, and the add-on it needs. */
+/** The ClusterPermission (and, on hubs without impersonation, the ManagedServiceAccount) Fleetskew keeps in each cluster namespace. */
 export const PERMISSION_NAME = "fleetskew";
+export const SERVICE_ACCOUNT_NAME = "fleetskew";
 export const PROXY_ADDON = "cluster-proxy";
+export const SERVICE_ACCOUNT_ADDON = "managed-serviceaccount";
+/** The label the managed-serviceaccount agent puts on every token Secret it writes (MSA pkg/common/constants.go). */
+export const SERVICE_ACCOUNT_SECRET_LABEL = "authentication.open-cluster-management.io/is-managed-serviceaccount";
+const MANAGED_BY = { "app.kubernetes.io/managed-by": "fleetskew" };
 
 export type HubCredentials = {
   apiUrl: string;
@@ -32,6 +48,11 @@ export type HubCredentials = {
 };
 
 export type HubListing = { items: unknown[]; resourceVersion: string };
+/** A hub Secret as the sync reads it: where it is, which version, and its data (base64). */
+export type HubSecret = {
+  metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string };
+  data?: Record<string, string>;
+};
 export type WatchEvent = { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: unknown };
 
 /** The rules Fleetskew needs on a managed cluster: what the collector reads, and what the workflows write. */
@@ -63,22 +84,37 @@ export function managedClusterRules(): { apiGroups: string[]; resources: string[
   ];
 }
 
-/** Fleetskew's ClusterPermission for one cluster: a ClusterRole of managedClusterRules bound to the proxy's identity there. */
-export function clusterPermission(cluster: string, subjectUser: string): object {
+/** Fleetskew's ClusterPermission for one cluster: a ClusterRole of managedClusterRules bound to Fleetskew's identity there. */
+export function clusterPermission(cluster: string, subject: PermissionSubject): object {
   return {
     apiVersion: `${HUB_KINDS.clusterPermission.group}/${HUB_KINDS.clusterPermission.version}`,
     kind: "ClusterPermission",
-    metadata: { name: PERMISSION_NAME, namespace: cluster, labels: { "app.kubernetes.io/managed-by": "fleetskew" } },
+    metadata: { name: PERMISSION_NAME, namespace: cluster, labels: MANAGED_BY },
     spec: {
       clusterRole: { rules: managedClusterRules() },
-      clusterRoleBinding: { name: PERMISSION_NAME, subject: { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: subjectUser } },
+      clusterRoleBinding: { name: PERMISSION_NAME, subject },
     },
+  };
+}
+
+/**
+ * Fleetskew's ManagedServiceAccount on one cluster: the managed-serviceaccount agent creates a
+ * ServiceAccount of this name there and reports its token to the hub in a Secret of the same
+ * namespace; the token rotates on the agent's schedule (validity left at its default, 8640h).
+ */
+export function managedServiceAccount(cluster: string): object {
+  return {
+    apiVersion: `${HUB_KINDS.managedServiceAccount.group}/${HUB_KINDS.managedServiceAccount.version}`,
+    kind: "ManagedServiceAccount",
+    metadata: { name: SERVICE_ACCOUNT_NAME, namespace: cluster, labels: MANAGED_BY },
+    spec: { rotation: {} },
   };
 }
 
 export class HubClient {
   private readonly kc: k8s.KubeConfig;
   private readonly custom: k8s.CustomObjectsApi;
+  private readonly core: k8s.CoreV1Api;
   private readonly reader: ClusterClient;
 
   constructor(
@@ -93,6 +129,7 @@ export class HubClient {
     };
     this.kc = kubeConfigFor(credentials);
     this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
+    this.core = this.kc.makeApiClient(k8s.CoreV1Api);
     this.reader = new ClusterClient(credentials, { timeoutMs, retries: 2, retryDelayMs: 500 });
   }
 
@@ -136,17 +173,43 @@ export class HubClient {
     return page.items.length;
   }
 
-  async createPermission(cluster: string, subjectUser: string): Promise<"created" | "exists"> {
+  /** The MultiClusterEngine's version (status.currentVersion), or null when the hub serves none (plain open-cluster-management). */
+  async engineVersion(): Promise<string | null> {
     try {
-      await this.call(`create ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
+      const { items } = await this.list(HUB_KINDS.multiClusterEngine);
+      const version = (items[0] as { status?: { currentVersion?: unknown } } | undefined)?.status?.currentVersion;
+      return typeof version === "string" ? version : null;
+    } catch (error) {
+      if (error instanceof KubeError && error.kind === "not-served") return null;
+      throw error;
+    }
+  }
+
+  /** Every token Secret the managed-serviceaccount agent wrote, across cluster namespaces. */
+  async serviceAccountSecrets(pageSize = 500): Promise<HubSecret[]> {
+    const items: HubSecret[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.call("Secret list", () =>
+        this.core.listSecretForAllNamespaces(
+          { labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`, limit: pageSize, _continue: token },
+          this.options(),
+        ),
+      );
+      if (!Array.isArray(page?.items)) throw new KubeError("malformed", "the hub's answer to the Secret list has no items");
+      items.push(...page.items);
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return items;
+  }
+
+  /** Creates one of Fleetskew's objects in a cluster's namespace; one that is already there is left as it is. */
+  async createIn(ref: KindRef, cluster: string, body: object): Promise<"created" | "exists"> {
+    const name = (body as { metadata: { name: string } }).metadata.name;
+    try {
+      await this.call(`create ${ref.kind} ${cluster}/${name}`, () =>
         this.custom.createNamespacedCustomObject(
-          {
-            group: HUB_KINDS.clusterPermission.group,
-            version: HUB_KINDS.clusterPermission.version,
-            plural: HUB_KINDS.clusterPermission.plural,
-            namespace: cluster,
-            body: clusterPermission(cluster, subjectUser),
-          },
+          { group: ref.group, version: ref.version, plural: ref.plural, namespace: cluster, body },
           this.options(),
         ),
       );
@@ -157,17 +220,12 @@ export class HubClient {
     }
   }
 
-  async deletePermission(cluster: string): Promise<void> {
+  /** Deletes one of Fleetskew's objects from a cluster's namespace; one already gone (or a kind not served) is fine. */
+  async deleteFrom(ref: KindRef, cluster: string, name: string): Promise<void> {
     try {
-      await this.call(`delete ClusterPermission ${cluster}/${PERMISSION_NAME}`, () =>
+      await this.call(`delete ${ref.kind} ${cluster}/${name}`, () =>
         this.custom.deleteNamespacedCustomObject(
-          {
-            group: HUB_KINDS.clusterPermission.group,
-            version: HUB_KINDS.clusterPermission.version,
-            plural: HUB_KINDS.clusterPermission.plural,
-            namespace: cluster,
-            name: PERMISSION_NAME,
-          },
+          { group: ref.group, version: ref.version, plural: ref.plural, namespace: cluster, name },
           this.options(),
         ),
       );

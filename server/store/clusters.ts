@@ -87,6 +87,8 @@ export type NewCluster = {
   /** Registered from an ACM hub: which one, and the cluster's state there. */
   hubId?: string | null;
   hubState?: string | null;
+  /** Which hub-issued credential is sealed (a ManagedServiceAccount token Secret's version). */
+  hubCredentialsVersion?: string | null;
 };
 
 /** The row of a new cluster, as every way of registering one writes it. */
@@ -103,6 +105,7 @@ export const clusterRow = (input: NewCluster) => ({
   openshiftClusterId: input.openshiftClusterId ?? null,
   hubId: input.hubId ?? null,
   hubState: input.hubState ?? null,
+  hubCredentialsVersion: input.hubCredentialsVersion ?? null,
 });
 
 export async function insertCluster(input: NewCluster, actor: Actor): Promise<ClusterSummary> {

@@ -8,11 +8,14 @@ import { Prisma } from "./generated/prisma/client";
  * and `hubState`; HubMember keeps every managed cluster, eligible or not, with its reason.
  */
 export type HubSyncStatus = "pending" | "ok" | "error";
+/** How a hub's clusters are reached through its cluster-proxy (docs/acm.md §4). */
+export type HubAccess = "impersonation" | "managed-service-account";
 
 export type HubSummary = {
   name: string;
   apiUrl: string;
   proxyUrl: string;
+  access: HubAccess;
   concurrency: number;
   createdAt: string;
   createdBy: string;
@@ -30,9 +33,41 @@ export type HubMemberRecord = {
   clusterSet: string | null;
   labels: Record<string, string>;
   registeredAs: string | null;
+  /** What its ManagedClusterInfo says (null: not reported, or not OpenShift). */
+  version: string | null;
+  desiredVersion: string | null;
+  upgradeFailed: boolean;
+  nodes: number | null;
+  readyNodes: number | null;
 };
 
-export type HubRecord = { id: string; name: string; apiUrl: string; proxyUrl: string; concurrency: number; sealed: Buffer };
+export type HubRecord = {
+  id: string;
+  name: string;
+  apiUrl: string;
+  proxyUrl: string;
+  access: HubAccess;
+  concurrency: number;
+  sealed: Buffer;
+};
+
+const hubRecord = (r: {
+  id: string;
+  name: string;
+  apiUrl: string;
+  proxyUrl: string;
+  access: string;
+  concurrency: number;
+  encryptedCredentials: Uint8Array;
+}): HubRecord => ({
+  id: r.id,
+  name: r.name,
+  apiUrl: r.apiUrl,
+  proxyUrl: r.proxyUrl,
+  access: r.access as HubAccess,
+  concurrency: r.concurrency,
+  sealed: Buffer.from(r.encryptedCredentials),
+});
 
 export class HubNameTakenError extends Error {
   override name = "HubNameTakenError";
@@ -41,7 +76,15 @@ export class HubNameTakenError extends Error {
 type Actor = Omit<AuditInput, "action" | "targetType" | "targetId">;
 
 export async function insertHub(
-  input: { name: string; apiUrl: string; proxyUrl: string; concurrency: number; encryptedCredentials: Buffer; createdBy: string },
+  input: {
+    name: string;
+    apiUrl: string;
+    proxyUrl: string;
+    access: HubAccess;
+    concurrency: number;
+    encryptedCredentials: Buffer;
+    createdBy: string;
+  },
   actor: Actor,
 ): Promise<void> {
   try {
@@ -53,7 +96,7 @@ export async function insertHub(
           action: "hub.register",
           targetType: "hub",
           targetId: input.name,
-          details: { apiUrl: input.apiUrl, proxyUrl: input.proxyUrl },
+          details: { apiUrl: input.apiUrl, proxyUrl: input.proxyUrl, access: input.access },
         }),
       }),
     ]);
@@ -67,35 +110,19 @@ export async function insertHub(
 /** Where a hub is served and its sealed credentials, replaced (the demo hub after a restart on other ports). */
 export async function updateHubConnection(
   name: string,
-  change: { apiUrl: string; proxyUrl: string; encryptedCredentials: Buffer },
+  change: { apiUrl: string; proxyUrl: string; access: HubAccess; encryptedCredentials: Buffer },
 ): Promise<void> {
   await getDb().hub.update({ where: { name }, data: { ...change, encryptedCredentials: new Uint8Array(change.encryptedCredentials) } });
 }
 
 export async function listHubRecords(): Promise<HubRecord[]> {
   const rows = await getDb().hub.findMany({ orderBy: { name: "asc" } });
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    apiUrl: r.apiUrl,
-    proxyUrl: r.proxyUrl,
-    concurrency: r.concurrency,
-    sealed: Buffer.from(r.encryptedCredentials),
-  }));
+  return rows.map(hubRecord);
 }
 
 export async function findHubRecord(name: string): Promise<HubRecord | null> {
   const r = await getDb().hub.findUnique({ where: { name } });
-  return r
-    ? {
-        id: r.id,
-        name: r.name,
-        apiUrl: r.apiUrl,
-        proxyUrl: r.proxyUrl,
-        concurrency: r.concurrency,
-        sealed: Buffer.from(r.encryptedCredentials),
-      }
-    : null;
+  return r ? hubRecord(r) : null;
 }
 
 export async function listHubSummaries(): Promise<HubSummary[]> {
@@ -119,6 +146,7 @@ export async function listHubSummaries(): Promise<HubSummary[]> {
       name: h.name,
       apiUrl: h.apiUrl,
       proxyUrl: h.proxyUrl,
+      access: h.access as HubAccess,
       concurrency: h.concurrency,
       createdAt: h.createdAt.toISOString(),
       createdBy: h.createdBy,
@@ -140,20 +168,46 @@ export async function listHubMembers(hubId: string): Promise<HubMemberRecord[]> 
     clusterSet: r.clusterSet,
     labels: (r.labels ?? {}) as Record<string, string>,
     registeredAs: r.registeredAs,
+    version: r.version,
+    desiredVersion: r.desiredVersion,
+    upgradeFailed: r.upgradeFailed,
+    nodes: r.nodes,
+    readyNodes: r.readyNodes,
   }));
 }
+
+export type HubOwnCluster = {
+  hubState: string | null;
+  labels: Record<string, string>;
+  apiUrl: string;
+  /** Which hub-issued credential is sealed for it (null: the hub's own proxy token). */
+  credentialsVersion: string | null;
+};
 
 /** Clusters registered from this hub, and which of `names` are registered some other way. */
 export async function hubClusterState(
   hubId: string,
   names: string[],
-): Promise<{ own: Map<string, { hubState: string | null; labels: Record<string, string>; apiUrl: string }>; takenByOthers: Set<string> }> {
+): Promise<{ own: Map<string, HubOwnCluster>; takenByOthers: Set<string> }> {
   const [own, others] = await Promise.all([
-    getDb().cluster.findMany({ where: { hubId }, select: { name: true, hubState: true, labels: true, apiUrl: true } }),
+    getDb().cluster.findMany({
+      where: { hubId },
+      select: { name: true, hubState: true, labels: true, apiUrl: true, hubCredentialsVersion: true },
+    }),
     getDb().cluster.findMany({ where: { name: { in: names }, OR: [{ hubId: null }, { hubId: { not: hubId } }] }, select: { name: true } }),
   ]);
   return {
-    own: new Map(own.map((c) => [c.name, { hubState: c.hubState, labels: (c.labels ?? {}) as Record<string, string>, apiUrl: c.apiUrl }])),
+    own: new Map(
+      own.map((c) => [
+        c.name,
+        {
+          hubState: c.hubState,
+          labels: (c.labels ?? {}) as Record<string, string>,
+          apiUrl: c.apiUrl,
+          credentialsVersion: c.hubCredentialsVersion,
+        },
+      ]),
+    ),
     takenByOthers: new Set(others.map((c) => c.name)),
   };
 }
@@ -162,8 +216,13 @@ export type HubSyncWrite = {
   members: HubMemberRecord[];
   /** Eligible clusters seen for the first time. */
   register: NewCluster[];
-  /** Clusters of this hub whose state or labels changed, or that are now reached at another proxy URL. */
-  change: { name: string; hubState: string; labels: Record<string, string>; reach?: { apiUrl: string; encryptedCredentials: Buffer } }[];
+  /** Clusters of this hub whose state or labels changed, or that are now reached at another proxy URL or with another credential. */
+  change: {
+    name: string;
+    hubState: string;
+    labels: Record<string, string>;
+    reach?: { apiUrl: string; encryptedCredentials: Buffer; credentialsVersion: string | null };
+  }[];
 };
 
 /** One sync's outcome, in one transaction: the members as seen, new clusters with their audit events, changed ones. */
@@ -202,7 +261,13 @@ export async function applyHubSync(hubId: string, write: HubSyncWrite, actor: Ac
           data: {
             hubState: c.hubState,
             labels: c.labels,
-            ...(c.reach ? { apiUrl: c.reach.apiUrl, encryptedCredentials: new Uint8Array(c.reach.encryptedCredentials) } : {}),
+            ...(c.reach
+              ? {
+                  apiUrl: c.reach.apiUrl,
+                  encryptedCredentials: new Uint8Array(c.reach.encryptedCredentials),
+                  hubCredentialsVersion: c.reach.credentialsVersion,
+                }
+              : {}),
           },
         });
         if (c.hubState === "removed")
@@ -252,6 +317,9 @@ export async function listSealedHubSecrets(): Promise<{ name: string; sealed: Bu
 
 /** Replaces a hub's sealed credentials, only if they are still what was read (no lost update). */
 export async function replaceSealedHubSecrets(name: string, expected: Uint8Array, sealed: Uint8Array<ArrayBuffer>): Promise<boolean> {
-  const { count } = await getDb().hub.updateMany({ where: { name, encryptedCredentials: { equals: Buffer.from(expected) } }, data: { encryptedCredentials: sealed } });
+  const { count } = await getDb().hub.updateMany({
+    where: { name, encryptedCredentials: { equals: Buffer.from(expected) } },
+    data: { encryptedCredentials: sealed },
+  });
   return count > 0;
 }

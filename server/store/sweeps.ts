@@ -13,6 +13,8 @@ export type ClaimedCluster = {
   /** A cluster reached through an ACM hub's proxy: which hub, and how many of its clusters one process sweeps at once. */
   hubId: string | null;
   hubConcurrency: number | null;
+  /** How the hub's proxy is passed: the hub's impersonated identity, or the cluster's ManagedServiceAccount token. */
+  hubAccess: "impersonation" | "managed-service-account" | null;
 };
 
 /** Gives every swept (not offline) cluster a schedule row; new clusters are due at once. */
@@ -40,7 +42,8 @@ export async function claimDueClusters(worker: string, limit: number, leaseMs: n
       LIMIT ${limit}
       FOR UPDATE OF ss SKIP LOCKED)
     RETURNING s."clusterId" AS "clusterId", c."name" AS "name", s."failures" AS "failures",
-              c."encryptedCredentials" AS "sealedCredentials", c."hubId" AS "hubId", h."concurrency" AS "hubConcurrency"`;
+              c."encryptedCredentials" AS "sealedCredentials", c."hubId" AS "hubId", h."concurrency" AS "hubConcurrency",
+              h."access" AS "hubAccess"`;
   return rows.map((r) => ({ ...r, sealedCredentials: Buffer.from(r.sealedCredentials) }));
 }
 

@@ -29,6 +29,12 @@ export type HubOptions = {
   bookmarkIntervalMs?: number;
   /** PEM the managed clusters' API serving certificates chain to (ManagedCluster caBundle, ManagedServiceAccount `ca.crt`). */
   managedCa?: string;
+  /**
+   * The MultiClusterEngine's version (status.currentVersion, default 2.9.0). Before 2.9 the
+   * cluster-proxy's service-proxy does not impersonate hub users (docs/acm.md §2), so a hub
+   * service account's token reaches no managed cluster but the hub itself.
+   */
+  mceVersion?: string;
 };
 
 /** A managed cluster as the hub knows it, and the simulated cluster its agents run on (none: nothing to proxy to). */
@@ -59,7 +65,9 @@ export class HubCore {
   protected readonly members = new Map<string, HubMember>();
   /** Per cluster, per ClusterPermission: the bindings its ManifestWork put on the cluster. */
   protected readonly applied = new Map<string, Map<string, EffectiveBinding[]>>();
-  protected readonly msaTokens = new Map<string, { cluster: string; name: string }>();
+  /** ManagedServiceAccount tokens the managed clusters accept, each until it expires (a rotated one stays valid until then). */
+  protected readonly msaTokens = new Map<string, { cluster: string; name: string; expires: number }>();
+  readonly mceVersion: string;
   protected readonly identities = new Map<string, HubIdentity>();
   protected readonly timers = new Set<NodeJS.Timeout>();
   protected readonly intervals: NodeJS.Timeout[] = [];
@@ -75,6 +83,7 @@ export class HubCore {
     this.serviceAccountDelayMs = options.serviceAccountDelayMs ?? 2000;
     this.managedCa = options.managedCa ?? "";
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
+    this.mceVersion = options.mceVersion ?? "2.9.0";
     this.tokens = { admin: newToken(), reader: newToken(), proxy: newToken(), ...options.tokens };
     const all: PolicyRule = { apiGroups: ["*"], resources: ["*"], verbs: ["*"], nonResourceURLs: ["*"] };
     this.identities.set(this.tokens.admin, { user: HUB_ADMIN_USER, groups: ["system:masters", "system:authenticated"], rules: [all] });
@@ -91,7 +100,7 @@ export class HubCore {
     const at = this.now();
     const sets = new Set(["default", "global", ...initial.map((m) => m.profile.clusterSet)]);
     for (const set of [...sets].sort()) this.store.seed(HUB_KINDS.managedClusterSet, managedClusterSet(set, this.env.uid(), at));
-    this.store.seed(HUB_KINDS.multiClusterEngine, multiClusterEngine(this.env.uid(), at));
+    this.store.seed(HUB_KINDS.multiClusterEngine, multiClusterEngine(this.env.uid(), at, this.mceVersion));
     for (const input of initial) {
       const member = this.admit(input);
       for (const [info, obj] of memberObjects(member.profile, () => this.env.uid(), this.managedCa)) this.store.seed(info, obj);
@@ -165,7 +174,7 @@ export class HubCore {
   /** Managed-cluster TokenReview for a ManagedServiceAccount token: the ServiceAccount it belongs to on `cluster`. */
   managedServiceAccountIdentity(cluster: string, token: string): ClusterIdentity | undefined {
     const owner = this.msaTokens.get(token);
-    if (!owner || owner.cluster !== cluster) return undefined;
+    if (!owner || owner.cluster !== cluster || owner.expires <= this.env.now().getTime()) return undefined;
     const user = `system:serviceaccount:${ADDON_INSTALL_NAMESPACE}:${owner.name}`;
     return { user, groups: serviceAccountGroups(user) };
   }
@@ -192,6 +201,13 @@ export class HubCore {
     return null;
   }
 
+  /** Whether the service-proxy impersonates hub users on managed clusters: MCE 2.9 and later (docs/acm.md §2). */
+  get impersonation(): boolean {
+    const [major, minor] = this.mceVersion.split(".").map(Number);
+    return major! > 2 || (major === 2 && minor! >= 9);
+  }
+
+  /** Whether `name` is the hub itself (the proxy's managed-cluster TokenReview there is the hub's own). */
   isLocalCluster(name: string): boolean {
     return name === LOCAL_CLUSTER;
   }

@@ -87,14 +87,14 @@ export class SimHub extends HubCore {
     const member = this.members.get(ns);
     if (!msa || !member) return;
     if (member.leaseExpired || member.joining || !member.backing) return; // the agent reports once it is back (renewLease)
+    // A new token; one issued before stays valid until it expires, as a TokenRequest token does.
     const token = newToken();
-    for (const [t, owner] of this.msaTokens) if (owner.cluster === ns && owner.name === name) this.msaTokens.delete(t);
-    this.msaTokens.set(token, { cluster: ns, name });
+    const validity = parseGoDuration((msa.spec as { rotation?: { validity?: string } })?.rotation?.validity ?? "8640h0m0s");
+    this.msaTokens.set(token, { cluster: ns, name, expires: this.env.now().getTime() + validity });
     const secret = managedServiceAccountSecret(ns, name, token, this.managedCa);
     const existing = this.find(HUB_KINDS.secret, ns, name);
     if (existing) this.store.replace(HUB_KINDS.secret, ns, name, { ...secret, metadata: { ...existing.metadata, ...secret.metadata } });
     else this.store.create(HUB_KINDS.secret, ns, secret);
-    const validity = parseGoDuration((msa.spec as { rotation?: { validity?: string } })?.rotation?.validity ?? "8640h0m0s");
     const now = this.now();
     const status = (msa.status ?? {}) as { conditions?: Condition[] };
     let conditions = setCondition(status.conditions, { type: "SecretCreated", status: "True", reason: "SecretCreated", message: "" }, now);
@@ -118,6 +118,17 @@ export class SimHub extends HubCore {
   }
 
   // ---- controls for tests and scenarios ----------------------------------------------------
+
+  /**
+   * The managed-serviceaccount agent rotates a token (it does so after 80% of its lifetime, MSA
+   * token.go exceedThreshold): a new one in the Secret and a new lastRefreshTimestamp; with
+   * `revokeOld` the tokens issued before stop working at once, as when the account is recreated.
+   */
+  rotateServiceAccountToken(cluster: string, name: string, { revokeOld = false } = {}): void {
+    if (!this.find(HUB_KINDS.managedServiceAccount, cluster, name)) throw new Error(`no ManagedServiceAccount ${cluster}/${name}`);
+    if (revokeOld) this.revokeServiceAccount(cluster, name);
+    this.reconcileServiceAccount(cluster, name);
+  }
 
   /** A cluster joins the hub while it is watched: its namespace, ManagedCluster, info and add-ons appear (ADDED). */
   addCluster(input: HubMemberInput, options: { joinAfterMs?: number } = {}): HubMember {
@@ -275,6 +286,4 @@ export class SimHub extends HubCore {
     timer.unref();
     this.intervals.push(timer);
   }
-
-  /** Whether `name` is the hub itself (the proxy's managed-cluster TokenReview there is the hub's own). */
 }

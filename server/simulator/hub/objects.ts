@@ -219,13 +219,13 @@ export function managedClusterSet(name: string, uid: string, at: string): KubeOb
   };
 }
 
-export function multiClusterEngine(uid: string, at: string): KubeObject {
+export function multiClusterEngine(uid: string, at: string, version: string): KubeObject {
   return {
     apiVersion: "multicluster.openshift.io/v1",
     kind: "MultiClusterEngine",
     metadata: { name: "multiclusterengine", uid, creationTimestamp: at },
     spec: { targetNamespace: MCE_NAMESPACE, availabilityConfig: "High" },
-    status: { phase: "Available", currentVersion: "2.9.0" },
+    status: { phase: "Available", currentVersion: version },
   };
 }
 

@@ -30,6 +30,10 @@ const subjectsOf = (b: Binding): Subject[] => (b.subjects && b.subjects.length >
 export const hasBindings = (spec: ClusterPermissionSpec) =>
   spec.clusterRoleBinding !== undefined || (spec.clusterRoleBindings?.length ?? 0) > 0 || (spec.roleBindings?.length ?? 0) > 0;
 
+/** The controller knows a ManagedServiceAccount subject by its kind and API group both (clusterpermission_controller.go generateSubjects). */
+const MSA_GROUP = "authentication.open-cluster-management.io";
+const isManagedServiceAccount = (s: Subject) => s.kind === "ManagedServiceAccount" && s.apiGroup === MSA_GROUP;
+
 /** ManagedServiceAccount subjects named by a spec (they must exist before the controller applies it). */
 export function managedServiceAccountSubjects(spec: ClusterPermissionSpec): string[] {
   const all = [spec.clusterRoleBinding, ...(spec.clusterRoleBindings ?? []), ...(spec.roleBindings ?? [])].filter(
@@ -37,12 +41,12 @@ export function managedServiceAccountSubjects(spec: ClusterPermissionSpec): stri
   );
   return all
     .flatMap(subjectsOf)
-    .filter((s) => s.kind === "ManagedServiceAccount")
+    .filter(isManagedServiceAccount)
     .map((s) => s.name);
 }
 
 const mapSubject = (s: Subject): Subject =>
-  s.kind === "ManagedServiceAccount" ? { kind: "ServiceAccount", name: s.name, namespace: ADDON_INSTALL_NAMESPACE } : s;
+  isManagedServiceAccount(s) ? { kind: "ServiceAccount", name: s.name, namespace: ADDON_INSTALL_NAMESPACE } : s;
 
 /** The bindings a ClusterPermission named `name` creates on its managed cluster. */
 export function effectiveBindings(name: string, spec: ClusterPermissionSpec): EffectiveBinding[] {

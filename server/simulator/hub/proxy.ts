@@ -1,5 +1,6 @@
 import type http from "node:http";
 import https from "node:https";
+import { send } from "../apiServer";
 import type { SimulatorServer } from "../http";
 import type { SimHub } from "./hub";
 import { allowedBy, type ClusterIdentity } from "./permissions";
@@ -21,6 +22,17 @@ const bearer = (req: http.IncomingMessage) => {
   return auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
 };
 
+/** What a kube-apiserver answers a token it does not know. */
+const UNAUTHORIZED = {
+  kind: "Status",
+  apiVersion: "v1",
+  metadata: {},
+  status: "Failure",
+  message: "Unauthorized",
+  reason: "Unauthorized",
+  code: 401,
+};
+
 const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
 
 /**
@@ -31,7 +43,7 @@ const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
  *   1. the managed cluster's own TokenReview: its own tokens and ManagedServiceAccount tokens, forwarded unchanged;
  *   2. the hub's TokenReview: a hub service account is impersonated as `cluster:hub:system:serviceaccount:<ns>:<sa>`
  *      (hub_auth_provider.go ApplyIdentity); on `local-cluster` step 1 already accepts a hub token, so no prefix;
- *   otherwise 401. The user-server itself authorizes nothing: the cluster's RBAC (what ClusterPermissions
+ *   otherwise 401. Before MCE 2.9 there is no step 2 (`mceVersion`): a hub token reaches only `local-cluster`. The user-server itself authorizes nothing: the cluster's RBAC (what ClusterPermissions
  *   applied) decides, so a token whose permissions are not applied yet gets the API server's 403.
  * A cluster whose agent is gone (lease expired, add-on unavailable, detached) answers 502.
  */
@@ -70,7 +82,10 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
       const msa = hub.managedServiceAccountIdentity(cluster, token);
       const hubUser = msa ? undefined : hub.hubIdentity(token);
       if (msa) check = msa;
-      else if (hubUser) {
+      else if (hubUser && !hub.impersonation && !hub.isLocalCluster(cluster)) {
+        // Before MCE 2.9 the token goes to the cluster's API server as it came, and the cluster knows no hub token.
+        return send(res, 401, UNAUTHORIZED);
+      } else if (hubUser) {
         const prefixed = !hub.isLocalCluster(cluster) && hubUser.user.startsWith("system:serviceaccount:");
         check = { user: prefixed ? `cluster:hub:${hubUser.user}` : hubUser.user, groups: hubUser.groups };
         if (prefixed) {

@@ -32,6 +32,8 @@ export type HubRegistration = {
   proxyImpersonatedUser: string;
   /** MultiClusterEngine spec.targetNamespace: where the user-server Service lives on a real hub. */
   mceNamespace: string;
+  /** MultiClusterEngine status.currentVersion: before 2.9 the proxy does not impersonate (reach clusters with ManagedServiceAccounts). */
+  mceVersion: string;
 };
 
 export type HubSimulatorOptions = HubOptions & {
@@ -158,6 +160,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
       proxyToken: hub.tokens.proxy,
       proxyImpersonatedUser: "cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy",
       mceNamespace: MCE_NAMESPACE,
+      mceVersion: hub.mceVersion,
     }),
     addCluster: (name, joining) => hub.addCluster(newMember(name, seed, clusterUrl, 950_000 + added++), joining),
     deleteCluster: (name) => hub.deleteCluster(name),
