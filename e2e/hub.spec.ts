@@ -4,9 +4,10 @@
  * cluster sets as labels. On a console of its own, so the hub's clusters meet no other spec's.
  */
 import { expect, test } from "@playwright/test";
+import { newMember } from "../server/simulator/hub/scenario";
 import { startHubSimulator, type HubSimulator } from "../server/simulator/hub/server";
 import { startConsole, type StartedConsole } from "./console";
-import { snap } from "./helpers";
+import { hydrated, snap } from "./helpers";
 
 let app: StartedConsole;
 let hub: HubSimulator;
@@ -88,4 +89,58 @@ test("an admin registers an ACM hub and sees its clusters arrive, with their clu
   // Swept through the hub's proxy: a version read from the cluster itself.
   await expect(table.getByRole("row").nth(1)).toContainText(/4\.\d+\.\d+/, { timeout: 60_000 });
   await snap(page, testInfo, "hub-03-fleet-by-cluster-set");
+});
+
+test("an admin registers a hub older than MCE 2.9: its clusters are reached with a ManagedServiceAccount each", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const names = ["old-store-1", "old-store-2", "old-store-3"];
+  const older = await startHubSimulator({
+    mceVersion: "2.7.3",
+    permissionDelayMs: 300,
+    serviceAccountDelayMs: 300,
+    members: (clusterUrl) => names.map((n, i) => newMember(n, 41, clusterUrl, 960_000 + i)),
+  });
+  try {
+    const r = older.registration();
+    await page.goto(`${app.url}/login`);
+    await page.getByLabel("Username").fill("admin");
+    await page.getByLabel("Password").fill(app.adminPassword);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/fleet$/);
+    await page.goto(`${app.url}/admin/hubs`);
+    await hydrated(page);
+    const form = page.getByRole("form", { name: "Register an ACM hub" });
+    await form.getByLabel("Hub name").fill("hub-old");
+    await form.getByLabel("Hub API URL").fill(r.hubApiUrl);
+    await form.getByLabel("Hub CA (PEM)").fill(r.ca);
+    await form.getByLabel("Reader token").fill(r.readerToken);
+    await form.getByLabel("Cluster-proxy URL").fill(r.proxyUrl);
+    await form.getByLabel("Cluster-proxy CA (PEM)").fill(r.proxyCa);
+    // Asking for impersonation on this hub is refused with the reason.
+    await form.getByLabel("Impersonate a proxy service account").check();
+    await form.getByLabel("Proxy token").fill(r.proxyToken);
+    await form.getByLabel("User on the managed clusters").fill(r.proxyImpersonatedUser);
+    await form.getByRole("button", { name: "Register hub" }).click();
+    await expect(form.getByRole("alert")).toContainText("the hub runs MCE 2.7.3");
+    // One account per cluster instead: no proxy token asked for.
+    await form.getByLabel("A ManagedServiceAccount per cluster").check();
+    await expect(form.getByLabel("Proxy token")).toHaveCount(0);
+    await snap(page, testInfo, "hub-04-older-hub-form");
+    await form.getByRole("button", { name: "Register hub" }).click();
+
+    const hubItem = page.locator('li[data-hub="hub-old"]');
+    await expect(hubItem).toContainText("clusters reached with a ManagedServiceAccount each");
+    await expect(page.getByTestId("hub-counts-hub-old")).toContainText("3 managed · 3 followed", { timeout: 60_000 });
+    const members = page.getByRole("region", { name: "Managed clusters of hub-old" });
+    await expect(members.locator('tr[data-member="old-store-1"]')).toContainText("Followed");
+    await snap(page, testInfo, "hub-05-older-hub-clusters");
+    // Swept through the proxy with the account's token: the cluster page shows a version read from the cluster.
+    await page.goto(`${app.url}/fleet?hub=hub-old&sort=name`);
+    const table = page.getByRole("table", { name: "Clusters" });
+    await expect(table.getByRole("row").nth(1)).toContainText(/4\.\d+\.\d+/, { timeout: 60_000 });
+  } finally {
+    await older.close();
+  }
 });

@@ -160,13 +160,27 @@ export function HubRegistration({ onRegistered }: { onRegistered: (name: string)
         <fieldset className="flex flex-col gap-2 text-sm">
           <legend className="mb-1 font-medium">How Fleetskew reaches each cluster through the proxy</legend>
           {ACCESS.map((a) => (
-            <label key={a.value} className="flex items-start gap-2">
-              <input type="radio" name="access" value={a.value} checked={access === a.value} onChange={() => set({ access: a.value })} />
-              <span>
-                {a.label}
-                <span className="block text-xs text-muted">{a.hint}</span>
-              </span>
-            </label>
+            <div key={a.value} className="flex items-start gap-2">
+              <input
+                type="radio"
+                id={`hub-access-${a.value}`}
+                name="access"
+                value={a.value}
+                checked={access === a.value}
+                onChange={() => {
+                  set({ access: a.value });
+                  register.reset(); // an answer about the other choice no longer applies
+                }}
+                aria-describedby={`hub-access-${a.value}-hint`}
+                className="mt-1"
+              />
+              <div>
+                <label htmlFor={`hub-access-${a.value}`}>{a.label}</label>
+                <p id={`hub-access-${a.value}-hint`} className="text-xs text-muted">
+                  {a.hint}
+                </p>
+              </div>
+            </div>
           ))}
         </fieldset>
         {wantsProxyToken ? (

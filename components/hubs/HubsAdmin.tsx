@@ -49,10 +49,12 @@ function HubReport({ member: m }: { member: HubMemberRecord }) {
         </span>
       ) : null}
       {m.upgradeFailed ? <span className="rounded bg-danger/10 px-1.5 py-0.5 font-medium text-danger">upgrade failed</span> : null}
-      {m.nodes !== null ? (
+      {m.nodes ? (
         <span className="text-muted">
           {m.readyNodes ?? 0}/{m.nodes} nodes ready
         </span>
+      ) : m.nodes === 0 ? (
+        <span className="text-muted">no nodes reported</span>
       ) : null}
     </div>
   );
