@@ -3,9 +3,9 @@
  * managed cluster followed or not with its reason, the followed ones in the fleet view with their
  * cluster sets as labels. On a console of its own, so the hub's clusters meet no other spec's.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { newMember } from "../server/simulator/hub/scenario";
-import { startHubSimulator, type HubSimulator } from "../server/simulator/hub/server";
+import { startHubSimulator, type HubRegistration, type HubSimulator } from "../server/simulator/hub/server";
 import { startConsole, type StartedConsole } from "./console";
 import { hydrated, snap } from "./helpers";
 
@@ -25,27 +25,38 @@ test.afterAll(async () => {
   await hub?.close();
 });
 
+/** Signs in as the admin of this spec's console and opens Admin → Hubs, ready for clicks. */
+async function openHubsAsAdmin(page: Page) {
+  await page.goto(`${app.url}/login`);
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(app.adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/fleet$/);
+  await page.goto(`${app.url}/admin/hubs`);
+  await hydrated(page);
+}
+
+/** Fills what every hub registration takes: name, hub API and CA, reader token, proxy URL and CA. */
+async function fillHubForm(page: Page, name: string, r: HubRegistration) {
+  const form = page.getByRole("form", { name: "Register an ACM hub" });
+  await form.getByLabel("Hub name").fill(name);
+  await form.getByLabel("Hub API URL").fill(r.hubApiUrl);
+  await form.getByLabel("Hub CA (PEM)").fill(r.ca);
+  await form.getByLabel("Reader token").fill(r.readerToken);
+  await form.getByLabel("Cluster-proxy URL").fill(r.proxyUrl);
+  await form.getByLabel("Cluster-proxy CA (PEM)").fill(r.proxyCa);
+  return form;
+}
+
 test("an admin registers an ACM hub and sees its clusters arrive, with their cluster sets as labels", async ({
   page,
   request,
 }, testInfo) => {
   test.setTimeout(180_000);
   const r = hub.registration();
-  await page.goto(`${app.url}/login`);
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(app.adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/fleet$/);
-
-  await page.goto(`${app.url}/admin/hubs`);
+  await openHubsAsAdmin(page);
   await expect(page.getByText("No hub is registered.")).toBeVisible();
-  const form = page.getByRole("form", { name: "Register an ACM hub" });
-  await form.getByLabel("Hub name").fill("hub-east");
-  await form.getByLabel("Hub API URL").fill(r.hubApiUrl);
-  await form.getByLabel("Hub CA (PEM)").fill(r.ca);
-  await form.getByLabel("Reader token").fill("sha256~not-the-reader-token");
-  await form.getByLabel("Cluster-proxy URL").fill(r.proxyUrl);
-  await form.getByLabel("Cluster-proxy CA (PEM)").fill(r.proxyCa);
+  const form = await fillHubForm(page, "hub-east", { ...r, readerToken: "sha256~not-the-reader-token" });
   await form.getByLabel("Proxy token").fill(r.proxyToken);
   await form.getByLabel("User on the managed clusters").fill(r.proxyImpersonatedUser);
   // A wrong token is refused with what went wrong, and nothing is saved.
@@ -104,20 +115,8 @@ test("an admin registers a hub older than MCE 2.9: its clusters are reached with
   });
   try {
     const r = older.registration();
-    await page.goto(`${app.url}/login`);
-    await page.getByLabel("Username").fill("admin");
-    await page.getByLabel("Password").fill(app.adminPassword);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/\/fleet$/);
-    await page.goto(`${app.url}/admin/hubs`);
-    await hydrated(page);
-    const form = page.getByRole("form", { name: "Register an ACM hub" });
-    await form.getByLabel("Hub name").fill("hub-old");
-    await form.getByLabel("Hub API URL").fill(r.hubApiUrl);
-    await form.getByLabel("Hub CA (PEM)").fill(r.ca);
-    await form.getByLabel("Reader token").fill(r.readerToken);
-    await form.getByLabel("Cluster-proxy URL").fill(r.proxyUrl);
-    await form.getByLabel("Cluster-proxy CA (PEM)").fill(r.proxyCa);
+    await openHubsAsAdmin(page);
+    const form = await fillHubForm(page, "hub-old", r);
     // Asking for impersonation on this hub is refused with the reason.
     await form.getByLabel("Impersonate a proxy service account").check();
     await form.getByLabel("Proxy token").fill(r.proxyToken);

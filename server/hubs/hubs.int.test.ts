@@ -23,6 +23,7 @@ import { makeAllDue, makeDue } from "../store/sweeps";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { testCollectorOptions } from "../testing/fleet";
+import { hubRegistrationBody } from "../testing/hubs";
 import { params, request, signIn } from "../testing/routes";
 import type { HubDetail } from "./hubs";
 import { followHubs } from "./follow";
@@ -45,20 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sim?.close());
 
-const registration = () => {
-  const r = sim.registration();
-  return {
-    name: "hub-east",
-    apiUrl: r.hubApiUrl,
-    ca: r.ca,
-    readerToken: r.readerToken,
-    proxyUrl: r.proxyUrl,
-    proxyCa: r.proxyCa,
-    proxyToken: r.proxyToken,
-    proxyImpersonatedUser: r.proxyImpersonatedUser,
-    concurrency: 24,
-  };
-};
+const registration = () => hubRegistrationBody(sim, "hub-east", { concurrency: 24 });
 const detail = async (): Promise<HubDetail> =>
   (await hubRoute(request("/api/v1/hubs/hub-east", { cookie: viewer }), params({ name: "hub-east" }))).json();
 const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }));

@@ -18,6 +18,7 @@ import { findHubRecord } from "../store/hubs";
 import { makeDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { testCollectorOptions } from "../testing/fleet";
+import { hubRegistrationBody } from "../testing/hubs";
 import { params, request, signIn } from "../testing/routes";
 import { followHubs } from "./follow";
 import type { HubDetail } from "./hubs";
@@ -35,20 +36,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => sim?.close());
 
-const registration = (over: Record<string, unknown> = {}) => {
-  const r = sim.registration();
-  return {
-    name: "hub-old",
-    apiUrl: r.hubApiUrl,
-    ca: r.ca,
-    readerToken: r.readerToken,
-    proxyUrl: r.proxyUrl,
-    proxyCa: r.proxyCa,
-    proxyToken: r.proxyToken,
-    proxyImpersonatedUser: r.proxyImpersonatedUser,
-    ...over,
-  };
-};
+const registration = (over: Record<string, unknown> = {}) => hubRegistrationBody(sim, "hub-old", over);
 const post = (body: unknown) => registerHubRoute(request("/api/v1/hubs", { method: "POST", cookie: admin, body }));
 const hubRecord = async () => (await findHubRecord("hub-old"))!;
 const detail = async (): Promise<HubDetail> =>
