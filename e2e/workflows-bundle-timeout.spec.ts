@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { releaseSizedBundle } from "../server/simulator/scenarios/releaseBundle";
+import { releaseSizedBundle, releaseSizedManifest } from "../server/simulator/scenarios/releaseBundle";
 import { adminApi, ensureUser, register, signIn, snap, WORKFLOW_FLEET } from "./helpers";
 
 // A cluster of its own (plant-north of the workflow fleet): its mirror holds a release-sized bundle, and its
@@ -11,18 +11,7 @@ const TECH = { username: "north-tech", password: "north site technician password
 const CONTROL_PLANE = "ip-10-0-12-34.ec2.internal";
 
 const bundle = releaseSizedBundle();
-const manifest = {
-  apiVersion: "fleetskew.io/v1",
-  kind: "UpgradeBundle",
-  release: { version: bundle.version, image: bundle.releaseImage },
-  // Each image with its layers: the MCO counts a layer shared by many images once.
-  images: bundle.images.map((i) => ({
-    name: i.name,
-    sizeBytes: i.layers.reduce((n, l) => n + l.size, 0),
-    layers: i.layers.map((l) => ({ digest: l.digest, sizeBytes: l.size })),
-  })),
-  createdAt: "2026-11-01T09:00:00Z",
-};
+const manifest = releaseSizedManifest(bundle);
 
 test("a release-sized bundle that outlasts the MCO's prefetch timeout is shown still pulling, the retry explained", async ({
   page,

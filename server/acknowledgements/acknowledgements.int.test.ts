@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { testActor } from "../testing/actors";
 import { Collector } from "../collector/collector";
 import { clusterTimeline } from "../fleet/fleet";
 import { ClusterClient } from "../kube/client";
@@ -14,7 +15,6 @@ import { changeAcknowledgement, expireAcknowledgements, findAcknowledgement } fr
 import { listAudit } from "../store/audit";
 import { getDb } from "../store/db";
 import { makeAllDue } from "../store/sweeps";
-import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import {
@@ -63,13 +63,9 @@ beforeAll(async () => {
   reconciler = new Reconciler(fleet, scaledClock(1));
   reconciler.start(50);
   await registerSimulatedClusters(sim, fleet.list());
-  const user = async (username: string, role: "technician" | "approver") => ({
-    user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
-    ip: "127.0.0.1",
-  });
-  tech = await user("tom", "technician");
-  approver = await user("alice", "approver");
-  otherApprover = await user("bob", "approver");
+  tech = await testActor("tom", "technician");
+  approver = await testActor("alice", "approver");
+  otherApprover = await testActor("bob", "approver");
   await sweep();
 });
 afterAll(() => {

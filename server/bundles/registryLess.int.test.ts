@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { testActor } from "../testing/actors";
 import { manifestDigest, type BundleManifest } from "../domain/bundleManifest";
 import { ClusterClient } from "../kube/client";
 import { KINDS } from "../kube/kinds";
 import { Fleet } from "../simulator/cluster";
 import { startSimulator, type SimulatorServer } from "../simulator/http";
-import { REGISTRY_LESS_CLUSTER, registryLessObjects } from "../simulator/scenarios/registryLess";
+import { REGISTRY_LESS_CLUSTER, registryLessSpec } from "../simulator/scenarios/registryLess";
 import { listApplications } from "../store/bundles";
-import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
 import { applyBundle } from "./apply";
@@ -28,21 +28,11 @@ let tech: Actor;
 let approver: Actor;
 beforeAll(async () => {
   fleet = new Fleet();
-  fleet.add({
-    name: REGISTRY_LESS_CLUSTER,
-    ocpVersion: "4.22.2",
-    token: "edge-token",
-    readOnlyToken: "edge-reader",
-    objects: registryLessObjects,
-  });
+  fleet.add(registryLessSpec({ token: "edge-token", readOnlyToken: "edge-reader" }));
   sim = await startSimulator(fleet);
   await registerSimulatedClusters(sim, fleet.list());
-  const user = async (username: string, role: "technician" | "approver") => ({
-    user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
-    ip: "127.0.0.1",
-  });
-  tech = await user("tom", "technician");
-  approver = await user("alice", "approver");
+  tech = await testActor("tom", "technician");
+  approver = await testActor("alice", "approver");
 });
 afterAll(() => sim.close());
 

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import type { Actor } from "../auth/actor";
+import { testActor } from "../testing/actors";
 import { manifestDigest, type BundleManifest } from "../domain/bundleManifest";
 import { ClusterClient } from "../kube/client";
 import { KINDS } from "../kube/kinds";
@@ -8,7 +9,6 @@ import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { Reconciler } from "../simulator/reconciler";
 import { startTestSimulator } from "../simulator/testing";
-import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials } from "../testing/fleet";
 import { applyBundle } from "./apply";
@@ -34,13 +34,9 @@ export function setUpBundleTestbed(): void {
     ({ fleet, sim } = await startTestSimulator());
     reconciler = new Reconciler(fleet, clock);
     await registerSimulatedClusters(sim, fleet.list());
-    const user = async (username: string, role: "admin" | "technician" | "approver") => ({
-      user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }),
-      ip: "127.0.0.1",
-    });
-    admin = await user("ada", "admin");
-    tech = await user("tom", "technician");
-    approver = await user("alice", "approver");
+    admin = await testActor("ada", "admin");
+    tech = await testActor("tom", "technician");
+    approver = await testActor("alice", "approver");
   });
   afterAll(() => sim.close());
 }

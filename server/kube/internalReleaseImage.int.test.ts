@@ -5,7 +5,7 @@ import { registryLessState, servableReleases } from "../domain/registryLess";
 import { Fleet } from "../simulator/cluster";
 import { startSimulator, type SimulatorServer } from "../simulator/http";
 import { kubeconfigFor } from "../simulator/kubeconfig";
-import { REGISTRY_LESS_BUNDLE, REGISTRY_LESS_CLUSTER, registryLessObjects } from "../simulator/scenarios/registryLess";
+import { REGISTRY_LESS_BUNDLE, REGISTRY_LESS_CLUSTER, registryLessSpec } from "../simulator/scenarios/registryLess";
 import { testFleetSpecs } from "../simulator/testing";
 import { ClusterClient } from "./client";
 import { parseKubeconfig, type ClusterCredentials } from "./credentials";
@@ -21,13 +21,7 @@ let creds: (name: string) => ClusterCredentials;
 beforeAll(async () => {
   const fleet = new Fleet();
   for (const spec of testFleetSpecs()) fleet.add(spec);
-  fleet.add({
-    name: REGISTRY_LESS_CLUSTER,
-    ocpVersion: "4.22.2",
-    token: "edge-token",
-    readOnlyToken: "edge-reader",
-    objects: registryLessObjects,
-  });
+  fleet.add(registryLessSpec({ token: "edge-token", readOnlyToken: "edge-reader" }));
   sim = await startSimulator(fleet);
   const kubeconfig = parseKubeconfig(kubeconfigFor(fleet.list(), sim.url, sim.ca));
   creds = (name) => kubeconfig.credentialsFor(name);

@@ -10,7 +10,7 @@ import { readClusterObjects } from "../kube/readers";
 import { Fleet, type SimCluster } from "./cluster";
 import { checkNodeAllocatableStorage, newDaemonState } from "./mco/pinnedImages";
 import { Reconciler } from "./reconciler";
-import { NAMED_SCENARIOS, releaseSizedBundle } from "./scenarios/releaseBundle";
+import { NAMED_SCENARIOS, releaseSizedBundle, releaseSizedManifest } from "./scenarios/releaseBundle";
 
 /**
  * Items 8–11 of the pinned-image workflow: Fleetskew's prechecks and progress, read through the same
@@ -22,19 +22,7 @@ type Any = Record<string, any>;
 const GiB = 1024 ** 3;
 const bundle = releaseSizedBundle();
 const manifest: BundleManifest = (() => {
-  const checked = checkManifest(
-    JSON.stringify({
-      apiVersion: "fleetskew.io/v1",
-      kind: "UpgradeBundle",
-      release: { version: bundle.version, image: bundle.releaseImage },
-      images: bundle.images.map((i) => ({
-        name: i.name,
-        sizeBytes: i.layers.reduce((n, l) => n + l.size, 0),
-        layers: i.layers.map((l) => ({ digest: l.digest, sizeBytes: l.size })),
-      })),
-      createdAt: "2026-11-01T09:00:00Z",
-    }),
-  );
+  const checked = checkManifest(JSON.stringify(releaseSizedManifest(bundle)));
   if (!checked.ok) throw new Error(checked.problems.join("; "));
   return checked.manifest;
 })();

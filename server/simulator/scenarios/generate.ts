@@ -13,7 +13,7 @@ import { paramsFor, type ClusterParams } from "./params";
 import { planFor, type ClusterPlan } from "./plan";
 import { prodEast422Objects, prodEastObjects } from "./prodEast";
 import { hexOf } from "./random";
-import { REGISTRY_LESS_CLUSTER, registryLessObjects } from "./registryLess";
+import { REGISTRY_LESS_CLUSTER, registryLessSpec } from "./registryLess";
 import { settle } from "./settle";
 
 export { paramsFor, type ClusterParams, type Enforcement, type PinnedState, type Platform, type Topology } from "./params";
@@ -40,7 +40,12 @@ const BUILDERS: ((plan: ClusterPlan) => KubeObject[])[] = [
 /** A cluster's objects as its builders make them, before any operator has acted on them. */
 export function builtObjects(plan: ClusterPlan): KubeObject[] {
   const objects = BUILDERS.flatMap((build) => build(plan));
-  objects.push(...machineConfigs(plan, objects.filter((o) => o.kind === "MachineConfigPool")));
+  objects.push(
+    ...machineConfigs(
+      plan,
+      objects.filter((o) => o.kind === "MachineConfigPool"),
+    ),
+  );
   return objects;
 }
 
@@ -70,13 +75,10 @@ export function generateFleet(count: number, seed: number): ClusterSpec[] {
       readOnlyToken: tokenFor("prod-east-422-reader", seed),
       objects: prodEast422Objects,
     },
-    {
-      name: REGISTRY_LESS_CLUSTER,
-      ocpVersion: "4.22.2",
+    registryLessSpec({
       token: tokenFor(REGISTRY_LESS_CLUSTER, seed),
       readOnlyToken: tokenFor(`${REGISTRY_LESS_CLUSTER}-reader`, seed),
-      objects: registryLessObjects,
-    },
+    }),
   ];
   for (let i = 0; specs.length < count; i++) {
     const params = paramsFor(i, seed);

@@ -52,7 +52,9 @@ export const REGIONS: Record<Platform, string[]> = {
 
 /** Where boot images can be managed at all in 4.x (supported from 4.17 on GCP … 4.21 on Azure/vSphere). */
 const canManage = (platform: Platform, minor: number) =>
-  (platform === "GCP" && minor >= 17) || (platform === "AWS" && minor >= 18) || ((platform === "Azure" || platform === "VSphere") && minor >= 21);
+  (platform === "GCP" && minor >= 17) ||
+  (platform === "AWS" && minor >= 18) ||
+  ((platform === "Azure" || platform === "VSphere") && minor >= 21);
 
 /**
  * The parameters of generated cluster `index`. The random draws are in a fixed order, so a seed
@@ -146,11 +148,7 @@ export function paramsFor(index: number, seed: number): ClusterParams {
           ])
         : "none",
     provisioning:
-      platform === "BareMetal" && topology !== "SNO"
-        ? byName("provisioning", "8")
-          ? "os-download-url"
-          : "no-os-download-url"
-        : null,
+      platform === "BareMetal" && topology !== "SNO" ? (byName("provisioning", "8") ? "os-download-url" : "no-os-download-url") : null,
     faults,
   };
 }

@@ -1,4 +1,5 @@
 import { reconcileInternalReleaseImage, nodeIriStatus } from "../mco/internalReleaseImage";
+import type { ClusterSpec } from "../cluster";
 import type { KubeObject } from "../objectStore";
 // generate.ts lists this cluster in the fleet; the cycle is harmless, both only call each other's functions later.
 import { generatedObjects } from "./generate";
@@ -35,6 +36,14 @@ export const registryLessParams: ClusterParams = {
   pinned: "none",
   provisioning: null,
 };
+
+/** The registry-less cluster, served with these tokens. */
+export const registryLessSpec = (tokens: { token: string; readOnlyToken: string }): ClusterSpec => ({
+  name: REGISTRY_LESS_CLUSTER,
+  ocpVersion: VERSION,
+  ...tokens,
+  objects: registryLessObjects,
+});
 
 export function registryLessObjects(): KubeObject[] {
   const plan = planFor(registryLessParams);

@@ -29,6 +29,24 @@ export function releaseSizedBundle(version = "4.19.11", components = 189): Relea
 }
 
 /**
+ * The manifest a site writes for that bundle (docs/bundle-format.md): each image with its layers, since
+ * the MCO counts a layer shared by many images once.
+ */
+export function releaseSizedManifest(bundle: ReleaseSizedBundle) {
+  return {
+    apiVersion: "fleetskew.io/v1",
+    kind: "UpgradeBundle",
+    release: { version: bundle.version, image: bundle.releaseImage },
+    images: bundle.images.map((i) => ({
+      name: i.name,
+      sizeBytes: i.layers.reduce((n, l) => n + l.size, 0),
+      layers: i.layers.map((l) => ({ digest: l.digest, sizeBytes: l.size })),
+    })),
+    createdAt: "2026-11-01T09:00:00Z",
+  };
+}
+
+/**
  * Named scenarios `npm run simulator -- --scenario NAME` adds to the fleet. plant-north: the reference
  * cluster at a site whose mirror holds the release-sized 4.19.11 bundle, with the MCO's prefetch
  * timeout shortened to a simulated minute and thirty seconds per image on a prefetch worker: the

@@ -17,7 +17,8 @@ export function arrayView(objects: KubeObject[], release: string, at: Date, skew
     publishedAmis: PUBLISHED_AMIS,
     servesProvisioning: true,
     get: (kind, name, namespace) => (objects.find((o) => matches(o, kind, name, namespace)) as Any | undefined) ?? null,
-    list: (kind, namespace) => objects.filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace)) as Any[],
+    list: (kind, namespace) =>
+      objects.filter((o) => o.kind === kind && (namespace === undefined || o.metadata.namespace === namespace)) as Any[],
     put: (kind, obj, subresource) => {
       const at = objects.findIndex((o) => matches(o, kind, obj.metadata.name, obj.metadata.namespace));
       if (at < 0) return;
@@ -40,7 +41,8 @@ export function settle(plan: ClusterPlan, objects: KubeObject[]): KubeObject[] {
   const currentAt = plan.releases.at(-1)!.at;
   if (plan.p.managedBootImages === "unset") {
     const optIn = plan.releases.find((r) => checkBootImagePlatform(infra ?? null, r.version).enabledByDefault);
-    if (optIn && optIn.version !== plan.current) reconcileMachineConfiguration(arrayView(objects, optIn.version, optIn.at, false), "ClusterVersionStable");
+    if (optIn && optIn.version !== plan.current)
+      reconcileMachineConfiguration(arrayView(objects, optIn.version, optIn.at, false), "ClusterVersionStable");
   }
   const view = arrayView(objects, plan.current, currentAt, plan.minor >= 22);
   reconcileMachineConfiguration(view, "ClusterVersionStable");
