@@ -68,7 +68,11 @@ export default defineConfig([
         "error",
         {
           patterns: [
-            { group: ["@/server/*", "**/server/*"], allowTypeImports: true, message: "components import only types from server/" },
+            {
+              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/contract|http/endpoint)$)",
+              allowTypeImports: true,
+              message: "components import only types from server/, and the contracts' endpoints and schemas",
+            },
           ],
         },
       ],
@@ -111,6 +115,24 @@ export default defineConfig([
                 "../../http/*",
               ],
               message: "server/domain is pure: it takes what it needs as arguments",
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // A contract is what the browser may import from server/: zod, pure modules and other contracts, never I/O.
+    files: ["server/**/contract.ts", "server/http/endpoint.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.{1,2}/(?!(domain/|(\\w+/)?contract$|(http/)?endpoint$))",
+              message: "a contract imports zod, server/domain and other contracts only: the browser imports it",
             },
           ],
         },

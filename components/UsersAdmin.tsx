@@ -3,9 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { z } from "zod";
-import type { NewUserSchema, UserChangeSchema } from "@/server/auth/users";
-import type { Role, UserRecord } from "@/server/store/users";
-import { api } from "./api";
+import { userEndpoints, type NewUserSchema, type UserAnswer as UserRecord, type UserChangeSchema } from "@/server/auth/contract";
+import type { Role } from "@/server/domain/roles";
+import { call } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
@@ -13,7 +13,6 @@ import { SignInLocks } from "./SignInLocks";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
 const ROLES: Role[] = ["viewer", "technician", "approver", "admin"];
-type UserAnswer = { user: UserRecord };
 
 export function UsersAdmin({
   initial,
@@ -30,7 +29,7 @@ export function UsersAdmin({
   const [newRole, setNewRole] = useState<Role>("viewer");
 
   const create = useMutation({
-    mutationFn: (body: z.input<typeof NewUserSchema>) => api<UserAnswer>("/api/v1/users", { method: "POST", body }),
+    mutationFn: (body: z.input<typeof NewUserSchema>) => call(userEndpoints.create, { body }),
     onSuccess: ({ user }) => {
       setMessage({ tone: "ok", text: `Created ${user.username} (${user.role}). Give them their password in person.` });
       void queryClient.invalidateQueries({ queryKey: keys.users });
@@ -40,7 +39,7 @@ export function UsersAdmin({
 
   const change = useMutation({
     mutationFn: ({ id, ...body }: z.input<typeof UserChangeSchema> & { id: string }) =>
-      api<UserAnswer>(`/api/v1/users/${id}`, { method: "PATCH", body }),
+      call(userEndpoints.change, { params: { id }, body }),
     onSuccess: ({ user }) => {
       setMessage({ tone: "ok", text: `Updated ${user.username}: ${user.role}${user.disabled ? ", disabled" : ""}.` });
       void queryClient.invalidateQueries({ queryKey: keys.users });

@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import { fillPath, type AnswerOf, type Endpoint } from "@/server/http/endpoint";
+
 /** Client-side calls to /api/v1: JSON in, JSON out, and the server's own message on failure. */
 export class ApiError extends Error {
   constructor(
@@ -33,4 +36,40 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
       data as Record<string, unknown>,
     );
   return data as T;
+}
+
+type Input<S, Otherwise = never> = S extends z.ZodType ? z.input<S> : Otherwise;
+
+/** What a call sends: the path's segments, the query, and the body (JSON, or FormData for a form endpoint). */
+export type CallInput<E extends Endpoint> = {
+  params?: Input<E["params"], Record<string, string>>;
+  query?: Input<E["query"], Record<string, string | number | boolean | null | undefined>>;
+  body?: Input<E["body"], E["form"] extends z.ZodType ? FormData : undefined>;
+};
+
+/** `?a=1&b=x`, leaving out absent and empty values, as the server counts them absent. */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === "") continue;
+    search.set(key, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * Calls an endpoint declared in a contract and checks its answer against the endpoint's schema,
+ * so what a component reads is what the schema says, never a cast.
+ */
+export async function call<const E extends Endpoint>(endpoint: E, input: CallInput<E> = {}): Promise<AnswerOf<E>> {
+  const path = fillPath(endpoint.path, (input.params ?? {}) as Record<string, string>) + queryString(input.query as Record<string, unknown>);
+  const data = await api<unknown>(path, { method: endpoint.method, body: input.body });
+  if (endpoint.produces === "none") return undefined as AnswerOf<E>;
+  const parsed = endpoint.answer.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(0, `The server's answer to ${endpoint.method} ${endpoint.path} was not understood (${issue?.path.join(".")}: ${issue?.message})`);
+  }
+  return parsed.data as AnswerOf<E>;
 }

@@ -12,8 +12,8 @@ import type {
 } from "@/server/fleet/contract";
 import type { RegistrationJobAnswer } from "@/server/clusters/contract";
 import type { SignInSettingsView } from "@/server/auth/contract";
-import type { UserRecord } from "@/server/store/users";
-import { api } from "./api";
+import { userEndpoints } from "@/server/auth/contract";
+import { api, call } from "./api";
 
 /**
  * Every GET the console makes, with its cache key, defined once. A key names what it caches, so
@@ -82,7 +82,7 @@ export const queries = {
       queryFn: () => api<CandidateList>(`/api/v1/acknowledgements/candidates${query(target)}`).then((r) => r.clusters),
     }),
 
-  users: () => queryOptions({ queryKey: ["users"], queryFn: () => api<{ users: UserRecord[] }>("/api/v1/users").then((r) => r.users) }),
+  users: () => queryOptions({ queryKey: ["users"], queryFn: () => call(userEndpoints.list).then((r) => r.users) }),
   skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => api<SkewLimitTable>("/api/v1/settings/skew-limits") }),
   signInSettings: () =>
     queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => api<SignInSettingsView>("/api/v1/settings/sign-in") }),

@@ -3,38 +3,9 @@ import { z } from "zod";
 import { UserFacingError } from "../errors";
 import { createUser, listUsers, updateUser, UsernameTakenError, type UserChange, type UserRecord } from "../store/users";
 import { hashPassword } from "./password";
-import { ROLES } from "./roles";
+import { NewUserSchema, UserChangeSchema } from "./contract";
 
-export const UsernameSchema = z
-  .string()
-  .trim()
-  .min(2, "Username must be at least 2 characters")
-  .max(64, "Username must be at most 64 characters")
-  .regex(
-    /^[a-z0-9][a-z0-9._-]*$/,
-    "Username may use lower-case letters, digits, dots, dashes and underscores, and must start with a letter or digit",
-  );
-
-export const PasswordSchema = z
-  .string()
-  .min(12, "Password must be at least 12 characters")
-  .max(256, "Password must be at most 256 characters");
-
-export const NewUserSchema = z.object({
-  username: UsernameSchema,
-  displayName: z.string().trim().max(120).optional(),
-  role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(", ")}` }),
-  password: PasswordSchema,
-});
-
-export const UserChangeSchema = z
-  .object({
-    role: z.enum(ROLES, { error: `Role must be one of ${ROLES.join(", ")}` }).optional(),
-    disabled: z.boolean().optional(),
-    password: PasswordSchema.optional(),
-    displayName: z.string().trim().max(120).nullable().optional(),
-  })
-  .refine((c) => Object.values(c).some((v) => v !== undefined), "Nothing to change");
+export { NewUserSchema, PasswordSchema, UserChangeSchema, UsernameSchema } from "./contract";
 
 export { listUsers };
 

@@ -35,7 +35,7 @@ const params = (id: string) => ({ params: Promise.resolve({ id }) });
 
 describe("API access", () => {
   it("reports health with the migration count", async () => {
-    const response = await health();
+    const response = await health(new Request("http://127.0.0.1/api/health"));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", database: "postgres", migrations: projectMigrations().length });
   });

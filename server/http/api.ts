@@ -11,8 +11,9 @@ import { readBodyBytes } from "./body";
 import { appConfig } from "../config/current";
 import { clientIp, requestOrigin } from "./request";
 import { readSessionToken } from "./sessionCookie";
+import { type Access, type AnswerInput, type Endpoint, type EndpointSpec } from "./endpoint";
 
-export type Access = readonly Role[] | "any" | "public";
+export type { Access };
 
 /** The value a schema gives, or `Otherwise` when there is no schema. */
 type Parsed<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
@@ -130,19 +131,60 @@ async function auditRefusal(request: Request, user: UserRecord | null, message: 
   }).catch((error) => console.error(`fleetskew: could not record a refused ${target}:`, (error as Error).message));
 }
 
+/** Whether answers are checked against their endpoint's schema: always in development and tests. */
+const checkAnswers = () => process.env.NODE_ENV !== "production" || process.env.FLEETSKEW_CHECK_ANSWERS === "1";
+
+/** A route's handler, as apiRoute keeps it: the endpoint it answers for is readable by the OpenAPI test. */
+export type RouteHandler = ((
+  request: Request,
+  context?: { params?: Promise<Record<string, string | string[] | undefined>> },
+) => Promise<Response>) & { endpoint?: Endpoint };
+
 /**
- * Wraps a route handler: refuses foreign-origin writes, checks the session and role (the one
- * access check), parses the path, query and body with zod (the body counted while it streams), and
- * turns errors into JSON a person can read. Handlers of signed-in routes get the user and actor
- * narrowed; only public routes see a possibly absent user.
+ * An answer that does not match its schema is the server's fault: in development and tests it is a
+ * 500 naming the first difference, so a drifting answer fails a test instead of a page.
  */
+async function checkAnswer(endpoint: EndpointSpec, response: Response): Promise<Response> {
+  if ((endpoint.produces ?? "json") !== "json" || response.status >= 300) return response;
+  if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
+    return answerMismatch(endpoint, "the answer is not JSON");
+  }
+  const parsed = endpoint.answer.safeParse(await response.clone().json());
+  return parsed.success ? response : answerMismatch(endpoint, firstIssue(parsed.error));
+}
+
+function answerMismatch(endpoint: EndpointSpec, what: string): Response {
+  console.error(`${endpoint.method} ${endpoint.path}: the answer does not match its contract: ${what}`);
+  return problem(500, `The server's answer did not match its contract (${what})`);
+}
+
+/**
+ * Binds a route handler to its endpoint (declared in the feature's contract.ts): refuses
+ * foreign-origin writes, checks the session and role (the one access check), parses the path,
+ * query and body with the endpoint's schemas (the body counted while it streams), checks the
+ * answer against the endpoint's schema in development and tests, and turns errors into JSON a
+ * person can read. Handlers of signed-in routes get the user and actor narrowed; only public
+ * routes see a possibly absent user. A handler returns the answer (sent as JSON with the
+ * endpoint's status) or a Response of its own (a stream, a 304, a cookie to set).
+ */
+export function apiRoute<const E extends Endpoint>(
+  endpoint: E,
+  handler: (ctx: Context<E["access"], E["params"], E["body"], E["query"]>) => Promise<AnswerInput<E> | Response>,
+): RouteHandler;
+/** A route not yet bound to an endpoint of a contract. */
 export function apiRoute<
   const A extends Access,
   P extends z.ZodType | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(options: Options<A, P, B, Q>, handler: (ctx: Context<A, P, B, Q>) => Promise<Response | unknown>) {
-  return async (request: Request, context?: { params?: Promise<Record<string, string | string[] | undefined>> }): Promise<Response> => {
+>(options: Options<A, P, B, Q>, handler: (ctx: Context<A, P, B, Q>) => Promise<Response | unknown>): RouteHandler;
+export function apiRoute(
+  spec: Options<Access, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> | Endpoint,
+  handler: (ctx: never) => Promise<unknown>,
+): RouteHandler {
+  const endpoint = "__endpoint" in spec ? spec : undefined;
+  const options = spec as Options<Access, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
+  const route: RouteHandler = async (request, context) => {
     let user: UserRecord | null = null;
     try {
       const config = appConfig();
@@ -168,7 +210,8 @@ export function apiRoute<
       const query = options.query ? readQuery(request, options.query) : undefined;
       const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const body = options.body ? await readBody(request, options.body, limit) : undefined;
-      if (!options.body && !options.rawBody && request.body) await readBodyBytes(request, limit);
+      const readsOwnBody = options.rawBody || (endpoint && endpoint.form);
+      if (!options.body && !readsOwnBody && request.body) await readBodyBytes(request, limit);
       const ip = clientIp(request.headers);
       const result = await handler({
         request,
@@ -178,8 +221,9 @@ export function apiRoute<
         ip,
         user,
         actor: user ? { user, ip } : null,
-      } as Context<A, P, B, Q>);
-      return result instanceof Response ? result : json(result);
+      } as never);
+      const response = result instanceof Response ? result : endpointAnswer(endpoint, result);
+      return endpoint && checkAnswers() ? await checkAnswer(endpoint, response) : response;
     } catch (error) {
       if (error instanceof UserFacingError) {
         if (error.status === 403) await auditRefusal(request, user, error.message);
@@ -193,4 +237,24 @@ export function apiRoute<
       return problem(500, "Something went wrong on the server; the details are in its log");
     }
   };
+  route.endpoint = endpoint;
+  return route;
+}
+
+function endpointAnswer(endpoint: EndpointSpec | undefined, result: unknown): Response {
+  if (endpoint?.status === 204 || endpoint?.produces === "none") return new Response(null, { status: 204 });
+  return json(result, { status: endpoint?.status ?? 200 });
+}
+
+/**
+ * A route that answers without apiRoute's session lookup (health, which load balancers call and
+ * which must answer when the database does not), bound to its endpoint all the same.
+ */
+export function plainRoute(endpoint: Endpoint, handler: (request: Request) => Promise<Response>): RouteHandler {
+  const route: RouteHandler = async (request) => {
+    const response = await handler(request);
+    return checkAnswers() && response.status < 300 ? checkAnswer(endpoint, response) : response;
+  };
+  route.endpoint = endpoint;
+  return route;
 }

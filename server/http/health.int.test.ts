@@ -14,7 +14,7 @@ describe("health without a database", () => {
       });
     });
     process.env.DATABASE_URL = `postgresql://postgres@127.0.0.1:${port}/none`;
-    const response = await health();
+    const response = await health(new Request("http://127.0.0.1/api/health"));
     expect(response.status).toBe(503);
     const body = await response.json();
     expect(body).toMatchObject({ status: "unavailable", database: "postgres" });

@@ -1,9 +1,9 @@
 import { databaseMode } from "../config/env";
 import { appliedMigrationCount } from "../store/health";
 
-export type Health =
-  | { status: "ok"; database: "postgres" | "embedded"; migrations: number }
-  | { status: "unavailable"; database: "postgres" | "embedded"; reason: string };
+import type { Health } from "./contract";
+
+export type { Health };
 
 const withTimeout = <T>(promise: Promise<T>, ms: number) =>
   Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))]);

@@ -3,8 +3,9 @@ import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
 import type { SignInMethod } from "./sessions";
 
-export const ROLES = ["viewer", "technician", "approver", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from "../domain/roles";
+
+export { ROLES, type Role };
 
 export type UserRecord = {
   id: string;

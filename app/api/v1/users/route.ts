@@ -1,10 +1,9 @@
-import { addUser, listUsers, NewUserSchema } from "@/server/auth/users";
-import { apiRoute, json } from "@/server/http/api";
+import { addUser, listUsers } from "@/server/auth/users";
+import { userEndpoints } from "@/server/auth/contract";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ access: ["admin"] }, async () => ({ users: await listUsers() }));
+export const GET = apiRoute(userEndpoints.list, async () => ({ users: await listUsers() }));
 
-export const POST = apiRoute({ access: ["admin"], body: NewUserSchema }, async ({ body, actor }) =>
-  json({ user: await addUser(body, actor) }, { status: 201 }),
-);
+export const POST = apiRoute(userEndpoints.create, async ({ body, actor }) => ({ user: await addUser(body, actor) }));

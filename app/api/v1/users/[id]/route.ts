@@ -1,11 +1,9 @@
-import { z } from "zod";
-import { changeUser, UserChangeSchema } from "@/server/auth/users";
+import { changeUser } from "@/server/auth/users";
+import { userEndpoints } from "@/server/auth/contract";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-const Params = z.object({ id: z.uuid("No such user") });
-
-export const PATCH = apiRoute({ access: ["admin"], params: Params, body: UserChangeSchema }, async ({ params, body, actor }) => ({
+export const PATCH = apiRoute(userEndpoints.change, async ({ params, body, actor }) => ({
   user: await changeUser(params.id, body, actor),
 }));

@@ -1,0 +1,79 @@
+/**
+ * One endpoint of /api, declared once in its feature's contract.ts: the route handler is bound to
+ * it (apiRoute), the browser calls it (components/api.ts `call`), and the OpenAPI document is made
+ * from it (server/http/openapi.ts). This module imports zod only, so the browser may import the
+ * contracts that use it.
+ */
+import { z } from "zod";
+import type { Role } from "../domain/roles";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** "public": no session needed; "any": any signed-in person; a list: those roles (and admins). */
+export type Access = readonly Role[] | "any" | "public";
+
+/** How the answer is sent: JSON checked against `answer`, a CSV stream, or nothing (204). */
+export type Produces = "json" | "csv" | "none";
+
+export type EndpointSpec = {
+  method: Method;
+  /** The path as OpenAPI writes it: `/api/v1/clusters/{name}/readiness`. */
+  path: `/api/${string}`;
+  /** One line for the OpenAPI document and the route × role table. */
+  summary: string;
+  /** Longer prose: paging, what is left out for whom. */
+  description?: string;
+  access: Access;
+  /** The path's `{segments}`; a value the schema refuses is a 404. */
+  params?: z.ZodObject;
+  /** The query string, as an object of its (last) values; empty values count as absent. */
+  query?: z.ZodType;
+  /** A JSON body. */
+  body?: z.ZodType;
+  /** A multipart/form-data body the handler reads itself, described for the document. */
+  form?: z.ZodType;
+  /** The body's limit in bytes, counted while it streams (default 64 KiB). */
+  maxBodyBytes?: number;
+  /** The answer on success. For `produces: "csv"` or `"none"` it is not sent as JSON. */
+  answer: z.ZodType;
+  /** The success status: 200 unless said. */
+  status?: 200 | 201 | 202 | 204;
+  produces?: Produces;
+  /** Statuses this endpoint answers beyond those every endpoint may (400, 401, 403, 404, 413, 415, 429, 500, 503). */
+  errors?: readonly (304 | 409 | 410 | 422 | 423 | 502 | 504)[];
+};
+
+export type Endpoint<S extends EndpointSpec = EndpointSpec> = S & { readonly __endpoint: true };
+
+/** Declares an endpoint; the `const` keeps its literal path, method and schemas in the type. */
+export function endpoint<const S extends EndpointSpec>(spec: S): Endpoint<S> {
+  return Object.freeze({ ...spec, __endpoint: true as const });
+}
+
+/** What the answer is on the wire (what the browser receives). */
+export type AnswerOf<E extends EndpointSpec> = z.output<E["answer"]>;
+/** What a handler gives for the answer (before JSON serialisation). */
+export type AnswerInput<E extends EndpointSpec> = z.input<E["answer"]>;
+
+/** An error answer: a sentence a person can act on, and for some errors more (the checks that blocked). */
+export const ErrorAnswer = z
+  .object({ error: z.string().meta({ description: "What went wrong, in words a person can act on" }) })
+  .catchall(z.unknown())
+  .meta({ id: "Error" });
+
+/** `{name}` segments of a path template. */
+export function pathSegments(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** The path with its `{segments}` filled in, each encoded. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = params[key];
+    if (value === undefined) throw new Error(`${path}: no value for {${key}}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** Dates as the API writes them: ISO 8601 strings in UTC. */
+export const isoDate = () => z.string().meta({ format: "date-time" });

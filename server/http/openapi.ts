@@ -1,0 +1,116 @@
+/**
+ * The OpenAPI 3.1 document of /api, made from the endpoints the contracts declare
+ * (server/http/endpoints.ts), so it cannot describe a shape the server does not check.
+ */
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { ErrorAnswer, pathSegments, type Endpoint } from "./endpoint";
+
+const ERROR_WORDS: Record<number, string> = {
+  304: "Not modified: the answer is the one whose ETag the request sent",
+  400: "The request is malformed; the message names the field",
+  401: "Not signed in",
+  403: "The signed-in person's role may not do this, or the request came from another origin",
+  404: "No such object, or a path segment the server does not accept",
+  409: "Conflicts with the current state (a duplicate, or a change made meanwhile)",
+  410: "Gone: the object existed but can no longer be used",
+  413: "The body is larger than this endpoint accepts",
+  415: "The body is not in the type this endpoint accepts",
+  422: "Understood, but refused by a rule; the message says which",
+  423: "Locked: too many failed attempts for now",
+  429: "Too many requests; try again after Retry-After seconds",
+  500: "The server failed; the details are in its log",
+  502: "A cluster or hub answered with an error",
+  503: "The database is unavailable; try again shortly",
+  504: "A cluster or hub did not answer in time",
+};
+
+/** Who may call it, as the document's readers want it: also an `x-roles` list for tools. */
+function accessWords(endpoint: Endpoint): { text: string; roles: string[] } {
+  if (endpoint.access === "public") return { text: "Public: no sign-in needed.", roles: [] };
+  if (endpoint.access === "any") return { text: "Any signed-in person.", roles: ["viewer", "technician", "approver", "admin"] };
+  const roles = [...new Set([...endpoint.access, "admin"])];
+  return { text: `Roles: ${roles.join(", ")}.`, roles };
+}
+
+function errorStatuses(endpoint: Endpoint): number[] {
+  const statuses = new Set<number>([500, 503, ...(endpoint.errors ?? [])]);
+  if (endpoint.access !== "public") [401, 403].forEach((s) => statuses.add(s));
+  if (endpoint.params) statuses.add(404);
+  if (endpoint.query || endpoint.body || endpoint.form || endpoint.params) statuses.add(400);
+  if (endpoint.body || endpoint.form) [413, 415].forEach((s) => statuses.add(s));
+  if (endpoint.method !== "GET") statuses.add(403);
+  return [...statuses].sort();
+}
+
+function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
+  const access = accessWords(endpoint);
+  const status = String(endpoint.status ?? (endpoint.produces === "none" ? 204 : 200));
+  const produces = endpoint.produces ?? "json";
+  const success =
+    produces === "none"
+      ? { description: "Done; no content" }
+      : produces === "csv"
+        ? { description: "A CSV file", content: { "text/csv": { schema: endpoint.answer } } }
+        : { description: "The answer", content: { "application/json": { schema: endpoint.answer } } };
+  const errors = Object.fromEntries(
+    errorStatuses(endpoint).map((code) => [
+      String(code),
+      code === 304
+        ? { description: ERROR_WORDS[code]! }
+        : { description: ERROR_WORDS[code] ?? "An error", content: { "application/json": { schema: ErrorAnswer } } },
+    ]),
+  );
+  const requestBody = endpoint.body
+    ? { required: true, content: { "application/json": { schema: endpoint.body } } }
+    : endpoint.form
+      ? { required: true, content: { "multipart/form-data": { schema: endpoint.form } } }
+      : undefined;
+  return {
+    summary: endpoint.summary,
+    description: [endpoint.description, access.text].filter(Boolean).join("\n\n"),
+    tags: [tagOf(endpoint.path)],
+    "x-roles": access.roles,
+    ...(endpoint.access === "public" ? { security: [] } : {}),
+    requestParams: {
+      ...(endpoint.params ? { path: endpoint.params } : {}),
+      ...(endpoint.query ? { query: endpoint.query as z.ZodObject } : {}),
+    },
+    ...(requestBody ? { requestBody } : {}),
+    responses: { [status]: success, ...errors },
+  } as ZodOpenApiOperationObject;
+}
+
+/** `/api/v1/clusters/{name}/preview` → `clusters`: endpoints grouped by their feature. */
+function tagOf(path: string): string {
+  return path.replace(/^\/api\/(v1\/)?/, "").split("/")[0]!.replace(/\.json$/, "") || "api";
+}
+
+export function buildOpenApiDocument(endpoints: readonly Endpoint[], version: string) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const endpoint of endpoints) {
+    const missing = pathSegments(endpoint.path).filter((key) => !endpoint.params?.shape[key]);
+    if (missing.length) throw new Error(`${endpoint.method} ${endpoint.path}: no schema for {${missing.join("}, {")}}`);
+    const item = (paths[endpoint.path] ??= {}) as Record<string, ZodOpenApiOperationObject>;
+    const method = endpoint.method.toLowerCase();
+    if (item[method]) throw new Error(`${endpoint.method} ${endpoint.path} is declared twice`);
+    item[method] = operation(endpoint);
+  }
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Fleetskew API",
+        version,
+        description:
+          "The API of the Fleetskew console: everything its pages do. Sign in with POST /api/v1/session (or single sign-on) and send the session cookie; changes must come from the console's own origin or carry no Origin header. The prose around this document is docs/api.md.",
+      },
+      components: {
+        securitySchemes: { session: { type: "apiKey", in: "cookie", name: "fleetskew_session" } },
+      },
+      security: [{ session: [] }],
+      paths,
+    },
+    { reused: "ref" },
+  );
+}
