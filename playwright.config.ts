@@ -40,6 +40,8 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
     HOST: "127.0.0.1",
     FLEETSKEW_ADMIN_PASSWORD: process.env.FLEETSKEW_E2E_ADMIN_PASSWORD!,
     FLEETSKEW_DEMO: mode === "embedded" ? "1" : "0",
+    // Every answer the browser tests receive is checked against its endpoint's schema: a drift is a 500.
+    FLEETSKEW_CHECK_ANSWERS: "1",
   },
 });
 
