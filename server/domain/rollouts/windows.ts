@@ -1,0 +1,77 @@
+/**
+ * Maintenance windows: a cron schedule that opens the window, how long it stays open, and the IANA
+ * time zone the schedule is read in (Rancher Fleet's experimental Schedule has the same three:
+ * cron, duration, location — rancher/fleet). A cluster's write starts only while its window is open.
+ */
+import { CronExpressionParser } from "cron-parser";
+import { parseDuration } from "./duration";
+
+export type MaintenanceWindowSpec = { schedule: string; duration: string; timeZone: string };
+export type MaintenanceWindow = { schedule: string; durationMs: number; timeZone: string };
+
+export type WindowCheck = { ok: true; window: MaintenanceWindow } | { ok: false; field: keyof MaintenanceWindowSpec; reason: string };
+
+/** Whether `timeZone` is one the runtime knows (IANA names such as Europe/Paris, and UTC). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function checkWindow(spec: MaintenanceWindowSpec): WindowCheck {
+  if (!isTimeZone(spec.timeZone)) {
+    return { ok: false, field: "timeZone", reason: `"${spec.timeZone}" is not a time zone; use an IANA name such as Europe/Paris or UTC` };
+  }
+  const fields = spec.schedule.trim().split(/\s+/);
+  if (fields.length !== 5) {
+    return { ok: false, field: "schedule", reason: `"${spec.schedule}" is not a cron schedule of five fields (minute hour day-of-month month day-of-week), such as "0 2 * * 6"` };
+  }
+  try {
+    CronExpressionParser.parse(spec.schedule, { tz: spec.timeZone, strict: false });
+  } catch (error) {
+    return { ok: false, field: "schedule", reason: `"${spec.schedule}" is not a valid cron schedule: ${(error as Error).message}` };
+  }
+  const duration = parseDuration(spec.duration);
+  if (!duration.ok) return { ok: false, field: "duration", reason: duration.reason };
+  if (duration.ms < 60_000) return { ok: false, field: "duration", reason: "a window must stay open at least one minute" };
+  return { ok: true, window: { schedule: spec.schedule.trim(), durationMs: duration.ms, timeZone: spec.timeZone } };
+}
+
+export type WindowState = { open: true; closesAt: Date } | { open: false; opensAt: Date; closesAt: Date };
+
+/** Whether the window is open at `at`, and when it closes, or next opens. */
+export function windowAt(window: MaintenanceWindow, at: Date): WindowState {
+  // The latest opening at or before `at` (cron-parser's prev() is strictly before its current date).
+  const previous = CronExpressionParser.parse(window.schedule, { tz: window.timeZone, currentDate: new Date(at.getTime() + 1) })
+    .prev()
+    .toDate();
+  const previousClose = new Date(previous.getTime() + window.durationMs);
+  if (previousClose > at) return { open: true, closesAt: previousClose };
+  const next = CronExpressionParser.parse(window.schedule, { tz: window.timeZone, currentDate: at }).next().toDate();
+  return { open: false, opensAt: next, closesAt: new Date(next.getTime() + window.durationMs) };
+}
+
+/**
+ * When a step of `stepMs` can start at or after `at` and end before its window closes: now if the
+ * window is open long enough, else the next opening. A step longer than the window never fits,
+ * which the plan refuses before it is saved (`checkWindowFits`).
+ */
+export function nextStart(window: MaintenanceWindow, at: Date, stepMs: number): Date {
+  let probe = at;
+  for (let i = 0; i < 1_000; i++) {
+    const state = windowAt(window, probe);
+    const start = state.open ? probe : state.opensAt;
+    if (start.getTime() + stepMs <= state.closesAt.getTime()) return start;
+    probe = new Date(state.closesAt.getTime() + 1);
+  }
+  return probe;
+}
+
+export function checkWindowFits(window: MaintenanceWindow, stepMs: number): string | null {
+  return stepMs > window.durationMs
+    ? `the window is open for ${Math.round(window.durationMs / 60_000)} minutes, shorter than a cluster's expected step (${Math.round(stepMs / 60_000)} minutes)`
+    : null;
+}
