@@ -63,13 +63,17 @@ function queryString(query: Record<string, unknown> | undefined): string {
  * so what a component reads is what the schema says, never a cast.
  */
 export async function call<const E extends Endpoint>(endpoint: E, input: CallInput<E> = {}): Promise<AnswerOf<E>> {
-  const path = fillPath(endpoint.path, (input.params ?? {}) as Record<string, string>) + queryString(input.query as Record<string, unknown>);
+  const path =
+    fillPath(endpoint.path, (input.params ?? {}) as Record<string, string>) + queryString(input.query as Record<string, unknown>);
   const data = await api<unknown>(path, { method: endpoint.method, body: input.body });
   if (endpoint.produces === "none") return undefined as AnswerOf<E>;
   const parsed = endpoint.answer.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(0, `The server's answer to ${endpoint.method} ${endpoint.path} was not understood (${issue?.path.join(".")}: ${issue?.message})`);
+    throw new ApiError(
+      0,
+      `The server's answer to ${endpoint.method} ${endpoint.path} was not understood (${issue?.path.join(".")}: ${issue?.message})`,
+    );
   }
   return parsed.data as AnswerOf<E>;
 }

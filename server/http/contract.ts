@@ -18,8 +18,7 @@ export const httpEndpoints = {
     method: "GET",
     path: "/api/health",
     summary: "Whether the console can serve (for load balancers and probes)",
-    description:
-      "503 with status `unavailable` when the database cannot be reached; the answer names no address, user or error text.",
+    description: "503 with status `unavailable` when the database cannot be reached; the answer names no address, user or error text.",
     access: "public",
     answer: HealthAnswer,
   }),

@@ -16,7 +16,17 @@ function routePaths(dir = path.join(ROOT, "app/api")): { file: string; path: str
     if (entry.isDirectory()) return routePaths(full);
     if (entry.name !== "route.ts") return [];
     const relative = path.relative(path.join(ROOT, "app"), path.dirname(full));
-    return [{ file: full, path: "/" + relative.split(path.sep).map((s) => s.replace(/^\[(\w+)\]$/, "{$1}")).join("/") }];
+    return [
+      {
+        file: full,
+        path:
+          "/" +
+          relative
+            .split(path.sep)
+            .map((s) => s.replace(/^\[(\w+)\]$/, "{$1}"))
+            .join("/"),
+      },
+    ];
   });
 }
 

@@ -83,7 +83,12 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
 
 /** `/api/v1/clusters/{name}/preview` → `clusters`: endpoints grouped by their feature. */
 function tagOf(path: string): string {
-  return path.replace(/^\/api\/(v1\/)?/, "").split("/")[0]!.replace(/\.json$/, "") || "api";
+  return (
+    path
+      .replace(/^\/api\/(v1\/)?/, "")
+      .split("/")[0]!
+      .replace(/\.json$/, "") || "api"
+  );
 }
 
 export function buildOpenApiDocument(endpoints: readonly Endpoint[], version: string) {

@@ -8,7 +8,8 @@ export type AmountResult = { ok: true; amount: Amount } | { ok: false; reason: s
 
 export function parseAmount(value: number | string, { min }: { min: 0 | 1 }): AmountResult {
   if (typeof value === "number") {
-    if (!Number.isInteger(value) || value < min) return { ok: false, reason: `must be a whole number of at least ${min}, or a percentage such as 25%` };
+    if (!Number.isInteger(value) || value < min)
+      return { ok: false, reason: `must be a whole number of at least ${min}, or a percentage such as 25%` };
     return { ok: true, amount: { count: value } };
   }
   const match = /^(\d{1,3})%$/.exec(value.trim());

@@ -34,9 +34,7 @@ export type PlanStrategy = {
   maxFailures: Amount;
 };
 
-export type PlanResult =
-  | { ok: true; waves: PlannedWave[]; failureBudget: number }
-  | { ok: false; field: string; reason: string };
+export type PlanResult = { ok: true; waves: PlannedWave[]; failureBudget: number } | { ok: false; field: string; reason: string };
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -52,21 +50,37 @@ export function planWaves(candidates: readonly PlanCandidate[], strategy: PlanSt
     ? [{ name: "canaries", kind: "canary", group: null, mandatory: true, clusters: canaries.names }]
     : [];
   const rest = candidates.filter((c) => !canaries.names.includes(c.name));
-  const grouped = strategy.groupBy ? groupWaves(rest, strategy.groupBy, strategy) : batchWaves(rest.map((c) => c.name), strategy.maxConcurrency);
+  const grouped = strategy.groupBy
+    ? groupWaves(rest, strategy.groupBy, strategy)
+    : batchWaves(
+        rest.map((c) => c.name),
+        strategy.maxConcurrency,
+      );
   if (!grouped.ok) return grouped;
   waves.push(...grouped.waves);
   return { ok: true, waves, failureBudget: resolveAmount(strategy.maxFailures, names.length) };
 }
 
-function pickCanaries(names: string[], canaries: string[] | number): { ok: true; names: string[] } | { ok: false; field: string; reason: string } {
+function pickCanaries(
+  names: string[],
+  canaries: string[] | number,
+): { ok: true; names: string[] } | { ok: false; field: string; reason: string } {
   if (typeof canaries === "number") {
     if (canaries >= names.length && canaries > 0)
-      return { ok: false, field: "strategy.canaries", reason: `${canaries} canaries would be the whole selection of ${names.length}; leave some clusters for the waves` };
+      return {
+        ok: false,
+        field: "strategy.canaries",
+        reason: `${canaries} canaries would be the whole selection of ${names.length}; leave some clusters for the waves`,
+      };
     return { ok: true, names: names.slice(0, canaries) };
   }
   const missing = canaries.filter((name) => !names.includes(name));
   if (missing.length)
-    return { ok: false, field: "strategy.canaries", reason: `canary ${missing.slice(0, 3).join(", ")} is not in the selection (or was excluded by its checks)` };
+    return {
+      ok: false,
+      field: "strategy.canaries",
+      reason: `canary ${missing.slice(0, 3).join(", ")} is not in the selection (or was excluded by its checks)`,
+    };
   return { ok: true, names: [...new Set(canaries)].sort(byName) };
 }
 
@@ -93,8 +107,7 @@ function groupWaves(candidates: readonly PlanCandidate[], label: string, strateg
     groups.set(value, [...(groups.get(value) ?? []), candidate.name]);
   }
   const unknown = strategy.mandatoryGroups.filter((g) => !groups.has(g));
-  if (unknown.length)
-    return { ok: false, field: "strategy.mandatoryGroups", reason: `no selected cluster has ${label}=${unknown[0]}` };
+  if (unknown.length) return { ok: false, field: "strategy.mandatoryGroups", reason: `no selected cluster has ${label}=${unknown[0]}` };
   const others = [...groups.keys()]
     .filter((g) => !strategy.mandatoryGroups.includes(g))
     .sort((a, b) => (a === noLabelGroup(label) ? 1 : b === noLabelGroup(label) ? -1 : byName(a, b)));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseAmount, resolveAmount } from "./amount";
 import { formatDuration, parseDuration } from "./duration";
 import { planWaves, type PlanCandidate, type PlanStrategy } from "./plan";
+import { RolloutRequestSchema } from "./request";
 import { checkWindow, checkWindowFits, nextStart, windowAt, type MaintenanceWindow } from "./windows";
 
 const strategy = (over: Partial<PlanStrategy> = {}): PlanStrategy => ({
@@ -89,7 +90,10 @@ describe("planning waves", () => {
   });
 
   it("splits a group larger than maxConcurrency into parts", () => {
-    const plan = planWaves(fleet(5, () => ({ site: "plant-3" })), strategy({ groupBy: "site", maxConcurrency: { count: 2 } }));
+    const plan = planWaves(
+      fleet(5, () => ({ site: "plant-3" })),
+      strategy({ groupBy: "site", maxConcurrency: { count: 2 } }),
+    );
     expect(plan.ok && plan.waves.map((w) => w.name)).toEqual(["site=plant-3 (1/3)", "site=plant-3 (2/3)", "site=plant-3 (3/3)"]);
   });
 });
@@ -101,7 +105,10 @@ describe("maintenance windows", () => {
   it("refuses an invalid cron, an unknown time zone and a zero duration, naming the field", () => {
     expect(checkWindow({ schedule: "0 2 * *", duration: "4h", timeZone: "UTC" })).toMatchObject({ ok: false, field: "schedule" });
     expect(checkWindow({ schedule: "0 25 * * *", duration: "4h", timeZone: "UTC" })).toMatchObject({ ok: false, field: "schedule" });
-    expect(checkWindow({ schedule: "0 2 * * 6", duration: "4h", timeZone: "Mars/Olympus" })).toMatchObject({ ok: false, field: "timeZone" });
+    expect(checkWindow({ schedule: "0 2 * * 6", duration: "4h", timeZone: "Mars/Olympus" })).toMatchObject({
+      ok: false,
+      field: "timeZone",
+    });
     expect(checkWindow({ schedule: "0 2 * * 6", duration: "0s", timeZone: "UTC" })).toMatchObject({ ok: false, field: "duration" });
   });
 
@@ -122,5 +129,55 @@ describe("maintenance windows", () => {
     expect(nextStart(window, new Date("2026-11-28T04:30:00Z"), hour)).toEqual(new Date("2026-12-05T01:00:00Z"));
     expect(checkWindowFits(window, 5 * hour)).toMatch(/shorter than a cluster's expected step/);
     expect(checkWindowFits(window, hour)).toBeNull();
+  });
+});
+
+describe("a rollout request", () => {
+  const base = { kind: "upgrade", target: "4.19.11", selection: { query: "platform=AWS" } };
+  const issue = (body: unknown) => {
+    const parsed = RolloutRequestSchema.safeParse(body);
+    return parsed.success ? null : `${parsed.error.issues[0]!.path.join(".")}: ${parsed.error.issues[0]!.message}`;
+  };
+
+  it("takes the issue's shape, with Kubernetes durations and defaults", () => {
+    const parsed = RolloutRequestSchema.parse({
+      ...base,
+      strategy: { canaries: 2, maxConcurrency: "10%", minSuccessTime: "30m", progressDeadline: "2h", maxFailures: 2 },
+      windows: { default: { schedule: "0 2 * * 6", duration: "4h", timeZone: "Europe/Paris" } },
+      dryRun: true,
+    });
+    expect(parsed.strategy).toMatchObject({
+      canaries: 2,
+      maxConcurrency: { percent: 10 },
+      minSuccessTime: 1_800_000,
+      progressDeadline: 7_200_000,
+      maxFailures: { count: 2 },
+      onFailure: "pause",
+    });
+    expect(parsed.windows?.default).toEqual({ schedule: "0 2 * * 6", durationMs: 14_400_000, timeZone: "Europe/Paris" });
+    expect(RolloutRequestSchema.parse(base).strategy.progressDeadline).toBeNull();
+  });
+
+  it("names the field of every bad strategy, window or write", () => {
+    expect(issue({ ...base, strategy: { maxConcurrency: 0 } })).toMatch(/^strategy\.maxConcurrency: must be a whole number of at least 1/);
+    expect(issue({ ...base, strategy: { maxFailures: "120%" } })).toBe("strategy.maxFailures: 120% is over 100%");
+    expect(issue({ ...base, strategy: { minSuccessTime: "2 days" } })).toMatch(/^strategy\.minSuccessTime: /);
+    expect(issue({ ...base, strategy: { mandatoryGroups: ["emea"] } })).toMatch(
+      /^strategy\.mandatoryGroups: mandatoryGroups needs groupBy/,
+    );
+    expect(issue({ ...base, windows: { default: { schedule: "every night", duration: "4h" } } })).toMatch(/^windows\.default\.schedule: /);
+    expect(issue({ ...base, windows: { default: { schedule: "0 2 * * *", duration: "4h", timeZone: "Europe/Atlantis" } } })).toMatch(
+      /^windows\.default\.timeZone: /,
+    );
+    expect(issue({ ...base, target: "latest" })).toBe("target: target must be a release such as 4.19.11");
+    expect(issue({ ...base, kind: "bundle", target: undefined, bundle: "abc" })).toMatch(/^bundle: /);
+    expect(issue({ ...base, selection: { clusters: [] } })).toMatch(/selection/);
+    const ack = {
+      kind: "acknowledgement",
+      selection: { clusters: ["a"] },
+      acknowledgement: { mode: "OCPVersion", evidence: "checked the AMIs in the console" },
+    };
+    expect(issue(ack)).toBe("acknowledgement.ocpVersion: ocpVersion is required when mode is OCPVersion");
+    expect(issue({ ...ack, acknowledgement: { ...ack.acknowledgement, ocpVersion: "4.12.0" } })).toBeNull();
   });
 });

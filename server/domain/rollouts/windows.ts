@@ -27,7 +27,11 @@ export function checkWindow(spec: MaintenanceWindowSpec): WindowCheck {
   }
   const fields = spec.schedule.trim().split(/\s+/);
   if (fields.length !== 5) {
-    return { ok: false, field: "schedule", reason: `"${spec.schedule}" is not a cron schedule of five fields (minute hour day-of-month month day-of-week), such as "0 2 * * 6"` };
+    return {
+      ok: false,
+      field: "schedule",
+      reason: `"${spec.schedule}" is not a cron schedule of five fields (minute hour day-of-month month day-of-week), such as "0 2 * * 6"`,
+    };
   }
   try {
     CronExpressionParser.parse(spec.schedule, { tz: spec.timeZone, strict: false });
