@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseAmount, resolveAmount } from "./amount";
 import { formatDuration, parseDuration } from "./duration";
 import { planWaves, type PlanCandidate, type PlanStrategy } from "./plan";
+import { estimateRollout } from "./estimate";
 import { RolloutRequestSchema } from "./request";
 import { checkWindow, checkWindowFits, nextStart, windowAt, type MaintenanceWindow } from "./windows";
 
@@ -179,5 +180,43 @@ describe("a rollout request", () => {
     };
     expect(issue(ack)).toBe("acknowledgement.ocpVersion: ocpVersion is required when mode is OCPVersion");
     expect(issue({ ...ack, acknowledgement: { ...ack.acknowledgement, ocpVersion: "4.12.0" } })).toBeNull();
+  });
+});
+
+describe("the estimate", () => {
+  const hour = 3_600_000;
+  const plan = planWaves(
+    fleet(6, (i) => ({ site: i < 3 ? "a" : "b" })),
+    strategy({ canaries: 1, maxConcurrency: { count: 3 } }),
+  );
+  const waves = plan.ok ? plan.waves : [];
+
+  it("adds each wave's step and the soak between waves", () => {
+    const estimate = estimateRollout(waves, {
+      start: new Date("2026-11-26T00:00:00Z"),
+      stepMs: hour,
+      minSuccessMs: 30 * 60_000,
+      windowOf: () => null,
+    });
+    expect(waves.map((w) => w.clusters.length)).toEqual([1, 3, 2]);
+    expect(estimate.totalMs).toBe(3 * hour + 2 * 30 * 60_000);
+    expect(estimate.waves.every((w) => !w.waitsForWindow)).toBe(true);
+  });
+
+  it("holds a wave until every one of its clusters' windows is open for a whole step", () => {
+    const nightly = checkWindow({ schedule: "0 1 * * *", duration: "3h", timeZone: "UTC" });
+    const window = nightly.ok ? nightly.window : null;
+    const estimate = estimateRollout(waves, {
+      start: new Date("2026-11-26T12:00:00Z"),
+      stepMs: hour,
+      minSuccessMs: 0,
+      windowOf: (cluster) => (cluster === "site-05" ? window : null),
+    });
+    expect(estimate.waves.map((w) => [w.name, w.startsAt.toISOString(), w.waitsForWindow])).toEqual([
+      ["canaries", "2026-11-26T12:00:00.000Z", false],
+      ["wave 1", "2026-11-26T13:00:00.000Z", false],
+      ["wave 2", "2026-11-27T01:00:00.000Z", true],
+    ]);
+    expect(estimate.finishesAt.toISOString()).toBe("2026-11-27T02:00:00.000Z");
   });
 });
