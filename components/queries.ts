@@ -10,7 +10,7 @@ import type {
   SkewLimitTable,
   Timeline,
 } from "@/server/fleet/contract";
-import type { RegistrationJobAnswer } from "@/server/clusters/contract";
+import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import type { SignInSettingsView } from "@/server/auth/contract";
 import { userEndpoints } from "@/server/auth/contract";
 import { api, call } from "./api";
@@ -49,7 +49,7 @@ export const queries = {
   registrationJob: (id: string) =>
     queryOptions({
       queryKey: ["registration-jobs", id],
-      queryFn: () => api<RegistrationJobAnswer>(`/api/v1/registration-jobs/${encodeURIComponent(id)}`).then((r) => r.job),
+      queryFn: () => call(clusterAdminEndpoints.registrationJob, { params: { id } }).then((r) => r.job),
     }),
 
   fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => api<FleetSummary>("/api/v1/fleet/summary") }),
