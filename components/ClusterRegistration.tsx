@@ -16,9 +16,11 @@ import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
 const textarea = "min-h-32 rounded-md border border-line bg-surface px-3 py-2 font-mono text-xs text-ink";
 
+type Mode = "kubeconfig" | "token";
+
 export function ClusterRegistration() {
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<"kubeconfig" | "token">("kubeconfig");
+  const [mode, setMode] = useState<Mode>("kubeconfig");
   const [kubeconfig, setKubeconfig] = useState("");
   const [contexts, setContexts] = useState<KubeconfigContext[]>([]);
   const [context, setContext] = useState("");
@@ -102,15 +104,7 @@ export function ClusterRegistration() {
     <Card className="p-5">
       <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Register a cluster">
         <h2 className="text-lg font-semibold">Register a cluster</h2>
-        <fieldset className="flex gap-4 text-sm">
-          <legend className="sr-only">How to connect</legend>
-          {(["kubeconfig", "token"] as const).map((m) => (
-            <label key={m} className="flex items-center gap-2">
-              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
-              {m === "kubeconfig" ? "From a kubeconfig" : "API URL and token"}
-            </label>
-          ))}
-        </fieldset>
+        <ModeChoice mode={mode} onMode={setMode} />
 
         {mode === "kubeconfig" ? (
           <KubeconfigFields
@@ -135,17 +129,14 @@ export function ClusterRegistration() {
           />
         )}
 
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Name" htmlFor="cluster-name" hint="Lower-case letters, digits and dashes; cannot be changed later.">
-            <TextInput id="cluster-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={63} />
-          </Field>
-          <Field label="Display name" htmlFor="cluster-display-name">
-            <TextInput id="cluster-display-name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} maxLength={120} />
-          </Field>
-        </div>
-        <Field label="Labels" htmlFor="cluster-labels" hint="key=value, separated by commas, e.g. env=prod, site=plant-3">
-          <TextInput id="cluster-labels" value={labels} onChange={(e) => setLabels(e.target.value)} />
-        </Field>
+        <NamingFields
+          name={name}
+          onName={setName}
+          displayName={displayName}
+          onDisplayName={setDisplayName}
+          labels={labels}
+          onLabels={setLabels}
+        />
 
         {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
         <div className="flex flex-wrap gap-2">
@@ -159,6 +150,54 @@ export function ClusterRegistration() {
         {report ? <ConnectionReportView report={report} /> : null}
       </form>
     </Card>
+  );
+}
+
+/** How to reach the cluster: a kubeconfig's context, or an API URL and token. */
+function ModeChoice({ mode, onMode }: { mode: Mode; onMode: (mode: Mode) => void }) {
+  return (
+    <fieldset className="flex gap-4 text-sm">
+      <legend className="sr-only">How to connect</legend>
+      {(["kubeconfig", "token"] as const).map((m) => (
+        <label key={m} className="flex items-center gap-2">
+          <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => onMode(m)} />
+          {m === "kubeconfig" ? "From a kubeconfig" : "API URL and token"}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** What the cluster is called in Fleetskew, and its labels. */
+function NamingFields({
+  name,
+  onName,
+  displayName,
+  onDisplayName,
+  labels,
+  onLabels,
+}: {
+  name: string;
+  onName: (name: string) => void;
+  displayName: string;
+  onDisplayName: (displayName: string) => void;
+  labels: string;
+  onLabels: (labels: string) => void;
+}) {
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Name" htmlFor="cluster-name" hint="Lower-case letters, digits and dashes; cannot be changed later.">
+          <TextInput id="cluster-name" value={name} onChange={(e) => onName(e.target.value)} required maxLength={63} />
+        </Field>
+        <Field label="Display name" htmlFor="cluster-display-name">
+          <TextInput id="cluster-display-name" value={displayName} onChange={(e) => onDisplayName(e.target.value)} maxLength={120} />
+        </Field>
+      </div>
+      <Field label="Labels" htmlFor="cluster-labels" hint="key=value, separated by commas, e.g. env=prod, site=plant-3">
+        <TextInput id="cluster-labels" value={labels} onChange={(e) => onLabels(e.target.value)} />
+      </Field>
+    </>
   );
 }
 
