@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import type { SignOutResponse } from "@/server/auth/contract";
-import { api } from "./api";
+import { sessionEndpoints } from "@/server/auth/contract";
+import { call } from "./api";
 
 export type NavItem = { href: string; label: string };
 
@@ -14,7 +14,7 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
 
   async function signOut() {
     setSigningOut(true);
-    const ended = await api<SignOutResponse | undefined>("/api/v1/session", { method: "DELETE" }).catch(() => undefined);
+    const ended = await call(sessionEndpoints.signOut).catch(() => undefined);
     // A full load, not a client-side move: nothing of the signed-out session stays in memory.
     // Behind oauth-proxy its own sign-out (a path of this origin) ends the proxy's session too; after
     // OpenID Connect the sign-in page offers the provider's end-session endpoint.

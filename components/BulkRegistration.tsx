@@ -2,15 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type ChangeEvent } from "react";
-import type {
-  BulkContext,
-  BulkPreview,
-  CreateRegistrationJobRequest,
-  RegistrationItemRecord,
-  RegistrationJobAnswer,
-  RegistrationJobProgress,
+import {
+  clusterAdminEndpoints,
+  type BulkContext,
+  type CreateRegistrationJobRequest,
+  type RegistrationItem,
+  type RegistrationJobProgress,
 } from "@/server/clusters/contract";
-import { api } from "./api";
+import { call } from "./api";
 import { keys, queries } from "./queries";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
 
@@ -39,7 +38,7 @@ export function BulkRegistration({ initialJobId = null }: { initialJobId?: strin
   };
 
   const preview = useMutation({
-    mutationFn: (text: string) => api<BulkPreview>("/api/v1/registration-jobs/preview", { method: "POST", body: { kubeconfig: text } }),
+    mutationFn: (text: string) => call(clusterAdminEndpoints.previewRegistrationJob, { body: { kubeconfig: text } }),
     onSuccess: ({ contexts }) => {
       setContexts(contexts);
       // Everything that can be registered and is not registered yet.
@@ -55,8 +54,7 @@ export function BulkRegistration({ initialJobId = null }: { initialJobId?: strin
   });
 
   const start = useMutation({
-    mutationFn: (body: CreateRegistrationJobRequest) =>
-      api<RegistrationJobAnswer>("/api/v1/registration-jobs", { method: "POST", body }).then((r) => r.job),
+    mutationFn: (body: CreateRegistrationJobRequest) => call(clusterAdminEndpoints.createRegistrationJob, { body }).then((r) => r.job),
     onSuccess: (job) => {
       showJob(job.id);
       setError(null);
@@ -204,7 +202,7 @@ function ContextTable({
   );
 }
 
-const STATUS_TEXT: Record<RegistrationItemRecord["status"], string> = {
+const STATUS_TEXT: Record<RegistrationItem["status"], string> = {
   pending: "Waiting",
   testing: "Testing the connection",
   registered: "Registered",
@@ -284,7 +282,7 @@ function JobView({ job, onAgain }: { job: RegistrationJobProgress; onAgain: () =
   );
 }
 
-function ItemList({ title, items, tone, compact }: { title: string; items: RegistrationItemRecord[]; tone: string; compact?: boolean }) {
+function ItemList({ title, items, tone, compact }: { title: string; items: RegistrationItem[]; tone: string; compact?: boolean }) {
   return (
     <div>
       <h3 className={`mb-1 text-sm font-semibold ${tone}`}>{title}</h3>

@@ -2,9 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { ConnectionReport, ConnectionTest, UpdateClusterRequest, UpdatedCluster } from "@/server/clusters/contract";
+import { clusterAdminEndpoints, type ConnectionReport, type UpdateClusterRequest } from "@/server/clusters/contract";
 import type { FleetCluster } from "@/server/fleet/contract";
-import { api } from "./api";
+import { call } from "./api";
 import { ConnectionReportView } from "./ConnectionReportView";
 import { LastContact } from "./LastContact";
 import { keys, queries } from "./queries";
@@ -21,7 +21,7 @@ export function ClustersAdmin({ initial }: { initial: Seed<FleetCluster[]> }) {
 
   const save = useMutation({
     mutationFn: ({ name, ...body }: UpdateClusterRequest & { name: string }) =>
-      api<UpdatedCluster>(`/api/v1/clusters/${encodeURIComponent(name)}`, { method: "PATCH", body }),
+      call(clusterAdminEndpoints.change, { params: { name }, body }),
     onSuccess: () => {
       setEditing(null);
       setError(null);
@@ -39,10 +39,7 @@ export function ClustersAdmin({ initial }: { initial: Seed<FleetCluster[]> }) {
 
   const test = useMutation({
     mutationFn: (name: string) =>
-      api<ConnectionTest>(`/api/v1/clusters/${encodeURIComponent(name)}/test`, { method: "POST" }).then((r) => ({
-        name,
-        report: r.report,
-      })),
+      call(clusterAdminEndpoints.testRegistered, { params: { name } }).then((r) => ({ name, report: r.report })),
     onSuccess: (r) => {
       setResult(r);
       setError(null);
@@ -51,7 +48,7 @@ export function ClustersAdmin({ initial }: { initial: Seed<FleetCluster[]> }) {
     onError: (e) => setError(e.message),
   });
   const remove = useMutation({
-    mutationFn: (name: string) => api(`/api/v1/clusters/${encodeURIComponent(name)}`, { method: "DELETE" }),
+    mutationFn: (name: string) => call(clusterAdminEndpoints.remove, { params: { name } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.clusters }),
     onError: (e) => setError(e.message),
   });

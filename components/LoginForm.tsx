@@ -1,7 +1,8 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { api } from "./api";
+import { sessionEndpoints } from "@/server/auth/contract";
+import { call } from "./api";
 import { afterSignIn } from "./sameOriginPath";
 import { Alert, Button, Field, TextInput } from "./ui";
 
@@ -16,7 +17,9 @@ export function LoginForm({ next, localSignIn = true }: { next: string; localSig
     setBusy(true);
     setError(null);
     try {
-      await api("/api/v1/session", { method: "POST", body: { username: form.get("username"), password: form.get("password") } });
+      await call(sessionEndpoints.signIn, {
+        body: { username: String(form.get("username") ?? ""), password: String(form.get("password") ?? "") },
+      });
       // A full navigation so every server component renders for the new session; judged again
       // here, against the origin the browser is actually on.
       window.location.assign(afterSignIn(next, window.location.origin));

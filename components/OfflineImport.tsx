@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
-import type { OfflineImportResult } from "@/server/clusters/contract";
-import { api } from "./api";
+import { clusterAdminEndpoints, type OfflineImportResult } from "@/server/clusters/contract";
+import { call } from "./api";
 import { SKEW } from "./fleet/status";
 import { keys } from "./queries";
 import { Alert, Button, Card, Field, TextInput } from "./ui";
@@ -24,7 +24,7 @@ export function OfflineImport() {
   const [error, setError] = useState<string | null>(null);
 
   const upload = useMutation({
-    mutationFn: (form: FormData) => api<OfflineImportResult>("/api/v1/clusters/import", { method: "POST", body: form }),
+    mutationFn: (form: FormData) => call(clusterAdminEndpoints.importOffline, { body: form }),
     onSuccess: (r) => {
       setResult(r);
       setError(null);

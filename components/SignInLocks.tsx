@@ -1,8 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { SignInThrottle } from "@/server/auth/login";
-import { api } from "./api";
+import { signInSettingsEndpoints } from "@/server/auth/contract";
+import { call } from "./api";
+import { keys, queries } from "./queries";
 import { Alert, Button, Card } from "./ui";
 
 const when = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
@@ -10,18 +11,11 @@ const when = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-di
 /** Usernames whose sign-in is slowed down or locked from some address, with a button to clear each (admins). */
 export function SignInLocks() {
   const queryClient = useQueryClient();
-  const locks = useQuery({
-    queryKey: ["sign-in-locks"],
-    queryFn: () => api<{ locks: SignInThrottle[] }>("/api/v1/sign-in-locks").then((r) => r.locks),
-    refetchInterval: 15_000,
-  });
+  const locks = useQuery({ ...queries.signInLocks(), refetchInterval: 15_000 });
   const clear = useMutation({
     mutationFn: (lock: { username: string; address: string }) =>
-      api<{ cleared: number }>(
-        `/api/v1/sign-in-locks?username=${encodeURIComponent(lock.username)}&address=${encodeURIComponent(lock.address)}`,
-        { method: "DELETE" },
-      ),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["sign-in-locks"] }),
+      call(signInSettingsEndpoints.clearLock, { query: { username: lock.username, address: lock.address } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.signInLocks }),
   });
 
   return (

@@ -2,8 +2,14 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { OidcSettingsRequest, RoleEntry, SignInSettings, SignInSettingsView } from "@/server/auth/contract";
-import { api } from "./api";
+import {
+  signInSettingsEndpoints,
+  type OidcSettingsRequest,
+  type RoleEntry,
+  type SignInSettings,
+  type SignInSettingsView,
+} from "@/server/auth/contract";
+import { call } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
@@ -17,9 +23,7 @@ function OidcForm({ view, onSaved }: { view: SignInSettingsView; onSaved: () => 
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const save = useMutation({
     mutationFn: (body: OidcSettingsRequest | null) =>
-      body
-        ? api<SignInSettingsView>("/api/v1/settings/oidc", { method: "PUT", body })
-        : api<SignInSettingsView>("/api/v1/settings/oidc", { method: "DELETE" }),
+      body ? call(signInSettingsEndpoints.setOidc, { body }) : call(signInSettingsEndpoints.removeOidc),
     onSuccess: (_saved, body) => {
       setMessage({ tone: "ok", text: body ? "Saved. The sign-in page offers the provider now." : "Removed." });
       onSaved();
@@ -111,8 +115,7 @@ export function SignInSettingsAdmin({ initial }: { initial: Seed<SignInSettingsV
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const save = useMutation({
     mutationFn: () =>
-      api<SignInSettingsView>("/api/v1/settings/sign-in", {
-        method: "PUT",
+      call(signInSettingsEndpoints.change, {
         body: { localSignIn, breakGlassAccount: localSignIn ? null : breakGlass.trim() || null } satisfies SignInSettings,
       }),
     onSuccess: () => {

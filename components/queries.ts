@@ -10,9 +10,8 @@ import type {
   SkewLimitTable,
   Timeline,
 } from "@/server/fleet/contract";
-import type { RegistrationJobAnswer } from "@/server/clusters/contract";
-import type { SignInSettingsView } from "@/server/auth/contract";
-import { userEndpoints } from "@/server/auth/contract";
+import { clusterAdminEndpoints } from "@/server/clusters/contract";
+import { signInSettingsEndpoints, userEndpoints } from "@/server/auth/contract";
 import { api, call } from "./api";
 
 /**
@@ -49,7 +48,7 @@ export const queries = {
   registrationJob: (id: string) =>
     queryOptions({
       queryKey: ["registration-jobs", id],
-      queryFn: () => api<RegistrationJobAnswer>(`/api/v1/registration-jobs/${encodeURIComponent(id)}`).then((r) => r.job),
+      queryFn: () => call(clusterAdminEndpoints.registrationJob, { params: { id } }).then((r) => r.job),
     }),
 
   fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => api<FleetSummary>("/api/v1/fleet/summary") }),
@@ -84,8 +83,9 @@ export const queries = {
 
   users: () => queryOptions({ queryKey: ["users"], queryFn: () => call(userEndpoints.list).then((r) => r.users) }),
   skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => api<SkewLimitTable>("/api/v1/settings/skew-limits") }),
-  signInSettings: () =>
-    queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => api<SignInSettingsView>("/api/v1/settings/sign-in") }),
+  signInSettings: () => queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => call(signInSettingsEndpoints.read) }),
+  /** Usernames whose sign-in is slowed down or locked (admins). */
+  signInLocks: () => queryOptions({ queryKey: ["sign-in-locks"], queryFn: () => call(signInSettingsEndpoints.locks).then((r) => r.locks) }),
 };
 
 /** Keys to invalidate after a change: each is the prefix of everything its queries cache. */
@@ -99,6 +99,7 @@ export const keys = {
   users: ["users"],
   skewLimits: ["skew-limits"],
   signInSettings: ["sign-in-settings"],
+  signInLocks: ["sign-in-locks"],
   /** The audit log's pages for one set of filters. */
   audit: (filters: Record<string, string>) => ["audit", filters] as const,
 } as const;

@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DELETE as clearLockRoute, GET as locksRoute } from "@/app/api/v1/sign-in-locks/route";
+import { request, sessionCookie } from "../testing/routes";
 import { useMigratedDatabase } from "../testing/database";
 import { listAudit } from "../store/audit";
 import { listUsers } from "../store/users";
@@ -153,6 +155,18 @@ describe("sign-in", () => {
         .sort(),
     ).toEqual(["user1", "user2"]);
     expect((await listAudit({ action: "session.unlock" }))[0]).toMatchObject({ actor: "admin", targetId: "user0", ip: "10.9.9.9" });
+
+    // The same through the API, as the users page does it.
+    const cookie = await sessionCookie(admin);
+    const { locks } = await (await locksRoute(request("/api/v1/sign-in-locks", { cookie }))).json();
+    expect(
+      locks
+        .filter((l: { ip: string }) => l.ip === "10.7.0.1")
+        .map((l: { username: string }) => l.username)
+        .sort(),
+    ).toEqual(["user1", "user2"]);
+    const cleared = await clearLockRoute(request("/api/v1/sign-in-locks?username=user1&address=10.7.0.1", { method: "DELETE", cookie }));
+    expect([cleared.status, await cleared.json()]).toEqual([200, { cleared: 1 }]);
   });
 });
 

@@ -89,47 +89,238 @@ export const userEndpoints = {
   }),
 };
 
-/** The sign-in settings as the API gives them and the admin page edits them. */
-export type SignInSettings = {
-  /** Whether people may sign in with a local password. */
-  localSignIn: boolean;
-  /** With local sign-in off: the one local account that still may (break-glass), or null for none. */
-  breakGlassAccount: string | null;
-};
+// ---- Session ----
 
-export type SignInSettingsView = SignInSettings & {
-  /** The OpenID provider in force (never its secret), from the environment (which wins) or set on the admin page; or null. */
-  oidc: {
-    source: "environment" | "admin";
-    clientSecretSet: boolean;
-    name: string;
-    issuer: string;
-    clientId: string;
-    scopes: string;
-    groupsClaim: string;
-    redirectUri: string;
-    roles: RoleEntry[];
-  } | null;
-  /** FLEETSKEW_PUBLIC_URL, which an OpenID provider needs for its redirect URI. */
-  publicUrl: string | null;
-  /** oauth-proxy in front, from the environment, or null. */
-  authProxy: { kind: "openshift"; peers: string[]; apiUrl: string | null; roles: RoleEntry[] } | null;
-};
+export const SignInSchema = z.object({
+  username: z.string({ error: "username is required" }).min(1, "username is required").max(200),
+  password: z.string({ error: "password is required" }).min(1, "password is required").max(1024),
+});
 
-export type RoleEntry = { group: string; role: string };
+export const OidcStartQuery = z.object({
+  next: z.string().max(2048).optional().meta({ description: "The console's page to show after signing in" }),
+});
+
+const callbackParam = z.string().max(4096).optional();
+/** What the OpenID provider sends back (RFC 6749 §4.1.2, RFC 9207). */
+export const OidcCallbackQuery = z.object({
+  code: callbackParam,
+  state: callbackParam,
+  iss: callbackParam,
+  error: callbackParam,
+  error_description: callbackParam,
+});
 
 /** DELETE /api/v1/session after single sign-on: where to end the provider's session too. */
-export type SignOutResponse = { providerSignOut: string };
+const SignOutAnswer = z
+  .strictObject({
+    providerSignOut: z.string().meta({
+      description: "The OpenID provider's end-session URL, or oauth-proxy's sign-out path (/oauth/sign_out) on this origin",
+    }),
+  })
+  .optional();
+export type SignOutResponse = z.output<typeof SignOutAnswer>;
+
+const SIGN_IN_REDIRECT =
+  "On success to the page asked for; when refused, to /login?refused=1, with the reason in a short-lived cookie the sign-in page shows.";
+
+export const sessionEndpoints = {
+  signIn: endpoint({
+    method: "POST",
+    path: "/api/v1/session",
+    summary: "Sign in with a local username and password; sets the session cookie",
+    description:
+      "401 for a wrong username or password (unknown users, wrong passwords and disabled accounts alike); 403 while password sign-in is turned off for this account; 429 with Retry-After after several failures from one address (slowed down, then locked for the rest of a 15-minute window).",
+    access: "public",
+    body: SignInSchema,
+    maxBodyBytes: 4096,
+    errors: [401, 429],
+    answer: z.strictObject({ user: UserAnswer, expiresAt: isoDate() }),
+  }),
+  current: endpoint({
+    method: "GET",
+    path: "/api/v1/session",
+    summary: "The signed-in person",
+    access: "any",
+    answer: z.strictObject({ user: UserAnswer }),
+  }),
+  signOut: endpoint({
+    method: "DELETE",
+    path: "/api/v1/session",
+    summary: "Sign out: end the session and clear its cookie",
+    description:
+      "After single sign-on the answer names where to end the provider's session too (200 with `providerSignOut`); after a password sign-in there is nothing more to end (204).",
+    access: "any",
+    noContentWhen: "the session was a password sign-in",
+    answer: SignOutAnswer,
+  }),
+  startOidc: endpoint({
+    method: "GET",
+    path: "/api/v1/session/oidc",
+    summary: "Start single sign-on: send the browser to the OpenID provider",
+    description:
+      "303 to the provider's authorization endpoint, with the sealed sign-in flow in a short-lived cookie; 303 to /login?refused=1 when the provider cannot be reached. 404 when no OpenID provider is configured.",
+    access: "public",
+    query: OidcStartQuery,
+    status: 303,
+    produces: "redirect",
+    errors: [404],
+    answer: z.void(),
+  }),
+  oidcCallback: endpoint({
+    method: "GET",
+    path: "/api/v1/session/oidc/callback",
+    summary: "Where the OpenID provider sends the browser back",
+    description: `303 with the session cookie set when signed in. ${SIGN_IN_REDIRECT} 404 when no OpenID provider is configured.`,
+    access: "public",
+    query: OidcCallbackQuery,
+    status: 303,
+    produces: "redirect",
+    errors: [404],
+    answer: z.void(),
+  }),
+};
+
+// ---- Sign-in settings ----
+
+export const SignInSettingsSchema = z
+  .object({
+    localSignIn: z.boolean({ error: "localSignIn must be true or false" }),
+    // Explicit on purpose: turning local sign-in off names the break-glass account, or says null for none.
+    breakGlassAccount: z.string().trim().min(1).max(200).nullable().optional(),
+  })
+  .refine((s) => s.localSignIn || s.breakGlassAccount !== undefined, {
+    message:
+      "Turning local sign-in off needs breakGlassAccount: the local admin account that still may sign in with a password, or null for none",
+  });
+
+const text = (max: number) => z.string().trim().max(max);
 
 /** PUT /api/v1/settings/oidc: the OpenID provider set on the admin page. */
-export type OidcSettingsRequest = {
-  issuer: string;
-  clientId: string;
-  /** Absent: keep the stored one; null: none (a public client). Never returned. */
-  clientSecret?: string | null;
-  scopes?: string;
-  groupsClaim?: string;
-  /** `group=role,…` */
-  roles: string;
-  name?: string;
+export const OidcSettingsSchema = z.object({
+  issuer: text(500).min(1, "issuer is required"),
+  clientId: text(200).min(1, "clientId is required"),
+  /** Write-only: absent keeps the stored secret, null removes it (a public client). */
+  clientSecret: z.string().min(1).max(1000).nullable().optional(),
+  scopes: text(500).optional(),
+  groupsClaim: text(200).optional(),
+  /** `group=role,…`, as FLEETSKEW_OIDC_ROLES. */
+  roles: text(4000).min(1, "roles must map at least one group to a role, e.g. fleet-admins=admin"),
+  name: text(60).optional(),
+});
+export type OidcSettingsRequest = z.input<typeof OidcSettingsSchema>;
+
+const RoleEntryAnswer = z.strictObject({ group: z.string(), role: z.enum(ROLES) });
+export type RoleEntry = z.output<typeof RoleEntryAnswer>;
+
+const SignInSettingsAnswer = z.strictObject({
+  localSignIn: z.boolean().meta({ description: "Whether people may sign in with a local password" }),
+  breakGlassAccount: z
+    .string()
+    .nullable()
+    .meta({ description: "With local sign-in off: the one local account that still may (break-glass), or null for none" }),
+});
+/** The sign-in settings as they are stored and the admin page edits them. */
+export type SignInSettings = z.output<typeof SignInSettingsAnswer>;
+
+export const SignInSettingsViewAnswer = SignInSettingsAnswer.extend({
+  oidc: z
+    .strictObject({
+      source: z.enum(["environment", "admin"]).meta({ description: "The environment's provider wins over one set on the admin page" }),
+      clientSecretSet: z.boolean().meta({ description: "Whether a client secret is set; the secret itself is never sent" }),
+      name: z.string(),
+      issuer: z.string(),
+      clientId: z.string(),
+      scopes: z.string(),
+      groupsClaim: z.string(),
+      redirectUri: z.string(),
+      roles: z.array(RoleEntryAnswer),
+    })
+    .nullable()
+    .meta({ description: "The OpenID provider in force, or null" }),
+  publicUrl: z.string().nullable().meta({ description: "FLEETSKEW_PUBLIC_URL, which an OpenID provider needs for its redirect URI" }),
+  authProxy: z
+    .strictObject({
+      kind: z.literal("openshift"),
+      peers: z.array(z.string()),
+      apiUrl: z.string().nullable(),
+      roles: z.array(RoleEntryAnswer),
+    })
+    .nullable()
+    .meta({ description: "oauth-proxy in front, from the environment, or null" }),
+}).meta({ id: "SignInSettings" });
+export type SignInSettingsView = z.output<typeof SignInSettingsViewAnswer>;
+
+export const ClearThrottleQuery = z.object({
+  username: z.string({ error: "name the username: ?username=NAME" }).trim().min(1).max(200),
+  address: z.string().trim().min(1).max(100).optional(),
+});
+
+const SignInLockAnswer = z.strictObject({
+  username: z.string(),
+  ip: z.string().meta({ description: "The address the attempts came from" }),
+  attempts: z.number().int(),
+  windowStartedAt: isoDate(),
+  lastAttemptAt: isoDate(),
+  state: z.enum(["slowed", "locked"]),
+  until: isoDate(),
+});
+export type SignInLock = z.output<typeof SignInLockAnswer>;
+
+export const signInSettingsEndpoints = {
+  read: endpoint({
+    method: "GET",
+    path: "/api/v1/settings/sign-in",
+    summary: "How people sign in: local passwords, the break-glass account and the single sign-on configured",
+    description: "The OpenID provider's client secret is never sent, only whether one is set.",
+    access: ["admin"],
+    answer: SignInSettingsViewAnswer,
+  }),
+  change: endpoint({
+    method: "PUT",
+    path: "/api/v1/settings/sign-in",
+    summary: "Turn local sign-in on or off",
+    description:
+      "Off only while single sign-on is configured, and the break-glass account, when named, must be an active local admin (409 otherwise).",
+    access: ["admin"],
+    body: SignInSettingsSchema,
+    errors: [409],
+    answer: SignInSettingsViewAnswer,
+  }),
+  setOidc: endpoint({
+    method: "PUT",
+    path: "/api/v1/settings/oidc",
+    summary: "Set the OpenID provider",
+    description:
+      "The client secret is sealed and never sent back; absent keeps the stored one, null removes it. Refused (409) while the environment sets a provider (FLEETSKEW_OIDC_ISSUER), which wins.",
+    access: ["admin"],
+    body: OidcSettingsSchema,
+    errors: [409],
+    answer: SignInSettingsViewAnswer,
+  }),
+  removeOidc: endpoint({
+    method: "DELETE",
+    path: "/api/v1/settings/oidc",
+    summary: "Remove the OpenID provider set on the admin page",
+    description: "Refused (409) while the environment sets a provider.",
+    access: ["admin"],
+    errors: [409],
+    answer: SignInSettingsViewAnswer,
+  }),
+  locks: endpoint({
+    method: "GET",
+    path: "/api/v1/sign-in-locks",
+    summary: "Usernames whose sign-in is slowed down or locked, from which address, until when",
+    description: "At most 500, the most recent first.",
+    access: ["admin"],
+    answer: z.strictObject({ locks: z.array(SignInLockAnswer) }),
+  }),
+  clearLock: endpoint({
+    method: "DELETE",
+    path: "/api/v1/sign-in-locks",
+    summary: "Clear a username's sign-in lock, from one address or all of them",
+    description: "Audited. `cleared` counts the (username, address) locks lifted.",
+    access: ["admin"],
+    query: ClearThrottleQuery,
+    answer: z.strictObject({ cleared: z.number().int() }),
+  }),
 };

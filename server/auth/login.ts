@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { UserFacingError } from "../errors";
 import {
   admitLoginAttempt,
@@ -8,12 +8,12 @@ import {
   listThrottles,
   reportClosedWindows,
   type ClosedWindow,
-  type ThrottleRecord,
   type ThrottleRule,
 } from "../store/loginAttempts";
 import { findUserForLogin } from "../store/users";
 import type { UserRecord } from "../store/users";
 import { auditActor, type Actor } from "./actor";
+import { ClearThrottleQuery, type SignInLock } from "./contract";
 import { decoyHash, verifyPassword } from "./password";
 import { startSession } from "./session";
 import { passwordSignInAllowed } from "./signInSettings";
@@ -123,7 +123,7 @@ export async function signIn(input: Parameters<typeof login>[0]): Promise<Extrac
   return result;
 }
 
-export type SignInThrottle = ThrottleRecord & { state: "slowed" | "locked"; until: string };
+export type SignInThrottle = SignInLock;
 
 /** Sign-in throttles in force, for the users page: who is slowed down or locked, from where, until when. */
 export async function signInThrottles(now: Date = new Date()): Promise<SignInThrottle[]> {
@@ -137,10 +137,7 @@ export async function signInThrottles(now: Date = new Date()): Promise<SignInThr
   });
 }
 
-export const ClearThrottleQuery = z.object({
-  username: z.string({ error: "name the username: ?username=NAME" }).trim().min(1).max(200),
-  address: z.string().trim().min(1).max(100).optional(),
-});
+export { ClearThrottleQuery };
 
 /** An admin lifts the throttle on a username, from one address or all of them. */
 export async function clearSignInThrottle(input: z.infer<typeof ClearThrottleQuery>, actor: Actor): Promise<{ cleared: number }> {

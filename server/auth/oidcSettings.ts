@@ -6,6 +6,7 @@ import { UserFacingError } from "../errors";
 import { openSecret, sealSecret } from "../secrets/keyring";
 import { readSetting, writeSetting } from "../store/settings";
 import { auditActor, type Actor } from "./actor";
+import { OidcSettingsSchema } from "./contract";
 
 /**
  * The OpenID provider as an admin sets it on the admin page, kept in the settings table with the
@@ -27,19 +28,7 @@ const Stored = z.object({
 });
 type Stored = z.infer<typeof Stored>;
 
-const text = (max: number) => z.string().trim().max(max);
-
-export const OidcSettingsSchema = z.object({
-  issuer: text(500).min(1, "issuer is required"),
-  clientId: text(200).min(1, "clientId is required"),
-  /** Write-only: absent keeps the stored secret, null removes it (a public client). */
-  clientSecret: z.string().min(1).max(1000).nullable().optional(),
-  scopes: text(500).optional(),
-  groupsClaim: text(200).optional(),
-  /** `group=role,…`, as FLEETSKEW_OIDC_ROLES. */
-  roles: text(4000).min(1, "roles must map at least one group to a role, e.g. fleet-admins=admin"),
-  name: text(60).optional(),
-});
+export { OidcSettingsSchema };
 
 /** What the environment variables' messages call a field, in the admin page's words. */
 const FIELD_NAMES: Record<string, string> = {

@@ -5,22 +5,13 @@ import { UserFacingError } from "../errors";
 import { readSetting, writeSetting } from "../store/settings";
 import { listUsers } from "../store/users";
 import { auditActor, type Actor } from "./actor";
-import type { SignInSettings, SignInSettingsView } from "./contract";
+import { SignInSettingsSchema, type SignInSettings, type SignInSettingsView } from "./contract";
 import { effectiveOidc } from "./oidcSettings";
 
 const KEY = "sign-in";
 const DEFAULTS: SignInSettings = { localSignIn: true, breakGlassAccount: null };
 
-export const SignInSettingsSchema = z
-  .object({
-    localSignIn: z.boolean({ error: "localSignIn must be true or false" }),
-    // Explicit on purpose: turning local sign-in off names the break-glass account, or says null for none.
-    breakGlassAccount: z.string().trim().min(1).max(200).nullable().optional(),
-  })
-  .refine((s) => s.localSignIn || s.breakGlassAccount !== undefined, {
-    message:
-      "Turning local sign-in off needs breakGlassAccount: the local admin account that still may sign in with a password, or null for none",
-  });
+export { SignInSettingsSchema };
 
 const Stored = z.object({ localSignIn: z.boolean(), breakGlassAccount: z.string().nullable() });
 

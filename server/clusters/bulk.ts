@@ -1,20 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Actor } from "../auth/actor";
 import { auditActor } from "../auth/actor";
 import { clusterNamesForContexts } from "../domain/clusterNames";
 import { UserFacingError } from "../errors";
-import { CredentialsError, parseKubeconfig, type CredentialKind, type ParsedKubeconfig } from "../kube/credentials";
+import { CredentialsError, parseKubeconfig, type ParsedKubeconfig } from "../kube/credentials";
 import { sealSecret } from "../secrets/keyring";
 import { listClusterSummaries } from "../store/clusters";
-import {
-  findRegistrationJob,
-  insertRegistrationJob,
-  type JobCounts,
-  countsOf,
-  type RegistrationItemRecord,
-} from "../store/registrationJobs";
-import { ClusterNameSchema, LabelsSchema } from "./registration";
+import { findRegistrationJob, insertRegistrationJob, countsOf } from "../store/registrationJobs";
+import { BULK_LIMITS, type BulkContext, type CreateRegistrationJobSchema, type RegistrationJobProgress } from "./contract";
 import { itemCredentialsContext, kickRegistrations } from "./bulkRunner";
 
 /**
@@ -22,44 +16,8 @@ import { itemCredentialsContext, kickRegistrations } from "./bulkRunner";
  * then one request that creates a job whose items are tested and registered in the background
  * (bulkRunner.ts). The preview contacts no cluster; the job's items do.
  */
-export const BULK_LIMITS = {
-  /** A kubeconfig of 500 contexts with inline CA data and client certificates is about 2 MiB. */
-  maxKubeconfigBytes: 2 * 1024 * 1024,
-  /** Contexts one kubeconfig may bring; larger fleets are registered in several jobs (or from a hub). */
-  maxContexts: 500,
-};
-/** The request around the kubeconfig: JSON escaping of a 2 MiB kubeconfig and the selection. */
-export const BULK_MAX_BODY_BYTES = BULK_LIMITS.maxKubeconfigBytes + 256 * 1024;
-
-const Kubeconfig = z
-  .string()
-  .min(1, "Paste or upload a kubeconfig")
-  .max(BULK_LIMITS.maxKubeconfigBytes, `The kubeconfig is larger than ${BULK_LIMITS.maxKubeconfigBytes / 1024 / 1024} MiB`);
-
-export const BulkPreviewSchema = z.object({ kubeconfig: Kubeconfig });
-
-export const CreateRegistrationJobSchema = z.object({
-  kubeconfig: Kubeconfig,
-  /** The contexts to register, each under the name the preview proposed unless `name` is given. */
-  contexts: z
-    .array(z.object({ context: z.string().min(1).max(1024), name: ClusterNameSchema.optional() }))
-    .min(1, "Choose at least one context")
-    .max(BULK_LIMITS.maxContexts, `At most ${BULK_LIMITS.maxContexts} contexts are registered at once`),
-  labels: LabelsSchema,
-});
-
-export type BulkContext = {
-  context: string;
-  /** The cluster name it would be registered under (the context's name made valid, distinct). */
-  name: string;
-  apiUrl: string;
-  credentialKind: CredentialKind;
-  /** Whether Fleetskew can use this context's credentials; `reason` says why not. */
-  accepted: boolean;
-  reason: string | null;
-  /** A cluster already registered under this name or at this API URL. */
-  registered: { cluster: string; by: "name" | "api-url" } | null;
-};
+export { BULK_LIMITS, BULK_MAX_BODY_BYTES, BulkPreviewSchema, CreateRegistrationJobSchema } from "./contract";
+export type { BulkContext, RegistrationJobProgress };
 
 type Previewed = { parsed: ParsedKubeconfig; contexts: BulkContext[] };
 
@@ -156,15 +114,6 @@ export async function createRegistrationJob(
   kickRegistrations();
   return (await registrationJobProgress(id))!;
 }
-
-export type RegistrationJobProgress = {
-  id: string;
-  createdBy: string;
-  createdAt: string;
-  finishedAt: string | null;
-  counts: JobCounts;
-  items: RegistrationItemRecord[];
-};
 
 export async function registrationJobProgress(id: string): Promise<RegistrationJobProgress | null> {
   const job = await findRegistrationJob(id);

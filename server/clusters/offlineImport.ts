@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { digest, FleetCatalog } from "../collector/evaluate";
-import type { SkewStatus } from "../domain/clusterSkew";
 import { UserFacingError } from "../errors";
 import { skewLimits } from "../fleet/fleet";
 import { invalidateFleetList } from "../fleet/fleetList";
@@ -12,7 +11,7 @@ import { ClusterNameTakenError } from "../store/clusters";
 import { loadCatalog } from "../store/history";
 import { OfflineCaptureRefused, recordOfflineCapture } from "../store/offline";
 import { dumpFilesOf, UPLOAD_LIMITS, type UploadedFile, type UploadLimits } from "./dumpUpload";
-import { ClusterNameSchema, Labels } from "./registration";
+import { ClusterNameSchema, Labels, type OfflineImportResult } from "./contract";
 
 /**
  * Offline import: a cluster Fleetskew cannot reach (an air-gapped site) is brought in from its
@@ -46,22 +45,7 @@ export type OfflineImportInput = {
   files: UploadedFile[];
 };
 
-export type OfflineImportResult = {
-  cluster: string;
-  /** False when this capture was added to an offline cluster imported before. */
-  created: boolean;
-  version: string | null;
-  skewStatus: SkewStatus;
-  skewSummary: string;
-  oldestBootImage: string | null;
-  capturedAt: string;
-  /** "upload" when no capture time was given and the time of the upload stands in for it. */
-  capturedAtSource: "given" | "upload";
-  previousCaptureAt: string | null;
-  historyRows: number;
-  counts: { files: number; objects: number; read: number };
-  warnings: string[];
-};
+export type { OfflineImportResult };
 
 /** Clocks differ a little between the site and here; more than this in the future is a mistake. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELETE as deleteClusterRoute, GET as getClusterRoute } from "@/app/api/v1/clusters/[name]/route";
+import { DELETE as deleteClusterRoute, GET as getClusterRoute, PATCH as patchClusterRoute } from "@/app/api/v1/clusters/[name]/route";
 import { POST as testRoute } from "@/app/api/v1/clusters/[name]/test/route";
 import { GET as listRoute, POST as registerRoute } from "@/app/api/v1/clusters/route";
 import { POST as connectionTestRoute } from "@/app/api/v1/connection-tests/route";
@@ -137,6 +137,32 @@ describe("registering clusters", () => {
     expect((await post({ name: "y", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, tech)).status).toBe(403);
     const listed = await (await listRoute(request("/api/v1/clusters", { cookie: admin }))).json();
     expect(listed.clusters.map((c: { name: string }) => c.name)).toEqual(["far-away", "prod-east"]);
+  });
+
+  it("changes a cluster's display name and labels, and answers with the cluster, never its credentials", async () => {
+    const res = await patchClusterRoute(
+      request("/api/v1/clusters/prod-east", {
+        method: "PATCH",
+        cookie: admin,
+        body: { displayName: "Production east", labels: "env=prod, site=east" },
+      }),
+      params("prod-east"),
+    );
+    expect(res.status).toBe(200);
+    const { cluster } = await res.json();
+    expect(cluster).toMatchObject({ name: "prod-east", displayName: "Production east", labels: { env: "prod", site: "east" } });
+    expect(JSON.stringify(cluster)).not.toContain("token");
+    // Labels not sent stay as they are; a change of nothing is refused.
+    const renamed = await patchClusterRoute(
+      request("/api/v1/clusters/prod-east", { method: "PATCH", cookie: admin, body: { displayName: "Prod east" } }),
+      params("prod-east"),
+    );
+    expect((await renamed.json()).cluster).toMatchObject({ displayName: "Prod east", labels: { env: "prod", site: "east" } });
+    const nothing = await patchClusterRoute(
+      request("/api/v1/clusters/prod-east", { method: "PATCH", cookie: admin, body: {} }),
+      params("prod-east"),
+    );
+    expect(nothing.status).toBe(400);
   });
 
   it("tests a registered cluster and removes one", async () => {

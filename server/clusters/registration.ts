@@ -1,6 +1,6 @@
 import { auditActor, type Actor } from "../auth/actor";
 import { invalidateFleetList } from "../fleet/fleetList";
-import { z } from "zod";
+import type { z } from "zod";
 import { noSuchCluster, UserFacingError } from "../errors";
 import { appConfig } from "../config/current";
 import { testConnection, type ConnectionReport } from "../kube/connection";
@@ -11,7 +11,6 @@ import {
   CredentialsSchema,
   parseKubeconfig,
   type ClusterCredentials,
-  type KubeconfigContext,
 } from "../kube/credentials";
 import { openSecret, sealSecret } from "../secrets/keyring";
 import { recordAudit } from "../store/audit";
@@ -27,79 +26,17 @@ import {
   type ClusterSummary,
   type ContactStatus,
 } from "../store/clusters";
+import type { CredentialSource, KubeconfigContext, RegisterClusterSchema, UpdateClusterSchema } from "./contract";
 
-const MAX_KUBECONFIG = 512 * 1024;
-
-export const ClusterNameSchema = z
-  .string()
-  .trim()
-  .min(1, "Name is required")
-  .max(63, "Name must be at most 63 characters")
-  .regex(
-    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
-    "Name may use lower-case letters, digits and dashes, and must start and end with a letter or digit",
-  )
-  // /api/v1/clusters/import is the offline import, so a cluster of that name could not be addressed.
-  .refine((name) => name !== "import", "The name import is reserved; choose another");
-
-const LabelRecord = z.record(
-  z.string().regex(/^[\w./-]{1,63}$/, "label keys may use letters, digits, '.', '/', '-' and '_'"),
-  z.string().max(63, "label values are at most 63 characters"),
-);
-
-/** Cluster labels: a JSON object, or the text a person types, "env=prod, site=plant-3". */
-export const Labels = z.preprocess((value: Record<string, string> | string, ctx) => {
-  if (typeof value !== "string") return value;
-  const labels: Record<string, string> = {};
-  for (const part of value
-    .split(",")
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const eq = part.indexOf("=");
-    if (eq <= 0) {
-      ctx.addIssue({ code: "custom", message: `"${part}" is not key=value; separate labels with commas, e.g. env=prod, site=plant-3` });
-      return z.NEVER;
-    }
-    labels[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  return labels;
-}, LabelRecord);
-
-export const LabelsSchema = Labels.default({});
-
-export const CredentialSourceSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("kubeconfig"),
-    kubeconfig: z.string().min(1, "Paste or upload a kubeconfig").max(MAX_KUBECONFIG, "The kubeconfig is larger than 512 KiB"),
-    context: z.string().min(1, "Choose a context"),
-  }),
-  z.object({
-    type: z.literal("token"),
-    apiUrl: z.string().min(1, "API URL is required"),
-    token: z.string().trim().min(1, "Token is required").max(8192),
-    caBundle: z
-      .string()
-      .max(64 * 1024)
-      .optional(),
-    insecureSkipTlsVerify: z.boolean().default(false),
-  }),
-]);
-export type CredentialSource = z.infer<typeof CredentialSourceSchema>;
-
-export const RegisterClusterSchema = z.object({
-  name: ClusterNameSchema,
-  displayName: z.string().trim().max(120).optional(),
-  labels: LabelsSchema,
-  source: CredentialSourceSchema,
-});
-
-export const UpdateClusterSchema = z
-  .object({
-    displayName: z.string().trim().min(1).max(120).optional(),
-    labels: LabelsSchema.optional(),
-    source: CredentialSourceSchema.optional(),
-  })
-  .refine((c) => c.displayName !== undefined || c.labels !== undefined || c.source !== undefined, "Nothing to change");
+export {
+  ClusterNameSchema,
+  CredentialSourceSchema,
+  Labels,
+  LabelsSchema,
+  RegisterClusterSchema,
+  UpdateClusterSchema,
+  type CredentialSource,
+} from "./contract";
 
 /** Turns what the admin entered into credentials, or a 400 that says what is wrong. */
 export function resolveCredentials(source: CredentialSource): ClusterCredentials {

@@ -145,7 +145,8 @@ export type RouteHandler = ((
  * 500 naming the first difference, so a drifting answer fails a test instead of a page.
  */
 async function checkAnswer(endpoint: EndpointSpec, response: Response): Promise<Response> {
-  if ((endpoint.produces ?? "json") !== "json" || response.status >= 300) return response;
+  // A 204 has no body to check (noContentWhen); redirects and errors are not the answer.
+  if ((endpoint.produces ?? "json") !== "json" || response.status === 204 || response.status >= 300) return response;
   if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
     return answerMismatch(endpoint, "the answer is not JSON");
   }

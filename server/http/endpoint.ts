@@ -12,8 +12,11 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** "public": no session needed; "any": any signed-in person; a list: those roles (and admins). */
 export type Access = readonly Role[] | "any" | "public";
 
-/** How the answer is sent: JSON checked against `answer`, a CSV stream, or nothing (204). */
-export type Produces = "json" | "csv" | "none";
+/**
+ * How the answer is sent: JSON checked against `answer`, a CSV stream, nothing (204), or a
+ * redirect (302/303 with a Location header and no body; the browser is sent there).
+ */
+export type Produces = "json" | "csv" | "none" | "redirect";
 
 export type EndpointSpec = {
   method: Method;
@@ -37,10 +40,15 @@ export type EndpointSpec = {
   /** The answer on success. For `produces: "csv"` or `"none"` it is not sent as JSON. */
   answer: z.ZodType;
   /** The success status: 200 unless said. */
-  status?: 200 | 201 | 202 | 204;
+  status?: 200 | 201 | 202 | 204 | 302 | 303;
   produces?: Produces;
-  /** Statuses this endpoint answers beyond those every endpoint may (400, 401, 403, 404, 413, 415, 429, 500, 503). */
-  errors?: readonly (304 | 409 | 410 | 422 | 423 | 502 | 504)[];
+  /** A JSON endpoint that at times answers 204 with no body instead: when it does (the answer schema then allows undefined). */
+  noContentWhen?: string;
+  /**
+   * Statuses this endpoint answers beyond those the document lists for every endpoint (500, 503; 401
+   * and 403 when signed in; 400 with a request to check; 404 with path segments; 413 and 415 with a body).
+   */
+  errors?: readonly (304 | 401 | 404 | 409 | 410 | 422 | 423 | 429 | 502 | 504)[];
 };
 
 export type Endpoint<S extends EndpointSpec = EndpointSpec> = S & { readonly __endpoint: true };

@@ -2,13 +2,17 @@
  * Every endpoint of /api, collected from the features' contracts: the OpenAPI document is made
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
-import { userEndpoints } from "../auth/contract";
+import { sessionEndpoints, signInSettingsEndpoints, userEndpoints } from "../auth/contract";
+import { clusterAdminEndpoints } from "../clusters/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
   httpEndpoints,
   userEndpoints,
+  clusterAdminEndpoints,
+  sessionEndpoints,
+  signInSettingsEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));

@@ -25,6 +25,8 @@ const ERROR_WORDS: Record<number, string> = {
   504: "A cluster or hub did not answer in time",
 };
 
+const REDIRECT_HEADERS = z.object({ location: z.string().meta({ description: "Where the browser goes next" }) });
+
 /** Who may call it, as the document's readers want it: also an `x-roles` list for tools. */
 function accessWords(endpoint: Endpoint): { text: string; roles: string[] } {
   if (endpoint.access === "public") return { text: "Public: no sign-in needed.", roles: [] };
@@ -50,9 +52,12 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const success =
     produces === "none"
       ? { description: "Done; no content" }
-      : produces === "csv"
-        ? { description: "A CSV file", content: { "text/csv": { schema: endpoint.answer } } }
-        : { description: "The answer", content: { "application/json": { schema: endpoint.answer } } };
+      : produces === "redirect"
+        ? { description: "A redirect: the browser is sent on to the Location", headers: REDIRECT_HEADERS }
+        : produces === "csv"
+          ? { description: "A CSV file", content: { "text/csv": { schema: endpoint.answer } } }
+          : { description: "The answer", content: { "application/json": { schema: endpoint.answer } } };
+  const noContent = endpoint.noContentWhen ? { "204": { description: `No content: ${endpoint.noContentWhen}` } } : {};
   const errors = Object.fromEntries(
     errorStatuses(endpoint).map((code) => [
       String(code),
@@ -77,7 +82,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ...(endpoint.query ? { query: endpoint.query as z.ZodObject } : {}),
     },
     ...(requestBody ? { requestBody } : {}),
-    responses: { [status]: success, ...errors },
+    responses: { [status]: success, ...noContent, ...errors },
   } as ZodOpenApiOperationObject;
 }
 

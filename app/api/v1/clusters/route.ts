@@ -1,8 +1,9 @@
-import { registerCluster, RegisterClusterSchema } from "@/server/clusters/registration";
+import { clusterAdminEndpoints } from "@/server/clusters/contract";
+import { registerCluster } from "@/server/clusters/registration";
 import { fleetPage } from "@/server/fleet/fleetPage";
 import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
 import { answerKey, sharedAnswer } from "@/server/fleet/sharedAnswers";
-import { apiRoute, json } from "@/server/http/api";
+import { apiRoute } from "@/server/http/api";
 import { etagged, etaggedResponse } from "@/server/http/etag";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +19,4 @@ export const GET = apiRoute({ access: "any", query: FleetListQuerySchema }, asyn
 );
 
 /** Register a cluster (admin): tests the connection, stores the credentials encrypted. */
-export const POST = apiRoute({ access: ["admin"], body: RegisterClusterSchema, maxBodyBytes: 600 * 1024 }, async ({ body, actor }) =>
-  json(await registerCluster(body, actor), { status: 201 }),
-);
+export const POST = apiRoute(clusterAdminEndpoints.register, async ({ body, actor }) => registerCluster(body, actor));

@@ -1,10 +1,10 @@
-import { BULK_MAX_BODY_BYTES, createRegistrationJob, CreateRegistrationJobSchema } from "@/server/clusters/bulk";
-import { apiRoute, json } from "@/server/http/api";
+import { createRegistrationJob } from "@/server/clusters/bulk";
+import { clusterAdminEndpoints } from "@/server/clusters/contract";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Register many contexts of a kubeconfig in one go (admin): answers at once with the job; see docs/api.md. */
-export const POST = apiRoute(
-  { access: ["admin"], body: CreateRegistrationJobSchema, maxBodyBytes: BULK_MAX_BODY_BYTES },
-  async ({ body, actor }) => json({ job: await createRegistrationJob(body, actor) }, { status: 202 }),
-);
+export const POST = apiRoute(clusterAdminEndpoints.createRegistrationJob, async ({ body, actor }) => ({
+  job: await createRegistrationJob(body, actor),
+}));

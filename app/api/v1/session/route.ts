@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { sessionEndpoints } from "@/server/auth/contract";
 import { signIn } from "@/server/auth/login";
 import { proxiedSessionKey } from "@/server/auth/proxy";
 import { providerSignOut } from "@/server/auth/signOut";
@@ -9,13 +9,8 @@ import { clearedSessionCookie, readSessionToken, sessionCookie } from "@/server/
 
 export const dynamic = "force-dynamic";
 
-const Credentials = z.object({
-  username: z.string({ error: "username is required" }).min(1, "username is required").max(200),
-  password: z.string({ error: "password is required" }).min(1, "password is required").max(1024),
-});
-
 /** Sign in: sets the session cookie (401 for wrong credentials, 429 with Retry-After when throttled). */
-export const POST = apiRoute({ access: "public", body: Credentials, maxBodyBytes: 4096 }, async ({ request, body, ip }) => {
+export const POST = apiRoute(sessionEndpoints.signIn, async ({ request, body, ip }) => {
   const session = await signIn({
     username: body.username,
     password: body.password,
@@ -30,13 +25,13 @@ export const POST = apiRoute({ access: "public", body: Credentials, maxBodyBytes
 });
 
 /** The signed-in user. */
-export const GET = apiRoute({ access: "any" }, async ({ user }) => ({ user }));
+export const GET = apiRoute(sessionEndpoints.current, async ({ user }) => ({ user }));
 
 /**
  * Sign out: ends the session and clears the cookie. After single sign-on the answer also names
  * where to end the provider's session (200 with `providerSignOut`); otherwise 204.
  */
-export const DELETE = apiRoute({ access: "any" }, async ({ request, user, ip }) => {
+export const DELETE = apiRoute(sessionEndpoints.signOut, async ({ request, user, ip }) => {
   // Behind oauth-proxy the session is the proxy's sign-in, not a cookie.
   const token = proxiedSessionKey(request.headers, appConfig().authProxy) ?? readSessionToken(request) ?? "";
   const method = (await sessionForToken(token))?.method ?? "password";

@@ -1,4 +1,5 @@
-import { changeCluster, removeCluster, UpdateClusterSchema } from "@/server/clusters/registration";
+import { clusterAdminEndpoints } from "@/server/clusters/contract";
+import { changeCluster, removeCluster } from "@/server/clusters/registration";
 import { clusterDetail } from "@/server/fleet/fleet";
 import { apiRoute, pathParams } from "@/server/http/api";
 
@@ -9,12 +10,8 @@ const params = pathParams("name");
 /** The cluster's newest snapshot with skew, the managed-boot-images what-if and readiness for the default target. */
 export const GET = apiRoute({ access: "any", params }, async ({ params }) => clusterDetail(params.name));
 
-export const PATCH = apiRoute(
-  { access: ["admin"], params, body: UpdateClusterSchema, maxBodyBytes: 600 * 1024 },
-  async ({ params, body, actor }) => ({ cluster: await changeCluster(params.name, body, actor) }),
-);
+export const PATCH = apiRoute(clusterAdminEndpoints.change, async ({ params, body, actor }) => ({
+  cluster: await changeCluster(params.name, body, actor),
+}));
 
-export const DELETE = apiRoute({ access: ["admin"], params }, async ({ params, actor }) => {
-  await removeCluster(params.name, actor);
-  return new Response(null, { status: 204 });
-});
+export const DELETE = apiRoute(clusterAdminEndpoints.remove, async ({ params, actor }) => removeCluster(params.name, actor));

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { afterSignIn } from "@/components/sameOriginPath";
+import { sessionEndpoints } from "@/server/auth/contract";
 import { beginOidcSignIn, OIDC_FLOW_TTL_SECONDS } from "@/server/auth/oidc";
 import { effectiveOidc } from "@/server/auth/oidcSettings";
 import { UserFacingError } from "@/server/errors";
@@ -9,10 +9,8 @@ import { oidcFlowCookie, signInRefusedCookie } from "@/server/http/sessionCookie
 
 export const dynamic = "force-dynamic";
 
-const Query = z.object({ next: z.string().max(2048).optional() });
-
 /** Starts single sign-on: sends the browser to the OpenID provider, with the sealed flow in a cookie. */
-export const GET = apiRoute({ access: "public", query: Query }, async ({ request, query }) => {
+export const GET = apiRoute(sessionEndpoints.startOidc, async ({ request, query }) => {
   const oidc = (await effectiveOidc())?.oidc;
   if (!oidc) throw new UserFacingError(404, "Single sign-on is not configured (FLEETSKEW_OIDC_ISSUER, or Admin → Settings)");
   let started: Awaited<ReturnType<typeof beginOidcSignIn>>;

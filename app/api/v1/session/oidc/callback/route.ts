@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { sessionEndpoints } from "@/server/auth/contract";
 import { completeOidcSignIn } from "@/server/auth/oidc";
 import { effectiveOidc } from "@/server/auth/oidcSettings";
 import { appConfig } from "@/server/config/current";
@@ -14,14 +14,11 @@ import {
 
 export const dynamic = "force-dynamic";
 
-const param = z.string().max(4096).optional();
-const Query = z.object({ code: param, state: param, iss: param, error: param, error_description: param });
-
 /**
  * Where the OpenID provider sends the browser back. Signed in: to the page asked for, with the
  * session cookie. Refused: to the sign-in page, which says why.
  */
-export const GET = apiRoute({ access: "public", query: Query }, async ({ request, query, ip }) => {
+export const GET = apiRoute(sessionEndpoints.oidcCallback, async ({ request, query, ip }) => {
   const config = appConfig();
   const oidc = (await effectiveOidc(config))?.oidc;
   if (!oidc) throw new UserFacingError(404, "Single sign-on is not configured (FLEETSKEW_OIDC_ISSUER, or Admin → Settings)");
