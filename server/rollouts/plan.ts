@@ -16,6 +16,7 @@ import { firstIssue } from "../http/api";
 import { findBundle, findVettedBundle } from "../store/bundles";
 import type { FleetFilter } from "../store/fleetWindow";
 import { describeWrite } from "./describe";
+import { EXECUTORS } from "./executors";
 import { candidateFacts, ClusterInActiveRolloutError, createRollout, type RolloutRecord } from "../store/rollouts";
 
 /** How long one cluster's step is expected to take, per kind: what windows must fit and the estimate adds up. */
@@ -115,6 +116,11 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
 }
 
 export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, actor: Actor): Promise<RolloutRecord> {
+  if (!EXECUTORS[request.kind])
+    throw new UserFacingError(
+      422,
+      `kind: a ${request.kind} rollout can be planned (dryRun) but not run yet; roll it out cluster by cluster for now`,
+    );
   const clusters = plan.waves.reduce((n, w) => n + w.clusters.length, 0);
   if (!clusters) {
     const first = plan.excluded[0];

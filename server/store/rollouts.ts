@@ -284,3 +284,91 @@ export async function changeRolloutStatus(
     return recordOf(row);
   });
 }
+
+/** Rollouts the runner looks after: running ones move on; paused ones still have steps to follow. */
+export async function rolloutsToAdvance(): Promise<RolloutRecord[]> {
+  return (await getDb().rollout.findMany({ where: { status: { in: ["running", "paused"] } }, orderBy: { number: "asc" } })).map(recordOf);
+}
+
+export type RunnerCluster = {
+  name: string;
+  wave: number;
+  state: ClusterState;
+  startedAt: Date | null;
+  writtenAt: Date | null;
+  finishedAt: Date | null;
+  labels: Record<string, string>;
+};
+
+/** Every included cluster of a rollout with what the runner decides from, in one query. */
+export async function runnerClusters(rolloutId: string): Promise<RunnerCluster[]> {
+  const rows = await queryText(
+    `SELECT rc."clusterName", rc."wave", rc."state", rc."startedAt", rc."writtenAt", rc."finishedAt", coalesce(c."labels", '{}')
+       FROM "RolloutCluster" rc LEFT JOIN "Cluster" c ON c."name" = rc."clusterName"
+      WHERE rc."rolloutId" = $1::uuid AND rc."state" <> 'excluded'`,
+    [rolloutId],
+  );
+  const at = (text: string | null | undefined) => (text ? new Date(`${text.replace(" ", "T")}Z`) : null);
+  return rows.map((r) => ({
+    name: r[0]!,
+    wave: Number(r[1]),
+    state: r[2] as ClusterState,
+    startedAt: at(r[3]),
+    writtenAt: at(r[4]),
+    finishedAt: at(r[5]),
+    labels: JSON.parse(r[6] ?? "{}") as Record<string, string>,
+  }));
+}
+
+export type ClusterChange = {
+  state?: ClusterState;
+  reason?: string | null;
+  windowOpensAt?: Date | null;
+  startedAt?: Date;
+  writtenAt?: Date;
+  finishedAt?: Date;
+};
+
+/**
+ * Changes clusters of a rollout that are still in one of `from`, and says which it changed: a
+ * step is started by the one runner whose change took, never by two.
+ */
+export async function changeRolloutClusters(
+  rolloutId: string,
+  names: string[],
+  from: readonly ClusterState[],
+  change: ClusterChange,
+): Promise<string[]> {
+  if (!names.length) return [];
+  const changed = await getDb().$queryRawUnsafe<{ clusterName: string }[]>(
+    `UPDATE "RolloutCluster" SET
+        "state" = coalesce($4, "state"),
+        "reason" = CASE WHEN $5::boolean THEN $6 ELSE "reason" END,
+        "windowOpensAt" = CASE WHEN $7::boolean THEN $8::timestamp ELSE "windowOpensAt" END,
+        "startedAt" = coalesce($9::timestamp, "startedAt"),
+        "writtenAt" = coalesce($10::timestamp, "writtenAt"),
+        "finishedAt" = coalesce($11::timestamp, "finishedAt")
+      WHERE "rolloutId" = $1::uuid AND "clusterName" = ANY($2::text[]) AND "state" = ANY($3::text[])
+      RETURNING "clusterName"`,
+    rolloutId,
+    names,
+    from,
+    change.state ?? null,
+    change.reason !== undefined,
+    change.reason ?? null,
+    change.windowOpensAt !== undefined,
+    change.windowOpensAt ? storedTime(change.windowOpensAt) : null,
+    change.startedAt ? storedTime(change.startedAt) : null,
+    change.writtenAt ? storedTime(change.writtenAt) : null,
+    change.finishedAt ? storedTime(change.finishedAt) : null,
+  );
+  return changed.map((c) => c.clusterName);
+}
+
+export async function releaseWave(rolloutId: string, index: number, by: string): Promise<boolean> {
+  const result = await getDb().rolloutWave.updateMany({
+    where: { rolloutId, index, releasedAt: null },
+    data: { releasedAt: new Date(), releasedBy: by },
+  });
+  return result.count === 1;
+}

@@ -3,6 +3,7 @@ import { exclusionReason, type CandidateFacts } from "./eligibility";
 import { planWaves } from "./plan";
 import { decideProgress, type ProgressCluster, type ProgressStrategy, type ProgressWave } from "./progress";
 import { checkWindow } from "./windows";
+import { upgradeProgress, type ObservedClusterVersion } from "./upgradeProgress";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const minutes = (n: number) => n * 60_000;
@@ -166,5 +167,59 @@ describe("who may enter a rollout", () => {
     expect(exclusionReason(facts({ offline: true }), { kind: "bundle", release: "4.19.11" })).toMatch(/^offline/);
     expect(exclusionReason(facts(), { kind: "bundle", release: "4.19.10" })).toBe("it already runs 4.19.10; the bundle carries 4.19.10");
     expect(exclusionReason(facts({ acknowledgementServed: false }), { kind: "acknowledgement" })).toMatch(/before 4\.20/);
+  });
+});
+
+describe("one cluster's upgrade, as the CVO and the MCO report it", () => {
+  const cv = (over: Partial<ObservedClusterVersion> = {}): ObservedClusterVersion => ({
+    desiredVersion: "4.19.11",
+    history: [
+      { state: "Completed", version: "4.19.11" },
+      { state: "Completed", version: "4.19.10" },
+    ],
+    conditions: [],
+    ...over,
+  });
+  const pool = (name: string, updated = "True", degraded = "False", message = "") => ({
+    name,
+    conditions: [
+      { type: "Updated", status: updated },
+      { type: "Degraded", status: degraded, message },
+    ],
+  });
+
+  it("succeeds when history says Completed and every pool is updated", () => {
+    expect(upgradeProgress("4.19.11", cv(), [pool("master"), pool("worker")])).toEqual({ state: "succeeded" });
+    expect(upgradeProgress("4.19.11", cv(), [pool("master"), pool("worker", "False")])).toEqual({
+      state: "running",
+      note: "4.19.11 is applied; pools still updating: worker",
+    });
+    expect(upgradeProgress("4.19.11", cv({ history: [{ state: "Partial", version: "4.19.11" }] }), [])).toMatchObject({ state: "running" });
+    expect(upgradeProgress("4.19.11", cv({ history: [{ state: "Completed", version: "4.19.10" }] }), [])).toMatchObject({
+      state: "running",
+    });
+  });
+
+  it("fails in the operators' own words", () => {
+    const failing = cv({
+      history: [{ state: "Partial", version: "4.19.11" }],
+      conditions: [{ type: "Failing", status: "True", message: "Cluster operator etcd is degraded" }],
+    });
+    expect(upgradeProgress("4.19.11", failing, [])).toEqual({
+      state: "failed",
+      reason: "the update is failing: Cluster operator etcd is degraded",
+    });
+    const degraded = upgradeProgress("4.19.11", cv(), [
+      pool("worker", "False", "True", 'Node ip-10-0-1-2 is reporting: "failed to drain"'),
+    ]);
+    expect(degraded).toEqual({ state: "failed", reason: 'pool worker is degraded: Node ip-10-0-1-2 is reporting: "failed to drain"' });
+    const refused = cv({
+      history: [{ state: "Completed", version: "4.19.10" }],
+      conditions: [{ type: "ReleaseAccepted", status: "False", message: 'Precondition "ClusterVersionUpgradeable" failed' }],
+    });
+    expect(upgradeProgress("4.19.11", refused, [])).toMatchObject({
+      state: "failed",
+      reason: expect.stringMatching(/^the cluster version operator refused 4\.19\.11: Precondition/),
+    });
   });
 });
