@@ -4,6 +4,7 @@
  */
 import { sessionEndpoints, signInSettingsEndpoints, userEndpoints } from "../auth/contract";
 import { clusterAdminEndpoints } from "../clusters/contract";
+import { rolloutEndpoints } from "../rollouts/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
@@ -13,6 +14,7 @@ const groups: Record<string, Record<string, Endpoint>> = {
   clusterAdminEndpoints,
   sessionEndpoints,
   signInSettingsEndpoints,
+  rolloutEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));

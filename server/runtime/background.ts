@@ -2,6 +2,7 @@ import { followAcknowledgements } from "../acknowledgements/acknowledgements";
 import { pruneAuthState } from "../auth/housekeeping";
 import { followApplications } from "../bundles/follower";
 import { followHubs } from "../hubs/follow";
+import { advanceRollouts } from "../rollouts/runner";
 import { kickRegistrations } from "../clusters/bulkRunner";
 import { Collector, defaultCollectorOptions } from "../collector/collector";
 import { loadSkewLimits } from "../fleet/skewLimits";
@@ -57,6 +58,14 @@ export function backgroundJobs(config = appConfig(), now = () => Date.now()): Jo
       everyMs: 5_000,
       leaseMs: MINUTE,
       run: () => followHubs({ termMs: config.hubResyncMs, debounceMs: 1_000, retryMs: 10_000 }),
+    },
+    // Rollouts move on a tick at a time from what the database holds (server/rollouts/runner.ts):
+    // one process at a time, so a step is started by one runner only.
+    {
+      name: "rollouts",
+      everyMs: 5_000,
+      leaseMs: 2 * MINUTE,
+      run: () => advanceRollouts(),
     },
     {
       name: "history-retention",

@@ -57,6 +57,14 @@ const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/v1/sign-in-locks/route.ts": { GET: ["admin"], DELETE: ["admin"] },
   "app/api/v1/users/route.ts": { GET: ["admin"], POST: ["admin"] },
   "app/api/v1/users/[id]/route.ts": { PATCH: ["admin"] },
+  "app/api/v1/openapi.json/route.ts": { GET: "public" },
+  "app/api/v1/rollouts/route.ts": { GET: "any", POST: ["technician", "admin"] },
+  "app/api/v1/rollouts/[id]/route.ts": { GET: "any" },
+  "app/api/v1/rollouts/[id]/clusters/route.ts": { GET: "any" },
+  "app/api/v1/rollouts/[id]/approve/route.ts": { POST: ["approver", "admin"] },
+  "app/api/v1/rollouts/[id]/pause/route.ts": { POST: ["technician", "approver", "admin"] },
+  "app/api/v1/rollouts/[id]/resume/route.ts": { POST: ["approver", "admin"] },
+  "app/api/v1/rollouts/[id]/abort/route.ts": { POST: ["approver", "admin"] },
 };
 
 useMigratedDatabase();

@@ -65,6 +65,8 @@ export class SimCluster {
   requestCount = 0;
   /** Patches with a resourceVersion precondition (for the concurrentWriteEvery fault). */
   conditionalPatchCount = 0;
+  /** Write requests received, by "verb Kind" ("patch ClusterVersion"): what tests count to prove a write was never repeated. */
+  readonly writeRequests = new Map<string, number>();
 
   constructor(
     readonly spec: ClusterSpec,

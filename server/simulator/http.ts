@@ -127,6 +127,8 @@ function handleWatch(req: http.IncomingMessage, res: http.ServerResponse, cluste
 async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, cluster: SimCluster, target: Target, verb: string) {
   const { info, namespace, name, subresource } = target;
   const store = cluster.store;
+  const counted = `${verb} ${info.kind}${subresource ? `/${subresource}` : ""}`;
+  cluster.writeRequests.set(counted, (cluster.writeRequests.get(counted) ?? 0) + 1);
   const warn = (warnings: string[]): Record<string, string> =>
     warnings.length ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
   if (verb === "create") {

@@ -46,7 +46,7 @@ export type FleetCursor = { value: string | null; name: string };
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The WHERE clause of a filter; its values are appended to `values` and numbered after those already there. */
-function where(filter: FleetFilter, values: unknown[], staleBefore: Date): string {
+export function where(filter: FleetFilter, values: unknown[], staleBefore: Date): string {
   const add = (v: unknown) => `$${values.push(v)}`;
   const parts: string[] = [];
   if (filter.search) {

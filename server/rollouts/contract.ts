@@ -1,0 +1,206 @@
+/**
+ * What the rollout endpoints of /api/v1 take and send. Imports zod and pure modules only, so the
+ * browser may import it.
+ */
+import { z } from "zod";
+import { RolloutRequestSchema } from "../domain/rollouts/request";
+import { CLUSTER_STATES } from "../domain/rollouts/progress";
+import { endpoint, isoDate } from "../http/endpoint";
+
+export { RolloutRequestSchema };
+
+const STATUSES = ["awaiting-approval", "running", "paused", "completed", "aborted"] as const;
+const KINDS = ["upgrade", "bundle", "acknowledgement"] as const;
+const ROLLOUT_CLUSTER_STATES = [...CLUSTER_STATES, "excluded"] as const;
+
+const PlannedWave = z
+  .strictObject({
+    name: z.string(),
+    kind: z.enum(["canary", "batch", "group"]),
+    group: z.string().nullable(),
+    mandatory: z.boolean().meta({ description: "One failure in this wave stops the rollout (canaries, mandatory groups)" }),
+    clusters: z.array(z.string()),
+  })
+  .meta({ id: "PlannedWave" });
+
+const Excluded = z.strictObject({ cluster: z.string(), reason: z.string() }).meta({ id: "ExcludedCluster" });
+
+export const RolloutPlanAnswer = z.strictObject({
+  waves: z.array(PlannedWave),
+  excluded: z.array(Excluded),
+  selected: z.number().int(),
+  failureBudget: z
+    .number()
+    .int()
+    .meta({ description: "How many clusters may fail before the rollout stops (maxFailures over the included clusters)" }),
+  estimate: z.strictObject({
+    totalMs: z.number(),
+    finishesAt: isoDate(),
+    waves: z.array(z.strictObject({ name: z.string(), startsAt: isoDate(), endsAt: isoDate(), waitsForWindow: z.boolean() })),
+  }),
+});
+export type RolloutPlanAnswer = z.output<typeof RolloutPlanAnswer>;
+
+export const RolloutSummary = z
+  .strictObject({
+    id: z.uuid(),
+    number: z.number().int(),
+    kind: z.enum(KINDS),
+    status: z.enum(STATUSES),
+    statusReason: z.string().nullable(),
+    write: z.string().meta({ description: "What the rollout writes, in a line" }),
+    createdBy: z.string(),
+    createdAt: isoDate(),
+    approvedBy: z.string().nullable(),
+    approvedAt: isoDate().nullable(),
+    finishedAt: isoDate().nullable(),
+    estimate: z.string().nullable().meta({ description: "The planned duration, as Kubernetes writes durations" }),
+  })
+  .meta({ id: "RolloutSummary" });
+export type RolloutSummary = z.output<typeof RolloutSummary>;
+
+const Counts = z.record(z.string(), z.number().int());
+
+export const WaveView = z.strictObject({
+  index: z.number().int(),
+  name: z.string(),
+  kind: z.string(),
+  mandatory: z.boolean(),
+  releasedAt: isoDate().nullable(),
+  releasedBy: z.string().nullable(),
+  total: z.number().int(),
+  counts: Counts,
+  state: z.enum(["pending", "waiting-for-window", "running", "succeeded", "failed"]),
+});
+export type WaveView = z.output<typeof WaveView>;
+
+export const RolloutView = RolloutSummary.extend({
+  target: z.string().nullable(),
+  bundle: z.string().nullable(),
+  strategy: z.strictObject({
+    canaries: z.union([z.number().int(), z.array(z.string())]),
+    maxConcurrency: z.string().nullable(),
+    groupBy: z.string().nullable(),
+    minSuccessTime: z.string(),
+    progressDeadline: z.string(),
+    maxFailures: z.string(),
+    mandatoryGroups: z.array(z.string()),
+    onFailure: z.enum(["pause", "continue"]),
+    releaseEachWave: z.boolean(),
+  }),
+  waves: z.array(WaveView),
+  counts: Counts.meta({ description: "Clusters per state, excluded ones included" }),
+  included: z.number().int(),
+  excluded: z.number().int(),
+}).meta({ id: "Rollout" });
+export type RolloutView = z.output<typeof RolloutView>;
+
+const RolloutCluster = z
+  .strictObject({
+    clusterName: z.string(),
+    wave: z.number().int().meta({ description: "-1 for a cluster excluded by its checks" }),
+    state: z.enum(ROLLOUT_CLUSTER_STATES),
+    reason: z.string().nullable(),
+    includedBy: z.string().nullable(),
+    includedWhy: z.string().nullable(),
+    windowOpensAt: isoDate().nullable(),
+    startedAt: isoDate().nullable(),
+    writtenAt: isoDate().nullable(),
+    finishedAt: isoDate().nullable(),
+  })
+  .meta({ id: "RolloutCluster" });
+
+export const RolloutClusterPage = z.strictObject({
+  clusters: z.array(RolloutCluster),
+  next: z.string().nullable().meta({ description: "Pass as `after` for the next page; null on the last" }),
+});
+export type RolloutClusterPage = z.output<typeof RolloutClusterPage>;
+
+const RolloutParams = z.object({ id: z.string().regex(/^(\d{1,9}|[0-9a-f-]{36})$/, "No such rollout") });
+const Comment = z.strictObject({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
+
+const action = (
+  verb: "approve" | "pause" | "resume" | "abort",
+  summary: string,
+  access: readonly ("technician" | "approver")[],
+  description: string,
+) =>
+  endpoint({
+    method: "POST",
+    path: `/api/v1/rollouts/{id}/${verb}`,
+    summary,
+    description,
+    access,
+    params: RolloutParams,
+    body: Comment,
+    errors: [409],
+    answer: RolloutView,
+  });
+
+export const rolloutEndpoints = {
+  list: endpoint({
+    method: "GET",
+    path: "/api/v1/rollouts",
+    summary: "Rollouts, newest first",
+    access: "any",
+    answer: z.strictObject({ rollouts: z.array(RolloutSummary) }),
+  }),
+  create: endpoint({
+    method: "POST",
+    path: "/api/v1/rollouts",
+    summary: "Plan a rollout; with dryRun, only show the plan",
+    description:
+      "Resolves the selection (the fleet view's query string, or names), checks each cluster before it enters (the first reason it may not, in `excluded`), and plans the waves. With `dryRun: true` nothing is saved and the answer is the plan; otherwise the plan is saved waiting for approval by someone else and the answer is the rollout (201). Durations are written as Kubernetes writes them (30m, 2h).",
+    access: ["technician"],
+    body: RolloutRequestSchema,
+    maxBodyBytes: 512 * 1024,
+    status: 201,
+    errors: [409, 422],
+    answer: z.union([RolloutPlanAnswer, RolloutView]),
+  }),
+  get: endpoint({
+    method: "GET",
+    path: "/api/v1/rollouts/{id}",
+    summary: "A rollout: its plan, its waves and their states, the failure budget",
+    access: "any",
+    params: RolloutParams,
+    answer: RolloutView,
+  }),
+  clusters: endpoint({
+    method: "GET",
+    path: "/api/v1/rollouts/{id}/clusters",
+    summary: "A page of a rollout's clusters, in wave then name order",
+    access: "any",
+    params: RolloutParams,
+    query: z.object({
+      state: z.enum(ROLLOUT_CLUSTER_STATES).optional(),
+      after: z.string().max(300).optional(),
+      limit: z.coerce.number().int().min(1).max(1000).default(100),
+    }),
+    answer: RolloutClusterPage,
+  }),
+  approve: action(
+    "approve",
+    "Approve a planned rollout (never by its requester)",
+    ["approver"],
+    "Starts the rollout: its first wave begins inside its windows.",
+  ),
+  pause: action(
+    "pause",
+    "Pause a running rollout",
+    ["technician", "approver"],
+    "No new cluster starts; steps already running are followed to their end.",
+  ),
+  resume: action(
+    "resume",
+    "Resume a paused rollout",
+    ["approver"],
+    "Also the way on after the failure budget paused it: the decision is recorded.",
+  ),
+  abort: action(
+    "abort",
+    "Abort a rollout for good (a comment saying why is required)",
+    ["approver"],
+    "No new cluster starts; what was written stays written.",
+  ),
+};

@@ -1,0 +1,79 @@
+/**
+ * What a rollout writes to one cluster, and how it follows the result there. The write reads the
+ * cluster first and does nothing when the step is already in place, so a runner that stopped between
+ * writing and recording it confirms the write instead of repeating it.
+ */
+import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import type { RolloutRequest } from "../domain/rollouts/request";
+import { upgradeProgress, type StepProgress } from "../domain/rollouts/upgradeProgress";
+import { KubeError } from "../kube/client";
+import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
+import { setDesiredUpdate } from "../kube/writers";
+import type { RolloutRecord } from "../store/rollouts";
+
+/** The cluster answered and refused: the step failed, in the cluster's words. */
+export class StepRefused extends Error {}
+
+export type Executor = {
+  write(cluster: string, rollout: RolloutRecord): Promise<void>;
+  follow(cluster: string, rollout: RolloutRecord): Promise<StepProgress>;
+};
+
+/** Only an answer from the API server (4xx) says the cluster did not take a write; a timeout or a 5xx may come after it did. */
+const definitelyRefused = (error: unknown) =>
+  error instanceof KubeError && error.status !== undefined && error.status >= 400 && error.status < 500;
+
+const systemActor = (rollout: RolloutRecord) => ({ actor: `rollout ${rollout.number}`, role: null, ip: null });
+
+type Update = { version?: string; image?: string; release?: { version?: string; image?: string } };
+
+const upgrade: Executor = {
+  async write(cluster, rollout) {
+    const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;
+    await withClusterClient(cluster, async (client) => {
+      const cv = await readClusterVersion(client);
+      if (cv.status !== "ok") throw cv.status === "error" ? cv.error : new StepRefused(`cannot read ClusterVersion: ${cv.reason}`);
+      const status = (cv.value.status ?? {}) as { availableUpdates?: Update[] | null; conditionalUpdates?: Update[] };
+      const offered =
+        (status.availableUpdates ?? []).find((u) => u.version === target) ??
+        (status.conditionalUpdates ?? []).map((u) => u.release ?? {}).find((r) => r.version === target);
+      if (!offered?.image) throw new StepRefused(`its ClusterVersion no longer lists ${target} as an update`);
+      try {
+        await auditedClusterWrite(
+          systemActor(rollout),
+          cluster,
+          {
+            object: "ClusterVersion version",
+            change: `set spec.desiredUpdate to ${target}`,
+            details: { rollout: rollout.number, image: offered.image },
+          },
+          () => setDesiredUpdate(client, { version: target, image: offered.image! }),
+          (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
+        );
+      } catch (error) {
+        if (definitelyRefused(error)) throw new StepRefused(`${cluster} refused the update: ${clusterAnswer(error)}`);
+        throw error;
+      }
+    });
+  },
+  async follow(cluster, rollout) {
+    const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;
+    return withClusterClient(cluster, async (client) => {
+      const [cv, pools] = await Promise.all([readClusterVersion(client), readMachineConfigPools(client)]);
+      if (cv.status !== "ok")
+        return { state: "running", note: `cannot read ClusterVersion now: ${cv.status === "error" ? clusterAnswer(cv.error) : cv.reason}` };
+      const status = cv.value.status;
+      return upgradeProgress(
+        target,
+        {
+          desiredVersion: cv.value.spec?.desiredUpdate?.version ?? null,
+          history: status?.history ?? [],
+          conditions: status?.conditions ?? [],
+        },
+        pools.status === "ok" ? pools.items.map((p) => ({ name: p.metadata.name, conditions: p.status?.conditions ?? [] })) : [],
+      );
+    });
+  },
+};
+
+export const EXECUTORS: Partial<Record<RolloutRequest["kind"], Executor>> = { upgrade };

@@ -1,0 +1,168 @@
+/**
+ * Making a rollout's plan: the selection resolved and frozen, each cluster checked before it enters,
+ * the waves, the windows and the estimate. With `dryRun` nothing is saved and the plan is the
+ * answer; otherwise the plan is saved, waiting for someone else's approval.
+ */
+import { auditActor, type Actor } from "../auth/actor";
+import { exclusionReason, type CandidateFacts, type RolloutIntent } from "../domain/rollouts/eligibility";
+import { estimateRollout, type RolloutEstimate } from "../domain/rollouts/estimate";
+import { planWaves, type PlannedWave } from "../domain/rollouts/plan";
+import type { RolloutRequest } from "../domain/rollouts/request";
+import { checkWindowFits, type MaintenanceWindow } from "../domain/rollouts/windows";
+import { UserFacingError } from "../errors";
+import { FleetListQuerySchema, filterOf } from "../fleet/fleetQuery";
+import { staleBefore } from "../fleet/fleetList";
+import { firstIssue } from "../http/api";
+import { findBundle, findVettedBundle } from "../store/bundles";
+import type { FleetFilter } from "../store/fleetWindow";
+import { describeWrite } from "./describe";
+import { EXECUTORS } from "./executors";
+import { candidateFacts, ClusterInActiveRolloutError, createRollout, type RolloutRecord } from "../store/rollouts";
+
+/** How long one cluster's step is expected to take, per kind: what windows must fit and the estimate adds up. */
+export const EXPECTED_STEP_MS: Record<RolloutRequest["kind"], number> = {
+  upgrade: 90 * 60_000,
+  bundle: 60 * 60_000,
+  acknowledgement: 10 * 60_000,
+};
+
+export type RolloutPlan = {
+  waves: PlannedWave[];
+  excluded: { cluster: string; reason: string }[];
+  failureBudget: number;
+  estimate: RolloutEstimate;
+  selected: number;
+};
+
+/** The fleet view's query string as a selection; paging and sorting play no part in one. */
+function selectionOf(request: RolloutRequest): { names: string[] } | { filter: FleetFilter } {
+  if ("clusters" in request.selection) return { names: [...new Set(request.selection.clusters)] };
+  const parsed = FleetListQuerySchema.safeParse(Object.fromEntries(new URLSearchParams(request.selection.query)));
+  if (!parsed.success) throw new UserFacingError(400, `selection.query: ${firstIssue(parsed.error)}`);
+  return { filter: filterOf(parsed.data) };
+}
+
+/** What each cluster gets written, and what plan-wide checks (a vetted bundle) decide it. */
+async function intentOf(request: RolloutRequest): Promise<RolloutIntent> {
+  if (request.kind === "upgrade") return { kind: "upgrade", target: request.target, acceptRisks: request.acceptRisks };
+  if (request.kind === "acknowledgement") return { kind: "acknowledgement" };
+  const digest = request.bundle.replace(/^sha256:/, "");
+  if (!(await findVettedBundle(digest)))
+    throw new UserFacingError(422, `bundle: sha256:${digest.slice(0, 12)}… has not been vetted by an approver`);
+  const bundle = await findBundle(digest);
+  if (!bundle)
+    throw new UserFacingError(422, `bundle: sha256:${digest.slice(0, 12)}… is vetted but not uploaded; upload its manifest first`);
+  return { kind: "bundle", release: bundle.releaseVersion };
+}
+
+/** The window a cluster's writes must start in: its label value's own, else the plan's, else none. */
+export function windowResolver(windows: RolloutRequest["windows"], labelsOf: (cluster: string) => Record<string, string>) {
+  return (cluster: string): MaintenanceWindow | null => {
+    if (!windows) return null;
+    const value = windows.label ? labelsOf(cluster)[windows.label] : undefined;
+    return (value !== undefined ? windows.byValue?.[value] : undefined) ?? windows.default ?? null;
+  };
+}
+
+function checkWindows(request: RolloutRequest): void {
+  const all = [
+    ...(request.windows?.default ? [["windows.default", request.windows.default] as const] : []),
+    ...Object.entries(request.windows?.byValue ?? {}).map(([value, w]) => [`windows.byValue.${value}`, w] as const),
+  ];
+  for (const [field, window] of all) {
+    const problem = checkWindowFits(window, EXPECTED_STEP_MS[request.kind]);
+    if (problem) throw new UserFacingError(400, `${field}: ${problem}`);
+  }
+}
+
+export async function planRollout(request: RolloutRequest, now = new Date()): Promise<RolloutPlan> {
+  checkWindows(request);
+  const intent = await intentOf(request);
+  const selection = selectionOf(request);
+  const facts = await candidateFacts(selection, staleBefore());
+  if ("names" in selection) {
+    const known = new Set(facts.map((f) => f.name));
+    const unknown = selection.names.filter((n) => !known.has(n));
+    if (unknown.length) throw new UserFacingError(400, `selection.clusters: no cluster named ${unknown.slice(0, 3).join(", ")}`);
+  }
+  if (!facts.length) throw new UserFacingError(400, "selection: no cluster matches it");
+  const excluded: RolloutPlan["excluded"] = [];
+  const included: CandidateFacts[] = [];
+  for (const f of facts) {
+    const reason = exclusionReason(f, intent);
+    if (reason) excluded.push({ cluster: f.name, reason });
+    else included.push(f);
+  }
+  const { strategy } = request;
+  // Every cluster excluded is still a plan worth showing: the list says why each one was left out.
+  const planned = included.length
+    ? planWaves(included, {
+        canaries: strategy.canaries,
+        maxConcurrency: strategy.maxConcurrency ?? null,
+        groupBy: strategy.groupBy ?? null,
+        mandatoryGroups: strategy.mandatoryGroups,
+        maxFailures: strategy.maxFailures,
+      })
+    : { ok: true as const, waves: [] as PlannedWave[], failureBudget: 0 };
+  if (!planned.ok) throw new UserFacingError(400, `${planned.field}: ${planned.reason}`);
+  const labels = new Map(included.map((f) => [f.name, f.labels]));
+  const estimate = estimateRollout(planned.waves, {
+    start: now,
+    stepMs: EXPECTED_STEP_MS[request.kind],
+    minSuccessMs: strategy.minSuccessTime ?? 0,
+    windowOf: windowResolver(request.windows, (c) => labels.get(c) ?? {}),
+  });
+  return { waves: planned.waves, excluded, failureBudget: planned.failureBudget, estimate, selected: facts.length };
+}
+
+export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, actor: Actor): Promise<RolloutRecord> {
+  if (!EXECUTORS[request.kind])
+    throw new UserFacingError(
+      422,
+      `kind: a ${request.kind} rollout can be planned (dryRun) but not run yet; roll it out cluster by cluster for now`,
+    );
+  const clusters = plan.waves.reduce((n, w) => n + w.clusters.length, 0);
+  if (!clusters) {
+    const first = plan.excluded[0];
+    throw new UserFacingError(
+      400,
+      `selection: every selected cluster was excluded${first ? ` (first: ${first.cluster}: ${first.reason})` : ""}`,
+    );
+  }
+  try {
+    return await createRollout(
+      {
+        kind: request.kind,
+        request: { ...request, dryRun: undefined },
+        createdById: actor.user.id,
+        createdBy: actor.user.username,
+        estimateMs: plan.estimate.totalMs,
+        waves: plan.waves,
+        excluded: plan.excluded,
+      },
+      {
+        ...auditActor(actor),
+        action: "rollout.create",
+        targetType: "rollout",
+        summary: `planned a rollout (${describeWrite(request)}) over ${clusters} clusters in ${plan.waves.length} waves; ${plan.excluded.length} excluded`,
+        details: { kind: request.kind, clusters, waves: plan.waves.length, excluded: plan.excluded.length },
+      },
+    );
+  } catch (error) {
+    if (error instanceof ClusterInActiveRolloutError) throw new UserFacingError(409, error.message);
+    throw error;
+  }
+}
+
+/** The plan as the API answers it: times as ISO strings. */
+export function planAnswer(plan: RolloutPlan) {
+  const { estimate } = plan;
+  return {
+    ...plan,
+    estimate: {
+      totalMs: estimate.totalMs,
+      finishesAt: estimate.finishesAt.toISOString(),
+      waves: estimate.waves.map((w) => ({ ...w, startsAt: w.startsAt.toISOString(), endsAt: w.endsAt.toISOString() })),
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as abortRoute } from "@/app/api/v1/rollouts/[id]/abort/route";
+import { POST as approveRoute } from "@/app/api/v1/rollouts/[id]/approve/route";
+import { GET as clustersRoute } from "@/app/api/v1/rollouts/[id]/clusters/route";
+import { POST as pauseRoute } from "@/app/api/v1/rollouts/[id]/pause/route";
+import { POST as resumeRoute } from "@/app/api/v1/rollouts/[id]/resume/route";
+import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
+import { GET as listRoute, POST as createRoute } from "@/app/api/v1/rollouts/route";
+import { hashPassword } from "../auth/password";
+import { Collector } from "../collector/collector";
+import type { Fleet } from "../simulator/cluster";
+import type { SimulatorServer } from "../simulator/http";
+import { startTestSimulator } from "../simulator/testing";
+import { listAudit } from "../store/audit";
+import { getPool } from "../store/db";
+import { makeAllDue } from "../store/sweeps";
+import { createUser } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
+import { params, request, signIn as signInAs } from "../testing/routes";
+
+/**
+ * Rollout plans through their route handlers, against real Postgres and the simulated fleet swept by
+ * the real collector: what a browser or a script gets back, and what is (not) saved.
+ */
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+
+let fleet: Fleet;
+let sim: SimulatorServer;
+const signIn = (username: string) => signInAs(username, `${username} password for tests`);
+const post = (cookie: string, body: unknown) => createRoute(request("/api/v1/rollouts", { method: "POST", cookie, body }));
+const act = (route: typeof approveRoute, verb: string, id: string, cookie: string, comment = "") =>
+  route(request(`/api/v1/rollouts/${id}/${verb}`, { method: "POST", cookie, body: { comment } }), params({ id }));
+const saved = async () => Number((await getPool().query(`SELECT count(*) FROM "Rollout"`)).rows[0].count);
+
+const upgrade = (over: Record<string, unknown> = {}) => ({
+  kind: "upgrade",
+  target: "4.19.11",
+  selection: { clusters: ["prod-east", "prod-east-422", "legacy"] },
+  strategy: { canaries: 1, maxConcurrency: 1, maxFailures: 0, minSuccessTime: "10m" },
+  ...over,
+});
+
+/** Adds a conditional update with one risk to a simulated cluster's ClusterVersion, as the CVO reports it. */
+function offerConditionalUpdate(cluster: string, version: string, risk: string) {
+  const c = fleet.get(cluster)!;
+  const info = c.kindFor({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion" })!;
+  const cv = c.store.get(info, undefined, "version") as { status: Record<string, unknown> };
+  const conditionalUpdates = [
+    {
+      release: { version, image: `quay.io/openshift-release-dev/ocp-release@sha256:${"a".repeat(64)}` },
+      risks: [
+        {
+          name: risk,
+          message: "Clusters on old boot images may fail to scale",
+          url: "https://access.redhat.com/solutions/1",
+          matchingRules: [{ type: "Always" }],
+        },
+      ],
+      conditions: [{ type: "Recommended", status: "False", reason: risk, message: "", lastTransitionTime: new Date().toISOString() }],
+    },
+  ];
+  c.store.replace(info, undefined, "version", { ...cv, status: { ...cv.status, conditionalUpdates } } as never, "status");
+}
+
+beforeAll(async () => {
+  ({ fleet, sim } = await startTestSimulator());
+  offerConditionalUpdate("prod-east", "4.19.13", "AWSOldBootImages");
+  await registerSimulatedClusters(sim, fleet.list());
+  for (const [username, role] of [
+    ["ada", "admin"],
+    ["alice", "approver"],
+    ["tom", "technician"],
+    ["vic", "viewer"],
+  ] as const)
+    await createUser({ username, role, passwordHash: await hashPassword(`${username} password for tests`) }, { actor: null });
+  await makeAllDue();
+  await new Collector(testCollectorOptions("test")).runOnce();
+});
+afterAll(() => sim.close());
+
+describe("planning a rollout", () => {
+  it("shows the plan with dryRun, saving nothing: canaries, waves, each excluded cluster with its reason, the estimate", async () => {
+    const tom = await signIn("tom");
+    const response = await post(tom, upgrade({ dryRun: true }));
+    expect(response.status).toBe(200);
+    const plan = await response.json();
+    expect(plan.waves.map((w: { name: string; clusters: string[] }) => [w.name, w.clusters])).toEqual([
+      ["canaries", ["legacy"]],
+      ["wave 1", ["prod-east"]],
+    ]);
+    expect(plan.excluded).toEqual([{ cluster: "prod-east-422", reason: "it already runs 4.22.3, not older than 4.19.11" }]);
+    expect(plan.selected).toBe(3);
+    // Two 90-minute steps and one 10-minute soak between them.
+    expect(plan.estimate.totalMs).toBe(2 * 90 * 60_000 + 10 * 60_000);
+    expect(await saved()).toBe(0);
+  });
+
+  it("selects by the fleet view's query string", async () => {
+    const tom = await signIn("tom");
+    const plan = await (
+      await post(tom, upgrade({ dryRun: true, selection: { query: "version=4.19&sort=name&limit=5" }, strategy: {} }))
+    ).json();
+    expect(plan.selected).toBe(2);
+    expect(plan.waves).toEqual([{ name: "wave 1", kind: "batch", group: null, mandatory: false, clusters: ["legacy", "prod-east"] }]);
+    const bad = await post(tom, upgrade({ dryRun: true, selection: { query: "version=latest" } }));
+    expect([bad.status, (await bad.json()).error]).toEqual([
+      400,
+      "selection.query: version: must be a minor version like 4.19, or unknown",
+    ]);
+  });
+
+  it("refuses a conditional update unless the plan accepts its risks", async () => {
+    const tom = await signIn("tom");
+    const refused = await (await post(tom, upgrade({ dryRun: true, target: "4.19.13", strategy: {} }))).json();
+    expect(refused.waves).toEqual([]);
+    expect(refused.excluded).toContainEqual({
+      cluster: "prod-east",
+      reason: "4.19.13 is only a conditional update for it, with risks the plan does not accept: AWSOldBootImages",
+    });
+    const accepted = await (
+      await post(tom, upgrade({ dryRun: true, target: "4.19.13", acceptRisks: ["AWSOldBootImages"], strategy: {} }))
+    ).json();
+    expect(accepted.waves[0].clusters).toEqual(["prod-east"]);
+    const saved = await post(tom, upgrade({ target: "4.19.13", strategy: {} }));
+    expect([saved.status, (await saved.json()).error]).toEqual([
+      400,
+      expect.stringMatching(/^selection: every selected cluster was excluded/),
+    ]);
+  });
+
+  it("answers bad input with a 4xx naming the field, and saves nothing", async () => {
+    const tom = await signIn("tom");
+    const cases: [unknown, number, RegExp][] = [
+      [upgrade({ strategy: { maxConcurrency: 0 } }), 400, /^strategy\.maxConcurrency: /],
+      [upgrade({ strategy: { maxFailures: "150%" } }), 400, /^strategy\.maxFailures: 150% is over 100%/],
+      [upgrade({ windows: { default: { schedule: "0 2 * *", duration: "4h" } } }), 400, /^windows\.default\.schedule: /],
+      [
+        upgrade({ windows: { default: { schedule: "0 2 * * 6", duration: "4h", timeZone: "Mars/Olympus" } } }),
+        400,
+        /^windows\.default\.timeZone: /,
+      ],
+      [
+        upgrade({ windows: { default: { schedule: "0 2 * * 6", duration: "30m", timeZone: "UTC" } } }),
+        400,
+        /^windows\.default: the window is open for 30 minutes, shorter than a cluster's expected step/,
+      ],
+      [upgrade({ selection: { clusters: ["nowhere"] } }), 400, /^selection\.clusters: no cluster named nowhere/],
+      [
+        upgrade({ target: "4.30.1" }),
+        400,
+        /^selection: every selected cluster was excluded \(first: legacy: its ClusterVersion does not list 4\.30\.1/,
+      ],
+      [
+        { kind: "bundle", bundle: "b".repeat(64), selection: { clusters: ["prod-east"] } },
+        422,
+        /^bundle: sha256:bbbbbbbbbbbb… has not been vetted/,
+      ],
+    ];
+    for (const [body, status, message] of cases) {
+      const response = await post(tom, body);
+      const error = (await response.json()).error;
+      expect([response.status, error]).toEqual([status, expect.stringMatching(message)]);
+    }
+    expect(await saved()).toBe(0);
+  });
+
+  it("is planned by technicians, not viewers", async () => {
+    const vic = await signIn("vic");
+    expect((await post(vic, upgrade({ dryRun: true }))).status).toBe(403);
+  });
+});
+
+describe("a saved rollout", () => {
+  it("waits for someone else's approval, holds its clusters, and is paused, resumed and aborted by the right roles, each audited", async () => {
+    const [tom, alice, vic] = [await signIn("tom"), await signIn("alice"), await signIn("vic")];
+    const created = await post(tom, upgrade());
+    expect(created.status).toBe(201);
+    const rollout = await created.json();
+    expect(rollout).toMatchObject({ status: "awaiting-approval", createdBy: "tom", write: "upgrade to 4.19.11", included: 2, excluded: 1 });
+    expect(rollout.strategy).toMatchObject({
+      canaries: 1,
+      maxConcurrency: "1",
+      minSuccessTime: "10m",
+      progressDeadline: "None",
+      maxFailures: "0",
+    });
+    expect(rollout.waves.map((w: { name: string; total: number; state: string }) => [w.name, w.total, w.state])).toEqual([
+      ["canaries", 1, "pending"],
+      ["wave 1", 1, "pending"],
+    ]);
+    const id = rollout.id as string;
+
+    // Its clusters are held: another plan over them excludes them, naming this rollout.
+    const second = await (await post(tom, upgrade({ dryRun: true }))).json();
+    expect(second.excluded).toContainEqual({ cluster: "prod-east", reason: `already in rollout ${rollout.number}, which has not ended` });
+
+    const own = await act(approveRoute, "approve", id, tom);
+    expect([own.status, (await own.json()).error]).toEqual([403, "This needs the approver role; you are signed in as tom (technician)"]);
+    expect((await act(approveRoute, "approve", id, vic)).status).toBe(403);
+    const approved = await act(approveRoute, "approve", id, alice, "looks right");
+    expect(approved.status).toBe(200);
+    expect(await approved.json()).toMatchObject({ status: "running", approvedBy: "alice" });
+    const twice = await act(approveRoute, "approve", id, alice);
+    expect([twice.status, (await twice.json()).error]).toEqual([409, `Rollout ${rollout.number} is running; it cannot be approved now`]);
+
+    expect((await (await act(pauseRoute, "pause", id, tom, "site visit")).json()).status).toBe("paused");
+    expect((await act(resumeRoute, "resume", id, tom)).status).toBe(403);
+    expect((await (await act(resumeRoute, "resume", id, alice)).json()).status).toBe("running");
+    const noReason = await act(abortRoute, "abort", id, alice);
+    expect([noReason.status, (await noReason.json()).error]).toEqual([
+      400,
+      "comment: say why the rollout is aborted (at least 3 characters)",
+    ]);
+    const aborted = await (await act(abortRoute, "abort", id, alice, "wrong target")).json();
+    expect(aborted).toMatchObject({ status: "aborted", statusReason: "aborted by alice: wrong target" });
+    expect(aborted.finishedAt).not.toBeNull();
+
+    const events = (await listAudit()).filter((e) => e.action.startsWith("rollout.")).map((e) => `${e.actor} ${e.action}`);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        "tom rollout.create",
+        "alice rollout.approve",
+        "tom rollout.pause",
+        "alice rollout.resume",
+        "alice rollout.abort",
+      ]),
+    );
+
+    // Ended, it holds nothing.
+    const after = await (await post(tom, upgrade({ dryRun: true }))).json();
+    expect(after.excluded.map((e: { cluster: string }) => e.cluster)).toEqual(["prod-east-422"]);
+  });
+
+  it("an approver may not approve a plan they made", async () => {
+    const alice = await signIn("alice");
+    const ada = await signIn("ada");
+    const created = await (await post(ada, upgrade())).json();
+    const own = await act(approveRoute, "approve", created.id, ada);
+    expect([own.status, (await own.json()).error]).toEqual([
+      403,
+      "You planned this rollout; someone else with the approver role must approve it",
+    ]);
+    expect((await act(approveRoute, "approve", created.id, alice)).status).toBe(200);
+    await act(abortRoute, "abort", created.id, alice, "test over");
+  });
+
+  it("lists rollouts and pages through a rollout's clusters", async () => {
+    const vic = await signIn("vic");
+    const list = await (await listRoute(request("/api/v1/rollouts", { cookie: vic }))).json();
+    expect(list.rollouts.map((r: { number: number }) => r.number)).toEqual([2, 1]);
+    const one = await getRoute(request("/api/v1/rollouts/1", { cookie: vic }), params({ id: "1" }));
+    expect((await one.json()).number).toBe(1);
+    expect((await getRoute(request("/api/v1/rollouts/99", { cookie: vic }), params({ id: "99" }))).status).toBe(404);
+    const page = (after?: string) =>
+      clustersRoute(
+        request(`/api/v1/rollouts/1/clusters?limit=2${after ? `&after=${encodeURIComponent(after)}` : ""}`, { cookie: vic }),
+        params({ id: "1" }),
+      );
+    const first = await (await page()).json();
+    expect(first.clusters.map((c: { clusterName: string; wave: number }) => [c.wave, c.clusterName])).toEqual([
+      [-1, "prod-east-422"],
+      [0, "legacy"],
+    ]);
+    const second = await (await page(first.next)).json();
+    expect([second.clusters.map((c: { clusterName: string }) => c.clusterName), second.next]).toEqual([["prod-east"], null]);
+    expect((await page("garbage")).status).toBe(400);
+  });
+});

@@ -1,0 +1,374 @@
+import type { CandidateFacts } from "../domain/rollouts/eligibility";
+import type { ClusterState } from "../domain/rollouts/progress";
+import { auditRow, type AuditInput } from "./audit";
+import { getDb } from "./db";
+import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
+import { where, type FleetFilter } from "./fleetWindow";
+
+/**
+ * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
+ * the status it changes (two approvers, or a pause racing the runner, give one change) and carries
+ * its audit event in the same transaction.
+ */
+export const ROLLOUT_STATUSES = ["awaiting-approval", "running", "paused", "completed", "aborted"] as const;
+export type RolloutStatus = (typeof ROLLOUT_STATUSES)[number];
+/** A rollout that has not ended holds its clusters: none of them may enter another. */
+export const ACTIVE_STATUSES: readonly RolloutStatus[] = ["awaiting-approval", "running", "paused"];
+
+export type RolloutRecord = {
+  id: string;
+  number: number;
+  kind: "upgrade" | "bundle" | "acknowledgement";
+  status: RolloutStatus;
+  statusReason: string | null;
+  request: unknown;
+  createdById: string;
+  createdBy: string;
+  createdAt: string;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  finishedAt: string | null;
+  estimateMs: number | null;
+};
+
+export type RolloutWaveRecord = {
+  index: number;
+  name: string;
+  kind: string;
+  mandatory: boolean;
+  releasedAt: string | null;
+  releasedBy: string | null;
+};
+
+/** A cluster's state in a rollout: its step's, or excluded by its checks when the plan was made. */
+export type RolloutClusterState = ClusterState | "excluded";
+
+export type RolloutClusterRecord = {
+  clusterName: string;
+  wave: number;
+  state: RolloutClusterState;
+  reason: string | null;
+  includedBy: string | null;
+  includedWhy: string | null;
+  windowOpensAt: string | null;
+  startedAt: string | null;
+  writtenAt: string | null;
+  finishedAt: string | null;
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+type RolloutRow = Awaited<ReturnType<ReturnType<typeof getDb>["rollout"]["findFirstOrThrow"]>>;
+const recordOf = (r: RolloutRow): RolloutRecord => ({
+  id: r.id,
+  number: r.number,
+  kind: r.kind as RolloutRecord["kind"],
+  status: r.status as RolloutStatus,
+  statusReason: r.statusReason,
+  request: r.request,
+  createdById: r.createdById,
+  createdBy: r.createdBy,
+  createdAt: r.createdAt.toISOString(),
+  approvedBy: r.approvedBy,
+  approvedAt: iso(r.approvedAt),
+  finishedAt: iso(r.finishedAt),
+  estimateMs: r.estimateMs === null ? null : Number(r.estimateMs),
+});
+
+const asArray = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END`;
+
+/**
+ * What decides whether each selected cluster may enter a rollout, read in one query: the fleet
+ * row's summary, the update lists of its ClusterVersion and whether another rollout holds it.
+ * `names` chooses clusters by name; otherwise the fleet view's filter does.
+ */
+export async function candidateFacts(
+  selection: { filter: FleetFilter } | { names: string[] },
+  staleBefore: Date,
+): Promise<CandidateFacts[]> {
+  const values: unknown[] = [storedTime(staleBefore)];
+  const condition =
+    "names" in selection ? `WHERE c."name" = ANY($${values.push(selection.names)}::text[])` : where(selection.filter, values, staleBefore);
+  const active = `$${values.push(ACTIVE_STATUSES)}::text[]`;
+  const version = `s."snapshot"->'version'`;
+  const rows = await queryText(
+    `SELECT c."name", c."labels", ${OFFLINE}, ${staleWhen("$1")}, c."lastContactError", s."version",
+            s."readinessTarget", coalesce(s."readinessStatus", 'unknown'), s."readinessBlocker",
+            ${asArray(`${version}->'availableUpdates'`)},
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('version', u->>'version', 'risks',
+                      (SELECT coalesce(jsonb_agg(jsonb_build_object('name', r->>'name')), '[]'::jsonb)
+                         FROM jsonb_array_elements(${asArray(`u->'risks'`)}) r))), '[]'::jsonb)
+               FROM jsonb_array_elements(${asArray(`${version}->'conditionalUpdates'`)}) u),
+            coalesce(s."snapshot"->'enforcement'->>'served' = 'true', false),
+            (SELECT r."number"::text FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
+              WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1)
+       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition}
+      ORDER BY c."name"`,
+    values,
+  );
+  return rows.map((r) => ({
+    name: r[0]!,
+    labels: JSON.parse(r[1] ?? "{}") as Record<string, string>,
+    offline: r[2] === "t",
+    stale: r[3] === "t",
+    lastContactError: r[4] ?? null,
+    version: r[5] ?? null,
+    readinessTarget: r[6] ?? null,
+    readinessStatus: r[7]!,
+    readinessBlocker: r[8] ?? null,
+    availableUpdates: (JSON.parse(r[9] ?? "[]") as unknown[]).filter((v): v is string => typeof v === "string"),
+    conditionalUpdates: (JSON.parse(r[10] ?? "[]") as { version: string | null; risks: { name: string | null }[] }[])
+      .filter((u) => typeof u.version === "string")
+      .map((u) => ({ version: u.version!, risks: u.risks.filter((k) => typeof k.name === "string").map((k) => ({ name: k.name! })) })),
+    acknowledgementServed: r[11] === "t",
+    activeRollout: r[12] ?? null,
+  }));
+}
+
+export type NewRollout = {
+  kind: RolloutRecord["kind"];
+  request: object;
+  createdById: string;
+  createdBy: string;
+  estimateMs: number;
+  waves: { name: string; kind: string; mandatory: boolean; clusters: string[] }[];
+  excluded: { cluster: string; reason: string }[];
+};
+
+export class ClusterInActiveRolloutError extends Error {}
+
+/**
+ * Saves a plan with its clusters. The check that none of them is in another active rollout is
+ * repeated under a lock, so two plans made at once over the same clusters cannot both be saved.
+ */
+export async function createRollout(plan: NewRollout, audit: AuditInput): Promise<RolloutRecord> {
+  const included = plan.waves.flatMap((w) => w.clusters);
+  return getDb().$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('fleetskew.rollouts.plan'))`);
+      const [held] = await tx.$queryRawUnsafe<{ clusterName: string; number: number }[]>(
+        `SELECT rc."clusterName", r."number" FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
+          WHERE rc."clusterName" = ANY($1::text[]) AND rc."state" <> 'excluded' AND r."status" = ANY($2::text[]) LIMIT 1`,
+        included,
+        ACTIVE_STATUSES,
+      );
+      if (held) throw new ClusterInActiveRolloutError(`${held.clusterName} is already in rollout ${held.number}, which has not ended`);
+      const ids = new Map(
+        (await tx.cluster.findMany({ where: { name: { in: included } }, select: { id: true, name: true } })).map((c) => [c.name, c.id]),
+      );
+      const row = await tx.rollout.create({
+        data: {
+          kind: plan.kind,
+          status: "awaiting-approval",
+          request: plan.request,
+          createdById: plan.createdById,
+          createdBy: plan.createdBy,
+          estimateMs: BigInt(Math.round(plan.estimateMs)),
+        },
+      });
+      await tx.rolloutWave.createMany({
+        data: plan.waves.map((w, index) => ({ rolloutId: row.id, index, name: w.name, kind: w.kind, mandatory: w.mandatory })),
+      });
+      await tx.rolloutCluster.createMany({
+        data: [
+          ...plan.waves.flatMap((w, index) =>
+            w.clusters.map((name) => ({
+              rolloutId: row.id,
+              clusterName: name,
+              clusterId: ids.get(name) ?? null,
+              wave: index,
+              state: "pending",
+            })),
+          ),
+          ...plan.excluded.map((e) => ({ rolloutId: row.id, clusterName: e.cluster, wave: -1, state: "excluded", reason: e.reason })),
+        ],
+      });
+      await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, rollout: row.number } }) });
+      return recordOf(row);
+    },
+    { timeout: 60_000 },
+  );
+}
+
+export async function findRollout(idOrNumber: string): Promise<RolloutRecord | null> {
+  const number = /^\d{1,9}$/.test(idOrNumber) ? Number(idOrNumber) : null;
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrNumber);
+  if (number === null && !isUuid) return null;
+  const row = await getDb().rollout.findFirst({ where: number !== null ? { number } : { id: idOrNumber } });
+  return row ? recordOf(row) : null;
+}
+
+export async function listRollouts(limit = 200): Promise<RolloutRecord[]> {
+  return (await getDb().rollout.findMany({ orderBy: { number: "desc" }, take: limit })).map(recordOf);
+}
+
+export async function rolloutWaves(rolloutId: string): Promise<RolloutWaveRecord[]> {
+  const rows = await getDb().rolloutWave.findMany({ where: { rolloutId }, orderBy: { index: "asc" } });
+  return rows.map((w) => ({
+    index: w.index,
+    name: w.name,
+    kind: w.kind,
+    mandatory: w.mandatory,
+    releasedAt: iso(w.releasedAt),
+    releasedBy: w.releasedBy,
+  }));
+}
+
+/** How many clusters are in each state, per wave (-1: excluded): the picture of the waves, in one query. */
+export async function rolloutCounts(rolloutId: string): Promise<{ wave: number; state: string; count: number }[]> {
+  const rows = await getDb().rolloutCluster.groupBy({ by: ["wave", "state"], where: { rolloutId }, _count: { _all: true } });
+  return rows.map((r) => ({ wave: r.wave, state: r.state, count: r._count._all }));
+}
+
+/** One page of a rollout's clusters, in wave then name order, after `after` (`wave:name`). */
+export async function rolloutClusters(
+  rolloutId: string,
+  options: { state?: string; after?: { wave: number; name: string }; limit: number },
+): Promise<RolloutClusterRecord[]> {
+  const rows = await getDb().rolloutCluster.findMany({
+    where: {
+      rolloutId,
+      ...(options.state ? { state: options.state } : {}),
+      ...(options.after
+        ? { OR: [{ wave: { gt: options.after.wave } }, { wave: options.after.wave, clusterName: { gt: options.after.name } }] }
+        : {}),
+    },
+    orderBy: [{ wave: "asc" }, { clusterName: "asc" }],
+    take: options.limit,
+  });
+  return rows.map((r) => ({
+    clusterName: r.clusterName,
+    wave: r.wave,
+    state: r.state as RolloutClusterState,
+    reason: r.reason,
+    includedBy: r.includedBy,
+    includedWhy: r.includedWhy,
+    windowOpensAt: iso(r.windowOpensAt),
+    startedAt: iso(r.startedAt),
+    writtenAt: iso(r.writtenAt),
+    finishedAt: iso(r.finishedAt),
+  }));
+}
+
+/**
+ * Moves a rollout from one of `from` to `to`, with its audit event, or returns null when it is no
+ * longer in one of `from` (someone else acted first). `check` may refuse (by throwing) from the
+ * current row, under its lock: the four-eyes rule lives there.
+ */
+export async function changeRolloutStatus(
+  id: string,
+  from: readonly RolloutStatus[],
+  to: RolloutStatus,
+  change: { reason?: string | null; approvedBy?: string; finished?: boolean },
+  audit: AuditInput | ((current: RolloutRecord) => AuditInput),
+  check: (current: RolloutRecord) => void = () => undefined,
+): Promise<RolloutRecord | null> {
+  return getDb().$transaction(async (tx) => {
+    const [locked] = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "Rollout" WHERE "id" = $1::uuid FOR UPDATE`, id);
+    if (!locked) return null;
+    const current = recordOf(await tx.rollout.findUniqueOrThrow({ where: { id } }));
+    if (!from.includes(current.status)) return null;
+    check(current);
+    const now = new Date();
+    const row = await tx.rollout.update({
+      where: { id },
+      data: {
+        status: to,
+        statusReason: change.reason ?? null,
+        ...(change.approvedBy ? { approvedBy: change.approvedBy, approvedAt: now } : {}),
+        ...(change.finished ? { finishedAt: now } : {}),
+      },
+    });
+    const event = typeof audit === "function" ? audit(current) : audit;
+    await tx.auditEvent.create({ data: auditRow({ ...event, details: { ...event.details, rollout: current.number } }) });
+    return recordOf(row);
+  });
+}
+
+/** Rollouts the runner looks after: running ones move on; paused ones still have steps to follow. */
+export async function rolloutsToAdvance(): Promise<RolloutRecord[]> {
+  return (await getDb().rollout.findMany({ where: { status: { in: ["running", "paused"] } }, orderBy: { number: "asc" } })).map(recordOf);
+}
+
+export type RunnerCluster = {
+  name: string;
+  wave: number;
+  state: ClusterState;
+  startedAt: Date | null;
+  writtenAt: Date | null;
+  finishedAt: Date | null;
+  labels: Record<string, string>;
+};
+
+/** Every included cluster of a rollout with what the runner decides from, in one query. */
+export async function runnerClusters(rolloutId: string): Promise<RunnerCluster[]> {
+  const rows = await queryText(
+    `SELECT rc."clusterName", rc."wave", rc."state", rc."startedAt", rc."writtenAt", rc."finishedAt", coalesce(c."labels", '{}')
+       FROM "RolloutCluster" rc LEFT JOIN "Cluster" c ON c."name" = rc."clusterName"
+      WHERE rc."rolloutId" = $1::uuid AND rc."state" <> 'excluded'`,
+    [rolloutId],
+  );
+  const at = (text: string | null | undefined) => (text ? new Date(`${text.replace(" ", "T")}Z`) : null);
+  return rows.map((r) => ({
+    name: r[0]!,
+    wave: Number(r[1]),
+    state: r[2] as ClusterState,
+    startedAt: at(r[3]),
+    writtenAt: at(r[4]),
+    finishedAt: at(r[5]),
+    labels: JSON.parse(r[6] ?? "{}") as Record<string, string>,
+  }));
+}
+
+export type ClusterChange = {
+  state?: ClusterState;
+  reason?: string | null;
+  windowOpensAt?: Date | null;
+  startedAt?: Date;
+  writtenAt?: Date;
+  finishedAt?: Date;
+};
+
+/**
+ * Changes clusters of a rollout that are still in one of `from`, and says which it changed: a
+ * step is started by the one runner whose change took, never by two.
+ */
+export async function changeRolloutClusters(
+  rolloutId: string,
+  names: string[],
+  from: readonly ClusterState[],
+  change: ClusterChange,
+): Promise<string[]> {
+  if (!names.length) return [];
+  const changed = await getDb().$queryRawUnsafe<{ clusterName: string }[]>(
+    `UPDATE "RolloutCluster" SET
+        "state" = coalesce($4, "state"),
+        "reason" = CASE WHEN $5::boolean THEN $6 ELSE "reason" END,
+        "windowOpensAt" = CASE WHEN $7::boolean THEN $8::timestamp ELSE "windowOpensAt" END,
+        "startedAt" = coalesce($9::timestamp, "startedAt"),
+        "writtenAt" = coalesce($10::timestamp, "writtenAt"),
+        "finishedAt" = coalesce($11::timestamp, "finishedAt")
+      WHERE "rolloutId" = $1::uuid AND "clusterName" = ANY($2::text[]) AND "state" = ANY($3::text[])
+      RETURNING "clusterName"`,
+    rolloutId,
+    names,
+    from,
+    change.state ?? null,
+    change.reason !== undefined,
+    change.reason ?? null,
+    change.windowOpensAt !== undefined,
+    change.windowOpensAt ? storedTime(change.windowOpensAt) : null,
+    change.startedAt ? storedTime(change.startedAt) : null,
+    change.writtenAt ? storedTime(change.writtenAt) : null,
+    change.finishedAt ? storedTime(change.finishedAt) : null,
+  );
+  return changed.map((c) => c.clusterName);
+}
+
+export async function releaseWave(rolloutId: string, index: number, by: string): Promise<boolean> {
+  const result = await getDb().rolloutWave.updateMany({
+    where: { rolloutId, index, releasedAt: null },
+    data: { releasedAt: new Date(), releasedBy: by },
+  });
+  return result.count === 1;
+}
