@@ -3,10 +3,12 @@
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
 import { userEndpoints } from "../auth/contract";
+import { fleetEndpoints } from "../fleet/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
+  fleetEndpoints,
   httpEndpoints,
   userEndpoints,
 };
