@@ -4,11 +4,13 @@
  */
 import { userEndpoints } from "../auth/contract";
 import { fleetEndpoints } from "../fleet/contract";
+import { previewEndpoints } from "../preview/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
   fleetEndpoints,
+  previewEndpoints,
   httpEndpoints,
   userEndpoints,
 };
