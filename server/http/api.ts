@@ -146,6 +146,7 @@ export type RouteHandler = ((
  */
 async function checkAnswer(endpoint: EndpointSpec, response: Response): Promise<Response> {
   if ((endpoint.produces ?? "json") !== "json" || response.status >= 300) return response;
+  if (endpoint.alsoCsv && (response.headers.get("content-type") ?? "").startsWith("text/csv")) return response;
   if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
     return answerMismatch(endpoint, "the answer is not JSON");
   }

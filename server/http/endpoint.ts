@@ -39,6 +39,11 @@ export type EndpointSpec = {
   /** The success status: 200 unless said. */
   status?: 200 | 201 | 202 | 204;
   produces?: Produces;
+  /**
+   * A JSON endpoint that also answers CSV (text/csv) when its query asks for it: says how, for the
+   * document (e.g. "?format=csv downloads the matching events"). The CSV is not checked.
+   */
+  alsoCsv?: string;
   /** Statuses this endpoint answers beyond those every endpoint may (400, 401, 403, 404, 413, 415, 429, 500, 503). */
   errors?: readonly (304 | 409 | 410 | 422 | 423 | 502 | 504)[];
 };

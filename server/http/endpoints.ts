@@ -2,6 +2,7 @@
  * Every endpoint of /api, collected from the features' contracts: the OpenAPI document is made
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
+import { auditEndpoints } from "../audit/contract";
 import { userEndpoints } from "../auth/contract";
 import { fleetEndpoints } from "../fleet/contract";
 import { previewEndpoints } from "../preview/contract";
@@ -9,6 +10,7 @@ import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
+  auditEndpoints,
   fleetEndpoints,
   previewEndpoints,
   httpEndpoints,

@@ -52,7 +52,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       ? { description: "Done; no content" }
       : produces === "csv"
         ? { description: "A CSV file", content: { "text/csv": { schema: endpoint.answer } } }
-        : { description: "The answer", content: { "application/json": { schema: endpoint.answer } } };
+        : {
+            description: endpoint.alsoCsv ? `The answer; ${endpoint.alsoCsv}` : "The answer",
+            content: {
+              "application/json": { schema: endpoint.answer },
+              ...(endpoint.alsoCsv ? { "text/csv": { schema: z.string() } } : {}),
+            },
+          };
   const errors = Object.fromEntries(
     errorStatuses(endpoint).map((code) => [
       String(code),
