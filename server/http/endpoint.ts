@@ -45,7 +45,7 @@ export type EndpointSpec = {
    */
   alsoCsv?: string;
   /** Statuses this endpoint answers beyond those every endpoint may (400, 401, 403, 404, 413, 415, 429, 500, 503). */
-  errors?: readonly (304 | 409 | 410 | 422 | 423 | 502 | 504)[];
+  errors?: readonly (304 | 404 | 409 | 410 | 422 | 423 | 502 | 504)[];
 };
 
 export type Endpoint<S extends EndpointSpec = EndpointSpec> = S & { readonly __endpoint: true };

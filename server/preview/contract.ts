@@ -157,7 +157,7 @@ export const previewEndpoints = {
     access: "any",
     body: FleetPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,
-    errors: [422],
+    errors: [404, 422],
     answer: FleetPreviewAnswer,
   }),
 };
