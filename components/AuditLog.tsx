@@ -2,8 +2,8 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
-import type { AuditPage, AuditRecord } from "@/server/audit/contract";
-import { api } from "./api";
+import { auditEndpoints, type AuditRecord } from "@/server/audit/contract";
+import { call } from "./api";
 import { keys } from "./queries";
 import type { Seed } from "./seed";
 import { Button, Card, Select, TextInput } from "./ui";
@@ -29,7 +29,8 @@ const ACTIONS: [string, string][] = [
   ["settings.", "Settings"],
 ];
 
-type Filters = { action: string; actor: string; target: string; outcome: string; from: string; to: string };
+type Outcome = AuditRecord["outcome"];
+type Filters = { action: string; actor: string; target: string; outcome: "" | Outcome; from: string; to: string };
 const NONE: Filters = { action: "", actor: "", target: "", outcome: "", from: "", to: "" };
 const PAGE = 100;
 
@@ -43,7 +44,7 @@ export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
   const q = useInfiniteQuery({
     queryKey: keys.audit(deferred),
     queryFn: ({ pageParam }) =>
-      api<AuditPage>(`/api/v1/audit?${queryOf(deferred, { limit: String(PAGE), ...(pageParam ? { before: pageParam } : {}) })}`).then(
+      call(auditEndpoints.list, { query: { ...deferred, outcome: deferred.outcome || undefined, limit: PAGE, before: pageParam } }).then(
         (r) => r.events,
       ),
     initialPageParam: "",
@@ -91,7 +92,7 @@ export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
         </label>
         <label className="flex flex-col gap-1 text-sm">
           <span className="font-medium">Outcome</span>
-          <Select value={filters.outcome} onChange={(e) => set({ outcome: e.target.value })}>
+          <Select value={filters.outcome} onChange={(e) => set({ outcome: e.target.value as Filters["outcome"] })}>
             <option value="">Any</option>
             <option value="success">success</option>
             <option value="failure">failure</option>

@@ -3,9 +3,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
-import type { PoolPreview } from "@/server/preview/clusterPreview";
-import type { FleetPreview } from "@/server/preview/fleetPreview";
-import { api } from "./api";
+import { previewEndpoints, type PoolPreview } from "@/server/preview/contract";
+import { call } from "./api";
 import { queries } from "./queries";
 import { Alert, Button, Card, Field } from "./ui";
 
@@ -67,7 +66,7 @@ export function PreviewWorkbench() {
 
   // One fleet preview: the server judges each cluster and sums them up (refused and unjudged pools included).
   const run = useMutation({
-    mutationFn: () => api<FleetPreview>("/api/v1/preview", { method: "POST", body: { machineConfig: yaml, clusters: selected } }),
+    mutationFn: () => call(previewEndpoints.fleet, { body: { machineConfig: yaml, clusters: selected } }),
   });
   const summary = run.data?.summary.text;
 

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { SaveSkewLimitsRequest, SkewLimitEntry as Entry, SkewLimitTable as Table } from "@/server/fleet/contract";
-import { api } from "./api";
+import { fleetEndpoints, type SkewLimitEntry as Entry, type SkewLimitTable as Table } from "@/server/fleet/contract";
+import { call } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
@@ -16,8 +16,7 @@ export function SkewLimitsAdmin({ initial }: { initial: Seed<Table> }) {
   const [rows, setRows] = useState<Entry[]>(initial.data.added);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const save = useMutation({
-    mutationFn: () =>
-      api<Table>("/api/v1/settings/skew-limits", { method: "PUT", body: { entries: rows } satisfies SaveSkewLimitsRequest }),
+    mutationFn: () => call(fleetEndpoints.saveSkewLimits, { body: { entries: rows } }),
     onSuccess: (saved) => {
       setRows(saved.added);
       setMessage({ tone: "ok", text: "Saved. The collector uses the new limits within a minute; verdicts change at the next sweep." });

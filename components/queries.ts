@@ -1,15 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { CandidateList, AcknowledgementList } from "@/server/acknowledgements/contract";
 import type { ApplicationList, ApplicationProgress, VettedList } from "@/server/bundles/contract";
-import type {
-  ClusterDetail,
-  ClusterList,
-  FleetSummary,
-  FleetTimeline,
-  ReadinessAnswer,
-  SkewLimitTable,
-  Timeline,
-} from "@/server/fleet/contract";
+import { fleetEndpoints } from "@/server/fleet/contract";
 import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { signInSettingsEndpoints, userEndpoints } from "@/server/auth/contract";
 import { api, call } from "./api";
@@ -22,7 +14,6 @@ import { api, call } from "./api";
 /** How many clusters a picker or the admin's list shows (the API's largest window). */
 export const CLUSTER_CHOICES = 1000;
 
-const path = (name: string) => `/api/v1/clusters/${encodeURIComponent(name)}`;
 const query = (target: string | null, key = "target") => (target ? `?${key}=${encodeURIComponent(target)}` : "");
 
 export const queries = {
@@ -33,16 +24,17 @@ export const queries = {
   clusters: () =>
     queryOptions({
       queryKey: ["clusters", "by-name"],
-      queryFn: () => api<ClusterList>(`/api/v1/clusters?sort=name&limit=${CLUSTER_CHOICES}`).then((r) => r.clusters),
+      queryFn: () => call(fleetEndpoints.list, { query: { sort: "name", limit: CLUSTER_CHOICES } }).then((r) => r.clusters),
     }),
-  cluster: (name: string) => queryOptions({ queryKey: ["clusters", name], queryFn: () => api<ClusterDetail>(path(name)) }),
+  cluster: (name: string) =>
+    queryOptions({ queryKey: ["clusters", name], queryFn: () => call(fleetEndpoints.detail, { params: { name } }) }),
   readiness: (name: string, target: string | null) =>
     queryOptions({
       queryKey: ["clusters", name, "readiness", target],
-      queryFn: () => api<ReadinessAnswer>(`${path(name)}/readiness${query(target)}`).then((r) => r.readiness),
+      queryFn: () => call(fleetEndpoints.readiness, { params: { name }, query: { target: target ?? undefined } }).then((r) => r.readiness),
     }),
   timeline: (name: string) =>
-    queryOptions({ queryKey: ["clusters", name, "timeline"], queryFn: () => api<Timeline>(`${path(name)}/timeline`) }),
+    queryOptions({ queryKey: ["clusters", name, "timeline"], queryFn: () => call(fleetEndpoints.timeline, { params: { name } }) }),
 
   /** GET /api/v1/registration-jobs/{id}: a bulk registration's progress. */
   registrationJob: (id: string) =>
@@ -51,12 +43,12 @@ export const queries = {
       queryFn: () => call(clusterAdminEndpoints.registrationJob, { params: { id } }).then((r) => r.job),
     }),
 
-  fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => api<FleetSummary>("/api/v1/fleet/summary") }),
+  fleetSummary: () => queryOptions({ queryKey: ["fleet", "summary"], queryFn: () => call(fleetEndpoints.summary) }),
   /** The fleet's skew per day over the last `days` days. */
   fleetTimeline: (days: number) =>
     queryOptions({
       queryKey: ["fleet", "timeline", days],
-      queryFn: () => api<FleetTimeline>(`/api/v1/fleet/timeline?from=${new Date(Date.now() - days * 86_400_000).toISOString()}`),
+      queryFn: () => call(fleetEndpoints.fleetTimeline, { query: { from: new Date(Date.now() - days * 86_400_000).toISOString() } }),
     }),
 
   applications: () =>
@@ -82,7 +74,7 @@ export const queries = {
     }),
 
   users: () => queryOptions({ queryKey: ["users"], queryFn: () => call(userEndpoints.list).then((r) => r.users) }),
-  skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => api<SkewLimitTable>("/api/v1/settings/skew-limits") }),
+  skewLimits: () => queryOptions({ queryKey: ["skew-limits"], queryFn: () => call(fleetEndpoints.skewLimits) }),
   signInSettings: () => queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => call(signInSettingsEndpoints.read) }),
   /** Usernames whose sign-in is slowed down or locked (admins). */
   signInLocks: () => queryOptions({ queryKey: ["sign-in-locks"], queryFn: () => call(signInSettingsEndpoints.locks).then((r) => r.locks) }),

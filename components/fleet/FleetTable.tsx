@@ -4,8 +4,8 @@ import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import type { ClusterList, FleetCluster } from "@/server/fleet/contract";
-import { api } from "../api";
+import { fleetEndpoints, type ClusterList, type FleetCluster, type FleetListQueryInput } from "@/server/fleet/contract";
+import { call } from "../api";
 import { LastContact } from "../LastContact";
 import type { Seed } from "../seed";
 import { Alert } from "../ui";
@@ -28,7 +28,10 @@ export function useFleetWindows(query: string, first: FirstWindow) {
   return useInfiniteQuery({
     queryKey: ["clusters", { window: query }],
     queryFn: ({ pageParam }) =>
-      api<ClusterList>(`/api/v1/clusters?${query ? `${query}&` : ""}limit=${FLEET_WINDOW}${pageParam ? `&after=${pageParam}` : ""}`),
+      call(fleetEndpoints.list, {
+        // The view's own query string (its URL), which the server checks; the same URL each time, so the browser revalidates by ETag.
+        query: { ...(Object.fromEntries(new URLSearchParams(query)) as FleetListQueryInput), limit: FLEET_WINDOW, after: pageParam ?? undefined },
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
     initialData: first.query === query ? { pages: [first.data], pageParams: [null] } : undefined,

@@ -1,40 +1,10 @@
-import { z } from "zod";
-import { isDateOnly, parseIsoTime } from "../domain/time";
 import { toCsv } from "../http/csv";
 import { listAudit, type AuditFilter, type AuditRecord } from "../store/audit";
+import { AuditQuerySchema, type AuditPage, type AuditQuery } from "./contract";
 
 /** The audit log as people read it: filtered, a page at a time, or exported as CSV. */
 
-/** An ISO 8601 date or time; with `untilEndOfDay`, a date alone means the end of that day. */
-const isoTime = (untilEndOfDay: boolean) =>
-  z.string().transform((s, ctx) => {
-    const at = parseIsoTime(s);
-    if (!at) {
-      ctx.addIssue({ code: "custom", message: "dates are ISO 8601, e.g. 2026-11-01" });
-      return z.NEVER;
-    }
-    return untilEndOfDay && isDateOnly(s) ? new Date(at.getTime() + 86_400_000) : at;
-  });
-
-/** GET /api/v1/audit's query string; an empty value counts as not given. */
-export const AuditQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  before: z
-    .string()
-    .regex(/^[1-9]\d{0,17}$/, "before must be an event id")
-    .optional(),
-  action: z.string().max(100).optional(),
-  actor: z.string().max(100).optional(),
-  target: z.string().max(300).optional(),
-  outcome: z.enum(["success", "failure", "denied"], { error: "outcome must be success, failure or denied" }).optional(),
-  from: isoTime(false).optional(),
-  to: isoTime(true).optional(),
-  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
-});
-export type AuditQuery = z.output<typeof AuditQuerySchema>;
-
-/** GET /api/v1/audit */
-export type AuditPage = { events: AuditRecord[] };
+export { AuditQuerySchema, type AuditPage, type AuditQuery };
 
 export async function auditPage(filter: AuditFilter = {}): Promise<AuditPage> {
   return { events: await listAudit(filter) };

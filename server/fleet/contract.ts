@@ -1,43 +1,675 @@
 /**
- * What the fleet and cluster endpoints of /api/v1 send, defined once: route handlers and pages
- * return these, and components import them with `import type` (docs/api.md describes them).
+ * What the fleet and cluster read endpoints of /api/v1 take and send, defined once: route handlers
+ * bind to these endpoints, the browser calls them, the OpenAPI document is made from them. Imports
+ * zod and pure modules only, so the browser may import it.
  */
-import type { SkewStatus } from "../domain/clusterSkew";
-import type { CheckStatus, Readiness, ReadinessCheck, UpdateKind } from "../domain/readiness";
-import type { RegistryLessState } from "../domain/registryLess";
-import type { Condition, ClusterSnapshot } from "../domain/snapshot";
-import type { SkewLimitEntry } from "../domain/skew";
-import type { ContactStatus } from "../store/clusters";
-import type { ClusterDetail, FleetCluster, FleetReadiness, FleetSummary, FleetTimeline, Timeline } from "./fleet";
-import type { SaveSkewLimitsSchema, SkewLimitTable } from "./skewLimits";
-import type { FleetPage } from "./fleetPage";
-import type { FleetListQueryInput } from "./fleetQuery";
-import type { z } from "zod";
+import { z } from "zod";
+import { parseIsoTime } from "../domain/time";
+import { TARGET_VERSION } from "../domain/versions";
+import { endpoint, isoDate } from "../http/endpoint";
 
-export type {
-  CheckStatus,
-  ClusterDetail,
-  ClusterSnapshot,
-  Condition,
-  ContactStatus,
-  FleetCluster,
-  FleetReadiness,
-  FleetSummary,
-  FleetTimeline,
-  Readiness,
-  ReadinessCheck,
-  RegistryLessState,
-  SkewLimitEntry,
-  SkewLimitTable,
-  SkewStatus,
-  Timeline,
-  UpdateKind,
-};
+// ---------------------------------------------------------------------------------------------
+// Requests
+// ---------------------------------------------------------------------------------------------
 
-/** GET /api/v1/clusters: one window of the fleet (query: FleetListQueryInput, docs/api.md). */
-export type ClusterList = FleetPage;
-export type { FleetListQueryInput, FleetPage };
-/** GET /api/v1/clusters/{name}/readiness */
-export type ReadinessAnswer = { readiness: Readiness };
+/** The fleet table's sort keys, as the API and the page's URL name them. */
+export const FLEET_SORT_KEYS = ["name", "version", "skew", "oldest", "readiness", "lastSeen"] as const;
+
+const SKEW_STATUSES = ["ok", "at-risk", "blocked", "opted-out", "unknown"] as const;
+const CHECK_STATUSES = ["pass", "warn", "fail", "unknown"] as const;
+
+const flag = z.enum(["1", "0", "true", "false"]).transform((v) => v === "1" || v === "true");
+const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
+// A Kubernetes label key (optionally prefixed) and value; a selector is `key` or `key=value`.
+const LABEL =
+  /^([A-Za-z0-9][-A-Za-z0-9_.]{0,252}\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?)?$/;
+
+/** Where the next window of the fleet starts: the sort column's value and the name of the last cluster. */
+const cursor = z.string().transform((raw, ctx): { value: string | null; name: string } => {
+  try {
+    const [value, name] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as unknown[];
+    if ((typeof value === "string" || value === null) && typeof name === "string" && name.length <= 253 && (value?.length ?? 0) <= 100)
+      return { value, name };
+  } catch {
+    // reported below
+  }
+  ctx.addIssue({ code: "custom", message: "is not a cursor this console gave out; start from the first page" });
+  return z.NEVER;
+});
+
+/**
+ * The fleet table's query string, checked at the HTTP edge and shared by the API, the fleet page
+ * (its URL is the same query string, so a filtered view is a link) and the CSV export.
+ */
+export const FleetListQuerySchema = z.object({
+  q: text(200).optional(),
+  platform: text(100).optional(),
+  version: z
+    .string()
+    .regex(/^(\d{1,4}\.\d{1,4}|unknown)$/, "must be a minor version like 4.19, or unknown")
+    .optional(),
+  skew: z.enum(SKEW_STATUSES).optional(),
+  mode: text(40).optional(),
+  readiness: z.enum(CHECK_STATUSES).optional(),
+  blocker: text(500).optional(),
+  /** `key` or `key=value`, several separated by commas (label values cannot hold a comma). */
+  label: z
+    .string()
+    .max(2000)
+    .transform((raw, ctx) => {
+      const parts = raw
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (parts.length > 10) ctx.addIssue({ code: "custom", message: "at most 10 label selectors" });
+      const bad = parts.find((p) => !LABEL.test(p));
+      if (bad) ctx.addIssue({ code: "custom", message: `"${bad.slice(0, 80)}" is not a label key or key=value` });
+      return parts.map((p) => {
+        const at = p.indexOf("=");
+        return at < 0 ? { key: p } : { key: p.slice(0, at), value: p.slice(at + 1) };
+      });
+    })
+    .optional(),
+  hub: text(253).optional(),
+  clusterSet: text(63).optional(),
+  registryLess: flag.optional(),
+  stale: flag.optional(),
+  offline: flag.optional(),
+  sort: z.enum(FLEET_SORT_KEYS).default("skew"),
+  dir: z.enum(["asc", "desc"]).default("asc"),
+  after: cursor.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export type FleetListQuery = z.output<typeof FleetListQuerySchema>;
+export type FleetListQueryInput = z.input<typeof FleetListQuerySchema>;
+
+/** ?target=4.22 or 4.22.3; absent means each cluster's default target. */
+export const ReadinessQuery = z.object({
+  target: z
+    .string()
+    .trim()
+    .refine((t) => TARGET_VERSION.test(t), {
+      error: (issue) => `must be a version like 4.22 or 4.22.3, not "${String(issue.input).slice(0, 40)}"`,
+    })
+    .optional(),
+});
+
+export type TimeWindow = { from: Date; to: Date };
+
+const DAY = 86_400_000;
+const MAX_SPAN = 20 * 365 * DAY;
+const isoTime = z.string().transform((text, ctx) => {
+  const at = parseIsoTime(text);
+  if (!at) {
+    ctx.addIssue({ code: "custom", message: "must be an ISO 8601 date, e.g. 2026-01-01 or 2026-01-01T00:00:00Z" });
+    return z.NEVER;
+  }
+  return at;
+});
+
+/** The window [from, to) a timeline covers: `to` defaults to now, `from` to `defaultDays` before `to`. */
+export function timeWindow(defaultDays: number, from?: Date, to?: Date, now: Date = new Date()): TimeWindow {
+  const end = to ?? now;
+  return { from: from ?? new Date(end.getTime() - defaultDays * DAY), to: end };
+}
+
+/** ?from&to as ISO dates or times; `defaultDays` back from `to` when from is absent; at most 20 years. */
+export const timeWindowQuery = (defaultDays: number) =>
+  z
+    .object({ from: isoTime.optional(), to: isoTime.optional() })
+    .transform(({ from, to }) => timeWindow(defaultDays, from, to))
+    .superRefine(({ from, to }, ctx) => {
+      if (from >= to) ctx.addIssue({ code: "custom", path: ["from"], message: "must be before to" });
+      else if (to.getTime() - from.getTime() > MAX_SPAN)
+        ctx.addIssue({ code: "custom", path: ["from"], message: "the window may span at most 20 years" });
+    });
+
+export const CLUSTER_TIMELINE_DAYS = 365 * 4;
+export const FLEET_TIMELINE_DAYS = 365;
+
+const release = (example: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+\.\d+$/, `must be ${example}`);
+
+export const SkewLimitEntrySchema = z.object({
+  fromRelease: release("a release like 4.24.0"),
+  ocpVersion: release("an OCP version like 4.16.0"),
+  rhelVersion: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+$/, "must be a RHEL version like 9.4"),
+});
+export const SkewLimitTableSchema = z.array(SkewLimitEntrySchema).max(50, "at most 50 entries");
+export const SaveSkewLimitsSchema = z.object({ entries: SkewLimitTableSchema });
 /** PUT /api/v1/settings/skew-limits */
 export type SaveSkewLimitsRequest = z.input<typeof SaveSkewLimitsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+export const SkewStatus = z.enum(SKEW_STATUSES).meta({ id: "SkewStatus" });
+export type SkewStatus = z.output<typeof SkewStatus>;
+export const CheckStatus = z.enum(CHECK_STATUSES).meta({ id: "CheckStatus" });
+export type CheckStatus = z.output<typeof CheckStatus>;
+export const ContactStatus = z.enum(["unknown", "ok", "unreachable", "unauthorized", "stale"]);
+export type ContactStatus = z.output<typeof ContactStatus>;
+
+/** One row of the fleet table: a registered cluster (never its credentials) with its newest summary. */
+export const FleetClusterAnswer = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    displayName: z.string(),
+    labels: z.record(z.string(), z.string()),
+    platform: z.string().nullable(),
+    apiUrl: z.string(),
+    lastContactAt: isoDate().nullable(),
+    lastContactStatus: ContactStatus,
+    lastContactError: z.string().nullable(),
+    offline: z.boolean().meta({ description: "Imported from object dumps, or a hub cluster not contacted: never swept" }),
+    version: z.string().nullable(),
+    skewStatus: SkewStatus,
+    skewSummary: z.string().nullable(),
+    enforcementMode: z.string().nullable(),
+    oldestBootImage: z.string().nullable(),
+    readinessTarget: z.string().nullable(),
+    readinessStatus: CheckStatus,
+    readinessBlocker: z.string().nullable(),
+    lastSeenAt: isoDate().nullable().meta({ description: "When the collector last saw the cluster's state" }),
+    stale: z.boolean().meta({ description: "Not offline, and its last sweep failed or is too long ago" }),
+    registryLess: z.boolean().meta({ description: "Installed without a registry (its snapshot has an InternalReleaseImage)" }),
+    hubState: z
+      .string()
+      .nullable()
+      .meta({ description: "From an ACM hub: available, lease-expired or removed; null for a cluster registered directly" }),
+  })
+  .meta({ id: "FleetCluster" });
+export type FleetCluster = z.output<typeof FleetClusterAnswer>;
+
+/** GET /api/v1/clusters: one window of the fleet. */
+export const ClusterListAnswer = z.strictObject({
+  clusters: z.array(FleetClusterAnswer),
+  total: z.number().int().meta({ description: "How many clusters match the filters (all windows)" }),
+  next: z.string().nullable().meta({ description: "The cursor of the next window (?after=), or null after the last" }),
+});
+export type ClusterList = z.output<typeof ClusterListAnswer>;
+export type FleetPage = ClusterList;
+
+const Count = z.record(z.string(), z.number().int());
+const Blocker = z.strictObject({ title: z.string(), clusters: z.number().int() });
+
+/** GET /api/v1/fleet/summary */
+export const FleetSummaryAnswer = z.strictObject({
+  clusters: z.number().int(),
+  bySkew: Count,
+  byReadiness: Count,
+  byPlatform: Count,
+  byMode: Count,
+  versions: z.array(z.strictObject({ minor: z.string(), count: z.number().int() })),
+  stale: z.number().int(),
+  offline: z.number().int(),
+  registryLess: z.number().int(),
+  mostCommonBlocker: Blocker.nullable(),
+  blockers: z.array(Blocker).meta({ description: "The most common readiness blockers, most clusters first (at most 20)" }),
+});
+export type FleetSummary = z.output<typeof FleetSummaryAnswer>;
+
+// The cluster's snapshot as it is stored: parts missing from snapshots stored by earlier versions are optional.
+const Condition = z
+  .object({
+    type: z.string(),
+    status: z.string(),
+    reason: z.string().nullable(),
+    message: z.string().nullable(),
+    since: z.string().nullable(),
+  })
+  .meta({ id: "Condition" });
+export type Condition = z.output<typeof Condition>;
+
+const EnforcementValue = z.object({ ocpVersion: z.string().nullable(), rhcosVersion: z.string().nullable() });
+const ManualEnforcement = EnforcementValue.extend({ mode: z.string().nullable() });
+
+const BootImageReference = z.discriminatedUnion("platform", [
+  z.object({
+    platform: z.literal("AWS"),
+    ami: z.string().nullable(),
+    region: z.string().nullable(),
+    via: z.enum(["id", "arn", "filters", "none"]),
+  }),
+  z.object({ platform: z.literal("GCP"), image: z.string().nullable() }),
+  z.object({
+    platform: z.literal("Azure"),
+    resourceID: z.string().nullable(),
+    marketplace: z.object({ publisher: z.string(), offer: z.string(), sku: z.string(), version: z.string() }).nullable(),
+    type: z.string().nullable().optional(),
+  }),
+  z.object({ platform: z.literal("VSphere"), template: z.string().nullable() }),
+  z.object({ platform: z.literal("other"), providerKind: z.string().nullable() }),
+]);
+
+const McoDecision = z.object({
+  action: z.enum(["update", "skip", "exclude", "error"]),
+  reason: z.string(),
+  error: z.string().optional(),
+  basis: z.enum(["observed", "assumed"]).optional(),
+});
+
+const MachineSetFacts = z.object({
+  machineSet: z.string(),
+  reference: BootImageReference,
+  display: z.string(),
+  key: z.string().nullable(),
+  rhcosBuild: z.string().nullable(),
+  ocpVersion: z.string().nullable(),
+  provenance: z.enum(["stream", "image-name", "catalog", "install-version", "unknown"]),
+  matchesStream: z.boolean().nullable(),
+  mco: McoDecision,
+  notes: z.array(z.string()),
+  replicas: z.number().nullable(),
+  ifAllManaged: McoDecision,
+});
+
+const IriRelease = z.object({ name: z.string(), image: z.string().nullable(), conditions: z.array(Condition) });
+
+export const ClusterSnapshotAnswer = z
+  .object({
+    version: z
+      .object({
+        current: z.string().nullable(),
+        desired: z.string().nullable(),
+        channel: z.string().nullable(),
+        updating: z.boolean(),
+        history: z.array(
+          z.object({
+            version: z.string(),
+            state: z.string(),
+            startedTime: z.string().nullable(),
+            completionTime: z.string().nullable(),
+          }),
+        ),
+        conditions: z.array(Condition),
+        availableUpdates: z.array(z.string()),
+        conditionalUpdates: z.array(
+          z.object({
+            version: z.string(),
+            recommended: z.enum(["True", "False", "Unknown"]),
+            risks: z.array(z.object({ name: z.string(), message: z.string(), url: z.string().nullable() })),
+          }),
+        ),
+        multiArch: z.boolean(),
+      })
+      .nullable(),
+    platform: z.string().nullable(),
+    topology: z.string().nullable(),
+    azureCloudName: z.string().nullable().optional(),
+    controlPlaneArchitecture: z.string().nullable().optional(),
+    machineConfigOperator: z.array(Condition).nullable(),
+    enforcement: z
+      .object({
+        served: z.boolean(),
+        spec: z.object({ mode: z.string(), manual: ManualEnforcement.nullable() }).nullable(),
+        status: z
+          .object({ mode: z.string(), automatic: EnforcementValue.nullable(), manual: ManualEnforcement.nullable() })
+          .nullable(),
+      })
+      .nullable(),
+    managedMachineSets: z.object({ spec: z.string().nullable(), status: z.string().nullable(), specEmptyList: z.boolean().optional() }),
+    optedInAt: z.string().nullable(),
+    bootImageConditions: z.array(Condition),
+    bootImageRelease: z.string().nullable(),
+    streamImages: z.array(z.object({ key: z.string(), rhcosBuild: z.string(), ocpVersion: z.string().nullable() })),
+    machineSets: z.array(MachineSetFacts),
+    pools: z.array(
+      z.object({
+        name: z.string(),
+        machineCount: z.number(),
+        readyMachineCount: z.number(),
+        updatedMachineCount: z.number(),
+        degradedMachineCount: z.number(),
+        paused: z.boolean(),
+        degraded: z.boolean(),
+        updating: z.boolean(),
+        buildInterrupted: z.boolean(),
+        imageMode: z.boolean(),
+        pinnedImageSets: z.array(z.string()),
+        degradedMessage: z.string().nullable(),
+      }),
+    ),
+    nodes: z.array(
+      z.object({
+        name: z.string(),
+        pool: z.string().nullable(),
+        roles: z.array(z.string()),
+        osImage: z.string().nullable(),
+        ready: z.boolean().nullable(),
+        diskPressure: z.boolean().nullable().optional(),
+        ephemeralBytes: z.number().nullable(),
+        mcoState: z.string().nullable(),
+        pinned: z.array(
+          z.object({
+            set: z.string(),
+            currentGeneration: z.number().nullable(),
+            desiredGeneration: z.number().nullable(),
+            lastFailedGeneration: z.number().nullable(),
+            error: z.string().nullable(),
+          }),
+        ),
+        pinnedProgressing: z.boolean(),
+        pinnedDegraded: z.boolean(),
+        pinnedMessage: z.string().nullable(),
+      }),
+    ),
+    pinnedImageSets: z.array(
+      z.object({ name: z.string(), images: z.number(), generation: z.number().nullable(), labels: z.record(z.string(), z.string()) }),
+    ),
+    imageMode: z.array(
+      z.object({
+        pool: z.string(),
+        build: z.string().nullable(),
+        buildState: z.enum(["succeeded", "building", "failed", "interrupted", "unknown"]),
+      }),
+    ),
+    adminGates: z.record(z.string(), z.string()).nullable(),
+    adminAcks: z.record(z.string(), z.string()).nullable(),
+    bareMetalProvisioning: z.object({ legacyPath: z.boolean().nullable(), reason: z.string() }).optional(),
+    internalReleaseImage: z
+      .object({
+        requested: z.array(z.string()),
+        releases: z.array(IriRelease),
+        conditions: z.array(Condition),
+        nodes: z.array(z.object({ node: z.string(), degraded: Condition.nullable(), releases: z.array(IriRelease) })),
+      })
+      .nullable()
+      .optional(),
+    problems: z.array(z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() })),
+  })
+  .meta({
+    id: "ClusterSnapshot",
+    description:
+      "The cluster as Fleetskew understood it at its last sweep, normalized from the objects read; parts that snapshots stored by earlier versions lack are optional",
+  });
+export type ClusterSnapshot = z.output<typeof ClusterSnapshotAnswer>;
+
+const EnforcementMode = z.enum(["Automatic", "Manual", "None"]);
+const Source = z.enum(["cluster", "predicted"]);
+
+const SkewAssessment = z.strictObject({
+  release: z.string(),
+  limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
+  enforcement: z.strictObject({
+    mode: EnforcementMode,
+    value: z.strictObject({ ocpVersion: z.string().nullable(), rhcosVersion: z.string().nullable() }).nullable(),
+    source: Source,
+    basis: z.string(),
+    installVersionFallback: z.boolean(),
+    degradedController: z.string().nullable().optional(),
+    assumption: z.string().nullable().optional(),
+  }),
+  verdict: z
+    .discriminatedUnion("outcome", [
+      z.strictObject({ outcome: z.literal("within-limit"), compared: z.enum(["ocpVersion", "rhcosVersion"]), value: z.string() }),
+      z.strictObject({
+        outcome: z.literal("below-limit"),
+        compared: z.enum(["ocpVersion", "rhcosVersion"]),
+        value: z.string(),
+        rhel: z.string().optional(),
+        message: z.string(),
+      }),
+      z.strictObject({ outcome: z.literal("unparseable"), value: z.string(), warning: z.string() }),
+      z.strictObject({ outcome: z.literal("no-value"), warning: z.string() }),
+    ])
+    .nullable(),
+  block: z.strictObject({ reason: z.string(), message: z.string(), source: Source }).nullable(),
+  notes: z.array(z.string()),
+});
+
+const ClusterSkew = z.strictObject({
+  status: SkewStatus,
+  summary: z.string(),
+  assessment: SkewAssessment.nullable(),
+  oldest: z
+    .strictObject({
+      machineSet: z.string(),
+      ocpVersion: z.string().nullable(),
+      rhcosBuild: z.string().nullable(),
+      lagMinors: z.number().int().nullable(),
+    })
+    .nullable(),
+  effectiveMode: EnforcementMode.nullable(),
+});
+
+const ManagedWhatIf = z.strictObject({
+  supported: z.boolean(),
+  wouldUpdate: z.array(z.string()),
+  wouldSkip: z.array(z.strictObject({ machineSet: z.string(), reason: z.string() })),
+  excluded: z.array(z.strictObject({ machineSet: z.string(), reason: z.string() })),
+  result: z.string(),
+});
+
+export const ReadinessCheckAnswer = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    status: CheckStatus,
+    detail: z.string(),
+    evidence: z.array(
+      z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional(), field: z.string().optional() }),
+    ),
+    remediation: z.string().nullable(),
+    causedBy: z.array(z.string()).optional(),
+  })
+  .meta({ id: "ReadinessCheck" });
+export type ReadinessCheck = z.output<typeof ReadinessCheckAnswer>;
+
+export const UpdateKind = z.enum(["z-stream", "minor", "multi-minor", "same", "downgrade", "invalid"]);
+export type UpdateKind = z.output<typeof UpdateKind>;
+
+export const ReadinessAnswerSchema = z
+  .strictObject({
+    target: z.string(),
+    current: z.string().nullable(),
+    updateKind: UpdateKind,
+    status: CheckStatus,
+    checks: z.array(ReadinessCheckAnswer),
+    blockers: z.array(z.string()).meta({ description: "Ids of failing checks" }),
+  })
+  .meta({ id: "Readiness" });
+export type Readiness = z.output<typeof ReadinessAnswerSchema>;
+
+const ServedRelease = z.strictObject({
+  name: z.string(),
+  version: z.string().nullable(),
+  image: z.string().nullable(),
+  digest: z.string().nullable(),
+  state: z.enum(["available", "degraded", "unavailable"]),
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+});
+
+const RegistryLessStateAnswer = z.strictObject({
+  releases: z.array(ServedRelease),
+  problems: z.array(z.strictObject({ source: z.string(), reason: z.string().nullable(), message: z.string().nullable() })),
+  nodes: z.array(
+    z.strictObject({
+      node: z.string(),
+      state: z.enum(["available", "degraded", "unknown"]),
+      reason: z.string().nullable(),
+      message: z.string().nullable(),
+      releases: z.array(ServedRelease),
+    }),
+  ),
+});
+export type RegistryLessState = z.output<typeof RegistryLessStateAnswer>;
+
+/** GET /api/v1/clusters/{name} */
+export const ClusterDetailAnswer = z.strictObject({
+  cluster: FleetClusterAnswer,
+  snapshot: ClusterSnapshotAnswer.nullable().meta({ description: "null until the cluster has been read once" }),
+  skew: ClusterSkew.nullable(),
+  lags: z.array(z.strictObject({ machineSet: z.string(), lagMinors: z.number().int().nullable() })),
+  managedWhatIf: ManagedWhatIf.nullable(),
+  readiness: ReadinessAnswerSchema.nullable().meta({ description: "For the cluster's default target; null when it has none" }),
+  registryLess: RegistryLessStateAnswer.nullable(),
+  observedAt: isoDate().nullable(),
+});
+export type ClusterDetail = z.output<typeof ClusterDetailAnswer>;
+
+/** GET /api/v1/clusters/{name}/readiness */
+export const ReadinessAnswer = z.strictObject({ readiness: ReadinessAnswerSchema });
+export type ReadinessAnswer = z.output<typeof ReadinessAnswer>;
+
+/** GET /api/v1/fleet/readiness */
+export const FleetReadinessAnswer = z.strictObject({
+  counts: z.strictObject({ pass: z.number().int(), warn: z.number().int(), fail: z.number().int(), unknown: z.number().int() }),
+  mostCommonBlocker: z.strictObject({ id: z.string(), title: z.string(), clusters: z.number().int() }).nullable(),
+});
+export type FleetReadiness = z.output<typeof FleetReadinessAnswer>;
+
+const Point = { at: isoDate(), inferred: z.boolean().meta({ description: "Backfilled from earlier history, not observed" }) };
+export const TimelineEventKind = z.enum(["upgrade", "enforcement", "upgradeable", "acknowledgement", "bundle"]);
+export type TimelineEventKind = z.output<typeof TimelineEventKind>;
+
+/** GET /api/v1/clusters/{name}/timeline */
+export const TimelineAnswer = z.strictObject({
+  cluster: z.string(),
+  from: isoDate(),
+  to: isoDate(),
+  version: z.array(z.strictObject({ ...Point, version: z.string().nullable() })),
+  oldestBootImage: z.array(z.strictObject({ ...Point, ocpVersion: z.string().nullable(), rhcosBuild: z.string().nullable() })),
+  skew: z.array(z.strictObject({ ...Point, status: z.string() })),
+  limit: z
+    .strictObject({ ocpVersion: z.string(), fromRelease: z.string() })
+    .nullable()
+    .meta({ description: "The OCP boot-image limit and the first release that enforces it" }),
+  events: z.array(z.strictObject({ ...Point, kind: TimelineEventKind, title: z.string() })),
+});
+export type Timeline = z.output<typeof TimelineAnswer>;
+
+/** GET /api/v1/fleet/timeline */
+export const FleetTimelineAnswer = z.strictObject({
+  from: isoDate(),
+  to: isoDate(),
+  days: z.array(
+    z.strictObject({
+      day: z.string().meta({ description: "YYYY-MM-DD (UTC)" }),
+      counts: Count.meta({ description: "Clusters per skew status at the end of the day" }),
+      inferred: z.number().int().meta({ description: "How many of the day's clusters are counted from backfilled history" }),
+    }),
+  ),
+});
+export type FleetTimeline = z.output<typeof FleetTimelineAnswer>;
+
+export const SkewLimitEntryAnswer = z
+  .strictObject({ fromRelease: z.string(), ocpVersion: z.string(), rhelVersion: z.string() })
+  .meta({ id: "SkewLimit" });
+export type SkewLimitEntry = z.output<typeof SkewLimitEntryAnswer>;
+
+/** GET and PUT /api/v1/settings/skew-limits */
+export const SkewLimitTableAnswer = z.strictObject({
+  known: z.array(SkewLimitEntryAnswer).meta({ description: "The limits compiled into the MCO releases Fleetskew knows" }),
+  added: z.array(SkewLimitEntryAnswer).meta({ description: "Those an admin added for later releases" }),
+  effective: z.array(SkewLimitEntryAnswer).meta({ description: "Both merged: the table in force" }),
+});
+export type SkewLimitTable = z.output<typeof SkewLimitTableAnswer>;
+
+const NameParams = z.object({ name: z.string().min(1) });
+
+export const fleetEndpoints = {
+  list: endpoint({
+    method: "GET",
+    path: "/api/v1/clusters",
+    summary: "One window of the fleet: filtered, sorted and paged",
+    description:
+      "Read from the store; no cluster is contacted. Pass `next` as `?after=` for the following window (at most 1000 clusters each). The same window asked for by many people at once is read once; an unchanged window answers 304 to If-None-Match.",
+    access: "any",
+    query: FleetListQuerySchema,
+    errors: [304],
+    answer: ClusterListAnswer,
+  }),
+  detail: endpoint({
+    method: "GET",
+    path: "/api/v1/clusters/{name}",
+    summary: "A cluster's newest snapshot with its skew, the managed-boot-images what-if and readiness for the default target",
+    access: "any",
+    params: NameParams,
+    answer: ClusterDetailAnswer,
+  }),
+  readiness: endpoint({
+    method: "GET",
+    path: "/api/v1/clusters/{name}/readiness",
+    summary: "A cluster's readiness checklist for ?target= (the next minor when omitted)",
+    description: "409 when the cluster has not been read yet, or its version is not known and no target is given.",
+    access: "any",
+    params: NameParams,
+    query: ReadinessQuery,
+    errors: [409],
+    answer: ReadinessAnswer,
+  }),
+  timeline: endpoint({
+    method: "GET",
+    path: "/api/v1/clusters/{name}/timeline",
+    summary: "A cluster's version, oldest boot image, skew status and events over time",
+    description: "?from&to are ISO dates; the default is the last four years.",
+    access: "any",
+    params: NameParams,
+    query: timeWindowQuery(CLUSTER_TIMELINE_DAYS),
+    answer: TimelineAnswer,
+  }),
+  csv: endpoint({
+    method: "GET",
+    path: "/api/v1/fleet/clusters.csv",
+    summary: "Every cluster the fleet query matches (paging ignored), as CSV",
+    access: "any",
+    query: FleetListQuerySchema,
+    produces: "csv",
+    answer: z.string().meta({
+      description:
+        "A header line, then one line per cluster: name, displayName, version, platform, skewStatus, skewSummary, enforcementMode, oldestBootImage, readinessTarget, readinessStatus, readinessBlocker, lastSeenAt, stale, offline, labels",
+    }),
+  }),
+  readinessRollUp: endpoint({
+    method: "GET",
+    path: "/api/v1/fleet/readiness",
+    summary: "Readiness rolled up over the fleet for ?target= (each cluster's next minor when omitted)",
+    access: "any",
+    query: ReadinessQuery,
+    answer: FleetReadinessAnswer,
+  }),
+  summary: endpoint({
+    method: "GET",
+    path: "/api/v1/fleet/summary",
+    summary: "Counts of the whole fleet",
+    description: "From aggregates, shared by everyone asking at once; 304 to If-None-Match when nothing changed.",
+    access: "any",
+    errors: [304],
+    answer: FleetSummaryAnswer,
+  }),
+  fleetTimeline: endpoint({
+    method: "GET",
+    path: "/api/v1/fleet/timeline",
+    summary: "Clusters per skew status over time",
+    description: "?from&to are ISO dates; the default is the last year. At most 400 points: a long window is counted in steps of several days.",
+    access: "any",
+    query: timeWindowQuery(FLEET_TIMELINE_DAYS),
+    answer: FleetTimelineAnswer,
+  }),
+  skewLimits: endpoint({
+    method: "GET",
+    path: "/api/v1/settings/skew-limits",
+    summary: "The boot-image skew limits per release: the MCO's own, and those an admin added for later releases",
+    access: "any",
+    answer: SkewLimitTableAnswer,
+  }),
+  saveSkewLimits: endpoint({
+    method: "PUT",
+    path: "/api/v1/settings/skew-limits",
+    summary: "Replace the skew limits an admin added",
+    description: "Only releases after the newest minor the MCO's own table covers may be added; each release once.",
+    access: ["admin"],
+    body: SaveSkewLimitsSchema,
+    answer: SkewLimitTableAnswer,
+  }),
+};

@@ -1,7 +1,14 @@
-import { clusterSkew, managedBootImagesWhatIf, type ClusterSkew, type ManagedWhatIf } from "../domain/clusterSkew";
+import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
 import { lagMinors } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
-import { registryLessState, type RegistryLessState } from "../domain/registryLess";
+import type {
+  ClusterDetail,
+  FleetReadiness,
+  FleetSummary as FleetSummaryAnswer,
+  FleetTimeline,
+  Timeline,
+} from "./contract";
+import { registryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { compareVersionTexts, minorOf } from "../domain/versions";
@@ -12,7 +19,7 @@ import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
 import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
 import { currentFleetFacets, versionsOf } from "./fleetPage";
-import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./query";
+import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./contract";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
 /** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */
@@ -24,26 +31,14 @@ export async function listFleet(): Promise<FleetCluster[]> {
 }
 
 export { invalidateFleetList };
+export type { ClusterDetail, FleetReadiness, FleetTimeline, Timeline };
 
 export async function skewLimits(): Promise<SkewLimitEntry[]> {
   return mergeSkewLimits(await readExtraSkewLimits());
 }
 
-export type FleetSummary = {
-  clusters: number;
-  bySkew: Record<string, number>;
-  byReadiness: Record<string, number>;
-  byPlatform: Record<string, number>;
-  byMode: Record<string, number>;
-  versions: { minor: string; count: number }[];
-  stale: number;
-  offline: number;
-  registryLess: number;
-  mostCommonBlocker: { title: string; clusters: number } | null;
-  /** The most common readiness blockers, most clusters first (at most 20). */
-  blockers: { title: string; clusters: number }[];
-  generatedAt: string;
-};
+/** The fleet summary with the time it was made (the API leaves the time out, so that an unchanged fleet keeps its ETag). */
+export type FleetSummary = FleetSummaryAnswer & { generatedAt: string };
 
 /** The summary of rows already read (metrics read the cached list; the fleet page reads aggregates). */
 export function summarize(rows: FleetCluster[]): FleetSummary {
@@ -100,18 +95,6 @@ async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
   return ((await findClusterState(row.id))?.snapshot as ClusterSnapshot | undefined) ?? null;
 }
 
-export type ClusterDetail = {
-  cluster: FleetCluster;
-  snapshot: ClusterSnapshot | null;
-  skew: ClusterSkew | null;
-  lags: { machineSet: string; lagMinors: number | null }[];
-  managedWhatIf: ManagedWhatIf | null;
-  readiness: Readiness | null;
-  /** What a registry-less cluster serves and what is wrong with its registry; null for a cluster with a registry. */
-  registryLess: RegistryLessState | null;
-  observedAt: string | null;
-};
-
 export async function clusterDetail(name: string): Promise<ClusterDetail> {
   const cluster = await clusterOrThrow(name);
   const state = await findClusterState(cluster.id);
@@ -145,8 +128,6 @@ export async function clusterReadiness(name: string, target: string | null = nul
   return evaluateReadiness(snapshot, chosen, { limits: await skewLimits() });
 }
 
-export type FleetReadiness = ReturnType<typeof rollUpReadiness>;
-
 export async function fleetReadiness(target: string | null = null): Promise<FleetReadiness> {
   const rows = await listFleet();
   const limits = await skewLimits();
@@ -159,20 +140,6 @@ export async function fleetReadiness(target: string | null = null): Promise<Flee
   );
   return rollUpReadiness(items);
 }
-
-export type TimelinePoint = { at: string; inferred: boolean };
-export type TimelineEventKind = "upgrade" | "enforcement" | "upgradeable" | "acknowledgement" | "bundle";
-export type Timeline = {
-  cluster: string;
-  from: string;
-  to: string;
-  version: (TimelinePoint & { version: string | null })[];
-  oldestBootImage: (TimelinePoint & { ocpVersion: string | null; rhcosBuild: string | null })[];
-  skew: (TimelinePoint & { status: string })[];
-  /** The OCP boot-image limit and the first release that enforces it. */
-  limit: { ocpVersion: string; fromRelease: string } | null;
-  events: (TimelinePoint & { kind: TimelineEventKind; title: string })[];
-};
 
 type BootValue = { ocpVersion: string | null; rhcosBuild: string | null };
 
@@ -303,13 +270,6 @@ export async function clusterTimeline(name: string, window: TimeWindow = timeWin
   );
   return timeline;
 }
-
-export type FleetTimeline = {
-  from: string;
-  to: string;
-  /** `inferred`: how many of the day's clusters are counted from backfilled (inferred) history. */
-  days: { day: string; counts: Record<string, number>; inferred: number }[];
-};
 
 /** Clusters per skew status at the end of each day (inferred history included, and counted). */
 export async function fleetTimeline(window: TimeWindow = timeWindow(FLEET_TIMELINE_DAYS)): Promise<FleetTimeline> {

@@ -1,9 +1,9 @@
-import { z } from "zod";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { compareVersions, compareVersionTexts, parseOcpVersion } from "../domain/versions";
 import { UserFacingError } from "../errors";
 import { auditActor, type Actor } from "../auth/actor";
 import { readSetting, writeSetting } from "../store/settings";
+import { SaveSkewLimitsSchema, SkewLimitEntrySchema, SkewLimitTableSchema, type SkewLimitTable } from "./contract";
 
 /**
  * The skew limits table: the releases Fleetskew knows (compiled into the MCO, docs/openshift.md §17.1) plus
@@ -11,23 +11,8 @@ import { readSetting, writeSetting } from "../store/settings";
  * already in the table replaces it.
  */
 const KEY = "skewLimits";
-const release = z
-  .string()
-  .trim()
-  .regex(/^\d+\.\d+\.\d+$/, "must be a release like 4.24.0");
-
-export const SkewLimitEntrySchema = z.object({
-  fromRelease: release,
-  ocpVersion: z
-    .string()
-    .trim()
-    .regex(/^\d+\.\d+\.\d+$/, "must be an OCP version like 4.16.0"),
-  rhelVersion: z
-    .string()
-    .trim()
-    .regex(/^\d+\.\d+$/, "must be a RHEL version like 9.4"),
-});
-export const SkewLimitTableSchema = z.array(SkewLimitEntrySchema).max(50, "at most 50 entries");
+export { SaveSkewLimitsSchema, SkewLimitEntrySchema, SkewLimitTableSchema };
+export type { SkewLimitTable };
 
 export function mergeSkewLimits(extra: SkewLimitEntry[]): SkewLimitEntry[] {
   const byRelease = new Map(MCO_SKEW_LIMITS.map((e) => [e.fromRelease, e]));
@@ -39,10 +24,6 @@ export async function readExtraSkewLimits(): Promise<SkewLimitEntry[]> {
   const parsed = SkewLimitTableSchema.safeParse(await readSetting(KEY));
   return parsed.success ? parsed.data : [];
 }
-
-export const SaveSkewLimitsSchema = z.object({ entries: SkewLimitTableSchema });
-
-export type SkewLimitTable = { known: SkewLimitEntry[]; added: SkewLimitEntry[]; effective: SkewLimitEntry[] };
 
 export async function skewLimitTable(): Promise<SkewLimitTable> {
   const added = await readExtraSkewLimits();

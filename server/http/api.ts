@@ -147,6 +147,7 @@ export type RouteHandler = ((
 async function checkAnswer(endpoint: EndpointSpec, response: Response): Promise<Response> {
   // A 204 has no body to check (noContentWhen); redirects and errors are not the answer.
   if ((endpoint.produces ?? "json") !== "json" || response.status === 204 || response.status >= 300) return response;
+  if (endpoint.alsoCsv && (response.headers.get("content-type") ?? "").startsWith("text/csv")) return response;
   if (!(response.headers.get("content-type") ?? "").includes("application/json")) {
     return answerMismatch(endpoint, "the answer is not JSON");
   }

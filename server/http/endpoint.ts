@@ -45,6 +45,11 @@ export type EndpointSpec = {
   /** A JSON endpoint that at times answers 204 with no body instead: when it does (the answer schema then allows undefined). */
   noContentWhen?: string;
   /**
+   * A JSON endpoint that also answers CSV (text/csv) when its query asks for it: says how, for the
+   * document (e.g. "?format=csv downloads the matching events"). The CSV is not checked.
+   */
+  alsoCsv?: string;
+  /**
    * Statuses this endpoint answers beyond those the document lists for every endpoint (500, 503; 401
    * and 403 when signed in; 400 with a request to check; 404 with path segments; 413 and 415 with a body).
    */

@@ -2,13 +2,19 @@
  * Every endpoint of /api, collected from the features' contracts: the OpenAPI document is made
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
+import { auditEndpoints } from "../audit/contract";
 import { sessionEndpoints, signInSettingsEndpoints, userEndpoints } from "../auth/contract";
 import { clusterAdminEndpoints } from "../clusters/contract";
+import { fleetEndpoints } from "../fleet/contract";
+import { previewEndpoints } from "../preview/contract";
 import { rolloutEndpoints } from "../rollouts/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
+  auditEndpoints,
+  fleetEndpoints,
+  previewEndpoints,
   httpEndpoints,
   userEndpoints,
   clusterAdminEndpoints,

@@ -56,7 +56,13 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
         ? { description: "A redirect: the browser is sent on to the Location", headers: REDIRECT_HEADERS }
         : produces === "csv"
           ? { description: "A CSV file", content: { "text/csv": { schema: endpoint.answer } } }
-          : { description: "The answer", content: { "application/json": { schema: endpoint.answer } } };
+          : {
+              description: endpoint.alsoCsv ? `The answer; ${endpoint.alsoCsv}` : "The answer",
+              content: {
+                "application/json": { schema: endpoint.answer },
+                ...(endpoint.alsoCsv ? { "text/csv": { schema: z.string() } } : {}),
+              },
+            };
   const noContent = endpoint.noContentWhen ? { "204": { description: `No content: ${endpoint.noContentWhen}` } } : {};
   const errors = Object.fromEntries(
     errorStatuses(endpoint).map((code) => [

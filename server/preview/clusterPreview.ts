@@ -1,11 +1,10 @@
-import { z } from "zod";
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
 import { previewDisruption, requiresRebuild, type Preview } from "../domain/disruption/engine";
 import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
 import { RegistriesConfError } from "../domain/disruption/registries";
-import { explained, NO_PREDICTION, UNKNOWN, verdictOf, type ExplainedPreview } from "../domain/disruption/verdict";
+import { explained, NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
 import { CapturedCluster } from "../kube/captured";
 import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/client";
@@ -22,13 +21,9 @@ import {
 import { decodeWithinLimits, DecodeLimitError, type Inflated } from "./decode";
 import { compareFile, type ContentReader, type FileComparison } from "./redact";
 import { storedPreviewInputs } from "./storedInputs";
+import { MachineConfigText, MAX_PREVIEW_BODY, type ClusterPreview, type PoolPreview } from "./contract";
 
-/** The proposed MachineConfig as the API takes it: YAML or JSON text, at most 1 MiB. */
-export const MachineConfigText = z
-  .string()
-  .min(1, "Paste a MachineConfig")
-  .max(1024 * 1024, "The MachineConfig is larger than 1 MiB");
-export const MAX_PREVIEW_BODY = 1024 * 1024 + 64 * 1024;
+export { MachineConfigText, MAX_PREVIEW_BODY };
 
 /** All of one cluster's source MachineConfigs, decoded, counted per file entry. */
 export const CLUSTER_DECODE_BUDGET = 64 * 1024 * 1024;
@@ -45,33 +40,7 @@ export type PreviewAudience = { reader: ContentReader; budget: { remaining: numb
 
 export const audienceOf = (reader: ContentReader): PreviewAudience => ({ reader, budget: { remaining: ANSWER_CONTENT_BUDGET } });
 
-export type PoolPreview = {
-  pool: string;
-  /**
-   * A person's one-line answer: "Reboot", "Restart chronyd.service, no drain", "Drain + reload
-   * crio.service", "No disruption", "Refused", or "Unknown" when the pool's current configuration
-   * cannot be rebuilt (a note says why).
-   */
-  verdict: string;
-  nodes: number;
-  /** The engine's preview, with `actionWords` beside the pool's actions and each change's (verdict.ts words them). */
-  preview: ExplainedPreview;
-  notes: string[];
-  files: FileComparison[];
-};
-
-export type ClusterPreview = {
-  cluster: string;
-  /** "live": read from the cluster now; "stored": the copy kept from its last sweep, the cluster being unreachable. */
-  source: "live" | "stored";
-  /** When the configuration previewed was read. */
-  observedAt: string;
-  /** Why the stored copy was used. */
-  sourceNote: string | null;
-  policySource: string;
-  pools: PoolPreview[];
-  unmatched: string | null;
-};
+export type { ClusterPreview, PoolPreview };
 
 /**
  * Reads the proposed MachineConfig (YAML or JSON text): a 400 says what is wrong, with the line; a

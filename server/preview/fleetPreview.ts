@@ -1,33 +1,12 @@
-import { z } from "zod";
 import { credentialsOf } from "../clusters/registration";
 import { UserFacingError } from "../errors";
 import { KubeError } from "../kube/client";
 import { listClusterSummaries } from "../store/clusters";
-import { previewOnCluster, type ClusterPreview, type PreviewAudience, type ProposedConfig } from "./clusterPreview";
-import { summarizeFleet, type FleetSummary } from "../domain/disruption/verdict";
+import { previewOnCluster, type PreviewAudience, type ProposedConfig } from "./clusterPreview";
+import { summarizeFleet } from "../domain/disruption/verdict";
+import { FleetPreviewClusters, MAX_FLEET_PREVIEW_CLUSTERS, type FleetPreview } from "./contract";
 
-export type FleetPreview = {
-  clusters: ({ cluster: string; error: string } | ClusterPreview)[];
-  summary: FleetSummary;
-};
-
-/** Clusters one fleet preview contacts at most: each is read live, four at a time. */
-export const MAX_FLEET_PREVIEW_CLUSTERS = 100;
-
-/** "all", or cluster names (each named once, however often it is listed). */
-export const FleetPreviewClusters = z
-  .union([
-    z.literal("all"),
-    z
-      .array(z.string().max(63))
-      .min(1, "Choose at least one cluster")
-      .max(10_000)
-      .transform((names) => [...new Set(names)])
-      .refine((names) => names.length <= MAX_FLEET_PREVIEW_CLUSTERS, {
-        error: `a fleet preview covers at most ${MAX_FLEET_PREVIEW_CLUSTERS} clusters; choose fewer`,
-      }),
-  ])
-  .default("all");
+export { FleetPreviewClusters, MAX_FLEET_PREVIEW_CLUSTERS, type FleetPreview };
 
 /** A cluster's failure as the requester may read it: the cluster's answer or ours, never an internal error. */
 function failureText(name: string, error: unknown): string {

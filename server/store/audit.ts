@@ -25,7 +25,7 @@ export type AuditRecord = {
   targetType: string | null;
   targetId: string | null;
   summary: string;
-  outcome: string;
+  outcome: NonNullable<AuditInput["outcome"]>;
   details: unknown;
   ip: string | null;
 };
@@ -92,7 +92,8 @@ export async function listAudit(options: AuditFilter = {}, max = 500): Promise<A
     targetType: r.targetType,
     targetId: r.targetId,
     summary: r.summary ?? auditSummary(r),
-    outcome: r.outcome,
+    // Written from AuditInput's values only.
+    outcome: r.outcome as AuditRecord["outcome"],
     details: r.details,
     ip: r.ip,
   }));

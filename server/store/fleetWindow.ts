@@ -1,3 +1,4 @@
+import { FLEET_SORT_KEYS } from "../fleet/contract";
 import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, toFleetRow, type FleetRow } from "./fleet";
 
 /**
@@ -21,7 +22,7 @@ export type FleetFilter = {
   offline?: boolean;
 };
 
-export const FLEET_SORT_KEYS = ["name", "version", "skew", "oldest", "readiness", "lastSeen"] as const;
+export { FLEET_SORT_KEYS };
 export type FleetSortKey = (typeof FLEET_SORT_KEYS)[number];
 export type FleetSort = { key: FleetSortKey; desc: boolean };
 

@@ -1,10 +1,11 @@
-import { auditCsv, auditPage, AuditQuerySchema } from "@/server/audit/audit";
+import { auditCsv, auditPage } from "@/server/audit/audit";
+import { auditEndpoints } from "@/server/audit/contract";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** The audit log with filters; ?format=csv downloads up to 50,000 matching events. */
-export const GET = apiRoute({ access: ["admin", "approver"], query: AuditQuerySchema }, async ({ query }) => {
+export const GET = apiRoute(auditEndpoints.list, async ({ query }) => {
   const { format, ...filter } = query;
   if (format !== "csv") return auditPage(filter);
   const { filename, csv } = await auditCsv(filter);

@@ -1,7 +1,7 @@
 import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { registerCluster } from "@/server/clusters/registration";
+import { fleetEndpoints, type ClusterList } from "@/server/fleet/contract";
 import { fleetPage } from "@/server/fleet/fleetPage";
-import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
 import { answerKey, sharedAnswer } from "@/server/fleet/sharedAnswers";
 import { apiRoute } from "@/server/http/api";
 import { etagged, etaggedResponse } from "@/server/http/etag";
@@ -14,8 +14,11 @@ export const dynamic = "force-dynamic";
  * asked for by many people at once is read once (server/fleet/sharedAnswers.ts); an unchanged window
  * answers 304 to If-None-Match.
  */
-export const GET = apiRoute({ access: "any", query: FleetListQuerySchema }, async ({ request, query }) =>
-  etaggedResponse(request, await sharedAnswer(answerKey("clusters.json", query), async () => etagged(await fleetPage(query)))),
+export const GET = apiRoute(fleetEndpoints.list, async ({ request, query }) =>
+  etaggedResponse(
+    request,
+    await sharedAnswer(answerKey("clusters.json", query), async () => etagged((await fleetPage(query)) satisfies ClusterList)),
+  ),
 );
 
 /** Register a cluster (admin): tests the connection, stores the credentials encrypted. */

@@ -1,12 +1,12 @@
+import { fleetEndpoints } from "@/server/fleet/contract";
 import { fleetCsv } from "@/server/fleet/fleetPage";
-import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
 import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Every cluster the fleet query matches (paging ignored), as CSV streamed from the database. */
 export const GET = apiRoute(
-  { access: "any", query: FleetListQuerySchema },
+  fleetEndpoints.csv,
   async ({ query }) =>
     new Response(fleetCsv(query), {
       headers: {

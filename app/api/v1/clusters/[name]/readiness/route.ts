@@ -1,10 +1,10 @@
+import { fleetEndpoints } from "@/server/fleet/contract";
 import { clusterReadiness } from "@/server/fleet/fleet";
-import { ReadinessQuery } from "@/server/fleet/query";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
 /** Readiness checklist for ?target= (e.g. 4.22.3 or 4.23); the next minor when omitted. */
-export const GET = apiRoute({ access: "any", params: pathParams("name"), query: ReadinessQuery }, async ({ params, query }) => ({
+export const GET = apiRoute(fleetEndpoints.readiness, async ({ params, query }) => ({
   readiness: await clusterReadiness(params.name, query.target ?? null),
 }));
