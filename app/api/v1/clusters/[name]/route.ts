@@ -2,11 +2,9 @@ import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { changeCluster, removeCluster } from "@/server/clusters/registration";
 import { fleetEndpoints } from "@/server/fleet/contract";
 import { clusterDetail } from "@/server/fleet/fleet";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
-
-const params = pathParams("name");
 
 /** The cluster's newest snapshot with skew, the managed-boot-images what-if and readiness for the default target. */
 export const GET = apiRoute(fleetEndpoints.detail, async ({ params }) => clusterDetail(params.name));
