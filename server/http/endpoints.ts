@@ -3,12 +3,14 @@
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
 import { userEndpoints } from "../auth/contract";
+import { hubEndpoints } from "../hubs/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
   httpEndpoints,
   userEndpoints,
+  hubEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));
