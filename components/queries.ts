@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { CandidateList, AcknowledgementList } from "@/server/acknowledgements/contract";
+import { acknowledgementEndpoints } from "@/server/acknowledgements/contract";
 import type { ApplicationList, ApplicationProgress, VettedList } from "@/server/bundles/contract";
 import type {
   ClusterDetail,
@@ -73,13 +73,13 @@ export const queries = {
   acknowledgements: () =>
     queryOptions({
       queryKey: ["acknowledgements"],
-      queryFn: () => api<AcknowledgementList>("/api/v1/acknowledgements").then((r) => r.acknowledgements),
+      queryFn: () => call(acknowledgementEndpoints.list).then((r) => r.acknowledgements),
     }),
   /** Clusters that need an acknowledgement, at `target` or each one's own next enforcing release. */
   ackCandidates: (target: string | null) =>
     queryOptions({
       queryKey: ["acknowledgements", "candidates", target],
-      queryFn: () => api<CandidateList>(`/api/v1/acknowledgements/candidates${query(target)}`).then((r) => r.clusters),
+      queryFn: () => call(acknowledgementEndpoints.candidates, { query: { target: target ?? undefined } }).then((r) => r.clusters),
     }),
 
   users: () => queryOptions({ queryKey: ["users"], queryFn: () => call(userEndpoints.list).then((r) => r.users) }),

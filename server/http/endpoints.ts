@@ -3,6 +3,7 @@
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
 import { userEndpoints } from "../auth/contract";
+import { acknowledgementEndpoints } from "../acknowledgements/contract";
 import { hubEndpoints } from "../hubs/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
@@ -11,6 +12,7 @@ const groups: Record<string, Record<string, Endpoint>> = {
   httpEndpoints,
   userEndpoints,
   hubEndpoints,
+  acknowledgementEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));
