@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { acknowledgementEndpoints } from "@/server/acknowledgements/contract";
-import type { ApplicationList, ApplicationProgress, VettedList } from "@/server/bundles/contract";
+import { bundleEndpoints } from "@/server/bundles/contract";
 import type {
   ClusterDetail,
   ClusterList,
@@ -63,12 +63,11 @@ export const queries = {
   applications: () =>
     queryOptions({
       queryKey: ["applications"],
-      queryFn: () => api<ApplicationList>("/api/v1/bundle-applications").then((r) => r.applications),
+      queryFn: () => call(bundleEndpoints.applications).then((r) => r.applications),
     }),
   application: (id: string) =>
-    queryOptions({ queryKey: ["applications", id], queryFn: () => api<ApplicationProgress>(`/api/v1/bundle-applications/${id}`) }),
-  vettedBundles: () =>
-    queryOptions({ queryKey: ["bundles", "vetted"], queryFn: () => api<VettedList>("/api/v1/bundles/vetted").then((r) => r.vetted) }),
+    queryOptions({ queryKey: ["applications", id], queryFn: () => call(bundleEndpoints.application, { params: { id } }) }),
+  vettedBundles: () => queryOptions({ queryKey: ["bundles", "vetted"], queryFn: () => call(bundleEndpoints.vetted).then((r) => r.vetted) }),
 
   acknowledgements: () =>
     queryOptions({

@@ -4,6 +4,7 @@
  */
 import { userEndpoints } from "../auth/contract";
 import { acknowledgementEndpoints } from "../acknowledgements/contract";
+import { bundleEndpoints } from "../bundles/contract";
 import { hubEndpoints } from "../hubs/contract";
 import { httpEndpoints } from "./contract";
 import type { Endpoint } from "./endpoint";
@@ -13,6 +14,7 @@ const groups: Record<string, Record<string, Endpoint>> = {
   userEndpoints,
   hubEndpoints,
   acknowledgementEndpoints,
+  bundleEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));
