@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { fillPath, type AnswerOf, type Endpoint } from "@/server/http/endpoint";
 
 /** Client-side calls to /api/v1: JSON in, JSON out, and the server's own message on failure. */
@@ -13,11 +13,16 @@ export class ApiError extends Error {
   }
 }
 
-/** A FormData body is sent as multipart/form-data (file uploads); anything else as JSON. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Sends one request: a FormData body as multipart/form-data (file uploads), anything else as JSON.
+ * Answers what the server sent, unread: `call` checks it against the endpoint's schema.
+ */
+async function send(path: string, init: { method: string; body?: unknown }): Promise<unknown> {
   const form = init.body instanceof FormData ? init.body : undefined;
   const response = await fetch(path, {
-    method: init.method ?? "GET",
+    method: init.method,
     headers: init.body !== undefined && !form ? { "content-type": "application/json" } : undefined,
     body: form ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined),
     credentials: "same-origin",
@@ -27,15 +32,13 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
     // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname)}`);
   }
-  if (response.status === 204) return undefined as T;
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok)
-    throw new ApiError(
-      response.status,
-      (data as { error?: string }).error ?? `Request failed (${response.status})`,
-      data as Record<string, unknown>,
-    );
-  return data as T;
+  if (response.status === 204) return undefined;
+  const data: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const fields = isRecord(data) ? data : {};
+    throw new ApiError(response.status, typeof fields.error === "string" ? fields.error : `Request failed (${response.status})`, fields);
+  }
+  return data;
 }
 
 type Input<S, Otherwise = never> = S extends z.ZodType ? z.input<S> : Otherwise;
@@ -65,9 +68,9 @@ function queryString(query: Record<string, unknown> | undefined): string {
 export async function call<const E extends Endpoint>(endpoint: E, input: CallInput<E> = {}): Promise<AnswerOf<E>> {
   const path =
     fillPath(endpoint.path, (input.params ?? {}) as Record<string, string>) + queryString(input.query as Record<string, unknown>);
-  const data = await api<unknown>(path, { method: endpoint.method, body: input.body });
-  if (endpoint.produces === "none") return undefined as AnswerOf<E>;
-  const parsed = endpoint.answer.safeParse(data);
+  const data = await send(path, { method: endpoint.method, body: input.body });
+  // z.safeParse keeps the endpoint's own answer type, so what is returned is what the schema says.
+  const parsed = z.safeParse(endpoint.answer as E["answer"], data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ApiError(
@@ -75,5 +78,5 @@ export async function call<const E extends Endpoint>(endpoint: E, input: CallInp
       `The server's answer to ${endpoint.method} ${endpoint.path} was not understood (${issue?.path.join(".")}: ${issue?.message})`,
     );
   }
-  return parsed.data as AnswerOf<E>;
+  return parsed.data;
 }

@@ -1,10 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { CandidateList, AcknowledgementList } from "@/server/acknowledgements/contract";
-import type { ApplicationList, ApplicationProgress, VettedList } from "@/server/bundles/contract";
+import { acknowledgementEndpoints } from "@/server/acknowledgements/contract";
+import { bundleEndpoints } from "@/server/bundles/contract";
 import { fleetEndpoints } from "@/server/fleet/contract";
 import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { signInSettingsEndpoints, userEndpoints } from "@/server/auth/contract";
-import { api, call } from "./api";
+import { call } from "./api";
 
 /**
  * Every GET the console makes, with its cache key, defined once. A key names what it caches, so
@@ -13,8 +13,6 @@ import { api, call } from "./api";
  */
 /** How many clusters a picker or the admin's list shows (the API's largest window). */
 export const CLUSTER_CHOICES = 1000;
-
-const query = (target: string | null, key = "target") => (target ? `?${key}=${encodeURIComponent(target)}` : "");
 
 export const queries = {
   /**
@@ -54,23 +52,22 @@ export const queries = {
   applications: () =>
     queryOptions({
       queryKey: ["applications"],
-      queryFn: () => api<ApplicationList>("/api/v1/bundle-applications").then((r) => r.applications),
+      queryFn: () => call(bundleEndpoints.applications).then((r) => r.applications),
     }),
   application: (id: string) =>
-    queryOptions({ queryKey: ["applications", id], queryFn: () => api<ApplicationProgress>(`/api/v1/bundle-applications/${id}`) }),
-  vettedBundles: () =>
-    queryOptions({ queryKey: ["bundles", "vetted"], queryFn: () => api<VettedList>("/api/v1/bundles/vetted").then((r) => r.vetted) }),
+    queryOptions({ queryKey: ["applications", id], queryFn: () => call(bundleEndpoints.application, { params: { id } }) }),
+  vettedBundles: () => queryOptions({ queryKey: ["bundles", "vetted"], queryFn: () => call(bundleEndpoints.vetted).then((r) => r.vetted) }),
 
   acknowledgements: () =>
     queryOptions({
       queryKey: ["acknowledgements"],
-      queryFn: () => api<AcknowledgementList>("/api/v1/acknowledgements").then((r) => r.acknowledgements),
+      queryFn: () => call(acknowledgementEndpoints.list).then((r) => r.acknowledgements),
     }),
   /** Clusters that need an acknowledgement, at `target` or each one's own next enforcing release. */
   ackCandidates: (target: string | null) =>
     queryOptions({
       queryKey: ["acknowledgements", "candidates", target],
-      queryFn: () => api<CandidateList>(`/api/v1/acknowledgements/candidates${query(target)}`).then((r) => r.clusters),
+      queryFn: () => call(acknowledgementEndpoints.candidates, { query: { target: target ?? undefined } }).then((r) => r.clusters),
     }),
 
   users: () => queryOptions({ queryKey: ["users"], queryFn: () => call(userEndpoints.list).then((r) => r.users) }),

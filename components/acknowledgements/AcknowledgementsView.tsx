@@ -3,16 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import type {
-  AckMode,
-  AckStatus,
-  AcknowledgementRequestBody,
-  AcknowledgementView,
-  Candidate,
-  DecisionRequest,
+import {
+  acknowledgementEndpoints,
+  type AckMode,
+  type AckStatus,
+  type AcknowledgementView,
+  type Candidate,
 } from "@/server/acknowledgements/contract";
 import { can, type Me } from "../access";
-import { api } from "../api";
+import { call } from "../api";
 import { LastUpdated } from "../fleet/status";
 import { keys, queries } from "../queries";
 import type { Seed } from "../seed";
@@ -44,15 +43,14 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
   const [error, setError] = useState<string | null>(null);
   const submit = useMutation({
     mutationFn: () =>
-      api<AcknowledgementView>("/api/v1/acknowledgements", {
-        method: "POST",
+      call(acknowledgementEndpoints.request, {
         body: {
           cluster: candidate.cluster,
           mode,
           ...(mode === "OCPVersion" ? { ocpVersion: value } : mode === "RHCOSVersion" ? { rhcosVersion: value } : {}),
           evidence,
           machineSets,
-        } satisfies AcknowledgementRequestBody,
+        },
       }),
     onSuccess: () => {
       // The candidates are under the same key: a request or a decision changes them too.
@@ -230,11 +228,7 @@ function Decision({ ack, me }: { ack: Acknowledgement; me: Me }) {
   const queryClient = useQueryClient();
   const [comment, setComment] = useState("");
   const decide = useMutation({
-    mutationFn: (decision: "approve" | "reject") =>
-      api<AcknowledgementView>(`/api/v1/acknowledgements/${ack.id}/${decision}`, {
-        method: "POST",
-        body: { comment } satisfies DecisionRequest,
-      }),
+    mutationFn: (decision: "approve" | "reject") => call(acknowledgementEndpoints[decision], { params: { id: ack.id }, body: { comment } }),
     onSuccess: () => {
       // The candidates are under the same key: a request or a decision changes them too.
       void queryClient.invalidateQueries({ queryKey: keys.acknowledgements });

@@ -3,9 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { ApplicationChanged, ApplicationProgress, NodeProgress, StartUpgradeRequest } from "@/server/bundles/contract";
+import { bundleEndpoints, type ApplicationProgress, type NodeProgress } from "@/server/bundles/contract";
 import { can, type Me } from "../access";
-import { api } from "../api";
+import { call } from "../api";
 import { LastUpdated } from "../fleet/status";
 import { keys, queries } from "../queries";
 import type { Seed } from "../seed";
@@ -121,10 +121,7 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
   const [error, setError] = useState<string | null>(null);
   const start = useMutation({
     mutationFn: (overrideReason?: string) =>
-      api<ApplicationChanged>(`/api/v1/bundle-applications/${p.application.id}/start-upgrade`, {
-        method: "POST",
-        body: (overrideReason ? { overrideReason } : {}) satisfies StartUpgradeRequest,
-      }),
+      call(bundleEndpoints.startUpgrade, { params: { id: p.application.id }, body: overrideReason ? { overrideReason } : {} }),
     onSuccess: () => {
       setError(null);
       void queryClient.invalidateQueries({ queryKey: keys.applications });
@@ -207,7 +204,7 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
 function Unpin({ p, me }: { p: ApplicationProgress; me: Me }) {
   const queryClient = useQueryClient();
   const unpin = useMutation({
-    mutationFn: () => api<ApplicationChanged>(`/api/v1/bundle-applications/${p.application.id}/unpin`, { method: "POST" }),
+    mutationFn: () => call(bundleEndpoints.unpin, { params: { id: p.application.id } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.applications }),
   });
   if (!can(me, ["technician"]) || !["upgraded", "preloading", "applying"].includes(p.application.state)) return null;

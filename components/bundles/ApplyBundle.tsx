@@ -3,16 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import type {
-  ApplicationChanged,
-  ApplyBundleRequest,
-  ApplyRefusal,
-  BundleUploaded,
-  PrecheckResult,
-  UploadedBundle,
-  UploadRefusal,
+import {
+  ApplyRefusalSchema,
+  bundleEndpoints,
+  UploadRefusalSchema,
+  type ApplyRefusal,
+  type PrecheckResult,
+  type UploadedBundle,
+  type UploadRefusal,
 } from "@/server/bundles/contract";
-import { api, ApiError } from "../api";
+import { ApiError, call } from "../api";
 import { keys, queries } from "../queries";
 import { Alert, Button, Card, Field, Select } from "../ui";
 import { PrecheckList } from "./PrecheckList";
@@ -36,12 +36,163 @@ function Step({ n, title, children, done }: { n: number; title: string; children
   );
 }
 
+type Refusal = { message: string; digest: string | null; problems: string[] };
+
+/** What a refused upload (422) or apply (409) says beside its message; nothing when the error is another. */
+function uploadRefusal(e: Error): UploadRefusal {
+  const parsed = e instanceof ApiError ? UploadRefusalSchema.safeParse(e.data) : null;
+  return parsed?.success ? parsed.data : {};
+}
+function applyRefusal(e: Error): ApplyRefusal {
+  const parsed = e instanceof ApiError ? ApplyRefusalSchema.safeParse(e.data) : null;
+  return parsed?.success ? parsed.data : {};
+}
+
+/** A refused upload: why, and the digest an approver vets. */
+function UploadRefused({ refusal }: { refusal: Refusal }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <Alert tone="error">{refusal.message}</Alert>
+      {refusal.digest ? (
+        <div className="rounded-md border border-line p-3 text-sm">
+          <p className="font-medium">Digest of this file</p>
+          <code aria-label="Refused digest" className="block break-all font-mono text-xs">
+            {refusal.digest}
+          </code>
+          <p className="mt-1 text-xs text-muted">
+            Send this digest to an approver. Once they vet it under <strong>Bundles → Vetted bundles</strong>, upload the same file again.
+          </p>
+        </div>
+      ) : null}
+      {refusal.problems.length ? (
+        <ul className="list-disc pl-5 text-sm" aria-label="Problems in the manifest">
+          {refusal.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** The accepted bundle: its release, size and vetting. */
+function UploadedSummary({ bundle: uploaded }: { bundle: UploadedBundle }) {
+  return (
+    <div role="status" className="rounded-md border border-ok/40 bg-ok/5 p-3 text-sm">
+      <p>
+        <strong>Bundle for OpenShift {uploaded.releaseVersion}</strong>: {uploaded.imageCount} images, {gib(uploaded.totalBytes)}
+        {uploaded.distinctBytes < uploaded.totalBytes
+          ? ` (${gib(uploaded.distinctBytes)} with the layers they share counted once, as the MCO counts them for disk space)`
+          : ""}
+        .
+      </p>
+      <p className="text-xs text-muted">
+        Vetted by {uploaded.vetted.vettedBy}: “{uploaded.vetted.note}”. Digest <code className="break-all">sha256:{uploaded.digest}</code>
+      </p>
+    </div>
+  );
+}
+
+/** Step 1: the manifest file, and what became of it. */
+function UploadStep({
+  onUpload,
+  pending,
+  refusal,
+  uploaded,
+}: {
+  onUpload: (file: File) => void;
+  pending: boolean;
+  refusal: Refusal | null;
+  uploaded: UploadedBundle | null;
+}) {
+  return (
+    <Step n={1} title="Upload the bundle manifest" done={!!uploaded}>
+      <Field
+        label="Bundle manifest (JSON file)"
+        htmlFor="manifest"
+        hint="The file you were given with the bundle, e.g. bundle-4.19.11.json."
+      >
+        <input
+          id="manifest"
+          type="file"
+          accept=".json,application/json"
+          className="text-sm"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            if (file) onUpload(file);
+            e.target.value = "";
+          }}
+        />
+      </Field>
+      {pending ? <p className="text-sm text-muted">Checking the manifest…</p> : null}
+      {refusal ? <UploadRefused refusal={refusal} /> : null}
+      {uploaded ? <UploadedSummary bundle={uploaded} /> : null}
+    </Step>
+  );
+}
+
+/** The live clusters a bundle may go to (an offline import cannot be written to). */
+function ClusterPicker({ value, onChange, disabled }: { value: string; onChange: (name: string) => void; disabled: boolean }) {
+  const clusters = useQuery(queries.clusters());
+  const live = (clusters.data ?? []).filter((c) => !c.offline);
+  return (
+    <Field label="Cluster" htmlFor="bundle-cluster">
+      <Select id="bundle-cluster" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
+        <option value="">Choose a cluster</option>
+        {live.map((c) => (
+          <option key={c.name} value={c.name}>
+            {c.name}
+            {c.version ? ` (${c.version})` : ""}
+          </option>
+        ))}
+      </Select>
+    </Field>
+  );
+}
+
+/** Step 3: what still blocks, the confirmation of the warnings, and the button. */
+function ApplyStep({
+  precheck,
+  confirmed,
+  onConfirm,
+  pending,
+  onApply,
+  error,
+}: {
+  precheck: PrecheckResult | null;
+  confirmed: boolean;
+  onConfirm: (confirmed: boolean) => void;
+  pending: boolean;
+  onApply: () => void;
+  error: string | null;
+}) {
+  return (
+    <Step n={3} title="Apply">
+      {precheck && !precheck.canApply ? (
+        <Alert tone="error">Something above blocks applying the bundle. Do what it says, then check the cluster again.</Alert>
+      ) : null}
+      {precheck?.canApply && precheck.needsConfirmation ? (
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" className="mt-1" checked={confirmed} onChange={(e) => onConfirm(e.target.checked)} />
+          <span>I have read the warnings above and want to apply the bundle anyway.</span>
+        </label>
+      ) : null}
+      <div>
+        <Button type="button" disabled={!precheck?.canApply || (precheck.needsConfirmation && !confirmed) || pending} onClick={onApply}>
+          {pending ? "Applying…" : "Apply bundle"}
+        </Button>
+      </div>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+    </Step>
+  );
+}
+
 /** Upload → check → apply, the technician's path; each step says what to do next. */
 export function ApplyBundle() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const [uploaded, setUploaded] = useState<UploadedBundle | null>(null);
-  const [refusal, setRefusal] = useState<{ message: string; digest: string | null; problems: string[] } | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
   const [cluster, setCluster] = useState("");
   const [precheck, setPrecheck] = useState<PrecheckResult | null>(null);
   const [confirmed, setConfirmed] = useState(false);
@@ -49,13 +200,11 @@ export function ApplyBundle() {
   const [fresh, setFresh] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
 
-  const clusters = useQuery(queries.clusters());
-
   const upload = useMutation({
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append("manifest", file);
-      return api<BundleUploaded>("/api/v1/bundles", { method: "POST", body: form });
+      return call(bundleEndpoints.upload, { body: form });
     },
     onMutate: () => {
       setUploaded(null);
@@ -68,13 +217,13 @@ export function ApplyBundle() {
       void queryClient.invalidateQueries({ queryKey: keys.bundles });
     },
     onError: (e) => {
-      const refused: UploadRefusal = e instanceof ApiError ? e.data : {};
+      const refused = uploadRefusal(e);
       setRefusal({ message: e.message, digest: refused.digest ?? null, problems: refused.problems ?? [] });
     },
   });
 
   const check = useMutation({
-    mutationFn: () => api<PrecheckResult>(`/api/v1/bundles/${uploaded!.digest}/precheck?cluster=${encodeURIComponent(cluster)}`),
+    mutationFn: () => call(bundleEndpoints.precheck, { params: { digest: uploaded!.digest }, query: { cluster } }),
     onMutate: () => {
       setPrecheck(null);
       setConfirmed(false);
@@ -89,17 +238,14 @@ export function ApplyBundle() {
   const shownWarnings = (precheck?.checks ?? []).filter((c) => c.status === "warn").map((c) => c.key);
   const apply = useMutation({
     mutationFn: () =>
-      api<ApplicationChanged>("/api/v1/bundle-applications", {
-        method: "POST",
-        body: { digest: uploaded!.digest, cluster, confirmedWarnings: confirmed ? shownWarnings : [] } satisfies ApplyBundleRequest,
-      }),
+      call(bundleEndpoints.apply, { body: { digest: uploaded!.digest, cluster, confirmedWarnings: confirmed ? shownWarnings : [] } }),
     onSuccess: ({ application }) => {
       void queryClient.invalidateQueries({ queryKey: keys.applications });
       router.push(`/bundles/applications/${application.id}`);
     },
     onError: (e) => {
       setError(e.message);
-      const refused: ApplyRefusal = e instanceof ApiError ? e.data : {};
+      const refused = applyRefusal(e);
       if (refused.checks && precheck) {
         const checks = refused.checks;
         setPrecheck({
@@ -115,7 +261,6 @@ export function ApplyBundle() {
     },
   });
 
-  const live = (clusters.data ?? []).filter((c) => !c.offline);
   return (
     <Card className="p-5">
       <h2 className="text-lg font-semibold">Apply a bundle</h2>
@@ -124,84 +269,11 @@ export function ApplyBundle() {
         images itself: they come from the site&apos;s mirror registry.
       </p>
       <ol className="mt-4 flex flex-col gap-5">
-        <Step n={1} title="Upload the bundle manifest" done={!!uploaded}>
-          <Field
-            label="Bundle manifest (JSON file)"
-            htmlFor="manifest"
-            hint="The file you were given with the bundle, e.g. bundle-4.19.11.json."
-          >
-            <input
-              id="manifest"
-              type="file"
-              accept=".json,application/json"
-              className="text-sm"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                if (file) upload.mutate(file);
-                e.target.value = "";
-              }}
-            />
-          </Field>
-          {upload.isPending ? <p className="text-sm text-muted">Checking the manifest…</p> : null}
-          {refusal ? (
-            <div className="flex flex-col gap-2">
-              <Alert tone="error">{refusal.message}</Alert>
-              {refusal.digest ? (
-                <div className="rounded-md border border-line p-3 text-sm">
-                  <p className="font-medium">Digest of this file</p>
-                  <code aria-label="Refused digest" className="block break-all font-mono text-xs">
-                    {refusal.digest}
-                  </code>
-                  <p className="mt-1 text-xs text-muted">
-                    Send this digest to an approver. Once they vet it under <strong>Bundles → Vetted bundles</strong>, upload the same file
-                    again.
-                  </p>
-                </div>
-              ) : null}
-              {refusal.problems.length ? (
-                <ul className="list-disc pl-5 text-sm" aria-label="Problems in the manifest">
-                  {refusal.problems.map((p) => (
-                    <li key={p}>{p}</li>
-                  ))}
-                </ul>
-              ) : null}
-            </div>
-          ) : null}
-          {uploaded ? (
-            <div role="status" className="rounded-md border border-ok/40 bg-ok/5 p-3 text-sm">
-              <p>
-                <strong>Bundle for OpenShift {uploaded.releaseVersion}</strong>: {uploaded.imageCount} images, {gib(uploaded.totalBytes)}
-                {uploaded.distinctBytes < uploaded.totalBytes
-                  ? ` (${gib(uploaded.distinctBytes)} with the layers they share counted once, as the MCO counts them for disk space)`
-                  : ""}
-                .
-              </p>
-              <p className="text-xs text-muted">
-                Vetted by {uploaded.vetted?.vettedBy}: “{uploaded.vetted?.note}”. Digest{" "}
-                <code className="break-all">sha256:{uploaded.digest}</code>
-              </p>
-            </div>
-          ) : null}
-        </Step>
+        <UploadStep onUpload={(file) => upload.mutate(file)} pending={upload.isPending} refusal={refusal} uploaded={uploaded} />
 
         <Step n={2} title="Check the cluster" done={!!precheck && precheck.canApply}>
           <div className="flex flex-wrap items-end gap-2">
-            <Field label="Cluster" htmlFor="bundle-cluster">
-              <Select
-                id="bundle-cluster"
-                value={cluster}
-                onChange={(e) => (setCluster(e.target.value), setPrecheck(null))}
-                disabled={!uploaded}
-              >
-                <option value="">Choose a cluster</option>
-                {live.map((c) => (
-                  <option key={c.name} value={c.name}>
-                    {c.name}
-                    {c.version ? ` (${c.version})` : ""}
-                  </option>
-                ))}
-              </Select>
-            </Field>
+            <ClusterPicker value={cluster} onChange={(name) => (setCluster(name), setPrecheck(null))} disabled={!uploaded} />
             <Button type="button" variant="secondary" disabled={!uploaded || !cluster || check.isPending} onClick={() => check.mutate()}>
               {check.isPending ? "Checking…" : "Check the cluster"}
             </Button>
@@ -210,27 +282,14 @@ export function ApplyBundle() {
           {precheck ? <PrecheckList result={precheck} fresh={fresh} /> : null}
         </Step>
 
-        <Step n={3} title="Apply">
-          {precheck && !precheck.canApply ? (
-            <Alert tone="error">Something above blocks applying the bundle. Do what it says, then check the cluster again.</Alert>
-          ) : null}
-          {precheck?.canApply && precheck.needsConfirmation ? (
-            <label className="flex items-start gap-2 text-sm">
-              <input type="checkbox" className="mt-1" checked={confirmed} onChange={(e) => setConfirmed(e.target.checked)} />
-              <span>I have read the warnings above and want to apply the bundle anyway.</span>
-            </label>
-          ) : null}
-          <div>
-            <Button
-              type="button"
-              disabled={!precheck?.canApply || (precheck.needsConfirmation && !confirmed) || apply.isPending}
-              onClick={() => apply.mutate()}
-            >
-              {apply.isPending ? "Applying…" : "Apply bundle"}
-            </Button>
-          </div>
-          {error ? <Alert tone="error">{error}</Alert> : null}
-        </Step>
+        <ApplyStep
+          precheck={precheck}
+          confirmed={confirmed}
+          onConfirm={setConfirmed}
+          pending={apply.isPending}
+          onApply={() => apply.mutate()}
+          error={error}
+        />
       </ol>
     </Card>
   );

@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { BundleVetted, VetBundleRequest } from "@/server/bundles/contract";
+import { bundleEndpoints } from "@/server/bundles/contract";
 import { can, type Me } from "../access";
-import { api } from "../api";
+import { call } from "../api";
 import { keys, queries } from "../queries";
 import { Alert, Button, Card, Field, TextInput } from "../ui";
 
@@ -17,7 +17,7 @@ function VetBundle() {
   const [note, setNote] = useState("");
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const vet = useMutation({
-    mutationFn: () => api<BundleVetted>("/api/v1/bundles/vetted", { method: "POST", body: { digest, note } satisfies VetBundleRequest }),
+    mutationFn: () => call(bundleEndpoints.vet, { body: { digest, note } }),
     onSuccess: ({ vetted }) => {
       setMessage({ tone: "ok", text: `Vetted sha256:${vetted.digest}. Technicians can upload this manifest now.` });
       setDigest("");

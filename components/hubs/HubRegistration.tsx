@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { RegisteredHub, RegisterHubRequest } from "@/server/hubs/contract";
-import { api } from "../api";
+import { hubEndpoints, type RegisterHubRequest } from "@/server/hubs/contract";
+import { call } from "../api";
 import { Alert, Button, Card, Field, TextInput } from "../ui";
 
 const textarea = "min-h-24 rounded-md border border-line bg-surface px-3 py-2 font-mono text-xs text-ink";
@@ -59,7 +59,7 @@ export function HubRegistration({ onRegistered }: { onRegistered: (name: string)
   const [form, setForm] = useState<RegisterHubRequest>(EMPTY);
   const set = (patch: Partial<RegisterHubRequest>) => setForm((f) => ({ ...f, ...patch }));
   const register = useMutation({
-    mutationFn: (body: RegisterHubRequest) => api<RegisteredHub>("/api/v1/hubs", { method: "POST", body }),
+    mutationFn: (body: RegisterHubRequest) => call(hubEndpoints.register, { body }),
     onSuccess: (r) => {
       setForm(EMPTY);
       void queryClient.invalidateQueries({ queryKey: ["hubs"] });

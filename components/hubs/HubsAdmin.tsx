@@ -3,8 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { HubDetail, HubList, HubMemberRecord, HubSummary, RemovedHub } from "@/server/hubs/contract";
-import { api } from "../api";
+import { hubEndpoints, type HubMemberRecord, type HubSummary } from "@/server/hubs/contract";
+import { call } from "../api";
 import { Alert, Button, Card, Select, Table } from "../ui";
 import { ELIGIBILITY, STATE } from "./eligibility";
 import { HubRegistration } from "./HubRegistration";
@@ -70,7 +70,7 @@ function HubMembers({ name }: { name: string }) {
   const [filter, setFilter] = useState("all");
   const detail = useQuery({
     queryKey: ["hubs", name],
-    queryFn: () => api<HubDetail>(`/api/v1/hubs/${encodeURIComponent(name)}`),
+    queryFn: () => call(hubEndpoints.detail, { params: { name } }),
     refetchInterval: REFRESH_MS,
   });
   if (detail.error) return <Alert tone="error">{detail.error.message}</Alert>;
@@ -133,13 +133,13 @@ export function HubsAdmin({ initialSelected }: { initialSelected: string | null 
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string | null>(initialSelected);
   const [message, setMessage] = useState<string | null>(null);
-  const hubs = useQuery({ queryKey: ["hubs"], queryFn: () => api<HubList>("/api/v1/hubs"), refetchInterval: REFRESH_MS });
+  const hubs = useQuery({ queryKey: ["hubs"], queryFn: () => call(hubEndpoints.list), refetchInterval: REFRESH_MS });
   const resync = useMutation({
-    mutationFn: (name: string) => api(`/api/v1/hubs/${encodeURIComponent(name)}/resync`, { method: "POST" }),
+    mutationFn: (name: string) => call(hubEndpoints.resync, { params: { name } }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ["hubs"] }),
   });
   const remove = useMutation({
-    mutationFn: (name: string) => api<RemovedHub>(`/api/v1/hubs/${encodeURIComponent(name)}`, { method: "DELETE" }),
+    mutationFn: (name: string) => call(hubEndpoints.remove, { params: { name } }),
     onSuccess: (r, name) => {
       setMessage(
         `${name} forgotten: its ${r.clusters} clusters stay in the fleet as removed, with their history.${r.permissionsLeft ? ` ${r.permissionsLeft}` : ""}`,

@@ -25,6 +25,7 @@ import {
   rejectAcknowledgement,
   requestAcknowledgement,
 } from "./acknowledgements";
+import { acknowledgementEndpoints } from "./contract";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
@@ -76,6 +77,9 @@ afterAll(() => {
 describe("which clusters need an acknowledgement", () => {
   it("lists prod-east-422 (Manual, install version below the limit) and prod-east, whose 4.19 API cannot take one yet", async () => {
     const candidates = await acknowledgementCandidates(null);
+    // As GET /api/v1/acknowledgements/candidates sends them (JSON drops undefined), they match its contract.
+    acknowledgementEndpoints.candidates.answer.parse(JSON.parse(JSON.stringify({ clusters: candidates })));
+    acknowledgementEndpoints.candidates.answer.parse(JSON.parse(JSON.stringify({ clusters: await acknowledgementCandidates("4.23.0") })));
     const byName = new Map(candidates.map((c) => [c.cluster, c]));
     expect(byName.get("prod-east-422")).toMatchObject({ release: "4.22.3", reason: "below-limit", served: true, pending: null });
     expect(byName.get("prod-east")).toMatchObject({ release: "4.22.0", reason: "below-limit", served: false });
@@ -103,6 +107,7 @@ describe("a request, decided by someone else", () => {
     });
     const [view] = await listAcknowledgementViews(["pending"]);
     expect(view!.prediction).toMatchObject({ upgradeable: true, release: "4.22.3" });
+    acknowledgementEndpoints.list.answer.parse(JSON.parse(JSON.stringify({ acknowledgements: [view] })));
 
     const approved = await approveAcknowledgement(ack.id, "checked the AMI ids in the console", approver);
     expect(approved).toMatchObject({ status: "applied", decidedBy: "alice" });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import {
@@ -8,8 +7,6 @@ import {
   predictUpgradeable,
   sameSpec,
   specOf,
-  type AckCandidate,
-  type AckPrediction,
   type AcknowledgementRequest,
   type EnforcementSpecValue,
 } from "../domain/acknowledgements";
@@ -20,7 +17,6 @@ import { skewLimits } from "../fleet/fleet";
 import { readMachineConfigOperator, readMachineConfiguration } from "../kube/readers";
 import { setBootImageSkewEnforcement } from "../kube/writers";
 import {
-  ACK_STATUSES,
   changeAcknowledgement,
   expireAcknowledgements,
   findAcknowledgement,
@@ -33,25 +29,19 @@ import { findClusterSummary } from "../store/clusters";
 import { listSnapshots } from "../store/fleet";
 import { findClusterState } from "../store/history";
 import { makeDue } from "../store/sweeps";
+import type { AcknowledgementView, Candidate } from "./contract";
+
+export type { AcknowledgementView, Candidate };
 
 /**
  * Manual boot-image acknowledgements, end to end: which clusters need one, the request, the
  * decision by someone else, the conditional write to the cluster, and checking that the MCO took it.
  */
-export type Candidate = AckCandidate & {
-  cluster: string;
-  version: string | null;
-  /** The cluster's API has spec.bootImageSkewEnforcement (4.20 and later). */
-  served: boolean;
-  pending: { id: string; requestedBy: string } | null;
-  machineSets: { name: string; bootImage: string | null }[];
-};
-
 const snapshotIsUsable = (s: unknown): s is ClusterSnapshot => !!s && typeof s === "object" && "machineSets" in s;
 
 /**
  * Clusters that need an acknowledgement, now or at `target` (a release, checked by
- * ReleaseTargetQuery; default: the next one that enforces).
+ * AckCandidatesQuery; default: the next one that enforces).
  */
 export async function acknowledgementCandidates(target: string | null = null): Promise<Candidate[]> {
   const limits = await skewLimits();
@@ -144,10 +134,6 @@ export async function requestAcknowledgement(input: AcknowledgementRequest, acto
     },
   );
 }
-
-export const DecisionSchema = z.strictObject({
-  comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default(""),
-});
 
 /** Takes the decision under a row lock: never by the requester, only while pending and not expired. */
 function decide(id: string, actor: Actor, decision: "approve" | "reject", comment: string) {
@@ -362,20 +348,6 @@ function upgradeableWords(c: { status: string; reason?: string | null; message?:
   return `no boot-image block, but Upgradeable=${c.status} for another reason${why ? ` (${why})` : ""}`;
 }
 
-export type AcknowledgementView = AcknowledgementRecord & { prediction: AckPrediction; release: string | null };
-
-const AckStatusSchema = z.enum(ACK_STATUSES, { error: `status must be one of ${ACK_STATUSES.join(", ")}` });
-
-/** ?status=pending, or a comma-separated list such as pending,applying; blank means every status. */
-/** ?status=pending,approved on GET /api/v1/acknowledgements; absent or empty asks for every status. */
-export const AckListQuerySchema = z.object({
-  status: z
-    .string()
-    .transform((text) => text.split(",").map((s) => s.trim()))
-    .pipe(z.array(AckStatusSchema))
-    .optional(),
-});
-
 export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
   return viewsOf(await listAcknowledgements({ statuses }));
 }
@@ -393,6 +365,7 @@ async function viewsOf(records: AcknowledgementRecord[]): Promise<Acknowledgemen
       releases.set(r.clusterId, ((await findClusterState(r.clusterId))?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null);
   return records.map((r) => ({
     ...r,
+    baseline: (r.baseline ?? null) as AcknowledgementView["baseline"],
     release: releases.get(r.clusterId) ?? null,
     prediction: predictUpgradeable(r, releases.get(r.clusterId) ?? null, limits),
   }));

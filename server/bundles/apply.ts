@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { auditedClusterWrite, shownFailure, withClusterClient } from "../clusters/access";
 import { BUNDLE_LABEL, pinnedImageSetName, pinnedImagesOf, RELEASE_LABEL, totalBytes } from "../domain/bundleManifest";
@@ -10,18 +10,9 @@ import { createPinnedImageSet } from "../kube/writers";
 import { insertApplication, listApplications, updateApplication, type ApplicationPool, type ApplicationRecord } from "../store/bundles";
 import { findClusterSummary } from "../store/clusters";
 import { bundleOrThrow } from "./bundles";
+import type { ApplyBundleSchema } from "./contract";
 import { poolsOf, readLive, type Who } from "./live";
 import { precheckOn } from "./precheck";
-
-export const ApplyBundleSchema = z.object({
-  digest: z.string().trim().min(1, "name the bundle by its digest"),
-  cluster: z.string().trim().min(1, "choose a cluster"),
-  /** The keys of the warnings the technician read and accepts (each precheck's `key`). */
-  confirmedWarnings: z
-    .array(z.string().trim().min(1).max(300), { error: "confirmedWarnings must be a list of precheck keys" })
-    .max(200, "confirmedWarnings may list at most 200 keys")
-    .default([]),
-});
 
 /**
  * Applies a bundle: the prechecks run again (a failure blocks; every warning must be one the

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { manifestDigest } from "../domain/bundleManifest";
 import { KINDS } from "../kube/kinds";
 import { listAudit } from "../store/audit";
@@ -10,7 +11,8 @@ import { precheck } from "./precheck";
 import { applicationProgress } from "./progress";
 import { startUpgrade } from "./startUpgrade";
 import { unpin } from "./unpin";
-import { BundleRefusedError, uploadBundle, vetBundle } from "./bundles";
+import { BundleRefusedError, listBundlesWithManifests, listVettedBundles, uploadBundle, vetBundle } from "./bundles";
+import { bundleEndpoints } from "./contract";
 import {
   admin,
   advance,
@@ -34,6 +36,9 @@ import {
  * Bundles end to end against real Postgres and the simulator over HTTPS: vetting and uploading, then applying a bundle to prod-east step by step.
  */
 setUpBundleTestbed();
+
+/** What the endpoint would send, as it arrives (JSON drops undefined), parsed against its contract: throws naming the first difference. */
+const sent = <S extends z.ZodType>(schema: S, value: unknown) => schema.parse(JSON.parse(JSON.stringify(value)));
 
 describe("vetting and uploading a bundle", () => {
   it("refuses an unvetted manifest, showing its digest, and audits the refusal", async () => {
@@ -80,6 +85,9 @@ describe("vetting and uploading a bundle", () => {
     const m = manifest("4.19.11");
     const uploaded = await vettedUpload(m);
     expect(uploaded).toMatchObject({ releaseVersion: "4.19.11", imageCount: 3, totalBytes: 6 * 1024 ** 3, uploadedBy: "tom" });
+    sent(bundleEndpoints.upload.answer, { bundle: uploaded });
+    sent(bundleEndpoints.list.answer, { bundles: await listBundlesWithManifests() });
+    sent(bundleEndpoints.vetted.answer, { vetted: await listVettedBundles() });
     await expect(vetBundle({ digest: uploaded.digest, note: "again" }, approver)).rejects.toMatchObject({ status: 409 });
     await expect(vetBundle({ digest: "abc", note: "short" }, approver)).rejects.toMatchObject({ status: 400 });
   });
@@ -91,6 +99,7 @@ describe("applying a bundle to prod-east", () => {
 
   it("prechecks: disk space as the MCO judges it, pods that always pull, sets already pinned", async () => {
     const result = await precheck(digest, "prod-east");
+    sent(bundleEndpoints.precheck.answer, result);
     const byId = (id: string, pool: string | null = null) => result.checks.find((c) => c.id === id && c.pool === pool)!;
     expect(byId("disk-space", "worker")).toMatchObject({ status: "pass" });
     expect(byId("always-pull-pods")).toMatchObject({
@@ -175,6 +184,8 @@ describe("applying a bundle to prod-east", () => {
   it("then pins one set per pool, labelled for the pool; applying twice changes nothing", async () => {
     const { application, created } = await applyConfirmed(digest, "prod-east", tech);
     expect(created).toBe(true);
+    sent(bundleEndpoints.apply.answer, { application });
+    sent(bundleEndpoints.applications.answer, { applications: await listApplications() });
     expect(application).toMatchObject({ state: "preloading", cluster: "prod-east", createdBy: "tom", lastError: null });
     expect(application.pools.map((p) => p.pool).sort()).toEqual(["infra", "master", "worker"]);
     const ours = (await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"] === "4.19.11");
@@ -198,6 +209,7 @@ describe("applying a bundle to prod-east", () => {
     advance(60);
     let progress = await applicationProgress(application!.id);
     expect(progress.source).toBe("live");
+    sent(bundleEndpoints.application.answer, progress);
     const failed = progress.nodes.find((n) => n.node === "ip-10-0-33-150.ec2.internal")!;
     expect(failed).toMatchObject({
       state: "failed",
@@ -235,6 +247,7 @@ describe("applying a bundle to prod-east", () => {
     const [application] = await listApplications();
     const started = await startUpgrade(application!.id, {}, tech);
     expect(started).toMatchObject({ state: "upgrading", upgradeStartedBy: "tom", overrideReason: null });
+    sent(bundleEndpoints.startUpgrade.answer, { application: started });
     const cv = (await client("prod-east").get(KINDS.clusterVersion, "version")) as { spec: { desiredUpdate: unknown } };
     expect(cv.spec.desiredUpdate).toMatchObject({ version: "4.19.11", image: m.release.image });
     await expect(startUpgrade(application!.id, {}, tech)).rejects.toMatchObject({ status: 409 });
@@ -263,6 +276,7 @@ describe("applying a bundle to prod-east", () => {
     expect(new Set(left)).toEqual(new Set(["4.19.13"]));
     const unpinned = await unpin(second.id, tech);
     expect(unpinned.state).toBe("unpinned");
+    sent(bundleEndpoints.unpin.answer, { application: unpinned });
     expect((await setsOn("prod-east")).filter((s) => s.labels?.["fleetskew.io/release"])).toEqual([]);
   });
 

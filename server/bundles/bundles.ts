@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { checkManifest, manifestDigest, normalizeDigest, prefetchImages, totalBytes, type BundleManifest } from "../domain/bundleManifest";
 import { distinctBytes } from "../domain/prefetchDisk";
@@ -16,14 +16,12 @@ import {
   type BundleRecord,
   type VettedBundleRecord,
 } from "../store/bundles";
+import type { UploadedBundle, VetBundleSchema } from "./contract";
+
+export type { UploadedBundle };
 
 /** A manifest lists images, not their contents: 2 MiB is far more than 500 references need. */
 export const MAX_MANIFEST_BYTES = 2 * 1024 * 1024;
-
-export const VetBundleSchema = z.object({
-  digest: z.string().trim().min(1, "paste the bundle's sha256 digest"),
-  note: z.string().trim().min(3, "say in a few words why this bundle is trusted").max(500, "the note may be at most 500 characters"),
-});
 
 /** An approver or admin vouches for a manifest by its digest. */
 export async function vetBundle(input: z.infer<typeof VetBundleSchema>, actor: Actor): Promise<VettedBundleRecord> {
@@ -43,13 +41,6 @@ export async function vetBundle(input: z.infer<typeof VetBundleSchema>, actor: A
 }
 
 export { listVettedBundles };
-
-export type UploadedBundle = BundleRecord & {
-  manifest: BundleManifest;
-  vetted: VettedBundleRecord;
-  /** The images' bytes with each layer counted once, as the MCO's disk check counts them (equal to totalBytes without layers). */
-  distinctBytes: number;
-};
 
 /** Thrown for a refused upload; carries the digest so a screen can show it for vetting. */
 export class BundleRefusedError extends UserFacingError {
@@ -113,5 +104,10 @@ export async function bundleOrThrow(digestText: string): Promise<BundleRecord & 
   return bundle as BundleRecord & { manifest: BundleManifest };
 }
 
-/** Bundles uploaded so far, and their applications to clusters (newest first). */
-export { listBundles, listApplications };
+/** Bundles uploaded so far (newest first), each with the manifest it was accepted with. */
+export async function listBundlesWithManifests(): Promise<(BundleRecord & { manifest: BundleManifest })[]> {
+  return (await listBundles()) as (BundleRecord & { manifest: BundleManifest })[];
+}
+
+/** The applications of bundles to clusters (newest first). */
+export { listApplications };

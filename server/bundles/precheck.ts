@@ -1,20 +1,15 @@
 import { withClusterClient } from "../clusters/access";
 import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
-import { alwaysPullPod, precheckBundle, type PodLike, type Precheck, type PrecheckInput } from "../domain/bundlePrechecks";
+import { alwaysPullPod, precheckBundle, type PodLike, type PrecheckInput } from "../domain/bundlePrechecks";
 import { noSuchCluster } from "../errors";
 import { readPods } from "../kube/readers";
 import { findClusterSummary } from "../store/clusters";
 import { bundleOrThrow } from "./bundles";
+import type { PrecheckResult } from "./contract";
 import { nodePools, poolsOf, readLive, type Live } from "./live";
 
 /** What stands in the way of applying a bundle to a cluster, read live from the cluster. */
-export type PrecheckResult = {
-  cluster: string;
-  bundle: { digest: string; release: string; images: number; size: string };
-  checks: Precheck[];
-  canApply: boolean;
-  needsConfirmation: boolean;
-};
+export type { PrecheckResult };
 
 type NodeLike = { status?: Record<string, unknown> };
 type Item = { type?: unknown; status?: unknown; names?: unknown } | null;

@@ -1,7 +1,7 @@
 import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
-import { nodePinProgress, summarizeProgress, type NodeProgress, type ProgressSummary } from "../domain/bundleProgress";
-import { overridable, upgradeBlockers, upgradeStateOf, type UpgradeState } from "../domain/bundles";
-import { evaluateReadiness, type Readiness } from "../domain/readiness";
+import { nodePinProgress, summarizeProgress } from "../domain/bundleProgress";
+import { overridable, upgradeBlockers, upgradeStateOf } from "../domain/bundles";
+import { evaluateReadiness } from "../domain/readiness";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { shownFailure } from "../clusters/access";
 import { UserFacingError } from "../errors";
@@ -9,30 +9,11 @@ import { skewLimits } from "../fleet/fleet";
 import { findApplication, listApplications, type ApplicationRecord } from "../store/bundles";
 import { findClusterState } from "../store/history";
 import { bundleOrThrow } from "./bundles";
+import type { ApplicationProgress } from "./contract";
 import { readLivePools } from "./live";
 
 /** Where an application stands: every node's pre-load, readiness for the release, the upgrade. */
-export type ApplicationProgress = {
-  application: ApplicationRecord;
-  manifest: { images: number; size: string; release: string; releaseImage: string };
-  /** "live": read from the cluster now; "stored": the collector's last snapshot, the cluster being unreachable. */
-  source: "live" | "stored";
-  observedAt: string;
-  sourceNote: string | null;
-  nodes: NodeProgress[];
-  summary: ProgressSummary;
-  missingSets: string[];
-  readiness: Readiness | null;
-  upgrade: UpgradeState;
-  /** Why "Start upgrade" is not available yet, in words; empty when it is. */
-  blockers: string[];
-  /**
-   * Every blocker is a failing readiness check, which an admin may override with a written reason.
-   * Nodes without the images, a cluster already updating, another bundle's upgrade still running
-   * and missing sets cannot be overridden.
-   */
-  overridable: boolean;
-};
+export type { ApplicationProgress };
 
 function progressOf(application: ApplicationRecord, s: ClusterSnapshot, pools: Map<string, string>, manifest: BundleManifest) {
   const setsOnCluster = new Map(s.pinnedImageSets.map((p) => [p.name, p]));

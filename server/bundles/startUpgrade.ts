@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import { CONCURRENT_CHANGE, startRefusal } from "../domain/bundles";
@@ -6,12 +6,8 @@ import { UserFacingError } from "../errors";
 import { KubeError } from "../kube/client";
 import { setDesiredUpdate } from "../kube/writers";
 import { updateApplication, type ApplicationRecord } from "../store/bundles";
+import type { StartUpgradeSchema } from "./contract";
 import { applicationOrThrow, applicationProgress } from "./progress";
-
-export const StartUpgradeSchema = z.object({
-  /** An admin's written reason for starting despite failing readiness checks. */
-  overrideReason: z.string().trim().max(2000).optional(),
-});
 
 /**
  * "Start upgrade": when every node has the images and readiness for the release has no failures,

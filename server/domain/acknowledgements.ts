@@ -12,6 +12,10 @@ import { formatVersion, parseOcpVersion } from "./versions";
 export const ACK_MODES = ["OCPVersion", "RHCOSVersion", "None"] as const;
 export type AckMode = (typeof ACK_MODES)[number];
 
+/** Where a request stands: waiting for a decision, being written, written (then verified), or done without effect. */
+export const ACK_STATUSES = ["pending", "applying", "applied", "failed", "rejected", "expired"] as const;
+export type AckStatus = (typeof ACK_STATUSES)[number];
+
 /** How long a request waits for a decision. */
 export const ACK_TTL_MS = 7 * 24 * 3_600_000;
 

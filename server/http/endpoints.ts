@@ -2,10 +2,13 @@
  * Every endpoint of /api, collected from the features' contracts: the OpenAPI document is made
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
+import { acknowledgementEndpoints } from "../acknowledgements/contract";
 import { auditEndpoints } from "../audit/contract";
 import { sessionEndpoints, signInSettingsEndpoints, userEndpoints } from "../auth/contract";
+import { bundleEndpoints } from "../bundles/contract";
 import { clusterAdminEndpoints } from "../clusters/contract";
 import { fleetEndpoints } from "../fleet/contract";
+import { hubEndpoints } from "../hubs/contract";
 import { previewEndpoints } from "../preview/contract";
 import { rolloutEndpoints } from "../rollouts/contract";
 import { httpEndpoints } from "./contract";
@@ -21,6 +24,9 @@ const groups: Record<string, Record<string, Endpoint>> = {
   sessionEndpoints,
   signInSettingsEndpoints,
   rolloutEndpoints,
+  hubEndpoints,
+  acknowledgementEndpoints,
+  bundleEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));

@@ -25,7 +25,7 @@ import { useMigratedDatabase } from "../testing/database";
 import { testCollectorOptions } from "../testing/fleet";
 import { hubRegistrationBody } from "../testing/hubs";
 import { params, request, signIn } from "../testing/routes";
-import type { HubDetail } from "./hubs";
+import type { HubDetail } from "./contract";
 import { followHubs } from "./follow";
 import { syncHub } from "./sync";
 

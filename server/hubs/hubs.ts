@@ -1,7 +1,7 @@
 import https from "node:https";
-import { z } from "zod";
+import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { checkCaBundle, checkServerUrl, CredentialsError } from "../kube/credentials";
+import { checkCaBundle } from "../kube/credentials";
 import { KubeError } from "../kube/client";
 import { HUB_KINDS, HubClient, PERMISSION_NAME, SERVICE_ACCOUNT_NAME } from "../kube/hub";
 import { UserFacingError } from "../errors";
@@ -15,90 +15,11 @@ import {
   listHubSummaries,
   updateHubConnection,
   type HubAccess,
-  type HubMemberRecord,
   type HubSummary,
 } from "../store/hubs";
+import type { HubDetail, RegisterHubSchema } from "./contract";
 import { syncHubSerially } from "./follow";
 import { bounded, openHubSecrets, sealHubSecrets, type HubSecrets } from "./sync";
-
-const Pem = (what: string) =>
-  z
-    .string()
-    .max(64 * 1024, `${what} is at most 64 KiB`)
-    .transform((text, ctx) => {
-      try {
-        const pem = checkCaBundle(text);
-        if (!pem) ctx.addIssue({ code: "custom", message: `${what} is required: the PEM of the CA that signed its certificate` });
-        return pem ?? "";
-      } catch (error) {
-        ctx.addIssue({ code: "custom", message: `${what}: ${(error as Error).message}` });
-        return z.NEVER;
-      }
-    });
-
-const Url = z
-  .string()
-  .max(2048)
-  .transform((text, ctx) => {
-    try {
-      return checkServerUrl(text);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: error instanceof CredentialsError ? error.message : "not a URL" });
-      return z.NEVER;
-    }
-  });
-
-const Token = z
-  .string()
-  .trim()
-  .min(1, "a token is required")
-  .max(16 * 1024)
-  .regex(/^[\x21-\x7e]+$/, "a token is printable characters without spaces");
-
-export const RegisterHubSchema = z
-  .object({
-    name: z
-      .string()
-      .trim()
-      .regex(
-        /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/,
-        "Name may use lower-case letters, digits and dashes (at most 63), starting and ending with a letter or digit",
-      ),
-    apiUrl: Url,
-    ca: Pem("The hub's CA"),
-    readerToken: Token,
-    proxyUrl: Url,
-    /** Defaults to the hub's CA (a Route signed by the same CA); on the hub itself it is the service CA. */
-    proxyCa: z
-      .string()
-      .max(64 * 1024)
-      .optional(),
-    /**
-     * How the clusters are reached through the proxy (docs/acm.md §4): impersonating one hub service
-     * account (MCE 2.9 and later), or one ManagedServiceAccount per cluster (older hubs); "auto"
-     * decides by the hub's MultiClusterEngine version.
-     */
-    access: z.enum(["auto", "impersonation", "managed-service-account"]).default("auto"),
-    proxyToken: Token.optional(),
-    proxyImpersonatedUser: z
-      .string()
-      .trim()
-      .max(253)
-      .regex(/^[\w:.@-]+$/, "a Kubernetes user name, like cluster:hub:system:serviceaccount:fleetskew:fleetskew-hub-proxy")
-      .optional(),
-    concurrency: z.coerce.number().int().min(1).max(500).default(20),
-  })
-  .superRefine((hub, ctx) => {
-    if (hub.access !== "impersonation") return;
-    if (!hub.proxyToken)
-      ctx.addIssue({ code: "custom", path: ["proxyToken"], message: "impersonation needs the proxy service account's token" });
-    if (!hub.proxyImpersonatedUser)
-      ctx.addIssue({
-        code: "custom",
-        path: ["proxyImpersonatedUser"],
-        message: "impersonation needs the user the proxy's identity becomes on a managed cluster",
-      });
-  });
 
 /** The cluster-proxy impersonates hub users from MCE 2.9 (ACM 2.14) on (docs/acm.md §2). */
 export function impersonatesFrom(mceVersion: string): boolean {
@@ -126,8 +47,6 @@ async function resolveAccess(input: z.output<typeof RegisterHubSchema>, client: 
     `the hub runs MCE ${version}; its cluster-proxy impersonates hub users from MCE 2.9 (ACM 2.14) on, so choose ManagedServiceAccount access`,
   );
 }
-
-export type HubDetail = { hub: HubSummary; clusters: HubMemberRecord[] };
 
 /**
  * Registers a hub after checking that its reader can list managed clusters and that the proxy URL

@@ -21,7 +21,7 @@ import { testCollectorOptions } from "../testing/fleet";
 import { hubRegistrationBody } from "../testing/hubs";
 import { params, request, signIn } from "../testing/routes";
 import { followHubs } from "./follow";
-import type { HubDetail } from "./hubs";
+import type { HubDetail } from "./contract";
 import { syncHub } from "./sync";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");

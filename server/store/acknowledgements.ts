@@ -1,3 +1,4 @@
+import { ACK_STATUSES, type AckStatus } from "../domain/acknowledgements";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
@@ -6,8 +7,7 @@ import type { Prisma } from "./generated/prisma/client";
  * Manual boot-image acknowledgement requests. A decision is taken under a row lock, so two
  * approvers clicking at once produce one decision; every change carries its audit event.
  */
-export const ACK_STATUSES = ["pending", "applying", "applied", "failed", "rejected", "expired"] as const;
-export type AckStatus = (typeof ACK_STATUSES)[number];
+export { ACK_STATUSES, type AckStatus };
 
 export type AcknowledgementRecord = {
   id: string;

@@ -1,3 +1,4 @@
+import type { Eligibility, HubClusterState } from "../domain/hubEligibility";
 import { auditRow, type AuditInput } from "./audit";
 import { clusterRow, type NewCluster } from "./clusters";
 import { getDb } from "./db";
@@ -27,8 +28,8 @@ export type HubSummary = {
 
 export type HubMemberRecord = {
   name: string;
-  state: string;
-  eligibility: string;
+  state: HubClusterState;
+  eligibility: Eligibility;
   reason: string | null;
   clusterSet: string | null;
   labels: Record<string, string>;
@@ -162,8 +163,8 @@ export async function listHubMembers(hubId: string): Promise<HubMemberRecord[]> 
   const rows = await getDb().hubMember.findMany({ where: { hubId }, orderBy: { name: "asc" } });
   return rows.map((r) => ({
     name: r.name,
-    state: r.state,
-    eligibility: r.eligibility,
+    state: r.state as HubClusterState,
+    eligibility: r.eligibility as Eligibility,
     reason: r.reason,
     clusterSet: r.clusterSet,
     labels: (r.labels ?? {}) as Record<string, string>,

@@ -1,13 +1,14 @@
-import { applyBundle, ApplyBundleSchema } from "@/server/bundles/apply";
+import { applyBundle } from "@/server/bundles/apply";
 import { listApplications } from "@/server/bundles/bundles";
+import { bundleEndpoints } from "@/server/bundles/contract";
 import { apiRoute, json } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ access: "any" }, async () => ({ applications: await listApplications() }));
+export const GET = apiRoute(bundleEndpoints.applications, async () => ({ applications: await listApplications() }));
 
-/** Apply a bundle to a cluster (technician or admin): 201 when applied now, 200 when it already was. */
-export const POST = apiRoute({ access: ["technician"], body: ApplyBundleSchema }, async ({ body, actor }) => {
+/** 201 when applied now; 200, with the same answer, when it already was. */
+export const POST = apiRoute(bundleEndpoints.apply, async ({ body, actor }) => {
   const { application, created } = await applyBundle(body, actor);
-  return json({ application }, { status: created ? 201 : 200 });
+  return created ? { application } : json({ application }, { status: 200 });
 });

@@ -1,9 +1,9 @@
-import { acknowledgementView, DecisionSchema, rejectAcknowledgement } from "@/server/acknowledgements/acknowledgements";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { acknowledgementView, rejectAcknowledgement } from "@/server/acknowledgements/acknowledgements";
+import { acknowledgementEndpoints } from "@/server/acknowledgements/contract";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-/** Reject with a comment (approver or admin, never the requester). */
-export const POST = apiRoute({ access: ["approver"], params: pathParams("id"), body: DecisionSchema }, async ({ params, body, actor }) =>
+export const POST = apiRoute(acknowledgementEndpoints.reject, async ({ params, body, actor }) =>
   acknowledgementView(await rejectAcknowledgement(params.id, body.comment, actor)),
 );

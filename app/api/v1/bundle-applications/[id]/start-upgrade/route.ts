@@ -1,12 +1,10 @@
-import { startUpgrade, StartUpgradeSchema } from "@/server/bundles/startUpgrade";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { bundleEndpoints } from "@/server/bundles/contract";
+import { startUpgrade } from "@/server/bundles/startUpgrade";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-/** Set ClusterVersion spec.desiredUpdate to the bundle's release (technician or admin; only an admin may override, with a reason). */
-export const POST = apiRoute(
-  { access: ["technician"], params: pathParams("id"), body: StartUpgradeSchema },
-  async ({ params, body, actor }) => ({
-    application: await startUpgrade(params.id, body, actor),
-  }),
-);
+/** Only an admin may override failing readiness checks, with a reason. */
+export const POST = apiRoute(bundleEndpoints.startUpgrade, async ({ params, body, actor }) => ({
+  application: await startUpgrade(params.id, body, actor),
+}));

@@ -1,9 +1,7 @@
+import { bundleEndpoints } from "@/server/bundles/contract";
 import { unpin } from "@/server/bundles/unpin";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-/** Remove the application's PinnedImageSets from the cluster. */
-export const POST = apiRoute({ access: ["technician"], params: pathParams("id") }, async ({ params, actor }) => ({
-  application: await unpin(params.id, actor),
-}));
+export const POST = apiRoute(bundleEndpoints.unpin, async ({ params, actor }) => ({ application: await unpin(params.id, actor) }));

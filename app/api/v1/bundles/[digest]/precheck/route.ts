@@ -1,14 +1,9 @@
-import { z } from "zod";
+import { bundleEndpoints } from "@/server/bundles/contract";
 import { precheck } from "@/server/bundles/precheck";
-import { apiRoute, pathParams } from "@/server/http/api";
+import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-const Query = z.object({
-  cluster: z.string({ error: "name the cluster: ?cluster=NAME" }).trim().min(1, "name the cluster: ?cluster=NAME"),
-});
-
-/** What stands in the way of applying a bundle to ?cluster= (read live from the cluster). */
-export const GET = apiRoute({ access: ["technician"], params: pathParams("digest"), query: Query }, async ({ params, query }) =>
+export const GET = apiRoute(bundleEndpoints.precheck, async ({ params, query }) =>
   precheck(decodeURIComponent(params.digest), query.cluster),
 );
