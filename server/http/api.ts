@@ -36,30 +36,7 @@ export type PublicContext<P = undefined, B = undefined, Q = undefined> = BaseCon
 
 type Context<A extends Access, P, B, Q> = A extends "public" ? PublicContext<P, B, Q> : SignedInContext<P, B, Q>;
 
-type Options<A extends Access, P, B, Q> = {
-  /** "public": no session needed; "any": any signed-in user; a list: those roles (and admins). */
-  access: A;
-  /** The path's dynamic segments ([id], [name]); a value the schema refuses is a 404. */
-  params?: P;
-  /** The JSON body. */
-  body?: B;
-  /**
-   * The handler reads the body itself (multipart uploads, with their own limit). Otherwise a route
-   * without a body schema still has one read, counted, up to its limit and discarded: a body is
-   * never left unbounded.
-   */
-  rawBody?: true;
-  /** The query string, as an object of its (last) values; empty values count as absent. */
-  query?: Q;
-  /** The body's limit, counted while it streams (default 64 KiB). */
-  maxBodyBytes?: number;
-};
-
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
-
-/** A schema for a route's dynamic segments, all plain strings: `pathParams("name")`. */
-export const pathParams = <K extends string>(...keys: K[]) =>
-  z.object(Object.fromEntries(keys.map((k) => [k, z.string().min(1)])) as { [key in K]: z.ZodString });
 
 export const json = (data: unknown, init: ResponseInit = {}) => Response.json(data, init);
 export const problem = (status: number, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
@@ -172,20 +149,7 @@ function answerMismatch(endpoint: EndpointSpec, what: string): Response {
 export function apiRoute<const E extends Endpoint>(
   endpoint: E,
   handler: (ctx: Context<E["access"], E["params"], E["body"], E["query"]>) => Promise<AnswerInput<E> | Response>,
-): RouteHandler;
-/** A route not yet bound to an endpoint of a contract. */
-export function apiRoute<
-  const A extends Access,
-  P extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
->(options: Options<A, P, B, Q>, handler: (ctx: Context<A, P, B, Q>) => Promise<Response | unknown>): RouteHandler;
-export function apiRoute(
-  spec: Options<Access, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> | Endpoint,
-  handler: (ctx: never) => Promise<unknown>,
 ): RouteHandler {
-  const endpoint = "__endpoint" in spec ? spec : undefined;
-  const options = spec as Options<Access, z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined>;
   const route: RouteHandler = async (request, context) => {
     let user: UserRecord | null = null;
     try {
@@ -197,23 +161,24 @@ export function apiRoute(
       if (/%00/.test(request.url)) return problem(400, NUL_REFUSED);
       const identity = await identifyRequest(request.headers, readSessionToken(request));
       user = identity.user;
-      if (options.access !== "public") {
+      if (endpoint.access !== "public") {
         if (identity.refused) return problem(403, identity.refused);
         if (!user) return problem(401, "Sign in first");
-        if (!hasRole(user.role, options.access as readonly Role[] | "any")) {
-          const roles = (options.access as readonly Role[]).join(" or ");
+        if (!hasRole(user.role, endpoint.access as readonly Role[] | "any")) {
+          const roles = (endpoint.access as readonly Role[]).join(" or ");
           const message = `This needs the ${roles} role; you are signed in as ${user.username} (${user.role})`;
           await auditRefusal(request, user, message);
           return problem(403, message);
         }
       }
       const rawParams = await context?.params;
-      const params = options.params ? await readParams(rawParams, options.params) : {};
-      const query = options.query ? readQuery(request, options.query) : undefined;
-      const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-      const body = options.body ? await readBody(request, options.body, limit) : undefined;
-      const readsOwnBody = options.rawBody || (endpoint && endpoint.form);
-      if (!options.body && !readsOwnBody && request.body) await readBodyBytes(request, limit);
+      const params = endpoint.params ? await readParams(rawParams, endpoint.params) : {};
+      const query = endpoint.query ? readQuery(request, endpoint.query) : undefined;
+      const limit = endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const body = endpoint.body ? await readBody(request, endpoint.body, limit) : undefined;
+      // A form endpoint's handler reads its multipart body itself, with its own limit; any other
+      // body without a schema is still read, counted and discarded: never left unbounded.
+      if (!endpoint.body && !endpoint.form && request.body) await readBodyBytes(request, limit);
       const ip = clientIp(request.headers);
       const result = await handler({
         request,
@@ -223,9 +188,9 @@ export function apiRoute(
         ip,
         user,
         actor: user ? { user, ip } : null,
-      } as never);
+      } as Context<E["access"], E["params"], E["body"], E["query"]>);
       const response = result instanceof Response ? result : endpointAnswer(endpoint, result);
-      return endpoint && checkAnswers() ? await checkAnswer(endpoint, response) : response;
+      return checkAnswers() ? await checkAnswer(endpoint, response) : response;
     } catch (error) {
       if (error instanceof UserFacingError) {
         if (error.status === 403) await auditRefusal(request, user, error.message);
@@ -243,9 +208,9 @@ export function apiRoute(
   return route;
 }
 
-function endpointAnswer(endpoint: EndpointSpec | undefined, result: unknown): Response {
-  if (endpoint?.status === 204 || endpoint?.produces === "none") return new Response(null, { status: 204 });
-  return json(result, { status: endpoint?.status ?? 200 });
+function endpointAnswer(endpoint: EndpointSpec, result: unknown): Response {
+  if (endpoint.status === 204 || endpoint.produces === "none") return new Response(null, { status: 204 });
+  return json(result, { status: endpoint.status ?? 200 });
 }
 
 /**
