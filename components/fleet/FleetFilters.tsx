@@ -132,6 +132,9 @@ export function FleetFilters({
         <a className="font-medium text-accent hover:underline" href={`/api/v1/fleet/clusters.csv${query ? `?${query}` : ""}`} download>
           Export CSV
         </a>
+        <a className="font-medium text-accent hover:underline" href={`/rollouts?${new URLSearchParams({ query })}`}>
+          Plan a rollout
+        </a>
         <p className="text-muted" aria-live="polite">
           {total === null ? "…" : `${total.toLocaleString()} of ${summary.clusters.toLocaleString()} clusters`}
         </p>

@@ -31,7 +31,12 @@ export function PlanForm({ values }: { values: Record<string, string> }) {
         </fieldset>
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Which clusters</legend>
-          {text("query", "Fleet filter", "The fleet view's query string, as its address has it: version=4.19&platform=AWS&label=env=prod", "version=4.19&label=env=prod")}
+          {text(
+            "query",
+            "Fleet filter",
+            "The fleet view's query string, as its address has it: version=4.19&platform=AWS&label=env=prod",
+            "version=4.19&label=env=prod",
+          )}
           {text("clusters", "Or these clusters", "Names, comma-separated; they win over the filter")}
         </fieldset>
         <fieldset className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5">

@@ -21,13 +21,20 @@ export function PlanPreview({ plan, body, mayPlan }: { plan: RolloutPlanAnswer; 
             {plan.waves.map((wave, i) => {
               const estimate = plan.estimate.waves[i]!;
               return (
-                <li key={wave.name} className="grid gap-1 rounded-md border border-line p-2 sm:grid-cols-[12rem_1fr_16rem]" data-testid="planned-wave">
+                <li
+                  key={wave.name}
+                  className="grid gap-1 rounded-md border border-line p-2 sm:grid-cols-[12rem_1fr_16rem]"
+                  data-testid="planned-wave"
+                >
                   <span className="font-medium">
                     {wave.name}
                     {wave.mandatory ? <span className="ml-2 text-xs text-warn">no failure tolerated</span> : null}
                   </span>
                   <span className="text-sm">
-                    <span className="mr-2 inline-block h-2 rounded bg-accent align-middle" style={{ width: `${Math.max(4, (100 * wave.clusters.length) / Math.max(1, included))}%` }} />
+                    <span
+                      className="mr-2 inline-block h-2 rounded bg-accent align-middle"
+                      style={{ width: `${Math.max(4, (100 * wave.clusters.length) / Math.max(1, included))}%` }}
+                    />
                     {wave.clusters.length} {wave.clusters.length === 1 ? "cluster" : "clusters"}: {sample(wave.clusters)}
                   </span>
                   <span className="text-xs text-muted">

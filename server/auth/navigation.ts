@@ -4,6 +4,7 @@ import { hasRole, type Role } from "./roles";
 export const SECTIONS = {
   fleet: { href: "/fleet", label: "Fleet", access: "any" },
   preview: { href: "/preview", label: "Preview", access: "any" },
+  rollouts: { href: "/rollouts", label: "Rollouts", access: "any" },
   bundles: { href: "/bundles", label: "Bundles", access: "any" },
   acknowledgements: { href: "/acknowledgements", label: "Acknowledgements", access: "any" },
   audit: { href: "/audit", label: "Audit", access: ["admin", "approver"] },

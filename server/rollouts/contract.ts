@@ -92,6 +92,8 @@ export const RolloutView = RolloutSummary.extend({
   counts: Counts.meta({ description: "Clusters per state, excluded ones included" }),
   included: z.number().int(),
   excluded: z.number().int(),
+  failureBudget: z.number().int().meta({ description: "How many clusters may fail before the rollout pauses" }),
+  failed: z.number().int(),
 }).meta({ id: "Rollout" });
 export type RolloutView = z.output<typeof RolloutView>;
 

@@ -22,9 +22,20 @@ export function requestFromForm(form: PlanForm): FormReading {
   const names = list(f("clusters"));
   const input = {
     kind: f("kind") ?? "upgrade",
-    ...(f("kind") === "bundle" ? { bundle: f("bundle") } : f("kind") === "acknowledgement" ? {} : { target: f("target"), acceptRisks: list(f("acceptRisks")) }),
+    ...(f("kind") === "bundle"
+      ? { bundle: f("bundle") }
+      : f("kind") === "acknowledgement"
+        ? {}
+        : { target: f("target"), acceptRisks: list(f("acceptRisks")) }),
     ...(f("kind") === "acknowledgement"
-      ? { acknowledgement: { mode: f("ackMode"), ocpVersion: f("ocpVersion"), rhcosVersion: f("rhcosVersion"), evidence: f("evidence") ?? "" } }
+      ? {
+          acknowledgement: {
+            mode: f("ackMode"),
+            ocpVersion: f("ocpVersion"),
+            rhcosVersion: f("rhcosVersion"),
+            evidence: f("evidence") ?? "",
+          },
+        }
       : {}),
     selection: names.length ? { clusters: names } : { query: f("query") ?? "" },
     strategy: {

@@ -5,7 +5,7 @@
  */
 import { auditActor, type Actor } from "../auth/actor";
 import { formatDuration } from "../domain/rollouts/duration";
-import type { Amount } from "../domain/rollouts/amount";
+import { resolveAmount, type Amount } from "../domain/rollouts/amount";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import { UserFacingError } from "../errors";
 import {
@@ -92,6 +92,8 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     counts: all,
     included,
     excluded: all.excluded ?? 0,
+    failureBudget: resolveAmount(s.maxFailures, included),
+    failed: all.failed ?? 0,
   };
 }
 

@@ -1,0 +1,48 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { RolloutClusters } from "@/components/rollouts/RolloutClusters";
+import { RolloutDetail } from "@/components/rollouts/RolloutDetail";
+import { seed } from "@/components/seed";
+import { PageHeader } from "@/components/ui";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+import { UserFacingError } from "@/server/errors";
+import { rolloutClusterPage, rolloutView } from "@/server/rollouts/manage";
+
+export const metadata: Metadata = { title: "Rollout" };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const STATES = ["pending", "waiting-window", "running", "succeeded", "failed", "skipped", "excluded"] as const;
+
+/** A rollout: its plan and waves (refreshed while it runs), and its clusters a page at a time. */
+export default async function RolloutPage({ params, searchParams }: Props) {
+  const me = await requirePageUser(SECTIONS.rollouts.access);
+  const { id } = await params;
+  const q = await searchParams;
+  const state =
+    typeof q.state === "string" && (STATES as readonly string[]).includes(q.state) ? (q.state as (typeof STATES)[number]) : undefined;
+  const after = typeof q.after === "string" ? q.after : undefined;
+  const [view, page] = await Promise.all([rolloutView(id), rolloutClusterPage(id, { state, after, limit: 100 })]).catch(
+    (error: unknown) => {
+      if (error instanceof UserFacingError && (error.status === 404 || error.status === 400)) notFound();
+      throw error;
+    },
+  );
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/rollouts" className="text-accent hover:underline">
+          Rollouts
+        </Link>{" "}
+        / Rollout {view.number}
+      </nav>
+      <PageHeader title={`Rollout ${view.number}: ${view.write}`} />
+      <div className="grid gap-6">
+        <RolloutDetail initial={seed(view)} me={{ id: me.id, username: me.username, role: me.role }} />
+        <RolloutClusters number={view.number} page={page} state={state ?? null} counts={view.counts} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import Link from "next/link";
+import type { RolloutClusterPage } from "@/server/rollouts/contract";
+import { Section, Table } from "../ui";
+import { STATE_WORDS } from "./words";
+
+const time = (iso: string | null) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
+
+/**
+ * A rollout's clusters, a page of 100 at a time in wave order, narrowed by state with plain links:
+ * it works before the page's scripts run, and stays small at 10,000 clusters.
+ */
+export function RolloutClusters({
+  number,
+  page,
+  state,
+  counts,
+}: {
+  number: number;
+  page: RolloutClusterPage;
+  state: string | null;
+  counts: Record<string, number>;
+}) {
+  const link = (params: Record<string, string | null>) => {
+    const search = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => !!e[1]));
+    return `/rollouts/${number}${search.size ? `?${search}` : ""}`;
+  };
+  return (
+    <Section title="Clusters" description="In wave order; a wave of -1 lists the clusters the plan excluded.">
+      <nav aria-label="Cluster states" className="mb-3 flex flex-wrap gap-2 text-sm">
+        <Link
+          href={link({})}
+          aria-current={state === null ? "page" : undefined}
+          className={state === null ? "font-semibold" : "text-accent"}
+        >
+          All
+        </Link>
+        {Object.entries(STATE_WORDS)
+          .filter(([s]) => s !== "waiting-for-window" && (counts[s] ?? 0) > 0)
+          .map(([s, w]) => (
+            <Link
+              key={s}
+              href={link({ state: s })}
+              aria-current={state === s ? "page" : undefined}
+              className={state === s ? "font-semibold" : "text-accent"}
+            >
+              {w.label} ({counts[s]})
+            </Link>
+          ))}
+        <a href={`/api/v1/rollouts/${number}/clusters?limit=1000${state ? `&state=${state}` : ""}`} className="ml-auto text-accent">
+          JSON
+        </a>
+      </nav>
+      <Table
+        caption="Clusters of the rollout"
+        rows={page.clusters}
+        rowKey={(c) => c.clusterName}
+        rowProps={(c) => ({ "data-state": c.state })}
+        columns={[
+          {
+            head: "Cluster",
+            cell: (c) => (
+              <Link href={`/clusters/${encodeURIComponent(c.clusterName)}`} className="text-accent hover:underline">
+                {c.clusterName}
+              </Link>
+            ),
+          },
+          { head: "Wave", cell: (c) => (c.wave < 0 ? "—" : c.wave) },
+          { head: "State", cell: (c) => STATE_WORDS[c.state]?.label ?? c.state },
+          { head: "Why", cell: (c) => c.reason ?? (c.windowOpensAt ? `window opens ${time(c.windowOpensAt)}` : "") },
+          { head: "Started", cell: (c) => time(c.startedAt) },
+          { head: "Finished", cell: (c) => time(c.finishedAt) },
+        ]}
+      />
+      {page.next ? (
+        <p className="mt-3 text-sm">
+          <Link href={link({ state, after: page.next })} className="text-accent hover:underline">
+            Next 100 clusters
+          </Link>
+        </p>
+      ) : null}
+    </Section>
+  );
+}

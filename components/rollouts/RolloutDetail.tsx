@@ -1,0 +1,139 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { rolloutEndpoints, type RolloutView } from "@/server/rollouts/contract";
+import { ApiError, call } from "../api";
+import type { Seed } from "../seed";
+import { Alert, Button, Section, TextInput } from "../ui";
+import { STATE_WORDS, STATUS_WORDS, stateSegments } from "./words";
+
+type Me = { id: string; username: string; role: string };
+type Action = "approve" | "pause" | "resume" | "abort";
+
+const may = (role: string, roles: string[]) => role === "admin" || roles.includes(role);
+
+/** The picture of the waves: one bar per wave, a segment per state. */
+function Waves({ view }: { view: RolloutView }) {
+  return (
+    <ol className="grid gap-2" aria-label="Waves">
+      {view.waves.map((w) => (
+        <li key={w.index} className="grid items-center gap-2 sm:grid-cols-[12rem_1fr_10rem]" data-testid="wave" data-state={w.state}>
+          <span className="text-sm font-medium">
+            {w.name}
+            {w.mandatory ? <span className="ml-2 text-xs text-warn">no failure tolerated</span> : null}
+          </span>
+          <span
+            className="flex h-4 overflow-hidden rounded bg-canvas"
+            role="img"
+            aria-label={`${w.name}: ${Object.entries(w.counts)
+              .map(([s, n]) => `${n} ${STATE_WORDS[s]?.label.toLowerCase() ?? s}`)
+              .join(", ")}`}
+          >
+            {stateSegments(w.counts, w.total).map((s) => (
+              <span key={s.state} className={s.className} style={{ width: s.width }} title={`${s.count} ${s.label.toLowerCase()}`} />
+            ))}
+          </span>
+          <span className="text-xs text-muted">
+            {STATE_WORDS[w.state]?.label ?? w.state} · {w.total} {w.total === 1 ? "cluster" : "clusters"}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** A rollout's state, refreshed while it can still change, and what the signed-in person may do to it. */
+export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me: Me }) {
+  const router = useRouter();
+  const client = useQueryClient();
+  const [comment, setComment] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const q = useQuery({
+    queryKey: ["rollouts", initial.data.number],
+    queryFn: () => call(rolloutEndpoints.get, { params: { id: String(initial.data.number) } }),
+    initialData: initial.data,
+    initialDataUpdatedAt: initial.at,
+    refetchInterval: (query) => (["completed", "aborted"].includes(query.state.data?.status ?? "") ? false : 5_000),
+  });
+  const view = q.data;
+  const act = async (action: Action) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await call(rolloutEndpoints[action], { params: { id: String(view.number) }, body: { comment } });
+      client.setQueryData(["rollouts", view.number], next);
+      setComment("");
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const actions: [Action, string, boolean][] = [
+    ["approve", "Approve and start", view.status === "awaiting-approval" && may(me.role, ["approver"]) && view.createdBy !== me.username],
+    ["pause", "Pause", view.status === "running" && may(me.role, ["technician", "approver"])],
+    ["resume", "Resume", view.status === "paused" && may(me.role, ["approver"])],
+    ["abort", "Abort", ["awaiting-approval", "running", "paused"].includes(view.status) && may(me.role, ["approver"])],
+  ];
+  const shown = actions.filter(([, , ok]) => ok);
+  const s = view.strategy;
+  return (
+    <>
+      <Section
+        title={STATUS_WORDS[view.status] ?? view.status}
+        description={`Planned by ${view.createdBy}${view.approvedBy ? `, approved by ${view.approvedBy}` : ""}. ${view.included} clusters in ${view.waves.length} waves, ${view.excluded} excluded; estimated ${view.estimate ?? "—"}.`}
+      >
+        <div className="grid gap-3" data-testid="rollout-status" data-status={view.status}>
+          {view.statusReason ? <Alert tone={view.status === "paused" ? "error" : "info"}>{view.statusReason}</Alert> : null}
+          {view.status === "awaiting-approval" && view.createdBy === me.username ? (
+            <p className="text-sm text-muted">Someone else with the approver role starts it.</p>
+          ) : null}
+          <p className="text-sm" data-testid="failure-budget">
+            Failures: {view.failed} of {view.failureBudget} tolerated
+          </p>
+          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+            <dt className="text-muted">Canaries</dt>
+            <dd>{Array.isArray(s.canaries) ? s.canaries.join(", ") || "none" : s.canaries}</dd>
+            <dt className="text-muted">Clusters per wave</dt>
+            <dd>{s.maxConcurrency ?? (s.groupBy ? `a whole ${s.groupBy}` : "all")}</dd>
+            <dt className="text-muted">Soak after a wave</dt>
+            <dd>{s.minSuccessTime}</dd>
+            <dt className="text-muted">Deadline per cluster</dt>
+            <dd>{s.progressDeadline}</dd>
+            <dt className="text-muted">Failures tolerated</dt>
+            <dd>{s.maxFailures}</dd>
+            <dt className="text-muted">When too many fail</dt>
+            <dd>{s.onFailure === "pause" ? "pause" : "continue"}</dd>
+          </dl>
+          {shown.length ? (
+            <div className="flex flex-wrap items-end gap-2">
+              <label className="flex flex-col gap-1 text-sm">
+                Comment
+                <TextInput value={comment} onChange={(e) => setComment(e.target.value)} placeholder="Why (required to abort)" />
+              </label>
+              {shown.map(([action, label]) => (
+                <Button
+                  key={action}
+                  type="button"
+                  variant={action === "abort" ? "danger" : action === "approve" ? "primary" : "secondary"}
+                  disabled={busy}
+                  onClick={() => act(action)}
+                >
+                  {label}
+                </Button>
+              ))}
+            </div>
+          ) : null}
+          {error ? <Alert tone="error">{error}</Alert> : null}
+        </div>
+      </Section>
+      <Section title="Waves" description="Each wave starts when the one before has finished and soaked, inside its clusters' windows.">
+        <Waves view={view} />
+      </Section>
+    </>
+  );
+}
