@@ -17,12 +17,14 @@ process.env.FLEETSKEW_E2E_ADMIN_PASSWORD ??= "e2e admin password";
 process.env.FLEETSKEW_E2E_SIMULATOR_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT ??= freePort();
 process.env.FLEETSKEW_E2E_BULK_SIMULATOR_PORT ??= freePort();
+process.env.FLEETSKEW_E2E_ROLLOUT_SIMULATOR_PORT ??= freePort();
 // The simulated fleets the browser tests register clusters from: one the read-only specs share, and one
 // whose clusters the workflows change (each workflow on a cluster of its own), so specs pass in any order.
 process.env.FLEETSKEW_E2E_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/fleet.kubeconfig");
 process.env.FLEETSKEW_E2E_WORKFLOW_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/workflows.kubeconfig");
 // A third fleet for bulk registration: 50 clusters whose generated names (seed 40) meet no other spec's.
 process.env.FLEETSKEW_E2E_BULK_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/bulk.kubeconfig");
+process.env.FLEETSKEW_E2E_ROLLOUT_KUBECONFIG ??= path.join(__dirname, "e2e/.artifacts/rollout.kubeconfig");
 
 const postgresUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_PORT}`;
 const embeddedUrl = `http://127.0.0.1:${process.env.FLEETSKEW_E2E_EMBEDDED_PORT}`;
@@ -107,5 +109,7 @@ export default defineConfig({
       " --scenario plant-north",
     ),
     simulator(50, process.env.FLEETSKEW_E2E_BULK_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_BULK_KUBECONFIG, 40),
+    // Clusters of the rollout spec alone, upgraded in simulated time: 1,200 times real time makes a 90-minute upgrade 4.5 s.
+    simulator(6, process.env.FLEETSKEW_E2E_ROLLOUT_SIMULATOR_PORT, process.env.FLEETSKEW_E2E_ROLLOUT_KUBECONFIG, 3, " --speed 1200"),
   ],
 });

@@ -99,7 +99,10 @@ export function decideProgress(
     if (failures > strategy.failureBudget)
       return [
         ...decisions,
-        { type: "pause", reason: `${failures} clusters failed, more than the ${strategy.failureBudget} the plan tolerates` },
+        {
+          type: "pause",
+          reason: `${failures} ${failures === 1 ? "cluster" : "clusters"} failed, more than the ${strategy.failureBudget} the plan tolerates`,
+        },
       ];
   }
   const current = currentWave(waves, clusters, strategy.minSuccessMs, now);

@@ -1,0 +1,89 @@
+import { expect, test } from "@playwright/test";
+import { ensureUser, hydrated, register, signIn, signOut, snap } from "./helpers";
+
+// The rollout fleet is this spec's alone (its simulator runs 1,200 times real time): prod-east at
+// 4.19.10 takes 4.19.11 as a patch update; plant-west-0002 at 4.17.6 reports Upgradeable=False, so the
+// CVO refuses a minor update to 4.19.11; the others already run a newer release.
+const FLEET = process.env.FLEETSKEW_E2E_ROLLOUT_KUBECONFIG!;
+const CONTEXTS = ["prod-east", "prod-east-422", "edge-registryless", "prod-east-0000", "prod-south-0001", "plant-west-0002"];
+const TECH = { username: "ro-tech", password: "rollout technician password", role: "technician" };
+const APPROVER = { username: "ro-approver", password: "rollout approver password", role: "approver" };
+
+test("a technician plans a rollout from a fleet filter, sees who is excluded and why; an approver starts, pauses and resumes it; a refused upgrade stops it", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await register(
+    request,
+    CONTEXTS.map((context) => ({ name: `ro-${context}`, context, fleet: FLEET })),
+  );
+  await ensureUser(request, TECH);
+  await ensureUser(request, APPROVER);
+
+  // The fleet view's filter carries over to the plan.
+  await signIn(page, TECH.username, TECH.password);
+  await page.goto("/fleet?q=ro-");
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText("6 of", { exact: false })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  await page.getByRole("link", { name: "Plan a rollout" }).click();
+  await expect(page).toHaveURL(/\/rollouts\?query=q%3Dro-/);
+
+  // The planning form works before the page's scripts run: a plain GET.
+  const form = page.getByRole("form", { name: "Plan a rollout" });
+  await expect(form.getByLabel("Fleet filter")).toHaveValue("q=ro-");
+  await form.getByLabel("Target release").fill("4.19.11");
+  await form.getByLabel("Canaries").fill("ro-prod-east");
+  await form.getByLabel("Clusters per wave").fill("1");
+  await form.getByLabel("Failures tolerated").fill("0");
+  await form.getByRole("button", { name: "Show the plan" }).click();
+  const preview = page.getByTestId("plan-preview");
+  await expect(preview.getByText("The plan: 2 of 6 clusters in 2 waves")).toBeVisible();
+  await expect(preview.getByTestId("planned-wave")).toHaveText([
+    /canaries.*1 cluster: ro-prod-east/,
+    /wave 1.*1 cluster: ro-plant-west-0002/,
+  ]);
+  await expect(preview.getByTestId("excluded-cluster")).toHaveCount(4);
+  await expect(preview.getByTestId("excluded-cluster").filter({ hasText: "ro-prod-east-422" })).toContainText(
+    "it already runs 4.22.3, not older than 4.19.11",
+  );
+  await snap(page, testInfo, "70-rollout-plan");
+
+  await hydrated(page);
+  await preview.getByRole("button", { name: "Save the plan for approval" }).click();
+  await expect(page).toHaveURL(/\/rollouts\/\d+$/);
+  const status = page.getByTestId("rollout-status");
+  await expect(status).toHaveAttribute("data-status", "awaiting-approval");
+  await expect(page.getByText("Someone else with the approver role starts it.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Approve and start" })).toHaveCount(0);
+  const url = page.url();
+  await signOut(page);
+
+  // Four eyes: an approver starts it, pauses it and resumes it.
+  await signIn(page, APPROVER.username, APPROVER.password);
+  await page.goto(url);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Approve and start" }).click();
+  await expect(status).toHaveAttribute("data-status", "running");
+  await page.getByLabel("Comment").fill("checking the canary by hand");
+  await page.getByRole("button", { name: "Pause" }).click();
+  await expect(status).toHaveAttribute("data-status", "paused");
+  await expect(status).toContainText("paused by ro-approver: checking the canary by hand");
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(status).toHaveAttribute("data-status", "running");
+
+  // The canary upgrades; wave 1's cluster is refused by its CVO, and the rollout stops on the budget.
+  const waves = page.getByTestId("wave");
+  await expect(waves.first()).toHaveAttribute("data-state", "succeeded", { timeout: 90_000 });
+  await snap(page, testInfo, "71-rollout-running");
+  await expect(status).toHaveAttribute("data-status", "paused", { timeout: 60_000 });
+  await expect(status).toContainText("1 cluster failed, more than the 0 the plan tolerates");
+  await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 1 of 0 tolerated");
+  await page.reload();
+  const failed = page.locator('tr[data-state="failed"]');
+  await expect(failed).toContainText("ro-plant-west-0002");
+  await expect(failed).toContainText(/the cluster version operator refused 4\.19\.11: Preconditions failed/);
+  await snap(page, testInfo, "72-rollout-paused");
+});
