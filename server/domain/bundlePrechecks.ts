@@ -1,54 +1,28 @@
 import { createHash } from "node:crypto";
 import {
   formatBytes,
-  MIN_FREE_AFTER_PREFETCH,
   pinnedImageSetName,
   prefetchImages,
   RELEASE_LABEL,
   totalBytes,
   type BundleManifest,
 } from "./bundleManifest";
-import type { LabelSelector } from "./labelSelector";
 import { labelsForPool } from "./pinnedSetPools";
+import type { Precheck, PrecheckPool } from "./precheck";
 import { alwaysPullIdentity, type PrecheckPod } from "./alwaysPullPods";
 import { isPrefetchRequeue } from "./bundleProgress";
-import { checkPrefetchDisk, INSUFFICIENT_STORAGE, nodeReadyProblem, type PrefetchImage } from "./prefetchDisk";
+import { checkPrefetchDisk, INSUFFICIENT_STORAGE, MIN_FREE_AFTER_PREFETCH, nodeReadyProblem, type PrefetchImage } from "./prefetchDisk";
 import { registryLessPrecheck } from "./registryLess";
 import type { InternalReleaseImageFacts, NodeFacts } from "./snapshot";
 
 export { labelsForPool, poolsSelecting, ROLE_LABEL } from "./pinnedSetPools";
 export { alwaysPullIdentity, alwaysPullPod, podOwner, type PodLike, type PrecheckPod } from "./alwaysPullPods";
+export type { Precheck, PrecheckPool, PrecheckStatus } from "./precheck";
 
 /**
  * What is checked on a cluster before a bundle's images are pinned there: pools, disk, pods that
  * always pull, other pinned sets. Pure: the cluster's objects come in as arguments.
  */
-export type PrecheckStatus = "pass" | "warn" | "fail";
-export type Precheck = {
-  id: string;
-  /**
-   * This finding's identity: the check, its pool and what it names. A warning is confirmed by its
-   * key, so one that changed or appeared since the person read the prechecks is not confirmed.
-   */
-  key: string;
-  /** The pool the check is about; null for the whole cluster. */
-  pool: string | null;
-  title: string;
-  status: PrecheckStatus;
-  detail: string;
-  /** What the technician can do about it; null when nothing is needed. */
-  remedy: string | null;
-  /** Nodes, pods or sets the check names. */
-  items: string[];
-};
-
-export type PrecheckPool = {
-  name: string;
-  machineConfigSelector?: LabelSelector;
-  degraded: boolean;
-  updating: boolean;
-  degradedMessage: string | null;
-};
 export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure"> & {
   /** The node's MachineConfigNode pinned-set entries (other sets' failures hold this bundle back). */
   pinned?: NodeFacts["pinned"];

@@ -1,10 +1,9 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
-import type { SignInMethod } from "./sessions";
+import type { Role, SignInMethod } from "../domain/accounts";
 
-export const ROLES = ["viewer", "technician", "approver", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from "../domain/accounts";
 
 export type UserRecord = {
   id: string;
