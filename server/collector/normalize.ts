@@ -302,7 +302,11 @@ function machineSetFactsOf(machineSets: Any[], context: ClusterBootContext, cata
       };
       const resolved = resolveBootImage(input, context, catalog);
       // What the controller did to a MachineSet it enrols now says something; to one it does not, nothing.
-      const whatIf = { ...allManaged, hypothetical: true, controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude" };
+      const whatIf = {
+        ...allManaged,
+        hypothetical: true,
+        controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude",
+      };
       return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco };
     })
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));

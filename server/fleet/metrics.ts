@@ -152,7 +152,11 @@ function processMetrics(registry: Registry, read: Read) {
         for (const p of (await read()).processes) this.set(labelsOf(p), value(p));
       },
     });
-  perProcess("fleetskew_process_heartbeat_age_seconds", "Seconds since the process last wrote its heartbeat (every 10 s).", (p) => p.ageSeconds);
+  perProcess(
+    "fleetskew_process_heartbeat_age_seconds",
+    "Seconds since the process last wrote its heartbeat (every 10 s).",
+    (p) => p.ageSeconds,
+  );
   perProcess("fleetskew_process_start_time_seconds", "When the process started, Unix time.", (p) => seconds(p.startedAt));
   perProcess("fleetskew_process_resident_memory_bytes", "Resident memory of the process at its last heartbeat.", (p) => p.rssBytes);
   new Counter({

@@ -21,7 +21,9 @@ describe("the quick test set", () => {
   it("holds no test file that uses the test database helpers", () => {
     // The helpers fail at run time anyway; this names the file before anything runs.
     const quick = ["server", "scripts", "components", "deploy"].flatMap(testFiles).filter((f) => !f.endsWith(".int.test.ts"));
-    const usingDatabase = quick.filter((f) => /testing\/(database|postgres)"|useMigratedDatabase|createTestDatabase\(/.test(readFileSync(path.join(root, f), "utf8")));
+    const usingDatabase = quick.filter((f) =>
+      /testing\/(database|postgres)"|useMigratedDatabase|createTestDatabase\(/.test(readFileSync(path.join(root, f), "utf8")),
+    );
     expect(usingDatabase.filter((f) => f !== "server/testing/quickSet.test.ts")).toEqual([]);
     expect(quick.length).toBeGreaterThan(50);
   });
