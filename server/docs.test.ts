@@ -93,7 +93,12 @@ describe("the migration count", () => {
       (e) => e.isDirectory() && existsSync(path.join(root, "prisma/migrations", e.name, "migration.sql")),
     ).length;
     expect(count).toBeGreaterThan(10);
-    const docs = ["README.md", ...readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const docs = [
+      "README.md",
+      ...readdirSync(path.join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
     for (const file of docs) {
       const text = read(file);
       for (const m of text.matchAll(/\b(\d+) migrations\b|"migrations":\s*(\d+)/g))
