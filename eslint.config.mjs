@@ -31,6 +31,14 @@ export default defineConfig([
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {
+    // A server function over 120 lines mixes steps that deserve names of their own. The simulator plays other
+    // parties' controllers, written to follow their upstream code; tests and what only tests run (server/testing:
+    // a test OpenID provider set up in one place) read best as one case per function.
+    files: ["server/**/*.ts"],
+    ignores: ["server/simulator/**", "server/**/*.test.ts", "server/testing/**"],
+    rules: { "max-lines-per-function": ["error", { max: 120, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // The simulator plays free-form Kubernetes JSON, and is being rewritten apart from server/domain (issue 14):
     // its findings are shown, and fixed there, rather than in two places at once.
     files: ["server/simulator/**"],

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { userEndpoints, type NewUserSchema, type UserAnswer as UserRecord, type UserChangeSchema } from "@/server/auth/contract";
-import type { Role } from "@/server/domain/roles";
+import type { Role } from "@/server/domain/accounts";
 import { call } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";

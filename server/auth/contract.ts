@@ -4,7 +4,7 @@
  * from them. Imports zod and pure modules only, so the browser may import it.
  */
 import { z } from "zod";
-import { ROLES } from "../domain/roles";
+import { ROLES } from "../domain/accounts";
 import { endpoint, isoDate } from "../http/endpoint";
 
 export const UsernameSchema = z

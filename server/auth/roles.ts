@@ -1,4 +1,4 @@
-import { ROLES, type Role } from "../store/users";
+import { ROLES, type Role } from "../domain/accounts";
 
 export { ROLES, type Role };
 

@@ -120,49 +120,47 @@ function bareMetalProvisioning(r: ClusterObjects["provisioning"]): BareMetalProv
   return { legacyPath: null, reason: `${what} could not be read: ${r.error.message}` };
 }
 
-export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
-  const problems: ReadProblem[] = [];
-  const value = <T>(
-    part: string,
-    r: { status: "ok"; value: T } | { status: "not-available"; reason: string } | { status: "error"; error: Error },
-  ) => {
-    if (r.status === "ok") return r.value;
+type ReadResult<T> = { status: "ok"; value: T } | { status: "not-available"; reason: string } | { status: "error"; error: Error };
+type ListResult<T> =
+  | { status: "ok"; items: T[]; skipped: { name: string; problem: string }[] }
+  | { status: "not-available"; reason: string }
+  | { status: "error"; error: Error };
+
+/** The objects read, each a value or null, with a problem entry for each part that could not be read. */
+function readParts(read: ClusterObjects, problems: ReadProblem[]) {
+  const failed = (part: string, r: { status: "not-available"; reason: string } | { status: "error"; error: Error }) =>
     problems.push(
       r.status === "error" ? { part, kind: "error", message: r.error.message } : { part, kind: "not-available", message: r.reason },
     );
+  const value = <T>(part: string, r: ReadResult<T>) => {
+    if (r.status === "ok") return r.value;
+    failed(part, r);
     return null;
   };
-  const items = <T>(
-    part: string,
-    r:
-      | { status: "ok"; items: T[]; skipped: { name: string; problem: string }[] }
-      | { status: "not-available"; reason: string }
-      | { status: "error"; error: Error },
-  ): T[] | null => {
+  const items = <T>(part: string, r: ListResult<T>): T[] | null => {
     if (r.status === "ok") {
       for (const s of r.skipped) problems.push({ part, kind: "error", message: `${s.name} skipped: ${s.problem}` });
       return r.items;
     }
-    problems.push(
-      r.status === "error" ? { part, kind: "error", message: r.error.message } : { part, kind: "not-available", message: r.reason },
-    );
+    failed(part, r);
     return null;
   };
-
-  const cv = value("ClusterVersion", read.clusterVersion) as Any | null;
-  const co = value("ClusterOperator machine-config", read.machineConfigOperator) as Any | null;
-  const infra = value("Infrastructure", read.infrastructure) as Any | null;
-  const mc = value("MachineConfiguration", read.machineConfiguration) as Any | null;
-  const machineSets = items("MachineSets", read.machineSets) as Any[] | null;
-  const bootImagesCm = value("coreos-bootimages", read.bootImages) as Any | null;
-  const adminGates = read.adminGates.status === "ok" ? (obj(read.adminGates.value.data) as Record<string, string>) : null;
-  const adminAcks = read.adminAcks.status === "ok" ? (obj(read.adminAcks.value.data) as Record<string, string>) : null;
-  const pools = (items("MachineConfigPools", read.pools) ?? []) as Any[];
-  const mcns = (read.machineConfigNodes.status === "ok" ? read.machineConfigNodes.items : []) as Any[];
-  const pinnedSets = (read.pinnedImageSets.status === "ok" ? read.pinnedImageSets.items : []) as Any[];
-  const nodes = (items("Nodes", read.nodes) ?? []) as Any[];
-  const moscs = (read.machineOSConfigs.status === "ok" ? read.machineOSConfigs.items : []) as Any[];
-  const mosbs = (read.machineOSBuilds.status === "ok" ? read.machineOSBuilds.items : []) as Any[];
+  const parts = {
+    cv: value("ClusterVersion", read.clusterVersion) as Any | null,
+    co: value("ClusterOperator machine-config", read.machineConfigOperator) as Any | null,
+    infra: value("Infrastructure", read.infrastructure) as Any | null,
+    mc: value("MachineConfiguration", read.machineConfiguration) as Any | null,
+    machineSets: items("MachineSets", read.machineSets) as Any[] | null,
+    bootImagesCm: value("coreos-bootimages", read.bootImages) as Any | null,
+    adminGates: read.adminGates.status === "ok" ? (obj(read.adminGates.value.data) as Record<string, string>) : null,
+    adminAcks: read.adminAcks.status === "ok" ? (obj(read.adminAcks.value.data) as Record<string, string>) : null,
+    pools: (items("MachineConfigPools", read.pools) ?? []) as Any[],
+    mcns: (read.machineConfigNodes.status === "ok" ? read.machineConfigNodes.items : []) as Any[],
+    pinnedSets: (read.pinnedImageSets.status === "ok" ? read.pinnedImageSets.items : []) as Any[],
+    nodes: (items("Nodes", read.nodes) ?? []) as Any[],
+    moscs: (read.machineOSConfigs.status === "ok" ? read.machineOSConfigs.items : []) as Any[],
+    mosbs: (read.machineOSBuilds.status === "ok" ? read.machineOSBuilds.items : []) as Any[],
+  };
   for (const [part, r] of [
     ["MachineConfigNodes", read.machineConfigNodes],
     ["PinnedImageSets", read.pinnedImageSets],
@@ -170,8 +168,27 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     ["Provisioning", read.provisioning],
   ] as const)
     if (r.status === "error") problems.push({ part, kind: "error", message: r.error.message });
+  return parts;
+}
 
-  // ClusterVersion
+function conditionalUpdatesOf(cvStatus: Any): ConditionalUpdate[] {
+  return arr(cvStatus.conditionalUpdates)
+    .map(obj)
+    .map((u) => {
+      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
+      return {
+        version: str(obj(u.release).version) ?? "",
+        recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
+        risks: arr(u.risks)
+          .map(obj)
+          .map((r) => ({ name: str(r.name) ?? "unnamed risk", message: str(r.message) ?? "", url: str(r.url) })),
+      };
+    })
+    .filter((u) => u.version);
+}
+
+/** ClusterVersion: the version history, the current version and what the cluster may update to. */
+function versionFacts(cv: Any | null) {
   const cvStatus = obj(cv?.status);
   // Entries with an empty version are kept: the MCO's install version falls back past them (§16.2).
   const history = arr(cvStatus.history)
@@ -185,20 +202,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     }));
   const current = history.find((h) => h.state === "Completed" && h.version)?.version ?? str(obj(cvStatus.desired).version);
   const desiredUpdate = str(obj(obj(cv?.spec).desiredUpdate).version);
-  const conditionalUpdates: ConditionalUpdate[] = arr(cvStatus.conditionalUpdates)
-    .map(obj)
-    .map((u) => {
-      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
-      return {
-        version: str(obj(u.release).version) ?? "",
-        recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
-        risks: arr(u.risks)
-          .map(obj)
-          .map((r) => ({ name: str(r.name) ?? "unnamed risk", message: str(r.message) ?? "", url: str(r.url) })),
-      };
-    })
-    .filter((u) => u.version);
-  const version = cv
+  const version: ClusterSnapshot["version"] = cv
     ? {
         current,
         desired: str(obj(cvStatus.desired).version),
@@ -209,16 +213,15 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
         availableUpdates: arr(cvStatus.availableUpdates)
           .map((u) => str(obj(u).version))
           .filter((v): v is string => !!v),
-        conditionalUpdates,
+        conditionalUpdates: conditionalUpdatesOf(cvStatus),
         multiArch: str(obj(cvStatus.desired).architecture) === "Multi",
       }
     : null;
+  return { history, current, version };
+}
 
-  // Infrastructure, MachineConfiguration
-  const infraStatus = obj(infra?.status);
-  const platform = str(obj(infraStatus.platformStatus).type) ?? str(infraStatus.platform);
-  const azureCloudName = str(obj(obj(infraStatus.platformStatus).azure).cloudName);
-  const controlPlaneArchitecture = controlPlaneArchitectureOf(nodes);
+/** MachineConfiguration: which MachineSets the boot image controller manages, and skew enforcement. */
+function machineConfigurationFacts(mc: Any | null, current: string | null) {
   const mcSpec = obj(mc?.spec);
   const mcStatus = obj(mc?.status);
   const managerMode = (managers: unknown) =>
@@ -234,12 +237,11 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
   // Before 4.19 the boot image controller enrols by the spec; from 4.19 by the status the operator writes (§13.2).
   const currentVersion = parseOcpVersion(current);
   const enrolsBySpec = !!currentVersion && currentVersion.major === 4 && currentVersion.minor <= 18;
-  const enrolling = enrolsBySpec ? arr(specManagerList).map(obj) : statusManagers;
   // The 4.20+ API carries bootImageSkewEnforcement in its status; older clusters never write it.
   const served = mc ? "bootImageSkewEnforcementStatus" in mcStatus || "bootImageSkewEnforcement" in mcSpec : false;
   const specEnforcement = obj(mcSpec.bootImageSkewEnforcement);
   const statusEnforcement = obj(mcStatus.bootImageSkewEnforcementStatus);
-  const enforcement = mc
+  const enforcement: ClusterSnapshot["enforcement"] = mc
     ? {
         served,
         spec: str(specEnforcement.mode) ? { mode: String(specEnforcement.mode), manual: enforcementValue(specEnforcement.manual) } : null,
@@ -252,8 +254,21 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
           : null,
       }
     : null;
+  return {
+    enrolling: enrolsBySpec ? arr(specManagerList).map(obj) : statusManagers,
+    enforcement,
+    managedMachineSets: {
+      spec: managerMode(specManagerList),
+      status: managerMode(statusManagers),
+      specEmptyList: Array.isArray(specManagerList) && specManagerList.length === 0,
+    },
+    bootConditions: conditionsOf(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate")),
+    optedInAt: str(obj(obj(mc?.metadata).annotations)["machineconfiguration.openshift.io/boot-image-updates-opted-in-at"]),
+  };
+}
 
-  // Boot images
+/** The coreos-bootimages ConfigMap: the stream of boot images this release publishes, and the release. */
+function bootImageStream(bootImagesCm: Any | null, problems: ReadProblem[]) {
   const cmData = obj(bootImagesCm?.data);
   let stream: unknown = null;
   if (str(cmData.stream)) {
@@ -263,26 +278,16 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       problems.push({ part: "coreos-bootimages", kind: "error", message: "data.stream is not valid JSON" });
     }
   }
-  const releaseVersion = str(cmData.releaseVersion);
-  const bootConditions = conditionsOf(mcStatus.conditions).filter((c) => c.type.startsWith("BootImageUpdate"));
-  const context: ClusterBootContext = {
-    stream,
-    releaseVersion,
-    history,
-    platform,
-    machineManagers: enrolling as ClusterBootContext["machineManagers"],
-    multiArch: version?.multiArch,
-    azureCloudName,
-    controlPlaneArchitecture,
-    controllerSettled:
-      conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
-      conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
-  };
+  return { stream, releaseVersion: str(cmData.releaseVersion) };
+}
+
+/** Each MachineSet's boot image as the MCO sees it now, and as it would if every MachineSet were managed. */
+function machineSetFactsOf(machineSets: Any[], context: ClusterBootContext, catalog: BootImageCatalog): MachineSetFacts[] {
   const allManaged = {
     ...context,
     machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
   };
-  const machineSetFacts: MachineSetFacts[] = (machineSets ?? [])
+  return machineSets
     .map((ms) => {
       const meta = obj(ms.metadata);
       const spec = obj(ms.spec);
@@ -297,14 +302,19 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       };
       const resolved = resolveBootImage(input, context, catalog);
       // What the controller did to a MachineSet it enrols now says something; to one it does not, nothing.
-      const whatIf = { ...allManaged, hypothetical: true, controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude" };
+      const whatIf = {
+        ...allManaged,
+        hypothetical: true,
+        controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude",
+      };
       return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco };
     })
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));
+}
 
-  // Pools, nodes, pinned images, image mode
+function poolFactsOf(pools: Any[], moscs: Any[]): PoolFacts[] {
   const imageModePools = new Set(moscs.map((m) => str(obj(obj(m.spec).machineConfigPool).name)).filter(Boolean));
-  const poolFacts: PoolFacts[] = pools
+  return pools
     .map((p) => {
       const status = obj(p.status);
       const conds = conditionsOf(status.conditions);
@@ -327,9 +337,26 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
+}
 
+/** A node's MachineConfigNode entries: how far each PinnedImageSet has got on it. */
+function pinnedOnNode(mcnStatus: Any): NodeFacts["pinned"] {
+  return arr(mcnStatus.pinnedImageSets)
+    .map(obj)
+    .filter((e) => str(e.name))
+    .map((e) => ({
+      set: String(e.name),
+      currentGeneration: num(e.currentGeneration),
+      desiredGeneration: num(e.desiredGeneration),
+      lastFailedGeneration: num(e.lastFailedGeneration),
+      error: str(e.lastFailedGenerationError),
+    }))
+    .sort((a, b) => a.set.localeCompare(b.set));
+}
+
+function nodeFactsOf(nodes: Any[], mcns: Any[]): NodeFacts[] {
   const mcnByNode = new Map(mcns.map((m) => [String(obj(m.metadata).name), m]));
-  const nodeFacts: NodeFacts[] = nodes
+  return nodes
     .map((n) => {
       const meta = obj(n.metadata);
       const name = String(meta.name);
@@ -354,17 +381,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
         diskPressure: diskPressure ? diskPressure.status === "True" : null,
         ephemeralBytes: quantityBytes(str(obj(status.allocatable)["ephemeral-storage"])),
         mcoState: str(annotations["machineconfiguration.openshift.io/state"]),
-        pinned: arr(mcnStatus.pinnedImageSets)
-          .map(obj)
-          .filter((e) => str(e.name))
-          .map((e) => ({
-            set: String(e.name),
-            currentGeneration: num(e.currentGeneration),
-            desiredGeneration: num(e.desiredGeneration),
-            lastFailedGeneration: num(e.lastFailedGeneration),
-            error: str(e.lastFailedGenerationError),
-          }))
-          .sort((a, b) => a.set.localeCompare(b.set)),
+        pinned: pinnedOnNode(mcnStatus),
         pinnedProgressing: isTrue(mcnConds, "PinnedImageSetsProgressing"),
         pinnedDegraded: isTrue(mcnConds, "PinnedImageSetsDegraded"),
         pinnedMessage:
@@ -374,9 +391,11 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
+}
 
+function imageModeFactsOf(moscs: Any[], mosbs: Any[]): ImageModeFacts[] {
   const buildByName = new Map(mosbs.map((b) => [String(obj(b.metadata).name), b]));
-  const imageMode: ImageModeFacts[] = moscs
+  return moscs
     .map((m) => {
       const build =
         str(obj(obj(m.status).machineOSBuild).name) ??
@@ -389,38 +408,63 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       };
     })
     .sort((a, b) => a.pool.localeCompare(b.pool));
+}
 
+function pinnedImageSetFactsOf(pinnedSets: Any[]): ClusterSnapshot["pinnedImageSets"] {
+  return pinnedSets
+    .map((s) => ({
+      name: String(obj(s.metadata).name),
+      images: arr(obj(s.spec).pinnedImages).length,
+      generation: num(obj(s.metadata).generation),
+      labels: obj(obj(s.metadata).labels) as Record<string, string>,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
+  const problems: ReadProblem[] = [];
+  const parts = readParts(read, problems);
+  const { history, current, version } = versionFacts(parts.cv);
+  const infraStatus = obj(parts.infra?.status);
+  const platform = str(obj(infraStatus.platformStatus).type) ?? str(infraStatus.platform);
+  const azureCloudName = str(obj(obj(infraStatus.platformStatus).azure).cloudName);
+  const controlPlaneArchitecture = controlPlaneArchitectureOf(parts.nodes);
+  const configuration = machineConfigurationFacts(parts.mc, current);
+  const { stream, releaseVersion } = bootImageStream(parts.bootImagesCm, problems);
+  const { bootConditions } = configuration;
+  const context: ClusterBootContext = {
+    stream,
+    releaseVersion,
+    history,
+    platform,
+    machineManagers: configuration.enrolling as ClusterBootContext["machineManagers"],
+    multiArch: version?.multiArch,
+    azureCloudName,
+    controlPlaneArchitecture,
+    controllerSettled:
+      conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
+      conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
+  };
   return {
     version,
     platform,
     topology: str(infraStatus.controlPlaneTopology),
     azureCloudName,
     controlPlaneArchitecture,
-    machineConfigOperator: co ? conditionsOf(obj(co.status).conditions) : null,
-    enforcement,
-    managedMachineSets: {
-      spec: managerMode(specManagerList),
-      status: managerMode(statusManagers),
-      specEmptyList: Array.isArray(specManagerList) && specManagerList.length === 0,
-    },
-    optedInAt: str(obj(obj(mc?.metadata).annotations)["machineconfiguration.openshift.io/boot-image-updates-opted-in-at"]),
+    machineConfigOperator: parts.co ? conditionsOf(obj(parts.co.status).conditions) : null,
+    enforcement: configuration.enforcement,
+    managedMachineSets: configuration.managedMachineSets,
+    optedInAt: configuration.optedInAt,
     bootImageConditions: bootConditions,
     bootImageRelease: releaseVersion,
     streamImages: streamImages(stream, releaseVersion),
-    machineSets: machineSetFacts,
-    pools: poolFacts,
-    nodes: nodeFacts,
-    pinnedImageSets: pinnedSets
-      .map((s) => ({
-        name: String(obj(s.metadata).name),
-        images: arr(obj(s.spec).pinnedImages).length,
-        generation: num(obj(s.metadata).generation),
-        labels: obj(obj(s.metadata).labels) as Record<string, string>,
-      }))
-      .sort((a, b) => a.name.localeCompare(b.name)),
-    imageMode,
-    adminGates,
-    adminAcks,
+    machineSets: machineSetFactsOf(parts.machineSets ?? [], context, catalog),
+    pools: poolFactsOf(parts.pools, parts.moscs),
+    nodes: nodeFactsOf(parts.nodes, parts.mcns),
+    pinnedImageSets: pinnedImageSetFactsOf(parts.pinnedSets),
+    imageMode: imageModeFactsOf(parts.moscs, parts.mosbs),
+    adminGates: parts.adminGates,
+    adminAcks: parts.adminAcks,
     bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
     internalReleaseImage: internalReleaseImageFacts(read, problems),
     problems,

@@ -1,12 +1,11 @@
 import { isIP } from "node:net";
-import type { Role } from "../store/users";
+import { ROLES, type Role } from "../domain/accounts";
 
 /**
  * Single sign-on settings from the environment: an OpenID Connect provider (FLEETSKEW_OIDC_*) and
  * OpenShift's oauth-proxy in front of the console (FLEETSKEW_AUTH_PROXY*). Kept apart from env.ts,
  * which calls readSsoConfig; a mistake throws a message naming the variable, as env.ts reports it.
  */
-const ROLE_NAMES = ["viewer", "technician", "approver", "admin"] as const satisfies readonly Role[];
 
 /** Which role a group gives, in the order written. */
 export type RoleMapping = { group: string; role: Role }[];
@@ -50,8 +49,8 @@ export function parseRoleMapping(text: string | undefined, variable: string): Ro
     const group = entry.slice(0, eq).trim();
     const role = entry.slice(eq + 1).trim();
     if (eq <= 0 || !group) fail(variable, `has "${entry}", which is not group=role (e.g. fleet-admins=admin,fleet-approvers=approver)`);
-    if (!(ROLE_NAMES as readonly string[]).includes(role))
-      fail(variable, `gives group ${group} the role "${role}"; roles are ${ROLE_NAMES.join(", ")}`);
+    if (!(ROLES as readonly string[]).includes(role))
+      fail(variable, `gives group ${group} the role "${role}"; roles are ${ROLES.join(", ")}`);
     mapping.push({ group, role: role as Role });
   }
   return mapping;

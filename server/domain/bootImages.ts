@@ -223,6 +223,91 @@ function azureVariantKey(ref: Extract<BootImageReference, { platform: "Azure" }>
 const syncError = (ms: string, inner: string) => `error syncing MAPI MachineSet ${ms}: ${inner}`;
 const reconcileError = (ms: string, inner: string) => syncError(ms, `failed to reconcile machineset ${ms}, err: ${inner}`);
 
+const exclude = (reason: string): McoDecision => ({ action: "exclude", reason });
+const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
+const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
+
+/** AWS: `reconcileAWSProviderSpec` — only published RHCOS AMIs are updated (release-4.22's AllowedAMIs, later the owner). */
+function awsDecision(
+  ms: MachineSetInput,
+  ref: Extract<BootImageReference, { platform: "AWS" }>,
+  context: ClusterBootContext,
+  arch: string,
+  enrolled: string,
+  catalog: BootImageCatalog,
+): McoDecision {
+  const release = newestRelease(context);
+  const target = streamImage(context.stream, ref, arch);
+  const owners = ownerCheckedAmis(release);
+  if (owners && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+  if (!owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+  if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
+  const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
+  if (context.controllerSettled)
+    return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
+  // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
+  if (!recognised)
+    return skip(
+      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`,
+      "assumed",
+    );
+  if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  return { action: "update", reason: enrolled };
+}
+
+/** Azure: `reconcileAzureProviderSpec` — marketplace images only, per variant and Hyper-V generation. */
+function azureDecision(
+  ms: MachineSetInput,
+  ref: Extract<BootImageReference, { platform: "Azure" }>,
+  context: ClusterBootContext,
+  arch: string,
+  enrolled: string,
+): McoDecision {
+  if (arch === "ppc64le" || arch === "s390x")
+    return exclude(`${arch} MachineSets are not updated on Azure; excluded, not counted as skipped`);
+  const security = obj(obj(obj(ms.providerSpec).securityProfile).settings).securityType;
+  if (str(security))
+    return exclude(`security type ${String(security)} is not supported for boot image updates on Azure; excluded, not counted as skipped`);
+  const variant = azureVariantKey(ref);
+  if (!variant)
+    return failed(
+      "the MCO cannot tell which Azure marketplace variant its image is",
+      reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
+    );
+  const archEntry = obj(obj(obj(context.stream).architectures)[arch]);
+  const extensions = obj(archEntry["rhel-coreos-extensions"]);
+  const marketplace = obj(extensions.marketplace);
+  if (!Object.keys(archEntry).length)
+    return failed(
+      "the boot image stream has no entry for its architecture",
+      reconcileError(ms.name, `${arch}: architecture not found in stream`),
+    );
+  // Go pointers: a present (even empty) object is non-nil, an absent one nil.
+  if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
+  if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
+  // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
+  const images = obj(obj(marketplace.azure)[variant]);
+  const variantName = AZURE_VARIANT_NAMES[variant] ?? variant;
+  if (obj(marketplace.azure)[variant] == null)
+    return failed(
+      `the boot image stream has no Azure marketplace images for its variant (${variantName})`,
+      reconcileError(ms.name, `no Azure marketplace images available for variant ${variantName}`),
+    );
+  const sku = ref.marketplace?.sku ?? "";
+  const gen2 = ref.resourceID
+    ? ref.resourceID.includes("gen2")
+    : ref.type === "MarketplaceNoPlan"
+      ? sku.includes("v2") || arch === "aarch64"
+      : !sku.includes("gen1");
+  if (images[gen2 ? "hyperVGen2" : "hyperVGen1"] == null)
+    return failed(
+      `the boot image stream has no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image`,
+      reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch}`),
+    );
+  return { action: "update", reason: enrolled };
+}
+
 /**
  * What the MCO's boot image controller does with this MachineSet (docs/openshift.md §15), in the
  * order of `syncMAPIMachineSets` → `syncMAPIMachineSet` → `checkMachineSet` and the platform's
@@ -235,9 +320,6 @@ export function mcoDecision(
   context: ClusterBootContext,
   catalog: BootImageCatalog = emptyCatalog,
 ): McoDecision {
-  const exclude = (reason: string): McoDecision => ({ action: "exclude", reason });
-  const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
-  const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
   const release = newestRelease(context);
   const platform = context.platform ?? (ref.platform !== "other" ? ref.platform : null);
   const minor = parseOcpVersion(release);
@@ -275,28 +357,8 @@ export function mcoDecision(
     );
 
   switch (ref.platform) {
-    case "AWS": {
-      const target = streamImage(context.stream, ref, arch.arch);
-      const owners = ownerCheckedAmis(release);
-      if (owners && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-      if (!owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
-      if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-      if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
-      const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
-      if (context.controllerSettled)
-        return skip(
-          `the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`,
-          "observed",
-        );
-      // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
-      if (!recognised)
-        return skip(
-          `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`,
-          "assumed",
-        );
-      if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch.arch} AMI in the cluster's boot image stream`);
-      return { action: "update", reason: enrolled };
-    }
+    case "AWS":
+      return awsDecision(ms, ref, context, arch.arch, enrolled, catalog);
     case "GCP": {
       const target = streamImage(context.stream, ref, arch.arch);
       if (target && ref.image === target.image) return { action: "update", reason: enrolled };
@@ -309,52 +371,8 @@ export function mcoDecision(
         );
       return { action: "update", reason: enrolled };
     }
-    case "Azure": {
-      if (arch.arch === "ppc64le" || arch.arch === "s390x")
-        return exclude(`${arch.arch} MachineSets are not updated on Azure; excluded, not counted as skipped`);
-      const security = obj(obj(obj(ms.providerSpec).securityProfile).settings).securityType;
-      if (str(security))
-        return exclude(
-          `security type ${String(security)} is not supported for boot image updates on Azure; excluded, not counted as skipped`,
-        );
-      const variant = azureVariantKey(ref);
-      if (!variant)
-        return failed(
-          "the MCO cannot tell which Azure marketplace variant its image is",
-          reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
-        );
-      const archEntry = obj(obj(obj(context.stream).architectures)[arch.arch]);
-      const extensions = obj(archEntry["rhel-coreos-extensions"]);
-      const marketplace = obj(extensions.marketplace);
-      if (!Object.keys(archEntry).length)
-        return failed(
-          "the boot image stream has no entry for its architecture",
-          reconcileError(ms.name, `${arch.arch}: architecture not found in stream`),
-        );
-      // Go pointers: a present (even empty) object is non-nil, an absent one nil.
-      if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
-      if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
-      // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
-      const images = obj(obj(marketplace.azure)[variant]);
-      const variantName = AZURE_VARIANT_NAMES[variant] ?? variant;
-      if (obj(marketplace.azure)[variant] == null)
-        return failed(
-          `the boot image stream has no Azure marketplace images for its variant (${variantName})`,
-          reconcileError(ms.name, `no Azure marketplace images available for variant ${variantName}`),
-        );
-      const sku = ref.marketplace?.sku ?? "";
-      const gen2 = ref.resourceID
-        ? ref.resourceID.includes("gen2")
-        : ref.type === "MarketplaceNoPlan"
-          ? sku.includes("v2") || arch.arch === "aarch64"
-          : !sku.includes("gen1");
-      if (images[gen2 ? "hyperVGen2" : "hyperVGen1"] == null)
-        return failed(
-          `the boot image stream has no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image`,
-          reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch.arch}`),
-        );
-      return { action: "update", reason: enrolled };
-    }
+    case "Azure":
+      return azureDecision(ms, ref, context, arch.arch, enrolled);
     case "VSphere":
       return { action: "update", reason: enrolled };
     default:

@@ -9,8 +9,6 @@ import { parseOcpVersion } from "./versions";
  */
 
 const GiB = 1024 ** 3;
-/** The MCO keeps this much allocatable ephemeral storage free after a prefetch (`MinFreeStorageAfterPrefetch`, docs/openshift.md §21.3). */
-export const MIN_FREE_AFTER_PREFETCH = 16 * GiB;
 
 // The PinnedImageSet API's own image reference rules (ImageDigestFormat): host[:port][/namespace]/name@sha256:<64 hex>, ≤ 447 chars.
 const DIGEST = /^sha256:[a-f0-9]{64}$/;

@@ -1,54 +1,21 @@
 import { createHash } from "node:crypto";
-import {
-  formatBytes,
-  MIN_FREE_AFTER_PREFETCH,
-  pinnedImageSetName,
-  prefetchImages,
-  RELEASE_LABEL,
-  totalBytes,
-  type BundleManifest,
-} from "./bundleManifest";
-import type { LabelSelector } from "./labelSelector";
+import { formatBytes, pinnedImageSetName, prefetchImages, RELEASE_LABEL, totalBytes, type BundleManifest } from "./bundleManifest";
 import { labelsForPool } from "./pinnedSetPools";
+import type { Precheck, PrecheckPool } from "./precheck";
 import { alwaysPullIdentity, type PrecheckPod } from "./alwaysPullPods";
 import { isPrefetchRequeue } from "./bundleProgress";
-import { checkPrefetchDisk, INSUFFICIENT_STORAGE, nodeReadyProblem, type PrefetchImage } from "./prefetchDisk";
+import { checkPrefetchDisk, INSUFFICIENT_STORAGE, MIN_FREE_AFTER_PREFETCH, nodeReadyProblem, type PrefetchImage } from "./prefetchDisk";
 import { registryLessPrecheck } from "./registryLess";
 import type { InternalReleaseImageFacts, NodeFacts } from "./snapshot";
 
 export { labelsForPool, poolsSelecting, ROLE_LABEL } from "./pinnedSetPools";
 export { alwaysPullIdentity, alwaysPullPod, podOwner, type PodLike, type PrecheckPod } from "./alwaysPullPods";
+export type { Precheck, PrecheckPool, PrecheckStatus } from "./precheck";
 
 /**
  * What is checked on a cluster before a bundle's images are pinned there: pools, disk, pods that
  * always pull, other pinned sets. Pure: the cluster's objects come in as arguments.
  */
-export type PrecheckStatus = "pass" | "warn" | "fail";
-export type Precheck = {
-  id: string;
-  /**
-   * This finding's identity: the check, its pool and what it names. A warning is confirmed by its
-   * key, so one that changed or appeared since the person read the prechecks is not confirmed.
-   */
-  key: string;
-  /** The pool the check is about; null for the whole cluster. */
-  pool: string | null;
-  title: string;
-  status: PrecheckStatus;
-  detail: string;
-  /** What the technician can do about it; null when nothing is needed. */
-  remedy: string | null;
-  /** Nodes, pods or sets the check names. */
-  items: string[];
-};
-
-export type PrecheckPool = {
-  name: string;
-  machineConfigSelector?: LabelSelector;
-  degraded: boolean;
-  updating: boolean;
-  degradedMessage: string | null;
-};
 export type PrecheckNode = Pick<NodeFacts, "name" | "pool" | "ephemeralBytes" | "ready" | "diskPressure"> & {
   /** The node's MachineConfigNode pinned-set entries (other sets' failures hold this bundle back). */
   pinned?: NodeFacts["pinned"];
@@ -104,82 +71,101 @@ export function precheckBundle(input: PrecheckInput): Precheck[] {
 type Finding = Omit<Precheck, "key"> & { keyItems?: string[] };
 
 function findings(input: PrecheckInput): Finding[] {
-  const checks: Finding[] = [];
   const bytes = totalBytes(input.manifest);
   const images = prefetchImages(input.manifest);
   const nodesByPool = new Map<string, PrecheckNode[]>();
   for (const n of input.nodes) nodesByPool.set(n.pool ?? "", [...(nodesByPool.get(n.pool ?? "") ?? []), n]);
-  const unavailable = (part: PrecheckInput["unavailable"][number]["part"]) => input.unavailable.find((u) => u.part === part);
+  const nodesUnavailable = !!unavailablePart(input, "nodes");
   const registryLess = registryLessPrecheck(input.manifest, input.internalReleaseImage);
-  if (registryLess) checks.push(registryLess);
+  return [
+    ...(registryLess ? [registryLess] : []),
+    ...input.pools.flatMap((pool) => poolChecks(input, pool, nodesByPool.get(pool.name) ?? [], nodesUnavailable, images, bytes)),
+    alwaysPullPodsCheck(input),
+    ...pinnedImageSetChecks(input),
+  ];
+}
 
-  for (const pool of input.pools) {
-    const nodes = nodesByPool.get(pool.name) ?? [];
-    if (!labelsForPool(pool, input.pools))
-      checks.push({
-        id: "pool-not-selectable",
-        pool: pool.name,
-        title: `Pool ${pool.name} cannot receive pinned images`,
-        status: "fail",
-        detail: `The MCO gives a PinnedImageSet to the pools whose machineConfigSelector matches its labels, and no labels Fleetskew can derive from ${pool.name}'s selector match it.`,
-        remedy: "Ask an admin to check the pool's machineConfigSelector (oc get mcp " + pool.name + " -o yaml).",
-        items: [],
-      });
-    if (pool.degraded)
-      checks.push({
-        id: "pool-degraded",
-        pool: pool.name,
-        title: `Pool ${pool.name} is degraded`,
-        status: "fail",
-        detail: `The ${pool.name} pool reports Degraded${pool.degradedMessage ? `: ${pool.degradedMessage}` : ""}. Its nodes would not take new pinned images reliably.`,
-        remedy: "Ask an admin to fix the degraded pool (oc get mcp shows which node) before applying the bundle.",
-        items: [],
-      });
-    else if (pool.updating)
-      checks.push({
-        id: "pool-updating",
-        pool: pool.name,
-        title: `Pool ${pool.name} is updating`,
-        status: "warn",
-        detail: `The ${pool.name} pool is rolling out a configuration change; nodes reboot one by one and pull the images once they are back.`,
-        remedy: "Applying now is safe but slower; wait for the pool to finish if you can.",
-        items: [],
-      });
+const unavailablePart = (input: PrecheckInput, part: PrecheckInput["unavailable"][number]["part"]) =>
+  input.unavailable.find((u) => u.part === part);
 
-    if (nodes.length === 0 && !unavailable("nodes")) {
-      checks.push({
-        id: "disk-space",
-        pool: pool.name,
-        title: `No nodes in pool ${pool.name}`,
-        status: "pass",
-        detail: `The ${pool.name} pool has no nodes, so nothing is pulled there.`,
-        remedy: null,
-        items: [],
-      });
-      continue;
-    }
-    checks.push(diskCheck(pool.name, nodes, images, bytes));
-    const held = heldBackCheck(pool.name, nodes, pinnedImageSetName(input.manifest, input.digest, pool.name));
-    if (held) checks.push(held);
-
-    const notReady = nodes.filter((n) => conditionsOf(n).some((c) => c.type === "Ready" && c.status !== "True"));
-    if (notReady.length)
-      checks.push({
-        id: "nodes-not-ready",
-        pool: pool.name,
-        title: `${notReady.length} node${notReady.length === 1 ? " is" : "s are"} not ready in ${pool.name}`,
-        status: "warn",
-        detail:
-          `The MCO pulls pinned images only on Ready nodes: ${notReady.map((n) => n.name).join(", ")} will wait. ` +
-          `Meanwhile the node reports the MCO's "${nodeReadyProblem({ name: notReady[0]!.name, conditions: conditionsOf(notReady[0]!).filter((c) => c.type === "Ready") })?.message}" and the MCO retries.`,
-        remedy: "Find out why the node is not ready; it pulls the images once it is.",
-        items: notReady.map((n) => n.name),
-      });
-  }
-
-  const pods = unavailable("pods");
-  if (pods)
+/** One pool: whether it can take pinned images, its state, its nodes' disk and readiness. */
+function poolChecks(
+  input: PrecheckInput,
+  pool: PrecheckPool,
+  nodes: PrecheckNode[],
+  nodesUnavailable: boolean,
+  images: PrefetchImage[],
+  bytes: number,
+): Finding[] {
+  const checks: Finding[] = [];
+  if (!labelsForPool(pool, input.pools))
     checks.push({
+      id: "pool-not-selectable",
+      pool: pool.name,
+      title: `Pool ${pool.name} cannot receive pinned images`,
+      status: "fail",
+      detail: `The MCO gives a PinnedImageSet to the pools whose machineConfigSelector matches its labels, and no labels Fleetskew can derive from ${pool.name}'s selector match it.`,
+      remedy: "Ask an admin to check the pool's machineConfigSelector (oc get mcp " + pool.name + " -o yaml).",
+      items: [],
+    });
+  if (pool.degraded)
+    checks.push({
+      id: "pool-degraded",
+      pool: pool.name,
+      title: `Pool ${pool.name} is degraded`,
+      status: "fail",
+      detail: `The ${pool.name} pool reports Degraded${pool.degradedMessage ? `: ${pool.degradedMessage}` : ""}. Its nodes would not take new pinned images reliably.`,
+      remedy: "Ask an admin to fix the degraded pool (oc get mcp shows which node) before applying the bundle.",
+      items: [],
+    });
+  else if (pool.updating)
+    checks.push({
+      id: "pool-updating",
+      pool: pool.name,
+      title: `Pool ${pool.name} is updating`,
+      status: "warn",
+      detail: `The ${pool.name} pool is rolling out a configuration change; nodes reboot one by one and pull the images once they are back.`,
+      remedy: "Applying now is safe but slower; wait for the pool to finish if you can.",
+      items: [],
+    });
+
+  if (nodes.length === 0 && !nodesUnavailable) {
+    checks.push({
+      id: "disk-space",
+      pool: pool.name,
+      title: `No nodes in pool ${pool.name}`,
+      status: "pass",
+      detail: `The ${pool.name} pool has no nodes, so nothing is pulled there.`,
+      remedy: null,
+      items: [],
+    });
+    return checks;
+  }
+  checks.push(diskCheck(pool.name, nodes, images, bytes));
+  const held = heldBackCheck(pool.name, nodes, pinnedImageSetName(input.manifest, input.digest, pool.name));
+  if (held) checks.push(held);
+
+  const notReady = nodes.filter((n) => conditionsOf(n).some((c) => c.type === "Ready" && c.status !== "True"));
+  if (notReady.length)
+    checks.push({
+      id: "nodes-not-ready",
+      pool: pool.name,
+      title: `${notReady.length} node${notReady.length === 1 ? " is" : "s are"} not ready in ${pool.name}`,
+      status: "warn",
+      detail:
+        `The MCO pulls pinned images only on Ready nodes: ${notReady.map((n) => n.name).join(", ")} will wait. ` +
+        `Meanwhile the node reports the MCO's "${nodeReadyProblem({ name: notReady[0]!.name, conditions: conditionsOf(notReady[0]!).filter((c) => c.type === "Ready") })?.message}" and the MCO retries.`,
+      remedy: "Find out why the node is not ready; it pulls the images once it is.",
+      items: notReady.map((n) => n.name),
+    });
+  return checks;
+}
+
+/** Pods with imagePullPolicy: Always need a registry again after each node reboots. */
+function alwaysPullPodsCheck(input: PrecheckInput): Finding {
+  const pods = unavailablePart(input, "pods");
+  if (pods)
+    return {
       id: "always-pull-pods",
       pool: null,
       title: "Pods that always pull their image: not checked",
@@ -187,9 +173,9 @@ function findings(input: PrecheckInput): Finding[] {
       detail: `The pods could not be listed (${pods.reason}), so pods that will need a registry after the reboot are not known.`,
       remedy: "Ask an admin for the pods list permission, or check by hand for imagePullPolicy: Always.",
       items: [],
-    });
+    };
   else if (input.alwaysPullPods.length)
-    checks.push({
+    return {
       id: "always-pull-pods",
       pool: null,
       title: `${input.alwaysPullPods.length} pod${input.alwaysPullPods.length === 1 ? " always pulls its" : "s always pull their"} image`,
@@ -206,9 +192,9 @@ function findings(input: PrecheckInput): Finding[] {
       items: input.alwaysPullPods.map((p) => `${p.namespace}/${p.name}`),
       // Pods come and go under the same workload: the warning is the same while the workloads and their images are.
       keyItems: input.alwaysPullPods.map(alwaysPullIdentity),
-    });
+    };
   else
-    checks.push({
+    return {
       id: "always-pull-pods",
       pool: null,
       title: "No pods always pull their image",
@@ -216,9 +202,13 @@ function findings(input: PrecheckInput): Finding[] {
       detail: "No pod uses imagePullPolicy: Always, so nothing needs a registry after the nodes reboot.",
       remedy: null,
       items: [],
-    });
+    };
+}
 
-  const sets = unavailable("pinned image sets");
+/** Other PinnedImageSets on the cluster, and this bundle's own when it is applied already. */
+function pinnedImageSetChecks(input: PrecheckInput): Finding[] {
+  const checks: Finding[] = [];
+  const sets = unavailablePart(input, "pinned image sets");
   const ours = new Set(input.pools.map((p) => pinnedImageSetName(input.manifest, input.digest, p.name)));
   const others = input.pinnedImageSets.filter((s) => !ours.has(s.name));
   const already = input.pinnedImageSets.filter((s) => ours.has(s.name));

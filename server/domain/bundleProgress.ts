@@ -1,4 +1,5 @@
-import { formatBytes, MIN_FREE_AFTER_PREFETCH } from "./bundleManifest";
+import { formatBytes } from "./bundleManifest";
+import { MIN_FREE_AFTER_PREFETCH } from "./prefetchDisk";
 import { parseOcpVersion } from "./versions";
 import type { NodeFacts, PinnedImageProgress } from "./snapshot";
 

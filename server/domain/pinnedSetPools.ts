@@ -1,5 +1,5 @@
 import { selectorMatches } from "./labelSelector";
-import type { PrecheckPool } from "./bundlePrechecks";
+import type { PrecheckPool } from "./precheck";
 
 /* Which pools a PinnedImageSet lands in, and the labels that aim one at a pool (docs/openshift.md §21.3). */
 

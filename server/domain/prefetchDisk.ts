@@ -1,11 +1,13 @@
-import { MIN_FREE_AFTER_PREFETCH } from "./bundleManifest";
-
 /**
  * The MCO's checks before it prefetches a PinnedImageSet onto a node, as the machine-config-daemon
  * makes them (openshift/machine-config-operator pkg/daemon/pinned_image_set.go, release-4.22 and
  * main alike; docs/openshift.md §21.5): `checkNodeReady`, then `checkNodeAllocatableStorage`, then
  * `checkImagePayloadStorage`, once per PinnedImageSet of the node's pools. Pure.
  */
+
+const GiB = 1024 ** 3;
+/** The MCO keeps this much allocatable ephemeral storage free after a prefetch (`MinFreeStorageAfterPrefetch`, docs/openshift.md §21.3). */
+export const MIN_FREE_AFTER_PREFETCH = 16 * GiB;
 
 export type PrefetchLayer = { digest: string; sizeBytes: number };
 /** An image as the disk check sees it: its compressed size and, when known, its layers. */

@@ -1,5 +1,5 @@
 import type { BundleManifest } from "./bundleManifest";
-import type { Precheck } from "./bundlePrechecks";
+import type { Precheck } from "./precheck";
 import { conditionOf, type ClusterSnapshot, type Condition, type InternalReleaseImageFacts, type IriReleaseFacts } from "./snapshot";
 import { parseOcpVersion } from "./versions";
 

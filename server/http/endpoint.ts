@@ -5,7 +5,7 @@
  * contracts that use it.
  */
 import { z } from "zod";
-import type { Role } from "../domain/roles";
+import type { Role } from "../domain/accounts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -31,6 +31,7 @@ import {
   hubClusterState,
   recordHubSyncFailure,
   type HubMemberRecord,
+  type HubOwnCluster,
   type HubRecord,
   type HubSyncWrite,
 } from "../store/hubs";
@@ -119,6 +120,176 @@ function reportedTokens(accounts: ServiceAccountObject[], secrets: HubSecret[]):
   return tokens;
 }
 
+/** What one full look at a hub read: the listings, and Fleetskew's objects per cluster namespace. */
+async function readHub(own: HubClient, viaAccounts: boolean) {
+  const [clusters, addOns, permissions, infos, accounts, tokenSecrets] = await Promise.all([
+    own.list(HUB_KINDS.managedCluster),
+    own.list(HUB_KINDS.managedClusterAddOn),
+    own.list(HUB_KINDS.clusterPermission),
+    unlessNotServed(own.list(HUB_KINDS.managedClusterInfo)),
+    viaAccounts ? own.list(HUB_KINDS.managedServiceAccount) : NONE,
+    viaAccounts ? own.serviceAccountSecrets() : [],
+  ]);
+  return {
+    listings: { clusters, addOns, permissions, infos, accounts },
+    addOnOf: byNamespace(addOns.items as AddOnObject[], PROXY_ADDON),
+    accountAddOnOf: byNamespace(addOns.items as AddOnObject[], SERVICE_ACCOUNT_ADDON),
+    permissionOf: byNamespace(permissions.items as PermissionObject[], PERMISSION_NAME),
+    accountOf: byNamespace(accounts.items as ServiceAccountObject[], SERVICE_ACCOUNT_NAME),
+    infoOf: new Map((infos.items as ClusterInfoObject[]).filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i])),
+    tokens: reportedTokens(accounts.items as ServiceAccountObject[], tokenSecrets),
+  };
+}
+type HubView = Awaited<ReturnType<typeof readHub>>;
+type Verdict = ReturnType<typeof judgeMember>;
+
+function judgeMembers(hub: HubRecord, view: HubView, viaAccounts: boolean): Verdict[] {
+  return (view.listings.clusters.items as ManagedClusterObject[])
+    .filter((mc) => typeof mc.metadata?.name === "string")
+    .map((mc) => {
+      const name = mc.metadata!.name!;
+      return judgeMember(hub.name, mc, view.addOnOf.get(name), view.permissionOf.get(name), {
+        info: view.infoOf.get(name),
+        serviceAccount: viaAccounts
+          ? { addOn: view.accountAddOnOf.get(name), account: view.accountOf.get(name), tokenReported: view.tokens.has(name) }
+          : undefined,
+      });
+    });
+}
+
+/**
+ * Rights on each cluster the hub can reach; the hub applies them a little later (permissions-pending until then).
+ * Without impersonation the ManagedServiceAccount comes first: the ClusterPermission names it as its subject.
+ */
+async function createMissingRights(own: HubClient, verdicts: Verdict[], view: HubView, secrets: HubSecrets, viaAccounts: boolean) {
+  const wanted = verdicts.filter((v) => v.wantsPermission && v.state !== "removed");
+  let permissionsCreated = 0;
+  let serviceAccountsCreated = 0;
+  await bounded(
+    wanted.filter((v) => !view.permissionOf.has(v.name) || (viaAccounts && !view.accountOf.has(v.name))),
+    16,
+    async (v) => {
+      if (viaAccounts && !view.accountOf.has(v.name))
+        if ((await own.createIn(HUB_KINDS.managedServiceAccount, v.name, managedServiceAccount(v.name))) === "created")
+          serviceAccountsCreated++;
+      if (view.permissionOf.has(v.name)) return;
+      const subject = viaAccounts
+        ? permissionSubject(v.name, { mode: "managed-service-account", account: SERVICE_ACCOUNT_NAME })
+        : permissionSubject(v.name, { mode: "impersonation", user: secrets.proxyImpersonatedUser ?? "" });
+      if ((await own.createIn(HUB_KINDS.clusterPermission, v.name, clusterPermission(v.name, subject))) === "created") permissionsCreated++;
+    },
+  );
+  return { permissionsCreated, serviceAccountsCreated };
+}
+
+/** The token a cluster is reached with, and which credential that is (null version: the hub's own proxy token). */
+type Credential = { token: string; version: string | null };
+type ClusterState = Awaited<ReturnType<typeof hubClusterState>>;
+
+/** A member as the database keeps it: eligible unless its name is taken or unusable in Fleetskew. */
+function memberRecord(v: Verdict, state: ClusterState, view: HubView): HubMemberRecord {
+  const taken = state.takenByOthers.has(v.name) || !usableClusterName(v.name);
+  const eligibility = taken && v.eligibility === "eligible" ? "name-taken" : v.eligibility;
+  const reason =
+    eligibility === "name-taken"
+      ? usableClusterName(v.name)
+        ? `a cluster named ${v.name} is already registered in Fleetskew some other way`
+        : `${v.name} cannot be a Fleetskew cluster name (lower-case letters, digits and dashes, at most 63)`
+      : v.reason;
+  return {
+    name: v.name,
+    state: v.state,
+    eligibility,
+    reason,
+    clusterSet: v.clusterSet,
+    labels: v.labels,
+    registeredAs: state.own.has(v.name) ? v.name : eligibility === "eligible" ? v.name : null,
+    ...clusterInfoFacts(view.infoOf.get(v.name)),
+  };
+}
+
+/** What changes for a cluster Fleetskew already has from this hub; undefined when nothing does. */
+async function changeOf(
+  hub: HubRecord,
+  v: Verdict,
+  mine: HubOwnCluster,
+  credential: Credential | null,
+  secrets: HubSecrets,
+): Promise<HubSyncWrite["change"][number] | undefined> {
+  // The hub registered again at another proxy URL, or the cluster's account token rotated: the cluster follows.
+  // (An account whose token is gone keeps the last one until a new one is reported.)
+  const expected = credential ? proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa) : null;
+  const reach =
+    expected && credential && (mine.apiUrl !== expected.server || mine.credentialsVersion !== credential.version)
+      ? {
+          apiUrl: expected.server,
+          encryptedCredentials: await sealCredentials(v.name, expected),
+          credentialsVersion: credential.version,
+        }
+      : undefined;
+  if (reach || mine.hubState !== v.state || JSON.stringify(mine.labels) !== JSON.stringify(v.labels))
+    return { name: v.name, hubState: v.state, labels: v.labels, reach };
+  return undefined;
+}
+
+async function newCluster(hub: HubRecord, v: Verdict, credential: Credential, secrets: HubSecrets): Promise<NewCluster> {
+  const credentials = proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa);
+  return {
+    name: v.name,
+    displayName: v.name,
+    labels: v.labels,
+    platform: v.platform,
+    apiUrl: credentials.server,
+    encryptedCredentials: await sealCredentials(v.name, credentials),
+    openshiftClusterId: v.openshiftClusterId,
+    hubId: hub.id,
+    hubState: "available",
+    hubCredentialsVersion: credential.version,
+  };
+}
+
+/** Brings the database in step with the hub's verdicts: members, clusters to register, clusters that changed. */
+async function planHubWrite(
+  hub: HubRecord,
+  verdicts: Verdict[],
+  view: HubView,
+  state: ClusterState,
+  credentialOf: (name: string) => Credential | null,
+  secrets: HubSecrets,
+): Promise<HubSyncWrite> {
+  const members: HubMemberRecord[] = [];
+  const register: NewCluster[] = [];
+  const change: HubSyncWrite["change"] = [];
+  const seen = new Set<string>();
+  for (const v of verdicts) {
+    seen.add(v.name);
+    const member = memberRecord(v, state, view);
+    members.push(member);
+    const credential = credentialOf(v.name);
+    const mine = state.own.get(v.name);
+    if (mine) {
+      const changed = await changeOf(hub, v, mine, credential, secrets);
+      if (changed) change.push(changed);
+    } else if (member.eligibility === "eligible" && credential) register.push(await newCluster(hub, v, credential, secrets));
+  }
+  // Gone from the hub: removed, history kept, never swept again.
+  for (const [name, mine] of state.own) {
+    if (seen.has(name)) continue;
+    members.push({
+      name,
+      state: "removed",
+      eligibility: "unavailable",
+      reason: "deleted from the hub",
+      clusterSet: mine.labels["cluster.open-cluster-management.io/clusterset"] ?? null,
+      labels: mine.labels,
+      registeredAs: name,
+      ...clusterInfoFacts(undefined),
+    });
+    if (mine.hubState !== "removed") change.push({ name, hubState: "removed", labels: mine.labels });
+  }
+  return { members, register, change };
+}
+
 /**
  * One full look at a hub: lists its managed clusters, their info and add-ons and Fleetskew's
  * ClusterPermissions (and, without impersonation, Fleetskew's ManagedServiceAccounts and their
@@ -131,141 +302,24 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
   const own = client ?? new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
   const viaAccounts = hub.access === "managed-service-account";
   try {
-    const [clusters, addOns, permissions, infos, accounts, tokenSecrets] = await Promise.all([
-      own.list(HUB_KINDS.managedCluster),
-      own.list(HUB_KINDS.managedClusterAddOn),
-      own.list(HUB_KINDS.clusterPermission),
-      unlessNotServed(own.list(HUB_KINDS.managedClusterInfo)),
-      viaAccounts ? own.list(HUB_KINDS.managedServiceAccount) : NONE,
-      viaAccounts ? own.serviceAccountSecrets() : [],
-    ]);
-    const addOnOf = byNamespace(addOns.items as AddOnObject[], PROXY_ADDON);
-    const accountAddOnOf = byNamespace(addOns.items as AddOnObject[], SERVICE_ACCOUNT_ADDON);
-    const permissionOf = byNamespace(permissions.items as PermissionObject[], PERMISSION_NAME);
-    const accountOf = byNamespace(accounts.items as ServiceAccountObject[], SERVICE_ACCOUNT_NAME);
-    const infoOf = new Map(
-      (infos.items as ClusterInfoObject[]).filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i]),
-    );
-    const tokens = reportedTokens(accounts.items as ServiceAccountObject[], tokenSecrets);
-    const verdicts = (clusters.items as ManagedClusterObject[])
-      .filter((mc) => typeof mc.metadata?.name === "string")
-      .map((mc) => {
-        const name = mc.metadata!.name!;
-        return judgeMember(hub.name, mc, addOnOf.get(name), permissionOf.get(name), {
-          info: infoOf.get(name),
-          serviceAccount: viaAccounts
-            ? { addOn: accountAddOnOf.get(name), account: accountOf.get(name), tokenReported: tokens.has(name) }
-            : undefined,
-        });
-      });
-
-    // Rights on each cluster the hub can reach; the hub applies them a little later (permissions-pending until then).
-    // Without impersonation the ManagedServiceAccount comes first: the ClusterPermission names it as its subject.
-    const wanted = verdicts.filter((v) => v.wantsPermission && v.state !== "removed");
-    let permissionsCreated = 0;
-    let serviceAccountsCreated = 0;
-    await bounded(
-      wanted.filter((v) => !permissionOf.has(v.name) || (viaAccounts && !accountOf.has(v.name))),
-      16,
-      async (v) => {
-        if (viaAccounts && !accountOf.has(v.name))
-          if ((await own.createIn(HUB_KINDS.managedServiceAccount, v.name, managedServiceAccount(v.name))) === "created")
-            serviceAccountsCreated++;
-        if (permissionOf.has(v.name)) return;
-        const subject = viaAccounts
-          ? permissionSubject(v.name, { mode: "managed-service-account", account: SERVICE_ACCOUNT_NAME })
-          : permissionSubject(v.name, { mode: "impersonation", user: secrets.proxyImpersonatedUser ?? "" });
-        if ((await own.createIn(HUB_KINDS.clusterPermission, v.name, clusterPermission(v.name, subject))) === "created")
-          permissionsCreated++;
-      },
-    );
-    /** The token a cluster is reached with, and which credential that is (null: the hub's own proxy token). */
-    const credentialOf = (name: string): { token: string; version: string | null } | null =>
-      viaAccounts ? (tokens.get(name) ?? null) : { token: secrets.proxyToken ?? "", version: null };
-
+    const view = await readHub(own, viaAccounts);
+    const verdicts = judgeMembers(hub, view, viaAccounts);
+    const created = await createMissingRights(own, verdicts, view, secrets, viaAccounts);
+    const credentialOf = (name: string): Credential | null =>
+      viaAccounts ? (view.tokens.get(name) ?? null) : { token: secrets.proxyToken ?? "", version: null };
     const state = await hubClusterState(
       hub.id,
       verdicts.map((v) => v.name),
     );
-    const members: HubMemberRecord[] = [];
-    const register: NewCluster[] = [];
-    const change: HubSyncWrite["change"] = [];
-    const seen = new Set<string>();
-    for (const v of verdicts) {
-      seen.add(v.name);
-      const taken = state.takenByOthers.has(v.name) || !usableClusterName(v.name);
-      const eligibility = taken && v.eligibility === "eligible" ? "name-taken" : v.eligibility;
-      const reason =
-        eligibility === "name-taken"
-          ? usableClusterName(v.name)
-            ? `a cluster named ${v.name} is already registered in Fleetskew some other way`
-            : `${v.name} cannot be a Fleetskew cluster name (lower-case letters, digits and dashes, at most 63)`
-          : v.reason;
-      const mine = state.own.get(v.name);
-      members.push({
-        name: v.name,
-        state: v.state,
-        eligibility,
-        reason,
-        clusterSet: v.clusterSet,
-        labels: v.labels,
-        registeredAs: mine ? v.name : eligibility === "eligible" ? v.name : null,
-        ...clusterInfoFacts(infoOf.get(v.name)),
-      });
-      const credential = credentialOf(v.name);
-      if (mine) {
-        // The hub registered again at another proxy URL, or the cluster's account token rotated: the cluster follows.
-        // (An account whose token is gone keeps the last one until a new one is reported.)
-        const expected = credential ? proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa) : null;
-        const reach =
-          expected && credential && (mine.apiUrl !== expected.server || mine.credentialsVersion !== credential.version)
-            ? {
-                apiUrl: expected.server,
-                encryptedCredentials: await sealCredentials(v.name, expected),
-                credentialsVersion: credential.version,
-              }
-            : undefined;
-        if (reach || mine.hubState !== v.state || JSON.stringify(mine.labels) !== JSON.stringify(v.labels))
-          change.push({ name: v.name, hubState: v.state, labels: v.labels, reach });
-      } else if (eligibility === "eligible" && credential) {
-        const credentials = proxiedCredentials(hub.proxyUrl, v.name, credential.token, secrets.proxyCa);
-        register.push({
-          name: v.name,
-          displayName: v.name,
-          labels: v.labels,
-          platform: v.platform,
-          apiUrl: credentials.server,
-          encryptedCredentials: await sealCredentials(v.name, credentials),
-          openshiftClusterId: v.openshiftClusterId,
-          hubId: hub.id,
-          hubState: "available",
-          hubCredentialsVersion: credential.version,
-        });
-      }
-    }
-    // Gone from the hub: removed, history kept, never swept again.
-    for (const [name, mine] of state.own) {
-      if (seen.has(name)) continue;
-      members.push({
-        name,
-        state: "removed",
-        eligibility: "unavailable",
-        reason: "deleted from the hub",
-        clusterSet: mine.labels["cluster.open-cluster-management.io/clusterset"] ?? null,
-        labels: mine.labels,
-        registeredAs: name,
-        ...clusterInfoFacts(undefined),
-      });
-      if (mine.hubState !== "removed") change.push({ name, hubState: "removed", labels: mine.labels });
-    }
-    await applyHubSync(hub.id, { members, register, change }, { actor: `hub:${hub.name}`, role: "system" });
-    if (register.length > 0 || change.length > 0) invalidateFleetList();
+    const write = await planHubWrite(hub, verdicts, view, state, credentialOf, secrets);
+    await applyHubSync(hub.id, write, { actor: `hub:${hub.name}`, role: "system" });
+    if (write.register.length > 0 || write.change.length > 0) invalidateFleetList();
+    const { clusters, addOns, permissions, infos, accounts } = view.listings;
     return {
-      members: members.length,
-      registered: register.length,
-      changed: change.length,
-      permissionsCreated,
-      serviceAccountsCreated,
+      members: write.members.length,
+      registered: write.register.length,
+      changed: write.change.length,
+      ...created,
       resourceVersions: {
         managedClusters: clusters.resourceVersion,
         addOns: addOns.resourceVersion,
@@ -273,7 +327,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
         infos: infos.resourceVersion,
         serviceAccounts: accounts.resourceVersion,
       },
-      infoDigests: new Map([...infoOf].map(([name, info]) => [name, infoDigest(info)])),
+      infoDigests: new Map([...view.infoOf].map(([name, info]) => [name, infoDigest(info)])),
     };
   } catch (error) {
     await recordHubSyncFailure(hub.id, (error as Error).message).catch(() => undefined);

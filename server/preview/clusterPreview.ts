@@ -107,6 +107,35 @@ export async function previewOnCluster(
 class ClusterUnreadable extends UserFacingError {}
 
 /**
+ * One pool's configuration before and after the proposal (its sources merged, the proposal
+ * replacing a source of the same name), and what the MCO does to its nodes for the difference.
+ * A merge or a registries.conf the MCO would refuse is the person's to fix: a 422.
+ */
+function poolDisruption(
+  pool: string,
+  sources: RenderedConfig[],
+  proposed: RenderedConfig,
+  defaultOs: string,
+  options: Parameters<typeof previewDisruption>[2],
+): { before: RenderedConfig; after: RenderedConfig; preview: Preview } {
+  let before: RenderedConfig;
+  let after: RenderedConfig;
+  try {
+    before = mergeMachineConfigs(sources, defaultOs);
+    after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
+  } catch (error) {
+    if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool}: ${error.message}`);
+    throw error;
+  }
+  try {
+    return { before, after, preview: previewDisruption(before, after, options) };
+  } catch (error) {
+    if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
+    throw error;
+  }
+}
+
+/**
  * The preview on any source of cluster objects: a live cluster, or objects captured from one. The
  * cluster's MachineConfigs are decoded within limits too (a 422 names one that is too large), and
  * file contents are shown as `audience` may see them (redact.ts).
@@ -199,22 +228,13 @@ export async function previewFrom(
     }
     const rendered = spec.configuration?.name ? byName.get(spec.configuration.name) : undefined;
     const defaultOs = rendered ? readMachineConfig(rendered, spec.configuration!.name!).osImageURL : "";
-    let before: RenderedConfig;
-    let after: RenderedConfig;
-    try {
-      before = mergeMachineConfigs(sources, defaultOs);
-      after = mergeMachineConfigs([...sources.filter((s) => s.name !== proposed.name), proposed], defaultOs);
-    } catch (error) {
-      if (error instanceof MergeError) throw new UserFacingError(422, `pool ${pool.metadata.name}: ${error.message}`);
-      throw error;
-    }
-    let preview: Preview;
-    try {
-      preview = previewDisruption(before, after, { policies, policySource: source, storageOverrides: overrides, firstBoot: legacy, inflated });
-    } catch (error) {
-      if (error instanceof RegistriesConfError) throw new UserFacingError(422, error.message);
-      throw error;
-    }
+    const { before, after, preview } = poolDisruption(pool.metadata.name, sources, proposed, defaultOs, {
+      policies,
+      policySource: source,
+      storageOverrides: overrides,
+      firstBoot: legacy,
+      inflated,
+    });
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {
       notes.push(

@@ -1,9 +1,9 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
+import type { SignInMethod } from "../domain/accounts";
 import type { UserRecord } from "./users";
 
-/** How a person signed in: a local password, an OpenID Connect provider, or OpenShift's oauth-proxy. */
-export type SignInMethod = "password" | "oidc" | "openshift";
+export type { SignInMethod } from "../domain/accounts";
 
 export type SessionRecord = { id: string; user: UserRecord; expiresAt: Date; lastSeenAt: Date; method: SignInMethod };
 

@@ -1,11 +1,9 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
-import type { SignInMethod } from "./sessions";
+import type { Role, SignInMethod } from "../domain/accounts";
 
-import { ROLES, type Role } from "../domain/roles";
-
-export { ROLES, type Role };
+export { ROLES, type Role } from "../domain/accounts";
 
 export type UserRecord = {
   id: string;

@@ -30,7 +30,12 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** Thrown in the quick test set (npm run test:unit), which must not need a database. */
+export const QUICK_SET_NEEDS_NO_DATABASE =
+  "this test needs Postgres, but it runs in the quick set (npm run test:unit): name the file *.int.test.ts";
+
 export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.FLEETSKEW_QUICK_TESTS === "1") throw new Error(QUICK_SET_NEEDS_NO_DATABASE);
   const name = `fleetskew_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await admin((c) => c.query(`CREATE DATABASE "${name}"`));
   const url = new URL(baseUrl);

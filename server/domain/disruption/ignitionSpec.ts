@@ -107,7 +107,8 @@ function dropSpecialModeBits(config: Obj): void {
   const storage = config.storage;
   if (!isObj(storage)) return;
   for (const list of [storage.files, storage.directories])
-    if (Array.isArray(list)) for (const entry of list) if (isObj(entry) && typeof entry.mode === "number") entry.mode = entry.mode & ~0o7000;
+    if (Array.isArray(list))
+      for (const entry of list) if (isObj(entry) && typeof entry.mode === "number") entry.mode = entry.mode & ~0o7000;
 }
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
@@ -117,6 +118,52 @@ const cleanPath = (p: string) => {
   const c = path.posix.normalize(path.posix.join("/", p));
   return c.length > 1 && c.endsWith("/") ? c.slice(0, -1) : c;
 };
+
+/** A v2 file, directory or link's node fields as spec 3 has them. */
+const spec2Node = (n: Obj) => {
+  const out: Obj = { path: cleanPath(String(n.path ?? "")) };
+  if (n.overwrite !== undefined && n.overwrite !== null) out.overwrite = n.overwrite;
+  const owner = (o: unknown) => {
+    const x = isObj(o) ? o : {};
+    const r: Obj = {};
+    if (x.id !== undefined && x.id !== null) r.id = x.id;
+    if (strP(x.name)) r.name = x.name;
+    return r;
+  };
+  out.user = owner(n.user);
+  out.group = owner(n.group);
+  return out;
+};
+/** A v2 file's contents as a spec 3 resource. */
+const spec2Resource = (c: unknown) => {
+  const x = isObj(c) ? c : {};
+  const r: Obj = { source: typeof x.source === "string" ? x.source : "" };
+  if (strP(x.compression)) r.compression = x.compression;
+  const hash = isObj(x.verification) ? x.verification.hash : undefined;
+  r.verification = hash !== undefined && hash !== null ? { hash } : {};
+  return r;
+};
+
+/** The core user as spec 3 has it, unset fields left out. */
+function spec2User(user: Obj): Obj {
+  return Object.fromEntries(
+    Object.entries({
+      name: user.name,
+      passwordHash: user.passwordHash ?? undefined,
+      sshAuthorizedKeys: (user.sshAuthorizedKeys as unknown[]).length ? user.sshAuthorizedKeys : undefined,
+      uid: user.uid ?? undefined,
+      gecos: strP(user.gecos),
+      homeDir: strP(user.homeDir),
+      noCreateHome: boolP(user.noCreateHome),
+      primaryGroup: strP(user.primaryGroup),
+      groups: Array.isArray(user.groups) && user.groups.length ? user.groups : undefined,
+      noUserGroup: boolP(user.noUserGroup),
+      noLogInit: boolP(user.noLogInit),
+      shell: strP(user.shell),
+      system: boolP(user.system),
+    }).filter(([, v]) => v !== undefined),
+  );
+}
 
 /**
  * Spec 2.x (2.2.0 and the 2.0/2.1 it reads as 2.2): `removeIgnDuplicateFilesUnitsUsers`
@@ -129,10 +176,16 @@ function fromSpec2(config: Obj): ConvertedIgnition {
   const systemd = isObj(config.systemd) ? config.systemd : {};
   const passwd = isObj(config.passwd) ? config.passwd : {};
   if (list(isObj(config.networkd) ? config.networkd.units : []).length)
-    return { ok: false, error: "failed to convert Ignition config spec v2 to v3: config uses networkd units, which spec 3 has no place for" };
+    return {
+      ok: false,
+      error: "failed to convert Ignition config spec v2 to v3: config uses networkd units, which spec 3 has no place for",
+    };
   for (const entry of [...list(storage.files), ...list(storage.directories), ...list(storage.links)])
     if ((entry.filesystem ?? "root") !== "root")
-      return { ok: false, error: `failed to convert Ignition config spec v2 to v3: filesystem ${String(entry.filesystem)} is not the root filesystem` };
+      return {
+        ok: false,
+        error: `failed to convert Ignition config spec v2 to v3: filesystem ${String(entry.filesystem)} is not the root filesystem`,
+      };
 
   const files: Obj[] = [];
   const seenFiles = new Set<string>();
@@ -149,7 +202,10 @@ function fromSpec2(config: Obj): ConvertedIgnition {
   }
   const users = list(passwd.users);
   if (users.some((u) => u.name !== "core"))
-    return { ok: false, error: `unexpected user with name: ${String(users.find((u) => u.name !== "core")!.name)}. Only core user is supported` };
+    return {
+      ok: false,
+      error: `unexpected user with name: ${String(users.find((u) => u.name !== "core")!.name)}. Only core user is supported`,
+    };
   let user: Obj | null = null;
   if (users.length) {
     const last = users.at(-1)!;
@@ -158,40 +214,21 @@ function fromSpec2(config: Obj): ConvertedIgnition {
     user = { ...last, sshAuthorizedKeys: [...new Set(keys)] };
   }
 
-  const node = (n: Obj) => {
-    const out: Obj = { path: cleanPath(String(n.path ?? "")) };
-    if (n.overwrite !== undefined && n.overwrite !== null) out.overwrite = n.overwrite;
-    const owner = (o: unknown) => {
-      const x = isObj(o) ? o : {};
-      const r: Obj = {};
-      if (x.id !== undefined && x.id !== null) r.id = x.id;
-      if (strP(x.name)) r.name = x.name;
-      return r;
-    };
-    out.user = owner(n.user);
-    out.group = owner(n.group);
-    return out;
-  };
-  const resource = (c: unknown) => {
-    const x = isObj(c) ? c : {};
-    const r: Obj = { source: typeof x.source === "string" ? x.source : "" };
-    if (strP(x.compression)) r.compression = x.compression;
-    const hash = isObj(x.verification) ? x.verification.hash : undefined;
-    r.verification = hash !== undefined && hash !== null ? { hash } : {};
-    return r;
-  };
   const out: Obj = {
     ignition: { version: IGNITION_SPEC },
     storage: {
       files: files.map((f) => {
-        const entry: Obj = { ...node(f), overwrite: f.append === true ? false : (f.overwrite ?? true) };
+        const entry: Obj = { ...spec2Node(f), overwrite: f.append === true ? false : (f.overwrite ?? true) };
         if (f.mode !== undefined && f.mode !== null) entry.mode = f.mode;
-        if (f.append === true) entry.append = [resource(f.contents)];
-        else entry.contents = resource(f.contents);
+        if (f.append === true) entry.append = [spec2Resource(f.contents)];
+        else entry.contents = spec2Resource(f.contents);
         return entry;
       }),
-      directories: list(storage.directories).map((d) => ({ ...node(d), ...(d.mode !== undefined && d.mode !== null ? { mode: d.mode } : {}) })),
-      links: list(storage.links).map((l) => ({ ...node(l), ...(boolP(l.hard) ? { hard: true } : {}), target: l.target })),
+      directories: list(storage.directories).map((d) => ({
+        ...spec2Node(d),
+        ...(d.mode !== undefined && d.mode !== null ? { mode: d.mode } : {}),
+      })),
+      links: list(storage.links).map((l) => ({ ...spec2Node(l), ...(boolP(l.hard) ? { hard: true } : {}), target: l.target })),
       ...(storage.disks !== undefined ? { disks: storage.disks } : {}),
       ...(storage.raid !== undefined ? { raid: storage.raid } : {}),
     },
@@ -210,34 +247,19 @@ function fromSpec2(config: Obj): ConvertedIgnition {
     passwd: {
       ...(user
         ? {
-            users: [
-              Object.fromEntries(
-                Object.entries({
-                  name: user.name,
-                  passwordHash: user.passwordHash ?? undefined,
-                  sshAuthorizedKeys: (user.sshAuthorizedKeys as unknown[]).length ? user.sshAuthorizedKeys : undefined,
-                  uid: user.uid ?? undefined,
-                  gecos: strP(user.gecos),
-                  homeDir: strP(user.homeDir),
-                  noCreateHome: boolP(user.noCreateHome),
-                  primaryGroup: strP(user.primaryGroup),
-                  groups: Array.isArray(user.groups) && user.groups.length ? user.groups : undefined,
-                  noUserGroup: boolP(user.noUserGroup),
-                  noLogInit: boolP(user.noLogInit),
-                  shell: strP(user.shell),
-                  system: boolP(user.system),
-                }).filter(([, v]) => v !== undefined),
-              ),
-            ],
+            users: [spec2User(user)],
           }
         : {}),
       ...(list(passwd.groups).length
         ? {
             groups: list(passwd.groups).map((g) =>
               Object.fromEntries(
-                Object.entries({ name: g.name, gid: g.gid ?? undefined, passwordHash: strP(g.passwordHash), system: boolP(g.system) }).filter(
-                  ([, v]) => v !== undefined,
-                ),
+                Object.entries({
+                  name: g.name,
+                  gid: g.gid ?? undefined,
+                  passwordHash: strP(g.passwordHash),
+                  system: boolP(g.system),
+                }).filter(([, v]) => v !== undefined),
               ),
             ),
           }

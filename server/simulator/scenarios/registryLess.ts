@@ -1,8 +1,7 @@
 import { reconcileInternalReleaseImage, nodeIriStatus } from "../mco/internalReleaseImage";
 import type { ClusterSpec } from "../cluster";
 import type { KubeObject } from "../objectStore";
-// generate.ts lists this cluster in the fleet; the cycle is harmless, both only call each other's functions later.
-import { generatedObjects } from "./generate";
+import { generatedObjects } from "./objects";
 import type { ClusterParams } from "./params";
 import { iso, planFor, releaseDigest } from "./plan";
 import { arrayView } from "./settle";

@@ -1,0 +1,11 @@
+/**
+ * What an account is to Fleetskew: the role it holds and how its person signs in. Who may do what
+ * with a role is server/auth/roles.ts. Defined here, apart from the store's users and sessions,
+ * which both use them, and so that the configuration (group → role mappings) can name roles
+ * without reaching into the database layer.
+ */
+export const ROLES = ["viewer", "technician", "approver", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** How a person signed in: a local password, an OpenID Connect provider, or OpenShift's oauth-proxy. */
+export type SignInMethod = "password" | "oidc" | "openshift";
