@@ -25,6 +25,7 @@ import {
   type AckStatus,
   type AcknowledgementRecord,
 } from "../store/acknowledgements";
+import type { AuditInput } from "../store/audit";
 import { findClusterSummary } from "../store/clusters";
 import { listSnapshots } from "../store/fleet";
 import { findClusterState } from "../store/history";
@@ -67,7 +68,7 @@ export async function acknowledgementCandidates(target: string | null = null): P
   return out;
 }
 
-async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name: string; snapshot: ClusterSnapshot }> {
+export async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name: string; snapshot: ClusterSnapshot }> {
   const cluster = await findClusterSummary(name);
   if (!cluster) throw noSuchCluster(name);
   if (cluster.offline) throw new UserFacingError(409, `${name} is an offline import; Fleetskew cannot write to it`);
@@ -78,7 +79,7 @@ async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name
 }
 
 /** spec.bootImageSkewEnforcement as the cluster has it now; the last sweep's value when it cannot be read. */
-async function currentSpec(cluster: string, snapshot: ClusterSnapshot): Promise<EnforcementSpecValue | null> {
+export async function currentSpec(cluster: string, snapshot: ClusterSnapshot): Promise<EnforcementSpecValue | null> {
   try {
     const mc = await withClusterClient(cluster, (client) => readMachineConfiguration(client));
     if (mc.status === "ok")
@@ -183,12 +184,32 @@ export async function rejectAcknowledgement(id: string, comment: string, actor: 
 export async function approveAcknowledgement(id: string, comment: string, actor: Actor): Promise<AcknowledgementRecord> {
   await recordOrThrow(id);
   const approved = (await decide(id, actor, "approve", comment))!;
+  const written = await writeAcknowledgement(approved, auditActor(actor));
+  if (written.status !== "applied") return written;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    // A degraded pool or an interrupted build hides the answer until it is resolved: the follower checks again then.
+    if ((await checkAcknowledgement(id)) !== "waiting") break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return recordOrThrow(id);
+}
+
+/**
+ * Writes an approved acknowledgement to its cluster (refusing when the cluster's value changed since
+ * the request was made): applied, or failed in the cluster's words. The follower then checks that
+ * the MCO took it. Also how a rollout writes the acknowledgement it carries, once per cluster.
+ */
+export async function writeAcknowledgement(
+  approved: AcknowledgementRecord,
+  who: Pick<AuditInput, "actor" | "role" | "ip">,
+): Promise<AcknowledgementRecord> {
+  const id = approved.id;
   const spec = specOf(approved);
   let written: "patched" | "unchanged";
   try {
     written = await withClusterClient(approved.cluster, async (client) => {
       const { result } = await auditedClusterWrite(
-        auditActor(actor),
+        who,
         approved.cluster,
         {
           object: "MachineConfiguration cluster",
@@ -207,11 +228,6 @@ export async function approveAcknowledgement(id: string, comment: string, actor:
     return recordOrThrow(id);
   }
   await markApplied(id, spec, written === "patched" ? "Written to" : "Already in");
-  for (let attempt = 0; attempt < 8; attempt++) {
-    // A degraded pool or an interrupted build hides the answer until it is resolved: the follower checks again then.
-    if ((await checkAcknowledgement(id)) !== "waiting") break;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
   return recordOrThrow(id);
 }
 

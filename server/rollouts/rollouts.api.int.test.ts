@@ -12,6 +12,9 @@ import { Collector } from "../collector/collector";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
 import { startTestSimulator } from "../simulator/testing";
+import { Reconciler, scaledClock } from "../simulator/reconciler";
+import { followAcknowledgements } from "../acknowledgements/acknowledgements";
+import { advanceRollouts } from "./runner";
 import { listAudit } from "../store/audit";
 import { getPool } from "../store/db";
 import { makeAllDue } from "../store/sweeps";
@@ -29,6 +32,7 @@ useMigratedDatabase();
 
 let fleet: Fleet;
 let sim: SimulatorServer;
+let reconciler: Reconciler;
 const signIn = (username: string) => signInAs(username, `${username} password for tests`);
 const post = (cookie: string, body: unknown) => createRoute(request("/api/v1/rollouts", { method: "POST", cookie, body }));
 const act = (route: typeof approveRoute, verb: string, id: string, cookie: string, comment = "") =>
@@ -67,6 +71,8 @@ function offerConditionalUpdate(cluster: string, version: string, risk: string) 
 
 beforeAll(async () => {
   ({ fleet, sim } = await startTestSimulator());
+  reconciler = new Reconciler(fleet, scaledClock(60));
+  reconciler.start(50);
   offerConditionalUpdate("prod-east", "4.19.13", "AWSOldBootImages");
   await registerSimulatedClusters(sim, fleet.list());
   for (const [username, role] of [
@@ -79,7 +85,10 @@ beforeAll(async () => {
   await makeAllDue();
   await new Collector(testCollectorOptions("test")).runOnce();
 });
-afterAll(() => sim.close());
+afterAll(() => {
+  reconciler.stop();
+  return sim.close();
+});
 
 describe("planning a rollout", () => {
   it("shows the plan with dryRun, saving nothing: canaries, waves, each excluded cluster with its reason, the estimate", async () => {
@@ -268,4 +277,48 @@ describe("a saved rollout", () => {
     expect([second.clusters.map((c: { clusterName: string }) => c.clusterName), second.next]).toEqual([["prod-east"], null]);
     expect((await page("garbage")).status).toBe(400);
   });
+});
+
+describe("an acknowledgement rollout", () => {
+  it("is approved once, then made, written and verified per cluster as an acknowledgement of its own", async () => {
+    const [tom, alice] = [await signIn("tom"), await signIn("alice")];
+    const created = await post(tom, {
+      kind: "acknowledgement",
+      selection: { clusters: ["prod-east-422", "prod-east"] },
+      acknowledgement: {
+        mode: "RHCOSVersion",
+        rhcosVersion: "9.6.20250701-0",
+        evidence: "Worker AMIs checked in the AWS console, change CHG-1234",
+      },
+    });
+    expect(created.status).toBe(201);
+    const rollout = await created.json();
+    // prod-east runs 4.19, whose API has no boot-image skew enforcement to acknowledge.
+    expect(rollout).toMatchObject({ included: 1, excluded: 1 });
+    expect((await act(approveRoute, "approve", rollout.id, alice)).status).toBe(200);
+    for (
+      let i = 0;
+      i < 100 &&
+      (await getRoute(request(`/api/v1/rollouts/${rollout.id}`, { cookie: alice }), params({ id: rollout.id })).then((r) => r.json()))
+        .status !== "completed";
+      i++
+    ) {
+      await advanceRollouts();
+      await followAcknowledgements();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const ack = (
+      await getPool().query(
+        `SELECT "status", "decidedBy", "requestedBy", "verifiedAt", "rolloutId" FROM "Acknowledgement" WHERE "rolloutId" = $1`,
+        [rollout.id],
+      )
+    ).rows;
+    expect(ack).toHaveLength(1);
+    expect(ack[0]).toMatchObject({ status: "applied", decidedBy: "alice", requestedBy: "tom" });
+    expect(ack[0].verifiedAt).not.toBeNull();
+    const view = await (await getRoute(request(`/api/v1/rollouts/${rollout.id}`, { cookie: alice }), params({ id: rollout.id }))).json();
+    expect(view.status).toBe("completed");
+    const c = fleet.get("prod-east-422")!;
+    expect(c.writeRequests.get("patch MachineConfiguration")).toBe(1);
+  }, 120_000);
 });

@@ -70,17 +70,31 @@ export type NewAcknowledgement = {
   requestedBy: string;
   expiresAt: Date;
   baseline: unknown;
+  /** A rollout's acknowledgement is approved with its rollout: it starts as applying, decided already. */
+  rollout?: { id: string; approvedBy: string; comment: string };
 };
 
 export async function insertAcknowledgement(input: NewAcknowledgement, audit: AuditInput): Promise<AcknowledgementRecord> {
   return getDb().$transaction(async (tx) => {
+    const { rollout, ...fields } = input;
     const row = await tx.acknowledgement.create({
-      data: { ...input, status: "pending", baseline: (input.baseline ?? undefined) as Prisma.InputJsonValue | undefined },
+      data: {
+        ...fields,
+        status: rollout ? "applying" : "pending",
+        baseline: (input.baseline ?? undefined) as Prisma.InputJsonValue | undefined,
+        ...(rollout ? { rolloutId: rollout.id, decidedBy: rollout.approvedBy, decidedAt: new Date(), comment: rollout.comment } : {}),
+      },
       include,
     });
     await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, request: row.id } }) });
     return recordOf(row);
   });
+}
+
+/** The acknowledgement a rollout made for one cluster, if it made one. */
+export async function findRolloutAcknowledgement(rolloutId: string, clusterId: string): Promise<AcknowledgementRecord | null> {
+  const row = await getDb().acknowledgement.findFirst({ where: { rolloutId, clusterId }, include, orderBy: { requestedAt: "desc" } });
+  return row ? recordOf(row) : null;
 }
 
 export async function findAcknowledgement(id: string): Promise<AcknowledgementRecord | null> {
