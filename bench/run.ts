@@ -10,6 +10,8 @@ const benches: { file: string; flags: string[] }[] = [
   // Sweeping 10,000 clusters through a simulated hub's cluster-proxy beside sweeping them directly.
   { file: "hubSweep.ts", flags: ["--max-old-space-size=768"] },
   { file: "bulk.ts", flags: [] },
+  // Planning a rollout over 10,000 clusters, saving it, and reading its page.
+  { file: "rolloutPlan.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium).
   { file: "fleetView.ts", flags: [] },
