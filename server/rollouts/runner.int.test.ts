@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { prodEastObjects } from "../simulator/scenarios/prodEast";
 import { Collector } from "../collector/collector";
 import { Fleet } from "../simulator/cluster";
@@ -69,9 +69,26 @@ beforeAll(async () => {
   await registerSimulatedClusters(sim, fleet.list());
   tom = await testActor("tom", "technician");
   alice = await testActor("alice", "approver");
-  await makeAllDue();
-  await new Collector(testCollectorOptions("test")).runOnce();
-}, 180_000);
+  // Every cluster swept and reachable before the plans are made: on a loaded machine a first sweep may time out.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await makeAllDue();
+    await new Collector(testCollectorOptions("test")).runOnce();
+    const swept = await getPool().query(
+      `SELECT count(*) FROM "Cluster" c JOIN "ClusterState" s ON s."clusterId" = c."id" WHERE c."lastContactStatus" = 'ok'`,
+    );
+    if (Number(swept.rows[0].count) === NAMES.length) break;
+  }
+}, 300_000);
+/** Pools a test degraded; each test leaves the fleet healthy and no rollout holding clusters, whether it passed or not. */
+const degraded: [string, string][] = [];
+const degrade = (cluster: string, pool: string) => {
+  setPoolDegraded(fleet, cluster, pool, true);
+  degraded.push([cluster, pool]);
+};
+afterEach(async () => {
+  for (const [cluster, pool] of degraded.splice(0)) setPoolDegraded(fleet, cluster, pool, false);
+  await getPool().query(`UPDATE "Rollout" SET "status" = 'aborted', "finishedAt" = now() WHERE "status" <> ALL('{completed,aborted}')`);
+});
 afterAll(() => {
   reconciler.stop();
   return sim.close();
@@ -79,33 +96,31 @@ afterAll(() => {
 
 describe("running an upgrade rollout", () => {
   it("stops before wave 1 when a canary fails, having written only the canaries", async () => {
-    setPoolDegraded(fleet, "c00", "worker", true);
+    degrade("c00", "worker");
     const id = await planned(NAMES, { canaries: 2, maxConcurrency: 10, maxFailures: 2 });
     await runUntil(async () => (await status(id)).status === "paused");
     const s = await states(id);
     expect(s.c00).toBe("failed");
     expect((await status(id)).statusReason).toBe("c00 failed in canaries, which tolerates no failure");
-    expect(NAMES.slice(2).every((n) => s[n] === "pending")).toBe(true);
-    expect(NAMES.slice(2).every((n) => cvPatches(n) === 0)).toBe(true);
+    expect(NAMES.slice(2).filter((n) => s[n] !== "pending")).toEqual([]);
+    expect(NAMES.slice(2).filter((n) => cvPatches(n) !== 0)).toEqual([]);
     expect(cvPatches("c00")).toBe(1);
     const reason = (await getPool().query(`SELECT "reason" FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "clusterName" = 'c00'`, [id]))
       .rows[0].reason;
     expect(reason).toMatch(/^pool worker is degraded/);
     await changeRollout(id, "abort", "canary failed", alice);
-    setPoolDegraded(fleet, "c00", "worker", false);
   }, 120_000);
 
   it("pauses when a wave has 3 failures and maxFailures is 2, before the next wave", async () => {
     const clusters = NAMES.slice(10, 40);
-    for (const n of ["c12", "c15", "c18"]) setPoolDegraded(fleet, n, "master", true);
+    for (const n of ["c12", "c15", "c18"]) degrade(n, "master");
     const id = await planned(clusters, { maxConcurrency: 10, maxFailures: 2 });
     await runUntil(async () => (await status(id)).status === "paused");
     const s = await states(id);
     expect(["c12", "c15", "c18"].map((n) => s[n])).toEqual(["failed", "failed", "failed"]);
     expect((await status(id)).statusReason).toBe("3 clusters failed, more than the 2 the plan tolerates");
-    expect(NAMES.slice(20, 40).every((n) => s[n] === "pending" && cvPatches(n) === 0)).toBe(true);
+    expect(NAMES.slice(20, 40).filter((n) => s[n] !== "pending" || cvPatches(n) !== 0)).toEqual([]);
     await changeRollout(id, "abort", "three failed", alice);
-    for (const n of ["c12", "c15", "c18"]) setPoolDegraded(fleet, n, "master", false);
   }, 120_000);
 
   it("upgrades every cluster, wave after wave, writing each exactly once, even when a write was never recorded", async () => {
