@@ -120,6 +120,12 @@ export function FleetFilters({
         </p>
       ) : null}
       <div className="ml-auto flex items-center gap-3 pb-2 text-sm">
+        {view.rollout ? (
+          <span data-testid="rollout-filter">
+            In rollout {view.rollout}
+            {view.rolloutState ? ` (${view.rolloutState})` : ""}
+          </span>
+        ) : null}
         {isFiltered(view) ? (
           <button
             type="button"

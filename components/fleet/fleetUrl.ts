@@ -16,6 +16,8 @@ export type FleetViewState = {
   label: string;
   hub: string;
   clusterSet: string;
+  rollout: string;
+  rolloutState: string;
   registryLess: boolean;
   stale: boolean;
   sort: NonNullable<FleetListQueryInput["sort"]>;
@@ -33,13 +35,28 @@ export const DEFAULT_VIEW: FleetViewState = {
   label: "",
   hub: "",
   clusterSet: "",
+  rollout: "",
+  rolloutState: "",
   registryLess: false,
   stale: false,
   sort: "skew",
   dir: "asc",
 };
 
-const TEXT_KEYS = ["q", "platform", "version", "skew", "mode", "readiness", "blocker", "label", "hub", "clusterSet"] as const;
+const TEXT_KEYS = [
+  "q",
+  "platform",
+  "version",
+  "skew",
+  "mode",
+  "readiness",
+  "blocker",
+  "label",
+  "hub",
+  "clusterSet",
+  "rollout",
+  "rolloutState",
+] as const;
 const FLAG_KEYS = ["registryLess", "stale"] as const;
 const SORTS = new Set(["name", "version", "skew", "oldest", "readiness", "lastSeen"]);
 

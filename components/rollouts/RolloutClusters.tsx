@@ -46,8 +46,11 @@ export function RolloutClusters({
               {w.label} ({counts[s]})
             </Link>
           ))}
-        <a href={`/api/v1/rollouts/${number}/clusters?limit=1000${state ? `&state=${state}` : ""}`} className="ml-auto text-accent">
-          JSON
+        <Link href={`/fleet?rollout=${number}${state ? `&rolloutState=${state}` : ""}`} className="ml-auto text-accent">
+          In the fleet view
+        </Link>
+        <a href={`/api/v1/fleet/clusters.csv?rollout=${number}${state ? `&rolloutState=${state}` : ""}`} className="text-accent" download>
+          CSV
         </a>
       </nav>
       <Table

@@ -75,6 +75,9 @@ export const FleetListQuerySchema = z.object({
   registryLess: flag.optional(),
   stale: flag.optional(),
   offline: flag.optional(),
+  /** Clusters of a rollout (its number), optionally only those in one state there. */
+  rollout: z.coerce.number().int().min(1).max(999_999_999).optional(),
+  rolloutState: z.enum(["pending", "waiting-window", "running", "succeeded", "failed", "skipped", "excluded"]).optional(),
   sort: z.enum(FLEET_SORT_KEYS).default("skew"),
   dir: z.enum(["asc", "desc"]).default("asc"),
   after: cursor.optional(),

@@ -25,6 +25,7 @@ export function filterOf(q: FleetListQuery): FleetFilter {
     registryLess: q.registryLess,
     stale: q.stale,
     offline: q.offline,
+    ...(q.rollout ? { rollout: { number: q.rollout, state: q.rolloutState } } : {}),
   };
 }
 

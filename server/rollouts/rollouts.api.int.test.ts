@@ -7,6 +7,7 @@ import { POST as pauseRoute } from "@/app/api/v1/rollouts/[id]/pause/route";
 import { POST as resumeRoute } from "@/app/api/v1/rollouts/[id]/resume/route";
 import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
 import { GET as listRoute, POST as createRoute } from "@/app/api/v1/rollouts/route";
+import { GET as fleetListRoute } from "@/app/api/v1/clusters/route";
 import { hashPassword } from "../auth/password";
 import { Collector } from "../collector/collector";
 import type { Fleet } from "../simulator/cluster";
@@ -321,4 +322,16 @@ describe("an acknowledgement rollout", () => {
     const c = fleet.get("prod-east-422")!;
     expect(c.writeRequests.get("patch MachineConfiguration")).toBe(1);
   }, 120_000);
+});
+
+describe("the fleet view of a rollout", () => {
+  it("filters the fleet by rollout and by a cluster's state in it", async () => {
+    const vic = await signIn("vic");
+    const list = (query: string) => fleetListRoute(request(`/api/v1/clusters?${query}`, { cookie: vic })).then((r) => r.json());
+    const all = await list("rollout=1&sort=name");
+    expect(all.clusters.map((c: { name: string }) => c.name)).toEqual(["legacy", "prod-east", "prod-east-422"]);
+    const excluded = await list("rollout=1&rolloutState=excluded");
+    expect(excluded.clusters.map((c: { name: string }) => c.name)).toEqual(["prod-east-422"]);
+    expect((await fleetListRoute(request("/api/v1/clusters?rollout=first", { cookie: vic }))).status).toBe(400);
+  });
 });

@@ -20,6 +20,8 @@ export type FleetFilter = {
   registryLess?: boolean;
   stale?: boolean;
   offline?: boolean;
+  /** In this rollout (by number), and in this state there when given. */
+  rollout?: { number: number; state?: string };
 };
 
 export { FLEET_SORT_KEYS };
@@ -71,6 +73,11 @@ export function where(filter: FleetFilter, values: unknown[], staleBefore: Date)
   if (filter.registryLess !== undefined) parts.push(`${filter.registryLess ? "" : "NOT "}coalesce(s."registryLess", false)`);
   if (filter.stale !== undefined) parts.push(`${filter.stale ? "" : "NOT "}(${staleWhen(add(storedTime(staleBefore)))})`);
   if (filter.offline !== undefined) parts.push(`${OFFLINE} = ${add(filter.offline)}`);
+  if (filter.rollout)
+    parts.push(
+      `EXISTS (SELECT 1 FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId" WHERE rc."clusterName" = c."name" AND r."number" = ${add(filter.rollout.number)}` +
+        (filter.rollout.state ? ` AND rc."state" = ${add(filter.rollout.state)})` : ")"),
+    );
   return parts.length ? `WHERE ${parts.join(" AND ")}` : "";
 }
 
