@@ -70,8 +70,8 @@ export function RolloutClusters({
           { head: "Wave", cell: (c) => (c.wave < 0 ? "—" : c.wave) },
           { head: "State", cell: (c) => STATE_WORDS[c.state]?.label ?? c.state },
           { head: "Why", cell: (c) => c.reason ?? (c.windowOpensAt ? `window opens ${time(c.windowOpensAt)}` : "") },
-          { head: "Started", cell: (c) => time(c.startedAt) },
-          { head: "Finished", cell: (c) => time(c.finishedAt) },
+          { head: "Started", cell: (c) => <span className="whitespace-nowrap">{time(c.startedAt)}</span> },
+          { head: "Finished", cell: (c) => <span className="whitespace-nowrap">{time(c.finishedAt)}</span> },
         ]}
       />
       {page.next ? (
