@@ -7,6 +7,7 @@ import { z } from "zod";
 import { ACK_MODES, ACK_STATUSES, AcknowledgementRequestSchema, type AckMode, type AckStatus } from "../domain/acknowledgements";
 import { parseOcpVersion } from "../domain/versions";
 import { endpoint, isoDate } from "../http/endpoint";
+import { SkewAssessment } from "../fleet/contract";
 
 export { AcknowledgementRequestSchema };
 export type { AckMode, AckStatus };
@@ -85,40 +86,6 @@ export const AcknowledgementSchema = z
   .meta({ id: "Acknowledgement" });
 export type AcknowledgementView = z.output<typeof AcknowledgementSchema>;
 
-const EnforcementValueSchema = z.strictObject({ ocpVersion: z.string().nullable(), rhcosVersion: z.string().nullable() });
-const CompareSchema = z.enum(["ocpVersion", "rhcosVersion"]);
-
-/** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
-export const SkewAssessmentSchema = z.strictObject({
-  release: z.string(),
-  limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
-  enforcement: z.strictObject({
-    mode: z.enum(["Automatic", "Manual", "None"]),
-    value: EnforcementValueSchema.nullable(),
-    source: z.enum(["cluster", "predicted"]),
-    basis: z.string(),
-    installVersionFallback: z.boolean(),
-    degradedController: z.string().nullable().optional(),
-    assumption: z.string().nullable().optional(),
-  }),
-  verdict: z
-    .discriminatedUnion("outcome", [
-      z.strictObject({ outcome: z.literal("within-limit"), compared: CompareSchema, value: z.string() }),
-      z.strictObject({
-        outcome: z.literal("below-limit"),
-        compared: CompareSchema,
-        value: z.string(),
-        rhel: z.string().optional(),
-        message: z.string(),
-      }),
-      z.strictObject({ outcome: z.literal("unparseable"), value: z.string(), warning: z.string() }),
-      z.strictObject({ outcome: z.literal("no-value"), warning: z.string() }),
-    ])
-    .nullable(),
-  block: z.strictObject({ reason: z.string(), message: z.string(), source: z.enum(["cluster", "predicted"]) }).nullable(),
-  notes: z.array(z.string()),
-});
-
 /** A cluster that needs an acknowledgement, at its next enforcing release or the one asked about. */
 export const AckCandidateSchema = z
   .strictObject({
@@ -127,7 +94,7 @@ export const AckCandidateSchema = z
     release: z.string().meta({ description: "The release the assessment is for" }),
     reason: z.enum(["below-limit", "install-version-fallback"]),
     detail: z.string(),
-    assessment: SkewAssessmentSchema,
+    assessment: SkewAssessment,
     served: z.boolean().meta({ description: "The cluster's API has spec.bootImageSkewEnforcement" }),
     pending: z.strictObject({ id: z.string(), requestedBy: z.string() }).nullable(),
     machineSets: z.array(z.strictObject({ name: z.string(), bootImage: z.string().nullable() })),

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { endpoint, isoDate } from "../http/endpoint";
+import { ReadinessAnswerSchema } from "../fleet/contract";
 
 export const VetBundleSchema = z.object({
   digest: z.string().trim().min(1, "paste the bundle's sha256 digest"),
@@ -155,30 +156,6 @@ export const PrecheckResultSchema = z.strictObject({
 });
 export type PrecheckResult = z.output<typeof PrecheckResultSchema>;
 
-const CheckStatusSchema = z.enum(["pass", "warn", "fail", "unknown"]);
-
-/** A cluster's readiness for the bundle's release (as GET /api/v1/clusters/{name}/readiness gives it). */
-const ReadinessSchema = z.strictObject({
-  target: z.string(),
-  current: z.string().nullable(),
-  updateKind: z.enum(["z-stream", "minor", "multi-minor", "same", "downgrade", "invalid"]),
-  status: CheckStatusSchema,
-  checks: z.array(
-    z.strictObject({
-      id: z.string(),
-      title: z.string(),
-      status: CheckStatusSchema,
-      detail: z.string(),
-      evidence: z.array(
-        z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional(), field: z.string().optional() }),
-      ),
-      remediation: z.string().nullable(),
-      causedBy: z.array(z.string()).optional(),
-    }),
-  ),
-  blockers: z.array(z.string()).meta({ description: "Ids of failing checks" }),
-});
-
 export const NodeProgressSchema = z.strictObject({
   node: z.string(),
   pool: z.string(),
@@ -224,7 +201,8 @@ export const ApplicationProgressSchema = z.strictObject({
   nodes: z.array(NodeProgressSchema),
   summary: ProgressSummarySchema,
   missingSets: z.array(z.string()),
-  readiness: ReadinessSchema.nullable(),
+  /** The cluster's readiness for the bundle's release (as GET /api/v1/clusters/{name}/readiness gives it). */
+  readiness: ReadinessAnswerSchema.nullable(),
   upgrade: UpgradeStateSchema,
   blockers: z.array(z.string()).meta({ description: 'Why "Start upgrade" is not available yet, in words; empty when it is' }),
   overridable: z.boolean().meta({

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseIsoTime } from "../domain/time";
 import { TARGET_VERSION } from "../domain/versions";
 import { endpoint, isoDate } from "../http/endpoint";
+import { ClusterSummaryAnswer } from "../clusters/contract";
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -161,35 +162,24 @@ export const ContactStatus = z.enum(["unknown", "ok", "unreachable", "unauthoriz
 export type ContactStatus = z.output<typeof ContactStatus>;
 
 /** One row of the fleet table: a registered cluster (never its credentials) with its newest summary. */
-export const FleetClusterAnswer = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    displayName: z.string(),
-    labels: z.record(z.string(), z.string()),
-    platform: z.string().nullable(),
-    apiUrl: z.string(),
-    lastContactAt: isoDate().nullable(),
-    lastContactStatus: ContactStatus,
-    lastContactError: z.string().nullable(),
-    offline: z.boolean().meta({ description: "Imported from object dumps, or a hub cluster not contacted: never swept" }),
-    version: z.string().nullable(),
-    skewStatus: SkewStatus,
-    skewSummary: z.string().nullable(),
-    enforcementMode: z.string().nullable(),
-    oldestBootImage: z.string().nullable(),
-    readinessTarget: z.string().nullable(),
-    readinessStatus: CheckStatus,
-    readinessBlocker: z.string().nullable(),
-    lastSeenAt: isoDate().nullable().meta({ description: "When the collector last saw the cluster's state" }),
-    stale: z.boolean().meta({ description: "Not offline, and its last sweep failed or is too long ago" }),
-    registryLess: z.boolean().meta({ description: "Installed without a registry (its snapshot has an InternalReleaseImage)" }),
-    hubState: z
-      .string()
-      .nullable()
-      .meta({ description: "From an ACM hub: available, lease-expired or removed; null for a cluster registered directly" }),
-  })
-  .meta({ id: "FleetCluster" });
+export const FleetClusterAnswer = ClusterSummaryAnswer.extend({
+  offline: z.boolean().meta({ description: "Imported from object dumps, or a hub cluster not contacted: never swept" }),
+  version: z.string().nullable(),
+  skewStatus: SkewStatus,
+  skewSummary: z.string().nullable(),
+  enforcementMode: z.string().nullable(),
+  oldestBootImage: z.string().nullable(),
+  readinessTarget: z.string().nullable(),
+  readinessStatus: CheckStatus,
+  readinessBlocker: z.string().nullable(),
+  lastSeenAt: isoDate().nullable().meta({ description: "When the collector last saw the cluster's state" }),
+  stale: z.boolean().meta({ description: "Not offline, and its last sweep failed or is too long ago" }),
+  registryLess: z.boolean().meta({ description: "Installed without a registry (its snapshot has an InternalReleaseImage)" }),
+  hubState: z
+    .string()
+    .nullable()
+    .meta({ description: "From an ACM hub: available, lease-expired or removed; null for a cluster registered directly" }),
+}).meta({ id: "FleetCluster" });
 export type FleetCluster = z.output<typeof FleetClusterAnswer>;
 
 /** GET /api/v1/clusters: one window of the fleet. */
@@ -314,9 +304,7 @@ export const ClusterSnapshotAnswer = z
       .object({
         served: z.boolean(),
         spec: z.object({ mode: z.string(), manual: ManualEnforcement.nullable() }).nullable(),
-        status: z
-          .object({ mode: z.string(), automatic: EnforcementValue.nullable(), manual: ManualEnforcement.nullable() })
-          .nullable(),
+        status: z.object({ mode: z.string(), automatic: EnforcementValue.nullable(), manual: ManualEnforcement.nullable() }).nullable(),
       })
       .nullable(),
     managedMachineSets: z.object({ spec: z.string().nullable(), status: z.string().nullable(), specEmptyList: z.boolean().optional() }),
@@ -399,7 +387,8 @@ export type ClusterSnapshot = z.output<typeof ClusterSnapshotAnswer>;
 const EnforcementMode = z.enum(["Automatic", "Manual", "None"]);
 const Source = z.enum(["cluster", "predicted"]);
 
-const SkewAssessment = z.strictObject({
+/** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
+export const SkewAssessment = z.strictObject({
   release: z.string(),
   limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
   enforcement: z.strictObject({
@@ -654,7 +643,8 @@ export const fleetEndpoints = {
     method: "GET",
     path: "/api/v1/fleet/timeline",
     summary: "Clusters per skew status over time",
-    description: "?from&to are ISO dates; the default is the last year. At most 400 points: a long window is counted in steps of several days.",
+    description:
+      "?from&to are ISO dates; the default is the last year. At most 400 points: a long window is counted in steps of several days.",
     access: "any",
     query: timeWindowQuery(FLEET_TIMELINE_DAYS),
     answer: FleetTimelineAnswer,
