@@ -24,6 +24,7 @@ import {
   listAcknowledgements,
   type AckStatus,
   type AcknowledgementRecord,
+  type NewAcknowledgement,
 } from "../store/acknowledgements";
 import type { AuditInput } from "../store/audit";
 import { findClusterSummary } from "../store/clusters";
@@ -91,6 +92,34 @@ export async function currentSpec(cluster: string, snapshot: ClusterSnapshot): P
 }
 
 /** A technician or admin asks for an acknowledgement; nothing is sent to the cluster yet. */
+type AcknowledgementInput = Omit<AcknowledgementRequest, "cluster">;
+
+/** What an acknowledgement records: the value in the field its mode names, the evidence, who asked. */
+export function acknowledgedValue(input: AcknowledgementInput): string {
+  return input.mode === "OCPVersion" ? input.ocpVersion! : input.mode === "RHCOSVersion" ? input.rhcosVersion! : "None";
+}
+
+/** The row of a new request for one cluster, as a person or a rollout asks for it. */
+export function newAcknowledgement(
+  clusterId: string,
+  input: AcknowledgementInput,
+  requester: { id: string; username: string },
+  baseline: EnforcementSpecValue | null,
+): NewAcknowledgement {
+  return {
+    clusterId,
+    mode: input.mode,
+    ocpVersion: input.mode === "OCPVersion" ? input.ocpVersion! : null,
+    rhcosVersion: input.mode === "RHCOSVersion" ? input.rhcosVersion! : null,
+    evidence: input.evidence,
+    machineSets: input.machineSets ?? [],
+    requestedById: requester.id,
+    requestedBy: requester.username,
+    expiresAt: new Date(Date.now() + ACK_TTL_MS),
+    baseline,
+  };
+}
+
 export async function requestAcknowledgement(input: AcknowledgementRequest, actor: Actor): Promise<AcknowledgementRecord> {
   const cluster = await liveClusterWithSnapshot(input.cluster);
   const s = cluster.snapshot;
@@ -108,20 +137,9 @@ export async function requestAcknowledgement(input: AcknowledgementRequest, acto
       409,
       `A request for ${cluster.name} by ${open.requestedBy} is already ${open.status}; decide or let it expire first`,
     );
-  const value = input.mode === "OCPVersion" ? input.ocpVersion! : input.mode === "RHCOSVersion" ? input.rhcosVersion! : "None";
+  const value = acknowledgedValue(input);
   return insertAcknowledgement(
-    {
-      clusterId: cluster.id,
-      mode: input.mode,
-      ocpVersion: input.mode === "OCPVersion" ? input.ocpVersion! : null,
-      rhcosVersion: input.mode === "RHCOSVersion" ? input.rhcosVersion! : null,
-      evidence: input.evidence,
-      machineSets: input.machineSets ?? [],
-      requestedById: actor.user.id,
-      requestedBy: actor.user.username,
-      expiresAt: new Date(Date.now() + ACK_TTL_MS),
-      baseline: await currentSpec(cluster.name, s),
-    },
+    newAcknowledgement(cluster.id, input, { id: actor.user.id, username: actor.user.username }, await currentSpec(cluster.name, s)),
     {
       ...auditActor(actor),
       action: "acknowledgement.request",

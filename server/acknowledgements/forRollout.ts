@@ -5,7 +5,7 @@
  * cluster (refusing when the cluster's value changed since it was read) and checks that the MCO took
  * it, and the acknowledgements page lists it with the rollout that made it.
  */
-import { ACK_TTL_MS, type AcknowledgementRequest } from "../domain/acknowledgements";
+import type { AcknowledgementRequest } from "../domain/acknowledgements";
 import { UserFacingError } from "../errors";
 import {
   findRolloutAcknowledgement,
@@ -13,7 +13,7 @@ import {
   listAcknowledgements,
   type AcknowledgementRecord,
 } from "../store/acknowledgements";
-import { currentSpec, liveClusterWithSnapshot } from "./acknowledgements";
+import { acknowledgedValue, currentSpec, liveClusterWithSnapshot, newAcknowledgement } from "./acknowledgements";
 
 export type RolloutAcknowledgement = Omit<AcknowledgementRequest, "cluster" | "machineSets">;
 export type AcknowledgingRollout = { id: string; number: number; createdById: string; createdBy: string; approvedBy: string };
@@ -31,19 +31,15 @@ export async function acknowledgeForRollout(
     throw new UserFacingError(409, `${clusterName}'s API has no spec.bootImageSkewEnforcement; there is nothing to acknowledge`);
   const open = (await listAcknowledgements({ clusterId: cluster.id, statuses: ["pending", "applying"] }))[0];
   if (open) throw new UserFacingError(409, `a request for ${clusterName} by ${open.requestedBy} is already ${open.status}`);
-  const value = ack.mode === "OCPVersion" ? ack.ocpVersion! : ack.mode === "RHCOSVersion" ? ack.rhcosVersion! : "None";
+  const value = acknowledgedValue(ack);
   return insertAcknowledgement(
     {
-      clusterId: cluster.id,
-      mode: ack.mode,
-      ocpVersion: ack.mode === "OCPVersion" ? ack.ocpVersion! : null,
-      rhcosVersion: ack.mode === "RHCOSVersion" ? ack.rhcosVersion! : null,
-      evidence: ack.evidence,
-      machineSets: [],
-      requestedById: rollout.createdById,
-      requestedBy: rollout.createdBy,
-      expiresAt: new Date(Date.now() + ACK_TTL_MS),
-      baseline: await currentSpec(cluster.name, cluster.snapshot),
+      ...newAcknowledgement(
+        cluster.id,
+        ack,
+        { id: rollout.createdById, username: rollout.createdBy },
+        await currentSpec(cluster.name, cluster.snapshot),
+      ),
       rollout: { id: rollout.id, approvedBy: rollout.approvedBy, comment: `approved with rollout ${rollout.number}` },
     },
     {
