@@ -14,6 +14,7 @@ import { GLOBAL_BODY_LIMIT, sizeText } from "../server/http/body";
 import { CLIENT_IP_HEADER, isHttpsRequest, markSocketPeerHeader } from "../server/http/request";
 import { newNonce, securityHeaders } from "../server/http/securityHeaders";
 import { sealPlainPreviewInputs } from "../server/preview/storedInputs";
+import { superviseBackgroundProcess, type BackgroundProcess } from "../server/runtime/backgroundProcess";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { checkDatabaseReachable, openDatabase, type OpenedDatabase } from "../server/runtime/database";
 import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
@@ -207,9 +208,12 @@ async function main() {
   let database: OpenedDatabase | undefined;
   let demoFleet: DemoFleet | undefined;
   let demoHub: DemoHub | undefined;
+  let background: BackgroundProcess | undefined;
   const shutdown = async (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
+    // Before the database closes: the background process finishes what it has in flight.
+    await background?.stop().catch(() => undefined);
     demoFleet?.reconciler.stop();
     await demoFleet?.sim.close().catch(() => undefined);
     await demoHub?.stop().catch(() => undefined);
@@ -263,8 +267,15 @@ async function main() {
       `demo fleet: ${demoFleet.specs.length} simulated clusters on ${demoFleet.sim.url}${added ? ` (${added} registered now)` : ""}; register a real cluster under Admin → Clusters`,
     );
   }
-  // From here on only Next's module graph uses the database (instrumentation.ts runs background work).
+  // From here on only Next's module graph uses the database in this process; the background work runs
+  // in a process of its own (the embedded database's socket lets both take turns on its one session).
   await closeDb();
+  if (process.env.FLEETSKEW_BACKGROUND !== "0")
+    background = superviseBackgroundProcess({
+      script: path.join(__dirname, path.basename(__filename).replace(/^start/, "background")),
+      env: process.env,
+      log,
+    });
 
   const handle = await createNextHandler({ dev, root, host: config.host, port: config.port });
   handler = (req, res) => void handle(req, res);

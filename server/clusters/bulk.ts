@@ -15,7 +15,7 @@ import {
   type RegistrationItemRecord,
 } from "../store/registrationJobs";
 import { ClusterNameSchema, LabelsSchema } from "./registration";
-import { itemCredentialsContext, kickRegistrations } from "./bulkRunner";
+import { enqueueRegistrationItems, itemCredentialsContext } from "./bulkRunner";
 
 /**
  * Registering many clusters from one kubeconfig: a preview of every context (what it would become),
@@ -143,6 +143,7 @@ export async function createRegistrationJob(
     names.add(name);
     const credentials = parsed.credentialsFor(pick.context);
     items.push({
+      id: randomUUID(),
       context: pick.context,
       name,
       apiUrl: credentials.server,
@@ -152,8 +153,8 @@ export async function createRegistrationJob(
   await insertRegistrationJob(
     { id, createdBy: actor.user.username, createdByRole: actor.user.role, labels: input.labels, items },
     { ...auditActor(actor), details: { labels: input.labels } },
+    (db, itemIds) => enqueueRegistrationItems(db, itemIds),
   );
-  kickRegistrations();
   return (await registrationJobProgress(id))!;
 }
 

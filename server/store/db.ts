@@ -43,6 +43,25 @@ function connection(): { client: PrismaClient; pool: pg.Pool } {
   return holder.__fleetskewDb;
 }
 
+/** Runs SQL text with positional values, as pg-boss expects of the database it is given. */
+export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+
+/**
+ * This process's connections for the job system (pg-boss), instead of a pool of its own: with the
+ * embedded database there is one connection, and pg-boss's statements queue on it with Prisma's.
+ * pg-boss sends its own transactions as one multi-statement text (`BEGIN; …; COMMIT;`), which runs
+ * on one connection in one call, so they cannot interleave with a Prisma transaction either.
+ */
+export function jobDatabase(): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const result = (await getPool().query(text, values as unknown[] | undefined)) as unknown as pg.QueryResult | pg.QueryResult[];
+      // A multi-statement text answers one result per statement; pg-boss reads none of those.
+      return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+    },
+  };
+}
+
 export async function closeDb(): Promise<void> {
   const current = holder.__fleetskewDb;
   holder.__fleetskewDb = undefined;
