@@ -8,7 +8,8 @@
  *
  *   BENCH_VIEW_COLLECTOR=worker  sweep in a collector worker (`npm run collector`) beside a web
  *                                process that only serves (FLEETSKEW_WEB_SWEEPS=0), as the manifests
- *                                deploy it; `web` sweeps in the console's own process, as `npm start`
+ *                                deploy it; `web` sweeps in `npm start`'s own background process (one
+ *                                `npm start`, as a newcomer runs it). `npm run bench` runs both.
  * The collector sweeps at the default concurrency.
  * Needs `npm run build` (it starts the built console) and Chromium (/usr/bin/chromium or CHROMIUM_PATH).
  */
@@ -67,7 +68,7 @@ async function main() {
     await migrate(db.url, { dir: migrationsDir });
     process.env.DATABASE_URL = db.url;
     process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-    console.log(`fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in the ${COLLECTOR === "web" ? "web process" : "collector worker"}`);
+    console.log(`fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in ${COLLECTOR === "web" ? "npm start's background process" : "a collector worker"}`);
     sim = await startSimulator(CLUSTERS, dir);
     await registerFleet(sim.kubeconfig);
     await closeDb();

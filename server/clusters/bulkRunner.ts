@@ -31,7 +31,7 @@ export type RunnerOptions = {
 };
 
 /** Items tested at once by one process (FLEETSKEW_REGISTRATION_CONCURRENCY sets it when work starts). */
-export const DEFAULT_REGISTRATION_CONCURRENCY = 8;
+export const DEFAULT_REGISTRATION_CONCURRENCY = 16;
 /** How long an attempt holds an item unless renewed: longer than one connection test can take (its requests time out). */
 const ITEM_LEASE_MS = 120_000;
 const MAX_ATTEMPTS = 3;
