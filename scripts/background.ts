@@ -4,13 +4,17 @@
  * event loop. It uses the database the web process opened (DATABASE_URL in its environment: a
  * Postgres, or the embedded database's socket) and exits when the web process goes away.
  */
+import { onFleetListChange } from "../server/fleet/fleetList";
 import { startBackgroundWork } from "../server/runtime/background";
+import { FLEET_LIST_CHANGED } from "../server/runtime/backgroundProcess";
 import { readConfig } from "../server/config/env";
 import { closeDb } from "../server/store/db";
 
 async function main() {
   if (!process.send) throw new Error("scripts/background.ts is started by npm start (scripts/start.ts), not by hand");
   const config = readConfig();
+  // What a sweep or a registration here changed shows at once in the web process's fleet list.
+  onFleetListChange((cause) => process.connected && process.send?.({ type: FLEET_LIST_CHANGED, cause }));
   const work = await startBackgroundWork(config.webSweeps);
   let stopping = false;
   const stop = async (why: string) => {

@@ -20,6 +20,7 @@ import { checkDatabaseReachable, openDatabase, type OpenedDatabase } from "../se
 import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
 import { prepareSchema } from "../server/runtime/schema";
 import { countRealClusters, DEMO_HUB, registerDemoFleet } from "../server/clusters/demo";
+import { invalidateFleetList } from "../server/fleet/fleetList";
 import { registerDemoHub } from "../server/hubs/hubs";
 import { startDemoHub, type DemoHub } from "../server/simulator/hub/demo";
 import { prepareSecretKeys } from "../server/secrets/startup";
@@ -275,6 +276,8 @@ async function main() {
       script: path.join(__dirname, path.basename(__filename).replace(/^start/, "background")),
       env: process.env,
       log,
+      // The fleet list's cache is this process's (on globalThis, shared with Next's module graph).
+      onMessage: (message) => invalidateFleetList(message.cause),
     });
 
   const handle = await createNextHandler({ dev, root, host: config.host, port: config.port });

@@ -12,6 +12,10 @@ import { spawn, type ChildProcess } from "node:child_process";
  */
 export type BackgroundProcess = { stop(): Promise<void>; pid(): number | undefined };
 
+/** The message the background process sends when something the fleet list shows changed. */
+export const FLEET_LIST_CHANGED = "fleet-list-changed";
+export type BackgroundMessage = { type: typeof FLEET_LIST_CHANGED; cause: "change" | "sweep" };
+
 const FIRST_PAUSE_MS = 1_000;
 const LONGEST_PAUSE_MS = 30_000;
 /** Up this long, a process counts as having started well: the next crash waits the first pause again. */
@@ -22,10 +26,11 @@ export function superviseBackgroundProcess(options: {
   script: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  onMessage?: (message: BackgroundMessage) => void;
 }): BackgroundProcess {
   let child: ChildProcess | undefined;
   let stopping = false;
-  let pause = FIRST_PAUSE_MS;
+  let quickExits = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const start = () => {
@@ -36,10 +41,14 @@ export function superviseBackgroundProcess(options: {
     });
     child = current;
     current.on("error", (error) => options.log(`background process: ${error.message}`));
+    current.on("message", (message: BackgroundMessage) => {
+      if (message?.type === FLEET_LIST_CHANGED) options.onMessage?.(message);
+    });
     current.on("exit", (code, signal) => {
       if (child === current) child = undefined;
       if (stopping) return;
-      pause = Date.now() - startedAt > HEALTHY_MS ? FIRST_PAUSE_MS : Math.min(pause * 2, LONGEST_PAUSE_MS);
+      quickExits = Date.now() - startedAt < HEALTHY_MS ? quickExits + 1 : 0;
+      const pause = Math.min(FIRST_PAUSE_MS * 2 ** Math.max(0, quickExits - 1), LONGEST_PAUSE_MS);
       options.log(`background process stopped (${signal ?? `exit code ${code}`}); starting it again in ${pause / 1000} s`);
       timer = setTimeout(start, pause);
     });
