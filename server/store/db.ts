@@ -32,7 +32,9 @@ function connection(): { client: PrismaClient; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: embedded ? 1 : 10,
-    connectionTimeoutMillis: 5_000,
+    // The embedded database's connections take turns on its one session (embeddedSocket.ts): a new
+    // connection may wait for another process's transaction to end before it is answered.
+    connectionTimeoutMillis: embedded ? 30_000 : 5_000,
     // Keep the embedded database's one connection open rather than reconnecting after idling.
     idleTimeoutMillis: embedded ? 0 : 30_000,
   });
