@@ -10,11 +10,23 @@ import { FLEET_LIST_CHANGED } from "../server/runtime/backgroundProcess";
 import { readConfig } from "../server/config/env";
 import { closeDb } from "../server/store/db";
 
+const SWEEP_NEWS_MS = 3_000;
+
 async function main() {
   if (!process.send) throw new Error("scripts/background.ts is started by npm start (scripts/start.ts), not by hand");
   const config = readConfig();
-  // What a sweep or a registration here changed shows at once in the web process's fleet list.
-  onFleetListChange((cause) => process.connected && process.send?.({ type: FLEET_LIST_CHANGED, cause }));
+  // What a person's change made here (a registration) shows at once in the web process's fleet list;
+  // sweeps' news at most every SWEEP_NEWS_MS, so that a sweep of the whole fleet does not make the web
+  // server read the list again after every cluster (its list is held that long anyway).
+  let sweepNews: NodeJS.Timeout | undefined;
+  const tell = (cause: "change" | "sweep") => process.connected && process.send?.({ type: FLEET_LIST_CHANGED, cause });
+  onFleetListChange((cause) => {
+    if (cause === "change") return void tell(cause);
+    sweepNews ??= setTimeout(() => {
+      sweepNews = undefined;
+      tell("sweep");
+    }, SWEEP_NEWS_MS);
+  });
   const work = await startBackgroundWork(config.webSweeps);
   let stopping = false;
   const stop = async (why: string) => {

@@ -273,7 +273,9 @@ async function main() {
   await closeDb();
   if (process.env.FLEETSKEW_BACKGROUND !== "0")
     background = superviseBackgroundProcess({
-      script: path.join(__dirname, path.basename(__filename).replace(/^start/, "background")),
+      // Beside the file actually running: scripts/start.ts under tsx, scripts/start.js in the standalone
+      // build (whose bundles see __filename as the source's path).
+      script: path.join(path.dirname(process.argv[1]!), path.basename(process.argv[1]!).replace(/^start/, "background")),
       env: process.env,
       log,
       // The fleet list's cache is this process's (on globalThis, shared with Next's module graph).
