@@ -63,6 +63,7 @@ async function main() {
   const db = await createTestDatabase();
   let sim: Simulator | undefined;
   let stopConsole: (() => void) | undefined;
+  let consoleOutput = () => "";
   let worker: ChildProcess | undefined;
   try {
     await migrate(db.url, { dir: migrationsDir });
@@ -92,6 +93,7 @@ async function main() {
       FLEETSKEW_WEB_SWEEPS: COLLECTOR === "web" ? "1" : "0",
     });
     stopConsole = () => started.child.kill("SIGTERM");
+    consoleOutput = started.output;
     if (COLLECTOR === "worker")
       worker = spawn(process.execPath, ["--max-old-space-size=768", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
         cwd: ROOT,
@@ -206,6 +208,10 @@ async function main() {
       percentile(latencies, 95) < 200,
     );
     await sql.end();
+  } catch (error) {
+    // What the console said last is usually why.
+    console.error(`the console's last output:\n${consoleOutput().slice(-4_000)}`);
+    throw error;
   } finally {
     stopConsole?.();
     // The worker finishes its sweeps in hand before the database it writes to is dropped.

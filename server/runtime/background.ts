@@ -75,13 +75,14 @@ export function recurringJobs(config = appConfig()): JobType<Record<string, neve
   return recurring;
 }
 
+export type BackgroundWork = { collector: Collector | undefined; stop: () => Promise<void> };
+
 /**
  * Background work besides serving, in whichever process runs it (the background process `npm start`
  * starts beside the web server, or `npm run collector`): its heartbeat, the jobs of the job system
  * (recurring jobs, registration items) and the collector (which shares the fleet with every other
  * collector through per-cluster claims), unless `sweeps` is false.
  */
-export type BackgroundWork = { collector: Collector | undefined; stop: () => Promise<void> };
 
 export async function startBackgroundWork(sweeps: boolean): Promise<BackgroundWork> {
   if (started) throw new Error("background work is started once per process");
@@ -93,7 +94,7 @@ export async function startBackgroundWork(sweeps: boolean): Promise<BackgroundWo
   const heartbeat = startHeartbeat(identity, report("heartbeat"));
   registrationItemJob.options.concurrency = config.registrationConcurrency;
   const jobs = recurringJobs(config);
-  const system = await startWorking([...jobs, registrationItemJob] as JobType<unknown>[]);
+  const system = await startWorking([...jobs, registrationItemJob]);
   const keeper = keepRecurring(jobs, report("scheduling the recurring jobs"));
   let collector: Collector | undefined;
   if (sweeps) {
