@@ -1,7 +1,11 @@
-// Runs once when the Next.js server starts. Background work lives here, inside the same module graph
-// as the route handlers, so the process keeps one database pool (the embedded database allows one).
+// Runs once when the Next.js server starts. The server itself only serves: its background work runs in
+// a process of its own that scripts/start.ts supervises (server/runtime/backgroundProcess.ts). The
+// heartbeat stays here, so /metrics reports the web server's own memory and CPU.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.FLEETSKEW_BACKGROUND === "0") return;
-  const { startBackgroundWork } = await import("./server/runtime/background");
-  startBackgroundWork();
+  const [{ startHeartbeat }, { processIdentity }] = await Promise.all([
+    import("./server/runtime/heartbeat"),
+    import("./server/runtime/identity"),
+  ]);
+  startHeartbeat(processIdentity("web"), (error) => console.error("fleetskew: heartbeat failed:", (error as Error).message ?? error));
 }

@@ -8,7 +8,8 @@
  *
  *   BENCH_VIEW_COLLECTOR=worker  sweep in a collector worker (`npm run collector`) beside a web
  *                                process that only serves (FLEETSKEW_WEB_SWEEPS=0), as the manifests
- *                                deploy it; `web` sweeps in the console's own process, as `npm start`
+ *                                deploy it; `web` sweeps in `npm start`'s own background process (one
+ *                                `npm start`, as a newcomer runs it). `npm run bench` runs both.
  * The collector sweeps at the default concurrency.
  * Needs `npm run build` (it starts the built console) and Chromium (/usr/bin/chromium or CHROMIUM_PATH).
  */
@@ -62,12 +63,13 @@ async function main() {
   const db = await createTestDatabase();
   let sim: Simulator | undefined;
   let stopConsole: (() => void) | undefined;
+  let consoleOutput = () => "";
   let worker: ChildProcess | undefined;
   try {
     await migrate(db.url, { dir: migrationsDir });
     process.env.DATABASE_URL = db.url;
     process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-    console.log(`fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in the ${COLLECTOR === "web" ? "web process" : "collector worker"}`);
+    console.log(`fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in ${COLLECTOR === "web" ? "npm start's background process" : "a collector worker"}`);
     sim = await startSimulator(CLUSTERS, dir);
     await registerFleet(sim.kubeconfig);
     await closeDb();
@@ -91,6 +93,7 @@ async function main() {
       FLEETSKEW_WEB_SWEEPS: COLLECTOR === "web" ? "1" : "0",
     });
     stopConsole = () => started.child.kill("SIGTERM");
+    consoleOutput = started.output;
     if (COLLECTOR === "worker")
       worker = spawn(process.execPath, ["--max-old-space-size=768", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
         cwd: ROOT,
@@ -99,6 +102,8 @@ async function main() {
       });
 
     const sql = new pg.Client({ connectionString: db.url });
+    // Dropping the database on the way out ends this connection: the failure that led there is the one to report.
+    sql.on("error", () => undefined);
     await sql.connect();
     const swept = async () => Number((await sql.query(`SELECT count(*) FROM "ClusterState"`)).rows[0].count);
     const firstPass = performance.now();
@@ -203,6 +208,10 @@ async function main() {
       percentile(latencies, 95) < 200,
     );
     await sql.end();
+  } catch (error) {
+    // What the console said last is usually why.
+    console.error(`the console's last output:\n${consoleOutput().slice(-4_000)}`);
+    throw error;
   } finally {
     stopConsole?.();
     // The worker finishes its sweeps in hand before the database it writes to is dropped.

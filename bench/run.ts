@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 
 // The fleet benchmark runs the collector in its own process with the heap limit `npm run collector` uses.
-const benches: { file: string; flags: string[] }[] = [
+const benches: { file: string; flags: string[]; env?: Record<string, string> }[] = [
   { file: "disruption.ts", flags: [] },
   { file: "simulator.ts", flags: [] },
   { file: "hub.ts", flags: [] },
@@ -13,15 +13,20 @@ const benches: { file: string; flags: string[] }[] = [
   // Planning a rollout over 10,000 clusters, saving it, and reading its page.
   { file: "rolloutPlan.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
-  // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium).
-  { file: "fleetView.ts", flags: [] },
+  // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
+  // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.
+  { file: "fleetView.ts", flags: [], env: { BENCH_VIEW_COLLECTOR: "web" } },
+  { file: "fleetView.ts", flags: [], env: { BENCH_VIEW_COLLECTOR: "worker" } },
   // Sizing per 1,000 clusters (docs/operations.md): a collector process of its own, for five and a half minutes.
   { file: "sizing.ts", flags: [] },
 ];
 let failed = false;
 for (const bench of benches) {
-  console.log(`\n== ${bench.file}`);
-  const result = spawnSync(process.execPath, [...bench.flags, "--import", "tsx", path.join(__dirname, bench.file)], { stdio: "inherit" });
+  console.log(`\n== ${bench.file}${bench.env ? ` (${Object.entries(bench.env).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`);
+  const result = spawnSync(process.execPath, [...bench.flags, "--import", "tsx", path.join(__dirname, bench.file)], {
+    stdio: "inherit",
+    env: { ...process.env, ...bench.env },
+  });
   failed ||= result.status !== 0;
 }
 process.exit(failed ? 1 : 0);

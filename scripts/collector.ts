@@ -1,14 +1,12 @@
 /**
- * `npm run collector`: an extra collector process. Workers share the fleet through leases in
- * Postgres, so start as many as the fleet needs; each sweeps only clusters nobody else holds.
+ * `npm run collector`: an extra background process. Workers share the fleet through per-cluster
+ * claims in Postgres and the other background work through the job system, so start as many as the
+ * fleet needs; each sweeps only clusters nobody else holds and runs only jobs nobody else runs.
  */
 import path from "node:path";
-import { kickRegistrations } from "../server/clusters/bulkRunner";
-import { Collector, defaultCollectorOptions } from "../server/collector/collector";
 import { ConfigError, readConfig } from "../server/config/env";
-import { loadSkewLimits } from "../server/fleet/skewLimits";
 import { checkDatabaseReachable } from "../server/runtime/database";
-import { startHeartbeat } from "../server/runtime/heartbeat";
+import { startBackgroundWork } from "../server/runtime/background";
 import { processIdentity } from "../server/runtime/identity";
 import { readKeyring } from "../server/secrets/keyring";
 import { SecretKeyError } from "../server/secrets/secretBox";
@@ -40,13 +38,9 @@ async function main() {
   const agreed = await agreeOnSecretKey(ring, identity.name);
   if (agreed.outcome === "rotated")
     console.log(`fleetskew collector: the secret key moved from ${agreed.previousKeyId} to ${ring.current.id}`);
-  const heartbeat = startHeartbeat(identity, (error) => console.error("fleetskew collector: heartbeat failed:", (error as Error).message));
-  const limits = await loadSkewLimits();
-  const collector = new Collector(defaultCollectorOptions(config, identity.name, () => limits.current()));
-  collector.start();
-  // Bulk registrations are shared the same way: this worker helps with any job's pending items.
-  const registrations = setInterval(() => void kickRegistrations(), 5_000);
-  registrations.unref();
+  // The collector, and the job system's work (recurring jobs, bulk registrations) shared with every other process.
+  const work = await startBackgroundWork(true);
+  const collector = work.collector!;
   console.log(
     `fleetskew collector ${collector.options.worker}: sweeping every ${config.collector.intervalMs / 1000} s, ${config.collector.concurrency} at a time`,
   );
@@ -58,11 +52,9 @@ async function main() {
   }, 60_000);
   report.unref();
   const stop = async (signal: string) => {
-    console.log(`fleetskew collector: ${signal}, finishing the sweeps in flight`);
+    console.log(`fleetskew collector: ${signal}, finishing the sweeps and jobs in flight`);
     clearInterval(report);
-    heartbeat.stop();
-    clearInterval(registrations);
-    await collector.stop();
+    await work.stop();
     await closeDb();
     process.exit(0);
   };

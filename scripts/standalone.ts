@@ -13,7 +13,7 @@ import { nodeFileTrace } from "@vercel/nft";
 import { build, type Plugin } from "esbuild";
 
 export const STANDALONE_DIR = ".next/standalone";
-const ENTRY_POINTS = ["start", "migrate", "collector"];
+const ENTRY_POINTS = ["start", "background", "migrate", "collector"];
 /** Read by path at run time, relative to the project root, copied as they are. */
 const DATA = ["prisma/migrations", "server/simulator/fixtures", "public", ".next/static"];
 /**

@@ -14,11 +14,13 @@ import { GLOBAL_BODY_LIMIT, sizeText } from "../server/http/body";
 import { CLIENT_IP_HEADER, isHttpsRequest, markSocketPeerHeader } from "../server/http/request";
 import { newNonce, securityHeaders } from "../server/http/securityHeaders";
 import { sealPlainPreviewInputs } from "../server/preview/storedInputs";
+import { superviseBackgroundProcess, type BackgroundProcess } from "../server/runtime/backgroundProcess";
 import { buildIsCurrent } from "../server/runtime/buildFreshness";
 import { checkDatabaseReachable, openDatabase, type OpenedDatabase } from "../server/runtime/database";
 import { createNextHandler, runsFromStandaloneBuild } from "../server/runtime/nextHandler";
 import { prepareSchema } from "../server/runtime/schema";
 import { countRealClusters, DEMO_HUB, registerDemoFleet } from "../server/clusters/demo";
+import { invalidateFleetList } from "../server/fleet/fleetList";
 import { registerDemoHub } from "../server/hubs/hubs";
 import { startDemoHub, type DemoHub } from "../server/simulator/hub/demo";
 import { prepareSecretKeys } from "../server/secrets/startup";
@@ -207,9 +209,12 @@ async function main() {
   let database: OpenedDatabase | undefined;
   let demoFleet: DemoFleet | undefined;
   let demoHub: DemoHub | undefined;
+  let background: BackgroundProcess | undefined;
   const shutdown = async (signal: string) => {
     log(`${signal}: shutting down`);
     server.close();
+    // Before the database closes: the background process finishes what it has in flight.
+    await background?.stop().catch(() => undefined);
     demoFleet?.reconciler.stop();
     await demoFleet?.sim.close().catch(() => undefined);
     await demoHub?.stop().catch(() => undefined);
@@ -263,8 +268,19 @@ async function main() {
       `demo fleet: ${demoFleet.specs.length} simulated clusters on ${demoFleet.sim.url}${added ? ` (${added} registered now)` : ""}; register a real cluster under Admin → Clusters`,
     );
   }
-  // From here on only Next's module graph uses the database (instrumentation.ts runs background work).
+  // From here on only Next's module graph uses the database in this process; the background work runs
+  // in a process of its own (the embedded database's socket lets both take turns on its one session).
   await closeDb();
+  if (process.env.FLEETSKEW_BACKGROUND !== "0")
+    background = superviseBackgroundProcess({
+      // Beside the file actually running: scripts/start.ts under tsx, scripts/start.js in the standalone
+      // build (whose bundles see __filename as the source's path).
+      script: path.join(path.dirname(process.argv[1]!), path.basename(process.argv[1]!).replace(/^start/, "background")),
+      env: process.env,
+      log,
+      // The fleet list's cache is this process's (on globalThis, shared with Next's module graph).
+      onMessage: (message) => invalidateFleetList(message.cause),
+    });
 
   const handle = await createNextHandler({ dev, root, host: config.host, port: config.port });
   handler = (req, res) => void handle(req, res);

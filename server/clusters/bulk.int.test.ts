@@ -16,17 +16,19 @@ import { generateFleet } from "../simulator/scenarios/generate";
 import { testFleetSpecs } from "../simulator/testing";
 import { sealSecret } from "../secrets/keyring";
 import { listAudit } from "../store/audit";
-import { claimRegistrationItem, insertRegistrationJob } from "../store/registrationJobs";
+import { JobSystem } from "../runtime/jobs";
+import { insertRegistrationJob } from "../store/registrationJobs";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { params, request, signIn } from "../testing/routes";
 import type { BulkContext, RegistrationJobProgress } from "./contract";
-import { defaultRunnerOptions, drainRegistrations, itemCredentialsContext } from "./bulkRunner";
+import { drainRegistrations, enqueueRegistrationItems, itemCredentialsContext, registrationItemJob } from "./bulkRunner";
 import { credentialsOf } from "./registration";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 const db = useMigratedDatabase();
 let sim: SimulatorServer;
+let fleet: Fleet;
 let kubeconfig: string;
 let admin: string;
 let tech: string;
@@ -49,7 +51,7 @@ const freePort = () =>
   });
 
 beforeAll(async () => {
-  const fleet = new Fleet();
+  fleet = new Fleet();
   // prod-east, prod-east-422 (its 4.22 projection) and legacy (a copy of prod-east): three API URLs of one
   // cluster, one ClusterVersion spec.clusterID; then generated clusters without fault modes.
   for (const spec of testFleetSpecs()) fleet.add(spec);
@@ -102,8 +104,8 @@ async function rowCount(table: string): Promise<number> {
 }
 
 async function finished(id: string): Promise<RegistrationJobProgress> {
-  // The process that created the job works on it at once; a second runner here shares the items.
-  await drainRegistrations({ ...defaultRunnerOptions(), worker: "test-runner", concurrency: 3 });
+  // No background process runs here: this one works through the job's items, as one would.
+  await drainRegistrations(3);
   await expect.poll(async () => (await progress(id)).finishedAt, { timeout: 30_000 }).not.toBeNull();
   return progress(id);
 }
@@ -262,7 +264,7 @@ describe("bulk registration from a kubeconfig", () => {
     expect(await rowCount("Cluster")).toBe(generated.length + 1);
   });
 
-  it("continues a job whose process stopped: an item's expired lease lets another worker take it", async () => {
+  it("continues a job whose process stopped: the item's lease runs out and another process takes it", async () => {
     const parsed = parse(kubeconfig) as Kubeconfig;
     const cluster = parsed.clusters.find((c) => c.name === "prod-east")!.cluster;
     const id = randomUUID();
@@ -281,6 +283,7 @@ describe("bulk registration from a kubeconfig", () => {
         labels: {},
         items: [
           {
+            id: randomUUID(),
             context: "prod-east",
             name: "east-again",
             apiUrl: credentials.server,
@@ -289,17 +292,36 @@ describe("bulk registration from a kubeconfig", () => {
         ],
       },
       { actor: "admin", role: "admin" },
+      // A short lease, so that the takeover happens within the test.
+      (sql, itemIds) => enqueueRegistrationItems(sql, itemIds, { leaseMs: 1_000 }),
     );
-    const start = new Date();
-    // A worker claims the item and dies: nobody else may take it while its lease runs.
-    expect(await claimRegistrationItem("dead-worker", 60_000, start)).toMatchObject({ name: "east-again", attempts: 1 });
-    const options = { ...defaultRunnerOptions(), worker: "other-worker", concurrency: 2 };
-    expect(await drainRegistrations({ ...options, now: () => new Date(start.getTime() + 1_000) })).toBe(0);
-    expect((await progress(id)).items[0]).toMatchObject({ status: "testing" });
-    expect(await drainRegistrations({ ...options, now: () => new Date(start.getTime() + 61_000) })).toBe(1);
-    const done = await progress(id);
-    // prod-east is registered already (as prod-east-422): reported, with that name, not registered again.
-    expect(done.items[0]).toMatchObject({ status: "duplicate", attempts: 2, clusterName: "prod-east-422" });
-    expect(done.finishedAt).not.toBeNull();
+    // A process takes the item while the cluster answers slowly, and dies in the middle of testing it.
+    fleet.setFaults("prod-east", { latencyMs: 1_500 });
+    const dying = new JobSystem(true, () => undefined);
+    await dying.work([registrationItemJob]);
+    await expect.poll(async () => (await progress(id)).items[0]?.status, { timeout: 10_000 }).toBe("testing");
+    dying.abandon();
+    const other = new JobSystem(true, () => undefined);
+    try {
+      // Nobody else takes it while its lease runs.
+      await other.maintain();
+      expect(await other.drain(registrationItemJob)).toBe(0);
+      expect((await progress(id)).items[0]).toMatchObject({ status: "testing", attempts: 1 });
+      await new Promise((r) => setTimeout(r, 1_500));
+      // pg-boss's maintenance (every working process runs it) fails the expired attempt; the retry is the other process's.
+      await other.maintain();
+      expect(await other.drain(registrationItemJob)).toBe(1);
+      const done = await progress(id);
+      // prod-east is registered already (as prod-east-422): reported, with that name, not registered again.
+      expect(done.items[0]).toMatchObject({ status: "duplicate", attempts: 2, clusterName: "prod-east-422" });
+      expect(done.finishedAt).not.toBeNull();
+      // The dead attempt's answer came while its successor held the item: it changed nothing.
+      expect(await listAudit({ action: "cluster.register", limit: 500 })).not.toContainEqual(
+        expect.objectContaining({ targetId: "east-again" }),
+      );
+    } finally {
+      fleet.setFaults("prod-east", undefined);
+      await other.stop();
+    }
   });
 });

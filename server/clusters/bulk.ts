@@ -9,7 +9,7 @@ import { sealSecret } from "../secrets/keyring";
 import { listClusterSummaries } from "../store/clusters";
 import { findRegistrationJob, insertRegistrationJob, countsOf } from "../store/registrationJobs";
 import { BULK_LIMITS, type BulkContext, type CreateRegistrationJobSchema, type RegistrationJobProgress } from "./contract";
-import { itemCredentialsContext, kickRegistrations } from "./bulkRunner";
+import { enqueueRegistrationItems, itemCredentialsContext } from "./bulkRunner";
 
 /**
  * Registering many clusters from one kubeconfig: a preview of every context (what it would become),
@@ -101,6 +101,7 @@ export async function createRegistrationJob(
     names.add(name);
     const credentials = parsed.credentialsFor(pick.context);
     items.push({
+      id: randomUUID(),
       context: pick.context,
       name,
       apiUrl: credentials.server,
@@ -110,8 +111,8 @@ export async function createRegistrationJob(
   await insertRegistrationJob(
     { id, createdBy: actor.user.username, createdByRole: actor.user.role, labels: input.labels, items },
     { ...auditActor(actor), details: { labels: input.labels } },
+    (db, itemIds) => enqueueRegistrationItems(db, itemIds),
   );
-  kickRegistrations();
   return (await registrationJobProgress(id))!;
 }
 

@@ -1,42 +1,64 @@
-import { hostname } from "node:os";
-import { appConfig } from "../config/current";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { testConnection } from "../kube/connection";
 import { CredentialsSchema, type ClusterCredentials } from "../kube/credentials";
+import { defineJob, jobSystem, type EnqueueOptions } from "../runtime/jobs";
 import { openSecret } from "../secrets/keyring";
 import { findClusterSummary } from "../store/clusters";
+import type { SqlExecutor } from "../store/db";
 import {
-  claimRegistrationItem,
   finishJobIfDone,
   finishRegistrationItem,
   registerItemCluster,
+  takeRegistrationItem,
   type ClaimedRegistrationItem,
   type ItemOutcome,
 } from "../store/registrationJobs";
 import { connectionOptions, contactStatusOf, sealCredentials } from "./registration";
 
 /**
- * Works through the items of registration jobs: each worker slot claims one item at a time from the
- * database, tests its connection and registers it, until nothing is left. Any process may run this;
- * items are shared through their leases (server/store/registrationJobs.ts).
+ * Works through the items of registration jobs: each item is a job of the job system
+ * (server/runtime/jobs.ts), run by whichever web or collector process fetches it, retried when the
+ * process testing it dies (its lease runs out) or the database fails mid-way.
  */
 export type RunnerOptions = {
-  worker: string;
-  /** Items tested at once by this process. */
-  concurrency: number;
-  /** How long a claimed item is held: longer than one connection test can take (its requests time out). */
-  leaseMs: number;
+  /** This attempt's name: only it may record the item's end. */
+  holder: string;
   /** Attempts after which an item whose worker kept dying is given up. */
   maxAttempts: number;
   now?: () => Date;
 };
 
-export const defaultRunnerOptions = (): RunnerOptions => ({
-  worker: `registration@${hostname()}:${process.pid}`,
-  concurrency: appConfig().registrationConcurrency,
-  leaseMs: 120_000,
-  maxAttempts: 3,
-});
+/** Items tested at once by one process (FLEETSKEW_REGISTRATION_CONCURRENCY sets it when work starts). */
+export const DEFAULT_REGISTRATION_CONCURRENCY = 16;
+/** How long an attempt holds an item unless renewed: longer than one connection test can take (its requests time out). */
+const ITEM_LEASE_MS = 120_000;
+const MAX_ATTEMPTS = 3;
+
+export const registrationItemJob = defineJob(
+  "registration-item",
+  z.object({ itemId: z.string().uuid() }),
+  async ({ itemId }, context) => {
+    const item = await takeRegistrationItem(itemId, context.holder);
+    // Finished already: a retry of an attempt that ended its work but not its job.
+    if (!item) return;
+    await processRegistrationItem(item, { holder: context.holder, maxAttempts: MAX_ATTEMPTS });
+  },
+  // The job system retries an attempt that died; the item's own count gives up after MAX_ATTEMPTS (one more run records that).
+  { policy: "standard", leaseMs: ITEM_LEASE_MS, retryLimit: MAX_ATTEMPTS, concurrency: DEFAULT_REGISTRATION_CONCURRENCY },
+);
+
+/**
+ * Enqueues the items' work through the transaction that creates them (server/store/registrationJobs.ts),
+ * with job ids that sort in the kubeconfig's order (one random prefix, the position at the end), so
+ * that items are tested in that order, as a person reading the progress expects.
+ */
+export async function enqueueRegistrationItems(db: SqlExecutor, itemIds: string[], options: EnqueueOptions = {}): Promise<void> {
+  const prefix = randomUUID().slice(0, 24);
+  for (const [position, itemId] of itemIds.entries())
+    await jobSystem().enqueue(registrationItemJob, { itemId }, { ...options, db, id: `${prefix}${position.toString(16).padStart(12, "0")}` });
+}
 
 /** The context an item's credentials are sealed under: bound to its job and place in it. */
 export const itemCredentialsContext = (jobId: string, position: number) => `registration:${jobId}/${position}`;
@@ -49,7 +71,7 @@ async function openItemCredentials(item: ClaimedRegistrationItem): Promise<Clust
 /** Tests one claimed item and records its outcome; never throws for anything a cluster does. */
 export async function processRegistrationItem(item: ClaimedRegistrationItem, options: RunnerOptions): Promise<void> {
   const now = () => options.now?.() ?? new Date();
-  const fail = (outcome: ItemOutcome) => finishRegistrationItem(item.id, options.worker, outcome, now());
+  const fail = (outcome: ItemOutcome) => finishRegistrationItem(item.id, options.holder, outcome, now());
   if (item.attempts > options.maxAttempts || !item.sealedCredentials) {
     await fail({ status: "failed", reason: `given up after ${item.attempts - 1} attempts: the process testing it stopped each time` });
   } else if (await findClusterSummary(item.name)) {
@@ -71,7 +93,7 @@ export async function processRegistrationItem(item: ClaimedRegistrationItem, opt
     else {
       const at = now();
       const outcome = await registerItemCluster(
-        { id: item.id, worker: options.worker, openshiftVersion: report.openshiftVersion },
+        { id: item.id, holder: options.holder, openshiftVersion: report.openshiftVersion },
         {
           name: item.name,
           displayName: item.name,
@@ -121,50 +143,7 @@ async function finish(item: ClaimedRegistrationItem, options: RunnerOptions): Pr
   );
 }
 
-/**
- * Claims and processes items with `concurrency` slots until none is left to claim. An idle pass
- * costs one query: the other slots start only once the first claim found work.
- */
-export async function drainRegistrations(options: RunnerOptions): Promise<number> {
-  const claim = () => claimRegistrationItem(options.worker, options.leaseMs, options.now?.() ?? new Date());
-  const first = await claim();
-  if (!first) return 0;
-  let processed = 0;
-  const slot = async (initial: ClaimedRegistrationItem | null) => {
-    for (let item = initial ?? (await claim()); item; item = await claim()) {
-      const name = item.name;
-      await processRegistrationItem(item, options).catch((error) =>
-        console.error(`fleetskew: registering ${name} from a kubeconfig failed:`, (error as Error).message),
-      );
-      processed++;
-    }
-  };
-  await Promise.all([slot(first), ...Array.from({ length: options.concurrency - 1 }, () => slot(null))]);
-  return processed;
-}
-
-let running: Promise<void> | null = null;
-let again = false;
-
-/**
- * Starts working through pending items in this process, unless it already is (then the running
- * pass looks again before it stops). Called when a job is created and by the background loop,
- * which also takes up items of processes that died.
- */
-export function kickRegistrations(options = defaultRunnerOptions()): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    do {
-      again = false;
-      await drainRegistrations(options);
-    } while (again);
-  })()
-    .catch((error) => console.error("fleetskew: registering clusters from a kubeconfig failed:", (error as Error).message))
-    .finally(() => {
-      running = null;
-    });
-  return running;
+/** Runs waiting items in this process until none is left to fetch (tests and the benchmark); how many ran. */
+export function drainRegistrations(concurrency: number): Promise<number> {
+  return jobSystem().drain(registrationItemJob, concurrency);
 }

@@ -73,4 +73,16 @@ export function invalidateFleetList(cause: "change" | "sweep" = "change"): void 
   state.generation++;
   state.cached = null;
   if (cause === "change") dropSharedAnswers();
+  for (const listener of listeners) listener(cause);
+}
+
+const listeners = new Set<(cause: "change" | "sweep") => void>();
+
+/**
+ * Hears of every change this process makes to what the fleet list shows: `npm start`'s background
+ * process passes them on to the web process it serves (scripts/background.ts), whose list then shows
+ * a person's change at once and a sweep's news within seconds.
+ */
+export function onFleetListChange(listener: (cause: "change" | "sweep") => void): void {
+  listeners.add(listener);
 }

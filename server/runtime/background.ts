@@ -3,7 +3,7 @@ import { pruneAuthState } from "../auth/housekeeping";
 import { followApplications } from "../bundles/follower";
 import { followHubs } from "../hubs/follow";
 import { advanceRollouts } from "../rollouts/runner";
-import { kickRegistrations } from "../clusters/bulkRunner";
+import { registrationItemJob } from "../clusters/bulkRunner";
 import { Collector, defaultCollectorOptions } from "../collector/collector";
 import { loadSkewLimits } from "../fleet/skewLimits";
 import { appConfig } from "../config/current";
@@ -11,7 +11,7 @@ import { pruneHistory } from "../store/history";
 import { pruneProcesses } from "../store/processes";
 import { startHeartbeat } from "./heartbeat";
 import { processIdentity } from "./identity";
-import { startJobs, type Job } from "./jobs";
+import { defineRecurringJob, keepRecurring, startWorking, type JobType, type RecurringJob } from "./jobs";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -22,12 +22,12 @@ const FORGET_PROCESSES_MS = HOUR;
 let started = false;
 
 /**
- * The deployment's background jobs. Each runs once per interval in whichever process holds its lease
- * (server/runtime/jobs.ts), however many web replicas there are. Every one is also safe to run twice
- * (each change is conditional on the state it changes), so a lease lost mid-run costs a repeated
- * read, never a second write.
+ * The deployment's recurring background jobs. Each runs once per interval in whichever process
+ * fetches it from the job system (server/runtime/jobs.ts), however many processes there are. Every
+ * one is also safe to run twice (each change is conditional on the state it changes), so a lease lost
+ * mid-run costs a repeated read, never a second write.
  */
-export function backgroundJobs(config = appConfig(), now = () => Date.now()): Job[] {
+export function backgroundJobs(config = appConfig(), now = () => Date.now()): RecurringJob[] {
   return [
     // Bundle applications and acknowledgements move on by themselves: sets created after a restart
     // or deleted on the cluster, upgrades noticed when done, requests expired, acknowledgements
@@ -76,31 +76,47 @@ export function backgroundJobs(config = appConfig(), now = () => Date.now()): Jo
   ];
 }
 
+let recurring: JobType<Record<string, never>>[] | undefined;
+
+/** The recurring jobs, declared once per process (a job's name is its queue). */
+export function recurringJobs(config = appConfig()): JobType<Record<string, never>>[] {
+  recurring ??= backgroundJobs(config).map(defineRecurringJob);
+  return recurring;
+}
+
+export type BackgroundWork = { collector: Collector | undefined; stop: () => Promise<void> };
+
 /**
- * Work the web process does besides serving: its heartbeat, the background jobs under leases, and
- * the collector (which shares the fleet with every other collector through per-cluster leases),
- * unless FLEETSKEW_WEB_SWEEPS=0 leaves sweeping to collector workers.
+ * Background work besides serving, in whichever process runs it (the background process `npm start`
+ * starts beside the web server, or `npm run collector`): its heartbeat, the jobs of the job system
+ * (recurring jobs, registration items) and the collector (which shares the fleet with every other
+ * collector through per-cluster claims), unless `sweeps` is false.
  */
-export function startBackgroundWork(): void {
-  if (started) return;
+
+export async function startBackgroundWork(sweeps: boolean): Promise<BackgroundWork> {
+  if (started) throw new Error("background work is started once per process");
   started = true;
   const config = appConfig();
-  const identity = processIdentity("web");
+  // Background processes, `npm start`'s own and `npm run collector`'s alike, are collectors in /metrics.
+  const identity = processIdentity("collector");
   const report = (what: string) => (error: unknown) => console.error(`fleetskew: ${what} failed:`, (error as Error).message ?? error);
-  startHeartbeat(identity, report("heartbeat"));
-  startJobs(backgroundJobs(config), identity.name, (job, error) => console.error(`fleetskew: ${job.name}: ${error}`));
-  // Bulk registrations are a queue, not a job: each item is claimed under a lease of its own
-  // (server/store/registrationJobs.ts), so every process drains it, and items a stopped process
-  // held are taken up once their lease expires.
-  void kickRegistrations();
-  setInterval(() => void kickRegistrations(), 5_000).unref();
-  // Web processes behind collector workers only serve: a sweep's CPU would delay their answers.
-  if (!config.webSweeps) return;
-  void loadSkewLimits()
-    .then((limits) => {
-      const collector = new Collector(defaultCollectorOptions(config, identity.name, () => limits.current()));
-      // No stop on exit: each sweep is stored in one transaction, so an interrupted one leaves nothing behind.
-      collector.start(report("collector"));
-    })
-    .catch(report("starting the collector"));
+  const heartbeat = startHeartbeat(identity, report("heartbeat"));
+  registrationItemJob.options.concurrency = config.registrationConcurrency;
+  const jobs = recurringJobs(config);
+  const system = await startWorking([...jobs, registrationItemJob]);
+  const keeper = keepRecurring(jobs, report("scheduling the recurring jobs"));
+  let collector: Collector | undefined;
+  if (sweeps) {
+    const limits = await loadSkewLimits();
+    collector = new Collector(defaultCollectorOptions(config, identity.name, () => limits.current()));
+    collector.start(report("collector"));
+  }
+  return {
+    collector,
+    async stop() {
+      keeper.stop();
+      heartbeat.stop();
+      await Promise.all([collector?.stop(), system.stop()]);
+    },
+  };
 }

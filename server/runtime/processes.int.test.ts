@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { parse } from "yaml";
 import { schemaProblems } from "../../deploy/schemas";
 import { ConfigError } from "../config/env";
@@ -11,12 +12,12 @@ import { parseSecretKey } from "../secrets/secretBox";
 import type { Keyring } from "../secrets/keyring";
 import { agreeOnSecretKey, keyFingerprint } from "../secrets/sharedKey";
 import { getDb } from "../store/db";
-import { claimJob, listJobs } from "../store/processes";
+import { listJobs } from "../store/processes";
 import { addWorkerStats } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { startHeartbeat } from "./heartbeat";
 import { processIdentity } from "./identity";
-import { runJobIfDue, type Job } from "./jobs";
+import { defineJob, defineRecurringJob, enqueue, JobSystem } from "./jobs";
 
 /** What several processes on one database agree on: the secret key, background jobs, /metrics. */
 const db = useMigratedDatabase();
@@ -75,51 +76,109 @@ describe("one secret key for all processes", () => {
   });
 });
 
-describe("background jobs under a lease", () => {
-  const job = (name: string, run: () => Promise<unknown>, everyMs = 60_000, leaseMs = 30_000): Job => ({ name, everyMs, leaseMs, run });
+describe("background jobs in the job system", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const systems: JobSystem[] = [];
+  /** One process's job system (each test plays several processes on one database). */
+  const aProcess = () => {
+    const system = new JobSystem(true, () => undefined);
+    systems.push(system);
+    return system;
+  };
+  afterAll(() => Promise.all(systems.map((s) => s.stop())));
+  const waiting = async (name: string) =>
+    (
+      await getDb().$queryRawUnsafe<{ inSeconds: number }[]>(
+        `SELECT EXTRACT(EPOCH FROM (start_after - now()))::float8 AS "inSeconds" FROM pgboss.job WHERE name = $1 AND state = 'created'`,
+        name,
+      )
+    ).map((r) => r.inSeconds);
 
-  it("run once between many processes, and not again until the interval has passed", async () => {
+  it("a recurring job runs once between many processes, and not again until its interval has passed", async () => {
     let runs = 0;
-    const slow = job("test-once", async () => {
-      runs++;
-      await new Promise((r) => setTimeout(r, 200));
+    const once = defineRecurringJob({
+      name: "test-once",
+      everyMs: 60_000,
+      leaseMs: 30_000,
+      run: async () => {
+        runs++;
+        await sleep(200);
+      },
     });
-    const results = await Promise.all(["p1", "p2", "p3", "p4"].map((owner) => runJobIfDue(slow, owner)));
-    expect(results.filter((r) => r.ran)).toHaveLength(1);
+    const processes = [aProcess(), aProcess(), aProcess(), aProcess()];
+    await Promise.all(processes.map((p) => p.work([once])));
+    // Every process asks for a run as it starts: one waits, the others' are dropped.
+    await Promise.all(processes.map(() => enqueue(once, {})));
+    await expect.poll(() => runs, { timeout: 10_000 }).toBe(1);
+    // Two more polls of every process: nobody runs it again; the next run waits an interval away.
+    await sleep(4_500);
     expect(runs).toBe(1);
-    // Finished: the next run is an interval away, whoever looks.
-    expect((await Promise.all(["p1", "p2"].map((owner) => runJobIfDue(slow, owner)))).some((r) => r.ran)).toBe(false);
-    const state = (await listJobs()).find((j) => j.name === "test-once")!;
-    expect(state).toMatchObject({ runs: 1, failures: 0, leaseOwner: null, lastError: null });
+    const next = await waiting("test-once");
+    expect(next).toHaveLength(1);
+    expect(next[0]).toBeGreaterThan(50);
+    await Promise.all(processes.map(() => enqueue(once, {})));
+    expect(await waiting("test-once")).toHaveLength(1);
+    expect((await listJobs()).find((j) => j.name === "test-once")).toMatchObject({ runs: 1, failures: 0, lastError: null });
   });
 
-  it("are taken over when their holder dies mid-run: its lease expires", async () => {
-    // "dead" claims the job and never finishes, as a killed process would.
-    expect(await claimJob("test-takeover", "dead", 300)).not.toBeNull();
-    let runs = 0;
-    const work = job("test-takeover", async () => void runs++);
-    expect(await runJobIfDue(work, "alive")).toEqual({ ran: false });
-    await new Promise((r) => setTimeout(r, 400));
-    expect(await runJobIfDue(work, "alive")).toEqual({ ran: true });
-    expect(runs).toBe(1);
+  it("are taken over when their holder dies mid-run: its lease runs out and another process retries it", async () => {
+    let attempts: number[] = [];
+    const takeover = defineJob(
+      "test-takeover",
+      z.object({ cluster: z.string() }),
+      async (_, context) => {
+        attempts.push(context.attempt);
+        // The first attempt never ends, as in a process killed mid-run.
+        if (context.attempt === 1) await new Promise(() => undefined);
+      },
+      { leaseMs: 1_000, retryLimit: 2 },
+    );
+    const dead = aProcess();
+    await dead.work([takeover]);
+    await enqueue(takeover, { cluster: "prod-east" });
+    await expect.poll(() => attempts, { timeout: 10_000 }).toEqual([1]);
+    dead.abandon();
+    const alive = aProcess();
+    // Held: nobody else runs it, even after maintenance, while the lease lasts.
+    await alive.maintain();
+    expect(await alive.drain(takeover)).toBe(0);
+    await sleep(1_300);
+    await alive.maintain();
+    expect(await alive.drain(takeover)).toBe(1);
+    expect(attempts).toEqual([1, 2]);
+    attempts = [];
   });
 
   it("keep their lease while a run outlasts it, and count failures", async () => {
-    const long = job(
-      "test-renew",
-      async () => {
-        await new Promise((r) => setTimeout(r, 2_500));
+    let started = false;
+    let finished = false;
+    const long = defineRecurringJob({
+      name: "test-renew",
+      everyMs: 60_000,
+      leaseMs: 1_500,
+      run: async () => {
+        started = true;
+        await sleep(2_500);
+        finished = true;
         throw new Error("the cluster said no");
       },
-      60_000,
-      1_500,
-    );
-    const first = runJobIfDue(long, "holder");
-    await new Promise((r) => setTimeout(r, 1_800));
-    // Past the first lease's length, yet renewed: nobody else runs it.
-    expect(await runJobIfDue(long, "other")).toEqual({ ran: false });
-    expect(await first).toEqual({ ran: true, error: "the cluster said no" });
-    expect((await listJobs()).find((j) => j.name === "test-renew")).toMatchObject({ failures: 1, lastError: "the cluster said no" });
+    });
+    const holder = aProcess();
+    await holder.work([long]);
+    await enqueue(long, {});
+    await expect.poll(() => started, { timeout: 5_000 }).toBe(true);
+    await sleep(1_800);
+    // Past the first lease's length, yet renewed: maintenance leaves it, nobody else runs it.
+    const other = aProcess();
+    await other.maintain();
+    expect(await other.drain(long)).toBe(0);
+    expect(finished).toBe(false);
+    await expect.poll(() => finished, { timeout: 5_000 }).toBe(true);
+    // The next run, queued as this one began, is the only one waiting.
+    expect(await waiting("test-renew")).toHaveLength(1);
+    await expect
+      .poll(async () => (await listJobs()).find((j) => j.name === "test-renew"), { timeout: 5_000 })
+      .toMatchObject({ runs: 1, failures: 1, lastError: "the cluster said no" });
   });
 });
 

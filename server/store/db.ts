@@ -32,7 +32,9 @@ function connection(): { client: PrismaClient; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: embedded ? 1 : 10,
-    connectionTimeoutMillis: 5_000,
+    // The embedded database's connections take turns on its one session (embeddedSocket.ts): a new
+    // connection may wait for another process's transaction to end before it is answered.
+    connectionTimeoutMillis: embedded ? 30_000 : 5_000,
     // Keep the embedded database's one connection open rather than reconnecting after idling.
     idleTimeoutMillis: embedded ? 0 : 30_000,
   });
@@ -41,6 +43,25 @@ function connection(): { client: PrismaClient; pool: pg.Pool } {
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   holder.__fleetskewDb = { url, client, pool };
   return holder.__fleetskewDb;
+}
+
+/** Runs SQL text with positional values, as pg-boss expects of the database it is given. */
+export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> };
+
+/**
+ * This process's connections for the job system (pg-boss), instead of a pool of its own: with the
+ * embedded database there is one connection, and pg-boss's statements queue on it with Prisma's.
+ * pg-boss sends its own transactions as one multi-statement text (`BEGIN; …; COMMIT;`), which runs
+ * on one connection in one call, so they cannot interleave with a Prisma transaction either.
+ */
+export function jobDatabase(): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const result = (await getPool().query(text, values as unknown[] | undefined)) as unknown as pg.QueryResult | pg.QueryResult[];
+      // A multi-statement text answers one result per statement; pg-boss reads none of those.
+      return { rows: Array.isArray(result) ? (result.at(-1)?.rows ?? []) : result.rows };
+    },
+  };
 }
 
 export async function closeDb(): Promise<void> {

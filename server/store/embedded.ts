@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { serveEmbeddedSession } from "./embeddedSocket";
 
 export type EmbeddedDatabase = {
   /** A postgresql:// URL for the Unix socket, for Prisma and the migrate step alike. */
@@ -16,11 +16,12 @@ export type EmbeddedDatabase = {
  * Starts the embedded Postgres (PGlite) with its data under `dataDir/pgdata` and serves it on a
  * Unix socket, so everything above the connection is the same code as with a real server. PGlite
  * checks no password, so the socket is what keeps other local users out: it lives in a fresh
- * directory of mode 0700 (pglite-socket's `path` option), which only the console's own user can
+ * directory of mode 0700, which only the console's own user can
  * enter, rather than on a loopback port that any local process could open.
- * PGlite is a single session, so each client of it uses a pool of one (server/store/db.ts does).
- * The socket admits a few connections so that a pool reconnecting, or the migrate step's short-lived
- * client, is not turned away while an old connection is still being torn down.
+ * PGlite is a single session: the socket lets several connections take turns on it, one
+ * statement, extended-protocol sequence or transaction at a time (./embeddedSocket.ts), so the web
+ * server and its background process share it without interleaving; each process still uses a pool of
+ * one connection (server/store/db.ts), as a second connection of the same process would only wait.
  */
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const pgdata = path.join(dataDir, "pgdata");
@@ -29,9 +30,9 @@ export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDa
   await db.waitReady;
   // mkdtemp creates the directory with mode 0700; the path stays short, as socket paths must (108 bytes).
   const socketDir = await mkdtemp(path.join(os.tmpdir(), "fleetskew-db-"));
-  const server = new PGLiteSocketServer({ db, path: path.join(socketDir, ".s.PGSQL.5432"), maxConnections: 4 });
+  let server: Awaited<ReturnType<typeof serveEmbeddedSession>>;
   try {
-    await server.start();
+    server = await serveEmbeddedSession(db, path.join(socketDir, ".s.PGSQL.5432"));
   } catch (error) {
     await db.close().catch(() => undefined);
     await rm(socketDir, { recursive: true, force: true });

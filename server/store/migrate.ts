@@ -178,6 +178,13 @@ export async function grantRuntimeRole(ownerUrl: string, runtimeUrl: string): Pr
       await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${s} TO ${role}`);
       await client.query(`REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ${audit} FROM ${role}`);
       await client.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ${s}."_prisma_migrations" FROM ${role}`);
+      // The job system's schema (pg-boss, created by a migration): its rows, not its tables. Queues are
+      // partitions the owner creates in migrations; the runtime role only enqueues, fetches and finishes jobs.
+      const { rows: jobSchema } = await client.query<{ present: boolean }>("SELECT to_regnamespace('pgboss') IS NOT NULL AS present");
+      if (jobSchema[0]?.present) {
+        await client.query(`GRANT USAGE ON SCHEMA pgboss TO ${role}`);
+        await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA pgboss TO ${role}`);
+      }
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);

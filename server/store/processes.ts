@@ -1,66 +1,29 @@
 import { getDb } from "./db";
 
 /**
- * What several processes on one database agree on: background jobs run under a lease (once per
- * interval for the whole deployment), each process's heartbeat, and the secret key's fingerprint.
+ * What several processes on one database agree on: the runs of recurring background jobs (for
+ * /metrics; the jobs themselves are pg-boss's), each process's heartbeat, and the secret key's fingerprint.
  *
- * Times that decide who holds a lease come from the database's clock, not each process's, so two
- * hosts whose clocks disagree still agree on when a lease expired. Columns are `timestamp(3)` in UTC
+ * Times come from the database's clock, not each process's, so hosts whose clocks disagree still agree
+ * on how old a heartbeat is. Columns are `timestamp(3)` in UTC
  * (as Prisma writes them), hence `now() AT TIME ZONE 'UTC'`.
  */
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
-export type JobClaim = { name: string; runs: number };
-
 /**
- * Claims `name` for `owner` when it is due and nobody holds an unexpired lease on it; creates the
- * job on first use (due at once). Null when another process has it or it is not due yet.
+ * Records the end of one run of a recurring job (server/runtime/background.ts) for /metrics: runs
+ * counted, failures counted while they follow each other (0 after a success).
  */
-export async function claimJob(name: string, owner: string, leaseMs: number): Promise<JobClaim | null> {
-  const rows = await getDb().$queryRawUnsafe<{ name: string; runs: number }[]>(
-    `INSERT INTO "BackgroundJob" ("name", "nextRunAt", "leaseOwner", "leaseExpiresAt", "lastStartedAt")
-     VALUES ($1, ${NOW}, $2, ${NOW} + $3 * interval '1 millisecond', ${NOW})
+export async function recordJobRun(name: string, error: string | null): Promise<void> {
+  await getDb().$executeRawUnsafe(
+    `INSERT INTO "BackgroundJob" ("name", "lastFinishedAt", "runs", "failures", "lastError")
+     VALUES ($1, ${NOW}, 1, CASE WHEN $2::text IS NULL THEN 0 ELSE 1 END, $2::text)
      ON CONFLICT ("name") DO UPDATE
-       SET "leaseOwner" = EXCLUDED."leaseOwner", "leaseExpiresAt" = EXCLUDED."leaseExpiresAt", "lastStartedAt" = EXCLUDED."lastStartedAt"
-       WHERE "BackgroundJob"."nextRunAt" <= ${NOW}
-         AND ("BackgroundJob"."leaseExpiresAt" IS NULL OR "BackgroundJob"."leaseExpiresAt" < ${NOW})
-     RETURNING "name", "runs"`,
+       SET "lastFinishedAt" = ${NOW}, "runs" = "BackgroundJob"."runs" + 1, "lastError" = $2::text,
+           "failures" = CASE WHEN $2::text IS NULL THEN 0 ELSE "BackgroundJob"."failures" + 1 END`,
     name,
-    owner,
-    leaseMs,
-  );
-  return rows[0] ?? null;
-}
-
-/** Extends a lease still held by `owner`; false when it was lost (expired and taken over). */
-export async function renewJob(name: string, owner: string, leaseMs: number): Promise<boolean> {
-  const n = await getDb().$executeRawUnsafe(
-    `UPDATE "BackgroundJob" SET "leaseExpiresAt" = ${NOW} + $3 * interval '1 millisecond'
-     WHERE "name" = $1 AND "leaseOwner" = $2`,
-    name,
-    owner,
-    leaseMs,
-  );
-  return n === 1;
-}
-
-/**
- * Releases the lease and schedules the next run `everyMs` from now; false when the lease had been
- * lost meanwhile (the run's work is then done twice at worst, never lost).
- */
-export async function finishJob(name: string, owner: string, everyMs: number, error: string | null): Promise<boolean> {
-  const n = await getDb().$executeRawUnsafe(
-    `UPDATE "BackgroundJob"
-     SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "lastFinishedAt" = ${NOW},
-         "nextRunAt" = ${NOW} + $3 * interval '1 millisecond',
-         "runs" = "runs" + 1, "failures" = CASE WHEN $4::text IS NULL THEN 0 ELSE "failures" + 1 END, "lastError" = $4::text
-     WHERE "name" = $1 AND "leaseOwner" = $2`,
-    name,
-    owner,
-    everyMs,
     error,
   );
-  return n === 1;
 }
 
 export type JobState = {
@@ -68,7 +31,6 @@ export type JobState = {
   runs: number;
   failures: number;
   lastFinishedAt: Date | null;
-  leaseOwner: string | null;
   lastError: string | null;
 };
 
@@ -79,7 +41,6 @@ export async function listJobs(): Promise<JobState[]> {
     runs: r.runs,
     failures: r.failures,
     lastFinishedAt: r.lastFinishedAt,
-    leaseOwner: r.leaseOwner,
     lastError: r.lastError,
   }));
 }

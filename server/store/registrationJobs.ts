@@ -1,18 +1,18 @@
 import { auditRow, type AuditInput } from "./audit";
 import { clusterRow, type NewCluster } from "./clusters";
-import { getDb } from "./db";
+import { getDb, type SqlExecutor } from "./db";
 
 /**
- * Bulk registrations: a job and its items (one per kubeconfig context). The job and every item are
- * created in one transaction with the audit event. Items are claimed one at a time under a lease
- * with FOR UPDATE SKIP LOCKED, as the collector claims sweeps, so any number of processes work on
- * the same job, no item is tested twice at once, and an item whose process died is taken up again
- * once its lease has expired.
+ * Bulk registrations: a job and its items (one per kubeconfig context). The job, every item, the
+ * audit event and the background work for each item (a job of the job system, enqueued through the
+ * same transaction) are created at once. The job system hands each item to one process at a time; an
+ * attempt takes the item (`heldBy`), and only the attempt holding it records its end, so an attempt
+ * the job system gave up on as expired cannot write over its retry.
  */
 export type RegistrationItemStatus = "pending" | "testing" | "registered" | "duplicate" | "failed";
 export const FINISHED_STATUSES: readonly RegistrationItemStatus[] = ["registered", "duplicate", "failed"];
 
-export type NewRegistrationItem = { context: string; name: string; apiUrl: string; sealedCredentials: Buffer };
+export type NewRegistrationItem = { id: string; context: string; name: string; apiUrl: string; sealedCredentials: Buffer };
 
 export type RegistrationItemRecord = {
   position: number;
@@ -56,13 +56,16 @@ type Actor = Omit<AuditInput, "action" | "targetType" | "targetId">;
 export async function insertRegistrationJob(
   job: { id: string; createdBy: string; createdByRole: string; labels: Record<string, string>; items: NewRegistrationItem[] },
   actor: Actor,
+  /** Enqueues each item's background work in the same transaction. */
+  enqueueItems: (db: SqlExecutor, itemIds: string[]) => Promise<void>,
 ): Promise<void> {
-  await getDb().$transaction([
-    getDb().registrationJob.create({
+  await getDb().$transaction(async (tx) => {
+    await tx.registrationJob.create({
       data: { id: job.id, createdBy: job.createdBy, createdByRole: job.createdByRole, labels: job.labels },
-    }),
-    getDb().registrationJobItem.createMany({
+    });
+    await tx.registrationJobItem.createMany({
       data: job.items.map((item, position) => ({
+        id: item.id,
         jobId: job.id,
         position,
         context: item.context,
@@ -70,8 +73,8 @@ export async function insertRegistrationJob(
         apiUrl: item.apiUrl,
         sealedCredentials: new Uint8Array(item.sealedCredentials),
       })),
-    }),
-    getDb().auditEvent.create({
+    });
+    await tx.auditEvent.create({
       data: auditRow({
         ...actor,
         action: "cluster.bulk-register",
@@ -80,23 +83,24 @@ export async function insertRegistrationJob(
         summary: `started registering ${job.items.length} cluster(s) from a kubeconfig`,
         details: { ...actor.details, clusters: job.items.map((i) => ({ context: i.context, name: i.name, apiUrl: i.apiUrl })) },
       }),
-    }),
-  ]);
+    });
+    await enqueueItems(
+      { executeSql: async (text, values) => ({ rows: await tx.$queryRawUnsafe<Record<string, unknown>[]>(text, ...(values ?? [])) }) },
+      job.items.map((i) => i.id),
+    );
+  });
 }
 
-/** Claims the next item nobody holds: a pending one, or one whose worker's lease ran out. */
-export async function claimRegistrationItem(worker: string, leaseMs: number, now = new Date()): Promise<ClaimedRegistrationItem | null> {
-  const until = new Date(now.getTime() + leaseMs);
+/**
+ * Takes an item for one attempt of its background work: marks it being tested, held by `holder`, and
+ * counts the attempt. Null when the item is finished (a retry of work already done) or gone.
+ */
+export async function takeRegistrationItem(itemId: string, holder: string): Promise<ClaimedRegistrationItem | null> {
   const rows = await getDb().$queryRaw<(Omit<ClaimedRegistrationItem, "sealedCredentials"> & { sealedCredentials: Uint8Array | null })[]>`
     UPDATE "RegistrationJobItem" i
-    SET "status" = 'testing', "leaseOwner" = ${worker}, "leaseExpiresAt" = ${until}, "attempts" = i."attempts" + 1
+    SET "status" = 'testing', "heldBy" = ${holder}, "attempts" = i."attempts" + 1
     FROM "RegistrationJob" j
-    WHERE j."id" = i."jobId" AND i."id" = (
-      SELECT "id" FROM "RegistrationJobItem"
-      WHERE "status" = 'pending' OR ("status" = 'testing' AND "leaseExpiresAt" < ${now})
-      ORDER BY "status", "jobId", "position"
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED)
+    WHERE j."id" = i."jobId" AND i."id" = ${itemId}::uuid AND i."status" IN ('pending', 'testing')
     RETURNING i."id" AS "id", i."jobId" AS "jobId", i."position" AS "position", i."context" AS "context", i."name" AS "name",
               i."apiUrl" AS "apiUrl", i."sealedCredentials" AS "sealedCredentials", i."attempts" AS "attempts",
               j."createdBy" AS "createdBy", j."createdByRole" AS "createdByRole", j."labels" AS "labels"`;
@@ -112,18 +116,17 @@ export type ItemOutcome = {
   openshiftVersion?: string | null;
 };
 
-/** Records an item's end while the worker still holds it; false when the lease was lost. The credentials are dropped. */
-export async function finishRegistrationItem(itemId: string, worker: string, outcome: ItemOutcome, now = new Date()): Promise<boolean> {
+/** Records an item's end while `holder` still holds it; false when a later attempt took it. The credentials are dropped. */
+export async function finishRegistrationItem(itemId: string, holder: string, outcome: ItemOutcome, now = new Date()): Promise<boolean> {
   const { count } = await getDb().registrationJobItem.updateMany({
-    where: { id: itemId, leaseOwner: worker, status: "testing" },
+    where: { id: itemId, heldBy: holder, status: "testing" },
     data: {
       status: outcome.status,
       reason: outcome.reason,
       clusterName: outcome.clusterName ?? null,
       openshiftVersion: outcome.openshiftVersion ?? null,
       sealedCredentials: null,
-      leaseOwner: null,
-      leaseExpiresAt: null,
+      heldBy: null,
       finishedAt: now,
     },
   });
@@ -131,7 +134,7 @@ export async function finishRegistrationItem(itemId: string, worker: string, out
 }
 
 export type RegisterOutcome =
-  { status: "registered" } | { status: "duplicate"; clusterName: string; reason: string } | { status: "lease-lost" };
+  { status: "registered" } | { status: "duplicate"; clusterName: string; reason: string } | { status: "taken-over" };
 
 /**
  * Registers the cluster an item tested, in one transaction with its audit event and the item's end.
@@ -141,7 +144,7 @@ export type RegisterOutcome =
  * cluster (an admin and a reader context, say) never both register it.
  */
 export async function registerItemCluster(
-  item: { id: string; worker: string; openshiftVersion: string | null },
+  item: { id: string; holder: string; openshiftVersion: string | null },
   cluster: NewCluster & { openshiftClusterId: string | null },
   audit: AuditInput,
   now = new Date(),
@@ -149,8 +152,8 @@ export async function registerItemCluster(
   return getDb().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`fleetskew-registration:${cluster.openshiftClusterId ?? cluster.apiUrl}`}))`;
     const held = await tx.$queryRaw<{ id: string }[]>`
-      SELECT "id" FROM "RegistrationJobItem" WHERE "id" = ${item.id}::uuid AND "leaseOwner" = ${item.worker} AND "status" = 'testing' FOR UPDATE`;
-    if (held.length === 0) return { status: "lease-lost" as const };
+      SELECT "id" FROM "RegistrationJobItem" WHERE "id" = ${item.id}::uuid AND "heldBy" = ${item.holder} AND "status" = 'testing' FOR UPDATE`;
+    if (held.length === 0) return { status: "taken-over" as const };
     const same = await tx.cluster.findFirst({
       where: {
         OR: [
@@ -184,8 +187,7 @@ export async function registerItemCluster(
         clusterName: outcome.status === "duplicate" ? outcome.clusterName : cluster.name,
         openshiftVersion: item.openshiftVersion,
         sealedCredentials: null,
-        leaseOwner: null,
-        leaseExpiresAt: null,
+        heldBy: null,
         finishedAt: now,
       },
     });
