@@ -10,7 +10,6 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "pg",
     "@electric-sql/pglite",
-    "@electric-sql/pglite-socket",
     "@kubernetes/client-node",
   ],
   poweredByHeader: false,
