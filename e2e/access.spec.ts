@@ -27,6 +27,7 @@ test("the admin signs in, sees the fleet and every section, and creates a techni
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
     "Fleet",
     "Preview",
+    "Rollouts",
     "Bundles",
     "Acknowledgements",
     "Audit",
