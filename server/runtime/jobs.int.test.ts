@@ -5,6 +5,8 @@ import { z } from "zod";
 import { closeDb } from "../store/db";
 import { grantRuntimeRole, migrate } from "../store/migrate";
 import { createTestDatabase, migrationsDir } from "../testing/postgres";
+import { registrationItemJob } from "../clusters/bulkRunner";
+import { backgroundJobs } from "./background";
 import { defineJob, JobSystem } from "./jobs";
 
 /**
@@ -38,6 +40,12 @@ describe("the job system, as the runtime role", () => {
     cleanups.push(() => db.drop());
     cleanups.push(() => closeDb());
     await migrate(db.url, { dir: migrationsDir });
+    // Every job the code defines has its queue from a migration: the runtime role could not make it.
+    const queues = new pg.Client({ connectionString: db.url });
+    await queues.connect();
+    const made = (await queues.query<{ name: string }>("SELECT name FROM pgboss.queue")).rows.map((r) => r.name);
+    await queues.end();
+    expect([...backgroundJobs().map((j) => j.name), registrationItemJob.name].filter((name) => !made.includes(name))).toEqual([]);
     const runtime = new URL(db.url);
     runtime.username = role;
     expect(await grantRuntimeRole(db.url, runtime.toString())).toMatchObject({ role });

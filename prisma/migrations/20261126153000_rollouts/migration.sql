@@ -67,3 +67,7 @@ ALTER TABLE "RolloutWave" ADD CONSTRAINT "RolloutWave_rolloutId_fkey" FOREIGN KE
 -- AddForeignKey
 ALTER TABLE "RolloutCluster" ADD CONSTRAINT "RolloutCluster_rolloutId_fkey" FOREIGN KEY ("rolloutId") REFERENCES "Rollout"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+
+-- The rollout runner's recurring job (server/runtime/background.ts): its queue is a partition of
+-- pgboss.job, which only the owner can create.
+SELECT pgboss.create_queue('rollouts', '{"policy":"stately","retryLimit":0,"expireInSeconds":120}');
