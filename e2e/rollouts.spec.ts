@@ -20,6 +20,16 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   );
   await ensureUser(request, TECH);
   await ensureUser(request, APPROVER);
+  // Each cluster is checked from its last sweep: plan once all six have been read.
+  await expect
+    .poll(
+      async () => {
+        const list = (await (await request.get("/api/v1/clusters?q=ro-&limit=10")).json()) as { clusters: { version: string | null }[] };
+        return list.clusters.filter((c) => c.version).length;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe(6);
 
   // The fleet view's filter carries over to the plan.
   await signIn(page, TECH.username, TECH.password);
