@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN_PASSWORD, register, signIn, snap } from "./helpers";
+import { ADMIN_PASSWORD, hydrated, register, signIn, snap } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -37,6 +37,7 @@ test("the admin signs in, sees the fleet and every section, and creates a techni
 
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
   await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+  await hydrated(page);
   const form = page.getByRole("form", { name: "Create user" });
   await form.getByLabel("Username").fill(TECH.username);
   await form.getByLabel("Display name").fill("Field Technician");
