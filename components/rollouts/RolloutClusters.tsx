@@ -35,7 +35,7 @@ export function RolloutClusters({
           All
         </Link>
         {Object.entries(STATE_WORDS)
-          .filter(([s]) => s !== "waiting-for-window" && (counts[s] ?? 0) > 0)
+          .filter(([s]) => s !== "waiting-for-window" && s !== "awaiting-release" && (counts[s] ?? 0) > 0)
           .map(([s, w]) => (
             <Link
               key={s}

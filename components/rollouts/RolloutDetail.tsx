@@ -7,10 +7,11 @@ import { rolloutEndpoints, type RolloutView } from "@/server/rollouts/contract";
 import { ApiError, call } from "../api";
 import type { Seed } from "../seed";
 import { Alert, Button, Section, TextInput } from "../ui";
+import { ClusterDecisions } from "./ClusterDecisions";
 import { STATE_WORDS, STATUS_WORDS, stateSegments } from "./words";
 
 type Me = { id: string; username: string; role: string };
-type Action = "approve" | "pause" | "resume" | "abort";
+type Action = "approve" | "pause" | "resume" | "abort" | "release";
 
 const may = (role: string, roles: string[]) => role === "admin" || roles.includes(role);
 
@@ -63,7 +64,11 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
     setBusy(true);
     setError(null);
     try {
-      const next = await call(rolloutEndpoints[action], { params: { id: String(view.number) }, body: { comment } });
+      const params = { id: String(view.number) };
+      const next =
+        action === "release"
+          ? await call(rolloutEndpoints.release, { params, body: { wave: view.awaitingRelease!, comment } })
+          : await call(rolloutEndpoints[action], { params, body: { comment } });
       client.setQueryData(["rollouts", view.number], next);
       setComment("");
       router.refresh();
@@ -75,6 +80,11 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
   };
   const actions: [Action, string, boolean][] = [
     ["approve", "Approve and start", view.status === "awaiting-approval" && may(me.role, ["approver"]) && view.createdBy !== me.username],
+    [
+      "release",
+      `Release ${view.awaitingRelease === null ? "" : (view.waves[view.awaitingRelease]?.name ?? "")}`,
+      view.awaitingRelease !== null && ["running", "paused"].includes(view.status) && may(me.role, ["approver"]),
+    ],
     ["pause", "Pause", view.status === "running" && may(me.role, ["technician", "approver"])],
     ["resume", "Resume", view.status === "paused" && may(me.role, ["approver"])],
     ["abort", "Abort", ["awaiting-approval", "running", "paused"].includes(view.status) && may(me.role, ["approver"])],
@@ -89,6 +99,11 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
       >
         <div className="grid gap-3" data-testid="rollout-status" data-status={view.status}>
           {view.statusReason ? <Alert tone={view.status === "paused" ? "error" : "info"}>{view.statusReason}</Alert> : null}
+          {view.awaitingRelease !== null && ["running", "paused"].includes(view.status) ? (
+            <Alert tone="info">
+              {view.waves[view.awaitingRelease]?.name} waits for an approver to release it; the plan asks for each wave to be released.
+            </Alert>
+          ) : null}
           {view.status === "awaiting-approval" && view.createdBy === me.username ? (
             <p className="text-sm text-muted">Someone else with the approver role starts it.</p>
           ) : null}
@@ -119,7 +134,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
                 <Button
                   key={action}
                   type="button"
-                  variant={action === "abort" ? "danger" : action === "approve" ? "primary" : "secondary"}
+                  variant={action === "abort" ? "danger" : action === "approve" || action === "release" ? "primary" : "secondary"}
                   disabled={busy}
                   onClick={() => act(action)}
                 >
@@ -134,6 +149,14 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
       <Section title="Waves" description="Each wave starts when the one before has finished and soaked, inside its clusters' windows.">
         <Waves view={view} />
       </Section>
+      {["awaiting-approval", "running", "paused"].includes(view.status) && ["approver", "admin"].includes(me.role) ? (
+        <Section
+          title="Skip, retry or include clusters"
+          description="Skipping ends a cluster's part in the rollout; retrying writes a failed cluster again in its wave's turn; an admin may include a cluster its checks excluded. Each decision is recorded with its reason."
+        >
+          <ClusterDecisions view={view} me={me} />
+        </Section>
+      ) : null}
     </>
   );
 }

@@ -3,6 +3,7 @@ export const STATE_WORDS: Record<string, { label: string; className: string }> =
   pending: { label: "Pending", className: "bg-line" },
   "waiting-window": { label: "Waiting for window", className: "bg-warn" },
   "waiting-for-window": { label: "Waiting for window", className: "bg-warn" },
+  "awaiting-release": { label: "Waiting to be released", className: "bg-warn" },
   running: { label: "Running", className: "bg-accent" },
   succeeded: { label: "Succeeded", className: "bg-ok" },
   failed: { label: "Failed", className: "bg-danger" },

@@ -70,7 +70,7 @@ export const WaveView = z.strictObject({
   releasedBy: z.string().nullable(),
   total: z.number().int(),
   counts: Counts,
-  state: z.enum(["pending", "waiting-for-window", "running", "succeeded", "failed"]),
+  state: z.enum(["pending", "waiting-for-window", "awaiting-release", "running", "succeeded", "failed"]),
 });
 export type WaveView = z.output<typeof WaveView>;
 
@@ -94,6 +94,11 @@ export const RolloutView = RolloutSummary.extend({
   excluded: z.number().int(),
   failureBudget: z.number().int().meta({ description: "How many clusters may fail before the rollout pauses" }),
   failed: z.number().int(),
+  awaitingRelease: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "The index of the wave that waits for an approver to release it (plans with releaseEachWave), else null" }),
 }).meta({ id: "Rollout" });
 export type RolloutView = z.output<typeof RolloutView>;
 
@@ -139,7 +144,39 @@ const action = (
     answer: RolloutView,
   });
 
+const ClusterName = z.string().trim().min(1).max(253);
+const DECISION_STATES = ["pending", "waiting-window", "running", "failed", "excluded"] as const;
+
+/** Skip, retry or include clusters of a rollout: named, or every cluster in one state. */
+export const ClusterDecision = z
+  .strictObject({
+    action: z.enum(["skip", "retry", "include"]),
+    clusters: z.array(ClusterName).min(1, "clusters: name at least one cluster").max(1000, "clusters: at most 1000 at once").optional(),
+    inState: z.enum(DECISION_STATES).optional(),
+    comment: z.string().trim().min(3, "comment: say why (at least 3 characters)").max(2000, "comment: at most 2000 characters"),
+  })
+  .refine((d) => (d.clusters ? 1 : 0) + (d.inState ? 1 : 0) === 1, {
+    message: "clusters or inState: name the clusters, or the state whose clusters to change (one of the two)",
+  })
+  .meta({ id: "RolloutClusterDecision" });
+export type ClusterDecision = z.output<typeof ClusterDecision>;
+
+export const ClusterRollout = RolloutSummary.extend({
+  clusterState: z.enum(ROLLOUT_CLUSTER_STATES),
+  clusterReason: z.string().nullable(),
+  clusterFinishedAt: isoDate().nullable(),
+}).meta({ id: "ClusterRollout" });
+export type ClusterRollout = z.output<typeof ClusterRollout>;
+
 export const rolloutEndpoints = {
+  ofCluster: endpoint({
+    method: "GET",
+    path: "/api/v1/clusters/{name}/rollouts",
+    summary: "The rollouts that took a cluster in or left it out, newest first (at most 50)",
+    access: "any",
+    params: z.object({ name: z.string().min(1).max(253) }),
+    answer: z.strictObject({ rollouts: z.array(ClusterRollout) }),
+  }),
   list: endpoint({
     method: "GET",
     path: "/api/v1/rollouts",
@@ -199,6 +236,33 @@ export const rolloutEndpoints = {
     ["approver"],
     "Also the way on after the failure budget paused it: the decision is recorded.",
   ),
+  release: endpoint({
+    method: "POST",
+    path: "/api/v1/rollouts/{id}/release",
+    summary: "Release the wave a rollout waits on (plans with releaseEachWave)",
+    description:
+      "`wave` names the wave being released (the rollout's `awaitingRelease`), so a stale page cannot release the wave after it. Its clusters then start inside their windows.",
+    access: ["approver"],
+    params: RolloutParams,
+    body: z.strictObject({
+      wave: z.number().int().min(1).max(10_000),
+      comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default(""),
+    }),
+    errors: [409],
+    answer: RolloutView,
+  }),
+  decide: endpoint({
+    method: "POST",
+    path: "/api/v1/rollouts/{id}/clusters",
+    summary: "Skip, retry or include clusters of a rollout",
+    description:
+      "skip (approver): pending, waiting, running or failed clusters end as skipped; a step already written stays written. retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
+    access: ["approver"],
+    params: RolloutParams,
+    body: ClusterDecision,
+    errors: [409],
+    answer: z.strictObject({ changed: z.array(z.string()), rollout: RolloutView }),
+  }),
   abort: action(
     "abort",
     "Abort a rollout for good (a comment saying why is required)",

@@ -7,6 +7,7 @@ import { auditActor, type Actor } from "../auth/actor";
 import { formatDuration } from "../domain/rollouts/duration";
 import { resolveAmount, type Amount } from "../domain/rollouts/amount";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
 import {
   changeRolloutStatus,
@@ -15,12 +16,13 @@ import {
   rolloutClusters,
   rolloutCounts,
   rolloutWaves,
+  rolloutsOfCluster,
   type RolloutRecord,
   type RolloutStatus,
 } from "../store/rollouts";
 import { describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
-import type { RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
+import type { ClusterRollout, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
 
 const amountText = (a: Amount | undefined | null) => (!a ? null : "count" in a ? String(a.count) : `${a.percent}%`);
 
@@ -67,6 +69,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     wave[c.state] = c.count;
     perWave.set(c.wave, wave);
   }
+  const awaitingRelease = waveAwaitingRelease(request, waves, counts);
   const included = Object.entries(all).reduce((n, [state, count]) => (state === "excluded" ? n : n + count), 0);
   const s = request.strategy;
   return {
@@ -87,14 +90,25 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     waves: waves.map((w) => {
       const c = perWave.get(w.index) ?? {};
       const total = Object.values(c).reduce((a, b) => a + b, 0);
-      return { ...w, total, counts: c, state: waveState(c, total) };
+      return { ...w, total, counts: c, state: w.index === awaitingRelease ? ("awaiting-release" as const) : waveState(c, total) };
     }),
     counts: all,
     included,
     excluded: all.excluded ?? 0,
     failureBudget: resolveAmount(s.maxFailures, included),
     failed: all.failed ?? 0,
+    awaitingRelease,
   };
+}
+
+/** The rollouts a cluster was part of (or excluded from), with its own state in each. */
+export async function clusterRollouts(name: string): Promise<ClusterRollout[]> {
+  return (await rolloutsOfCluster(name)).map((r) => ({
+    ...summaryOf(r),
+    clusterState: r.clusterState,
+    clusterReason: r.clusterReason,
+    clusterFinishedAt: r.clusterFinishedAt,
+  }));
 }
 
 export async function rolloutSummaries(): Promise<RolloutSummary[]> {

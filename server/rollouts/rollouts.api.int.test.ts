@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as abortRoute } from "@/app/api/v1/rollouts/[id]/abort/route";
 import { POST as approveRoute } from "@/app/api/v1/rollouts/[id]/approve/route";
-import { GET as clustersRoute } from "@/app/api/v1/rollouts/[id]/clusters/route";
+import { GET as clustersRoute, POST as decideRoute } from "@/app/api/v1/rollouts/[id]/clusters/route";
+import { POST as releaseRoute } from "@/app/api/v1/rollouts/[id]/release/route";
+import { GET as clusterRolloutsRoute } from "@/app/api/v1/clusters/[name]/rollouts/route";
 import { POST as pauseRoute } from "@/app/api/v1/rollouts/[id]/pause/route";
 import { POST as resumeRoute } from "@/app/api/v1/rollouts/[id]/resume/route";
 import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
@@ -334,4 +336,108 @@ describe("the fleet view of a rollout", () => {
     expect(excluded.clusters.map((c: { name: string }) => c.name)).toEqual(["prod-east-422"]);
     expect((await fleetListRoute(request("/api/v1/clusters?rollout=first", { cookie: vic }))).status).toBe(400);
   });
+});
+
+describe("people's decisions about a rollout's clusters and waves", () => {
+  const decide = (id: string, cookie: string, body: Record<string, unknown>) =>
+    decideRoute(request(`/api/v1/rollouts/${id}/clusters`, { method: "POST", cookie, body }), params({ id }));
+  const release = (id: string, cookie: string, wave: number) =>
+    releaseRoute(request(`/api/v1/rollouts/${id}/release`, { method: "POST", cookie, body: { wave } }), params({ id }));
+  const view = async (id: string, cookie: string) => (await getRoute(request(`/api/v1/rollouts/${id}`, { cookie }), params({ id }))).json();
+  const states = async (id: string, cookie: string) =>
+    Object.fromEntries(
+      (await (await clustersRoute(request(`/api/v1/rollouts/${id}/clusters`, { cookie }), params({ id }))).json()).clusters.map(
+        (c: { clusterName: string; state: string }) => [c.clusterName, c.state],
+      ),
+    );
+
+  it("includes an excluded cluster (admins only), skips, retries a failed cluster, and releases each wave, each audited", async () => {
+    const [ada, alice, tom] = [await signIn("ada"), await signIn("alice"), await signIn("tom")];
+    const rollout = await (
+      await post(
+        tom,
+        upgrade({ strategy: { canaries: 1, maxConcurrency: 1, maxFailures: 0, progressDeadline: "1h", releaseEachWave: true } }),
+      )
+    ).json();
+    const id = rollout.id as string;
+
+    // Include: admins only, with a reason; the cluster joins the last wave.
+    const including = { action: "include", clusters: ["prod-east-422"], comment: "checked by hand, CHG-77" };
+    expect((await decide(id, tom, including)).status).toBe(403);
+    const byApprover = await decide(id, alice, including);
+    expect([byApprover.status, (await byApprover.json()).error]).toEqual([403, "Only an admin may include a cluster its checks excluded"]);
+    const included = await decide(id, ada, including);
+    expect(included.status).toBe(200);
+    expect((await included.json()).changed).toEqual(["prod-east-422"]);
+    const rows = (
+      await getPool().query(
+        `SELECT "wave", "state", "includedBy", "includedWhy" FROM "RolloutCluster" WHERE "clusterName" = 'prod-east-422' AND "rolloutId" = $1`,
+        [id],
+      )
+    ).rows;
+    expect(rows).toEqual([{ wave: 1, state: "pending", includedBy: "ada", includedWhy: "checked by hand, CHG-77" }]);
+    // ...and is skipped again, by name; a bad request names its field and changes nothing.
+    const both = await decide(id, alice, { action: "skip", clusters: ["legacy"], inState: "pending", comment: "either" });
+    expect([both.status, (await both.json()).error]).toEqual([400, expect.stringMatching(/clusters or inState/)]);
+    expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "no" })).status).toBe(400);
+    expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "not this time" })).status).toBe(200);
+
+    expect((await act(approveRoute, "approve", id, alice)).status).toBe(200);
+    await advanceRollouts();
+    expect(await states(id, alice)).toMatchObject({ legacy: "running", "prod-east": "pending", "prod-east-422": "skipped" });
+    // Past its deadline the canary fails, and the canaries tolerate no failure: the rollout pauses.
+    await advanceRollouts(new Date(Date.now() + 2 * 3600_000));
+    expect(await states(id, alice)).toMatchObject({ legacy: "failed" });
+    expect((await view(id, alice)).status).toBe("paused");
+
+    // Retry: approvers, failed clusters only.
+    expect((await decide(id, tom, { action: "retry", clusters: ["legacy"], comment: "try again" })).status).toBe(403);
+    const retried = await decide(id, alice, { action: "retry", inState: "failed", comment: "node replaced" });
+    expect((await retried.json()).changed).toEqual(["legacy"]);
+    const again = await decide(id, alice, { action: "retry", clusters: ["legacy"], comment: "once more" });
+    expect([again.status, (await again.json()).error]).toEqual([409, "Nothing retried: none of them has failed"]);
+    const reset = (
+      await getPool().query(
+        `SELECT "state", "startedAt", "writtenAt" FROM "RolloutCluster" WHERE "clusterName" = 'legacy' AND "rolloutId" = $1`,
+        [id],
+      )
+    ).rows[0];
+    expect(reset).toEqual({ state: "pending", startedAt: null, writtenAt: null });
+
+    // Skip the canary: the next wave now waits for an approver to release it.
+    expect((await decide(id, alice, { action: "skip", clusters: ["legacy"], comment: "done by hand" })).status).toBe(200);
+    await act(resumeRoute, "resume", id, alice);
+    await advanceRollouts();
+    const waiting = await view(id, alice);
+    expect(waiting.awaitingRelease).toBe(1);
+    expect(waiting.waves.map((w: { state: string }) => w.state)).toEqual(["succeeded", "awaiting-release"]);
+    expect(await states(id, alice)).toMatchObject({ "prod-east": "pending" });
+
+    expect((await release(id, tom, 1)).status).toBe(403);
+    const stale = await release(id, alice, 2);
+    expect([stale.status, (await stale.json()).error]).toEqual([409, expect.stringMatching(/waits for wave 1, not wave 2/)]);
+    const released = await release(id, alice, 1);
+    expect(released.status).toBe(200);
+    expect(await released.json()).toMatchObject({ awaitingRelease: null });
+    expect((await release(id, alice, 1)).status).toBe(409);
+    await advanceRollouts();
+    expect(await states(id, alice)).toMatchObject({ "prod-east": "running" });
+
+    const events = (await listAudit()).filter((e) => e.targetId === String(rollout.number)).map((e) => `${e.actor} ${e.action}`);
+    expect(events).toEqual(
+      expect.arrayContaining(["ada rollout.include", "alice rollout.skip", "alice rollout.retry", "alice rollout.release-wave"]),
+    );
+
+    // A cluster's page lists the rollouts it was part of, with its state in each.
+    const vic = await signIn("vic");
+    const ofLegacy = await (
+      await clusterRolloutsRoute(request("/api/v1/clusters/legacy/rollouts", { cookie: vic }), params({ name: "legacy" }))
+    ).json();
+    expect(ofLegacy.rollouts[0]).toMatchObject({
+      number: rollout.number,
+      clusterState: "skipped",
+      clusterReason: "skipped by alice: done by hand",
+    });
+    await act(abortRoute, "abort", id, alice, "test over");
+  }, 60_000);
 });

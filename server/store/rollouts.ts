@@ -365,10 +365,116 @@ export async function changeRolloutClusters(
   return changed.map((c) => c.clusterName);
 }
 
-export async function releaseWave(rolloutId: string, index: number, by: string): Promise<boolean> {
-  const result = await getDb().rolloutWave.updateMany({
-    where: { rolloutId, index, releasedAt: null },
-    data: { releasedAt: new Date(), releasedBy: by },
+/** Marks a wave released by `by`, with its audit event; false when it was released already. */
+export async function releaseWave(rolloutId: string, index: number, by: string, audit: AuditInput): Promise<boolean> {
+  return getDb().$transaction(async (tx) => {
+    const result = await tx.rolloutWave.updateMany({
+      where: { rolloutId, index, releasedAt: null },
+      data: { releasedAt: new Date(), releasedBy: by },
+    });
+    if (result.count !== 1) return false;
+    const { number } = await tx.rollout.findUniqueOrThrow({ where: { id: rolloutId }, select: { number: true } });
+    await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, rollout: number, wave: index } }) });
+    return true;
   });
-  return result.count === 1;
+}
+
+export type ClusterActionResult = { changed: string[]; number: number };
+
+/**
+ * A person's decision about some of a rollout's clusters, with its audit event, in one transaction
+ * under the rollout's row lock (the runner's changes are conditional on the state, so a step the
+ * runner moved on meanwhile is left alone and not counted as changed).
+ *
+ * - skip: the cluster ends as skipped; a step already written stays written but is no longer followed.
+ * - retry: a failed cluster goes back to pending, its step's times cleared, so the runner writes it again.
+ * - include: an excluded cluster joins the last wave, with who included it and why; a cluster held
+ *   by another rollout that has not ended cannot be included.
+ */
+export async function decideRolloutClusters(
+  rolloutId: string,
+  action: "skip" | "retry" | "include",
+  selection: { names: string[] } | { state: RolloutClusterState },
+  options: { allowedStatuses: readonly RolloutStatus[]; by: string; why: string },
+  audit: (current: RolloutRecord, changed: string[]) => AuditInput,
+): Promise<ClusterActionResult | { refused: string }> {
+  return getDb().$transaction(
+    async (tx) => {
+      if (action === "include") await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtext('fleetskew.rollouts.plan'))`);
+      const [locked] = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "Rollout" WHERE "id" = $1::uuid FOR UPDATE`, rolloutId);
+      if (!locked) return { refused: "no such rollout" };
+      const current = recordOf(await tx.rollout.findUniqueOrThrow({ where: { id: rolloutId } }));
+      if (!options.allowedStatuses.includes(current.status)) return { refused: `rollout ${current.number} is ${current.status}` };
+      const from: Record<typeof action, readonly RolloutClusterState[]> = {
+        skip: ["pending", "waiting-window", "running", "failed"],
+        retry: ["failed"],
+        include: ["excluded"],
+      };
+      const which = "names" in selection ? { clusterName: { in: selection.names } } : { state: selection.state };
+      const rows = await tx.rolloutCluster.findMany({
+        where: { rolloutId, ...which, state: { in: [...from[action]] } },
+        select: { clusterName: true },
+        orderBy: { clusterName: "asc" },
+      });
+      const names = rows.map((r) => r.clusterName);
+      if (action === "include" && names.length) {
+        const [held] = await tx.$queryRawUnsafe<{ clusterName: string; number: number }[]>(
+          `SELECT rc."clusterName", r."number" FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
+            WHERE rc."clusterName" = ANY($1::text[]) AND rc."state" <> 'excluded' AND r."status" = ANY($2::text[])
+              AND r."id" <> $3::uuid LIMIT 1`,
+          names,
+          ACTIVE_STATUSES,
+          rolloutId,
+        );
+        if (held) return { refused: `${held.clusterName} is in rollout ${held.number}, which has not ended` };
+        const known = await tx.cluster.findMany({ where: { name: { in: names } }, select: { id: true, name: true } });
+        const gone = names.find((n) => !known.some((k) => k.name === n));
+        if (gone) return { refused: `${gone} is no longer registered` };
+        let last = await tx.rolloutWave.findFirst({ where: { rolloutId }, orderBy: { index: "desc" } });
+        last ??= await tx.rolloutWave.create({ data: { rolloutId, index: 0, name: "Included by hand", kind: "batch", mandatory: false } });
+        for (const k of known)
+          await tx.rolloutCluster.updateMany({
+            where: { rolloutId, clusterName: k.name, state: "excluded" },
+            data: { state: "pending", wave: last.index, clusterId: k.id, includedBy: options.by, includedWhy: options.why, reason: null },
+          });
+      } else if (action === "skip" && names.length) {
+        await tx.rolloutCluster.updateMany({
+          where: { rolloutId, clusterName: { in: names } },
+          data: { state: "skipped", reason: `skipped by ${options.by}: ${options.why}`, finishedAt: new Date(), windowOpensAt: null },
+        });
+      } else if (action === "retry" && names.length) {
+        await tx.rolloutCluster.updateMany({
+          where: { rolloutId, clusterName: { in: names } },
+          data: { state: "pending", reason: null, startedAt: null, writtenAt: null, finishedAt: null, windowOpensAt: null },
+        });
+      }
+      if (names.length) {
+        const event = audit(current, names);
+        await tx.auditEvent.create({
+          data: auditRow({ ...event, details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000) } }),
+        });
+      }
+      return { changed: names, number: current.number };
+    },
+    { timeout: 60_000 },
+  );
+}
+
+/** The rollouts a cluster took part in (or was excluded from), newest first. */
+export async function rolloutsOfCluster(
+  clusterName: string,
+  limit = 50,
+): Promise<(RolloutRecord & { clusterState: RolloutClusterState; clusterReason: string | null; clusterFinishedAt: string | null })[]> {
+  const rows = await getDb().rolloutCluster.findMany({
+    where: { clusterName },
+    include: { rollout: true },
+    orderBy: { rollout: { number: "desc" } },
+    take: limit,
+  });
+  return rows.map((r) => ({
+    ...recordOf(r.rollout),
+    clusterState: r.state as RolloutClusterState,
+    clusterReason: r.reason,
+    clusterFinishedAt: iso(r.finishedAt),
+  }));
 }

@@ -99,6 +99,11 @@ describe("a running rollout's next step", () => {
     expect(decideProgress(waves, canaried, strategy({ releaseEachWave: true }), NOW, () => null)).toEqual([
       { type: "await-release", wave: 1 },
     ]);
+    // A wave with a skipped cluster has still not started: it waits too.
+    const oneSkipped = set(canaried, [clusters.find((c) => c.wave === 1)!.name], "skipped");
+    expect(decideProgress(waves, oneSkipped, strategy({ releaseEachWave: true }), NOW, () => null)).toEqual([
+      { type: "await-release", wave: 1 },
+    ]);
     const released = waves.map((w) => (w.index === 1 ? { ...w, releasedAt: NOW } : w));
     expect(starts(decideProgress(released, canaried, strategy({ releaseEachWave: true }), NOW, () => null))).toHaveLength(10);
   });

@@ -112,7 +112,7 @@ export function decideProgress(
     strategy.releaseEachWave &&
     current.wave.index > 0 &&
     !current.wave.releasedAt &&
-    current.members.every((c) => c.state === "pending" || c.state === "waiting-window")
+    current.members.every((c) => c.state === "pending" || c.state === "waiting-window" || c.state === "skipped")
   )
     return [...decisions, { type: "await-release", wave: current.wave.index }];
   for (const c of current.members) {

@@ -9,6 +9,8 @@ import { requirePageUser } from "@/server/auth/page";
 import { UserFacingError } from "@/server/errors";
 import type { ClusterDetail } from "@/server/fleet/contract";
 import { clusterDetail } from "@/server/fleet/fleet";
+import { ClusterRollouts } from "@/components/rollouts/ClusterRollouts";
+import { clusterRollouts } from "@/server/rollouts/manage";
 
 type Props = { params: Promise<{ name: string }> };
 
@@ -26,6 +28,7 @@ export default async function ClusterPage({ params }: Props) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;
   }
+  const rollouts = await clusterRollouts(name);
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -36,6 +39,9 @@ export default async function ClusterPage({ params }: Props) {
       </nav>
       <PageHeader title={detail.cluster.displayName} description={detail.cluster.displayName !== name ? name : undefined} />
       <ClusterView name={name} initial={seed(detail)} />
+      <div className="mt-4">
+        <ClusterRollouts rollouts={rollouts} />
+      </div>
     </>
   );
 }

@@ -1,0 +1,87 @@
+/**
+ * What people decide about a running rollout beyond its status: releasing the next wave (when the
+ * plan says an approver releases each), skipping or retrying clusters, and including a cluster its
+ * checks excluded. Each is role-checked by its route, conditional on the state it changes, and audited.
+ */
+import { auditActor, type Actor } from "../auth/actor";
+import type { RolloutRequest } from "../domain/rollouts/request";
+import { waveAwaitingRelease } from "../domain/rollouts/release";
+import { UserFacingError } from "../errors";
+import {
+  decideRolloutClusters,
+  findRollout,
+  releaseWave,
+  rolloutCounts,
+  rolloutWaves,
+  type RolloutRecord,
+  type RolloutStatus,
+} from "../store/rollouts";
+import type { ClusterDecision, RolloutView } from "./contract";
+import { describeWrite } from "./describe";
+import { rolloutView } from "./manage";
+
+async function found(id: string): Promise<RolloutRecord> {
+  const rollout = await findRollout(id);
+  if (!rollout) throw new UserFacingError(404, `No rollout ${id}`);
+  return rollout;
+}
+
+/** Releases the wave the rollout waits on; `wave` names it, so two approvers cannot release two. */
+export async function releaseRolloutWave(id: string, wave: number, comment: string, actor: Actor): Promise<RolloutView> {
+  const r = await found(id);
+  if (r.status !== "running" && r.status !== "paused")
+    throw new UserFacingError(409, `Rollout ${r.number} is ${r.status}; only a running or paused rollout has waves to release`);
+  const [waves, counts] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id)]);
+  const waiting = waveAwaitingRelease(r.request as RolloutRequest, waves, counts);
+  if (waiting === null) throw new UserFacingError(409, `No wave of rollout ${r.number} is waiting to be released`);
+  if (waiting !== wave)
+    throw new UserFacingError(409, `wave: rollout ${r.number} waits for ${waves[waiting]!.name}, not wave ${wave}; reload and try again`);
+  const released = await releaseWave(r.id, wave, actor.user.username, {
+    ...auditActor(actor),
+    action: "rollout.release-wave",
+    targetType: "rollout",
+    targetId: String(r.number),
+    summary: `released ${waves[wave]!.name} of rollout ${r.number} (${describeWrite(r.request as RolloutRequest)})${comment ? `: ${comment}` : ""}`,
+  });
+  if (!released) throw new UserFacingError(409, `${waves[wave]!.name} of rollout ${r.number} was released already`);
+  return rolloutView(r.id);
+}
+
+const RULES: Record<ClusterDecision["action"], { statuses: readonly RolloutStatus[]; verb: string; nothing: string }> = {
+  skip: {
+    statuses: ["awaiting-approval", "running", "paused"],
+    verb: "skipped",
+    nothing: "none of them is pending, waiting, running or failed",
+  },
+  retry: { statuses: ["running", "paused"], verb: "retried", nothing: "none of them has failed" },
+  include: { statuses: ["awaiting-approval", "running", "paused"], verb: "included", nothing: "none of them is excluded" },
+};
+
+/** Skips, retries or includes clusters of a rollout, by name or by state; says which changed. */
+export async function decideClusters(
+  id: string,
+  decision: ClusterDecision,
+  actor: Actor,
+): Promise<{ changed: string[]; rollout: RolloutView }> {
+  if (decision.action === "include" && actor.user.role !== "admin")
+    throw new UserFacingError(403, "Only an admin may include a cluster its checks excluded");
+  const r = await found(id);
+  const rule = RULES[decision.action];
+  const why = decision.comment.trim();
+  const result = await decideRolloutClusters(
+    r.id,
+    decision.action,
+    decision.clusters ? { names: decision.clusters } : { state: decision.inState! },
+    { allowedStatuses: rule.statuses, by: actor.user.username, why },
+    (current, changed) => ({
+      ...auditActor(actor),
+      action: `rollout.${decision.action}`,
+      targetType: "rollout",
+      targetId: String(current.number),
+      summary: `${rule.verb} ${changed.length === 1 ? changed[0] : `${changed.length} clusters`} in rollout ${current.number}: ${why}`,
+    }),
+  );
+  if ("refused" in result) throw new UserFacingError(409, `Cannot be ${rule.verb}: ${result.refused}`);
+  if (!result.changed.length) throw new UserFacingError(409, `Nothing ${rule.verb}: ${rule.nothing}`);
+  return { changed: result.changed, rollout: await rolloutView(r.id) };
+}
