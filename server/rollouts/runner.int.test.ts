@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { prodEastObjects } from "../simulator/scenarios/prodEast";
 import { Collector } from "../collector/collector";
@@ -81,12 +83,19 @@ beforeAll(async () => {
 }, 300_000);
 /** Pools a test degraded; each test leaves the fleet healthy and no rollout holding clusters, whether it passed or not. */
 const degraded: [string, string][] = [];
+const troubled: string[] = [];
+const children: ChildProcess[] = [];
 const degrade = (cluster: string, pool: string) => {
   setPoolDegraded(fleet, cluster, pool, true);
   degraded.push([cluster, pool]);
 };
 afterEach(async () => {
   for (const [cluster, pool] of degraded.splice(0)) setPoolDegraded(fleet, cluster, pool, false);
+  for (const name of troubled.splice(0)) {
+    fleet.setUpgradeTrouble(name, undefined);
+    fleet.setFaults(name, undefined);
+  }
+  for (const child of children.splice(0)) child.kill("SIGKILL");
   await getPool().query(`UPDATE "Rollout" SET "status" = 'aborted', "finishedAt" = now() WHERE "status" <> ALL('{completed,aborted}')`);
 });
 afterAll(() => {
@@ -153,4 +162,82 @@ describe("running an upgrade rollout", () => {
     expect([cvPatches("c52"), cvPatches("c53")]).toEqual([0, 0]);
     await changeRollout(id, "abort", "window test over", alice);
   }, 60_000);
+});
+
+describe("what goes wrong on a cluster", () => {
+  const reasonOf = async (id: string, cluster: string) =>
+    (await getPool().query(`SELECT "reason" FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "clusterName" = $2`, [id, cluster])).rows[0]
+      .reason as string | null;
+
+  it("an upgrade that fails says so in the CVO's words; one that hangs fails at its deadline", async () => {
+    fleet.setUpgradeTrouble("c54", "fails");
+    fleet.setUpgradeTrouble("c55", "hangs");
+    troubled.push("c54", "c55");
+    const id = await planned(["c54", "c55"], { maxFailures: 2, progressDeadline: "1h" });
+    await runUntil(async () => (await states(id)).c54 === "failed");
+    expect(await reasonOf(id, "c54")).toBe("the update is failing: Cluster operator machine-config is degraded");
+    await runUntil(async () => /waiting on machine-config/.test((await reasonOf(id, "c55")) ?? ""));
+    expect(await reasonOf(id, "c55")).toMatch(
+      /^updating: Working towards 4\.19\.11: 776 of 800 done \(97% complete\), waiting on machine-config$/,
+    );
+    // An hour and more later (in the runner's eyes) the hanging upgrade is past its deadline.
+    await advanceRollouts(new Date(Date.now() + 2 * 3_600_000));
+    expect(await states(id)).toMatchObject({ c54: "failed", c55: "failed" });
+    expect(await reasonOf(id, "c55")).toBe("did not finish within the progress deadline (60 minutes)");
+  }, 60_000);
+
+  it("a cluster that goes offline mid-wave is followed again when it is back, and written once", async () => {
+    const id = await planned(["c56", "c57"], { maxFailures: 0 });
+    await advanceRollouts();
+    expect([cvPatches("c56"), cvPatches("c57")]).toEqual([1, 1]);
+    fleet.setFaults("c56", { errorEvery: 1, errorStatus: 503 });
+    troubled.push("c56");
+    await advanceRollouts();
+    await advanceRollouts();
+    expect((await states(id)).c56).toBe("running");
+    expect(await reasonOf(id, "c56")).toMatch(/^cannot (reach it|read ClusterVersion) now: /);
+    fleet.setFaults("c56", undefined);
+    await runUntil(async () => (await status(id)).status === "completed");
+    expect(await states(id)).toMatchObject({ c56: "succeeded", c57: "succeeded" });
+    expect([cvPatches("c56"), cvPatches("c57")]).toEqual([1, 1]);
+  }, 60_000);
+
+  it("a runner killed with SIGKILL mid-wave is replaced, and no cluster is written twice", async () => {
+    const clusters = NAMES.slice(20, 40);
+    // Slow answers keep writes in flight, so the kill lands between intent, write and record.
+    for (const name of clusters) {
+      fleet.setFaults(name, { latencyMs: 150 });
+      troubled.push(name);
+    }
+    const id = await planned(clusters, { maxConcurrency: 5, maxFailures: 0 });
+    const runner = () => {
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "../testing/rolloutRunnerProcess.ts")], {
+        env: { ...process.env },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      children.push(child);
+      return child;
+    };
+    const started = async () =>
+      Number(
+        (await getPool().query(`SELECT count(*) FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "startedAt" IS NOT NULL`, [id])).rows[0]
+          .count,
+      );
+    const first = runner();
+    const deadline = Date.now() + 60_000;
+    while ((await started()) < 7 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    first.kill("SIGKILL");
+    await new Promise((r) => first.once("exit", r));
+    expect(await started()).toBeGreaterThanOrEqual(7);
+    expect((await status(id)).status).toBe("running");
+
+    const second = runner();
+    const end = Date.now() + 120_000;
+    while ((await status(id)).status !== "completed" && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    second.kill("SIGKILL");
+    expect((await status(id)).status).toBe("completed");
+    const s = await states(id);
+    expect(clusters.filter((n) => s[n] !== "succeeded")).toEqual([]);
+    expect(clusters.map(cvPatches)).toEqual(clusters.map(() => 1));
+  }, 200_000);
 });

@@ -22,6 +22,8 @@ export type Faults = {
   concurrentWriteEvery?: number;
 };
 
+export type UpgradeTrouble = "fails" | "hangs";
+
 export type Permission = { verb: string; resource: string; group: string };
 
 export type ClusterSpec = {
@@ -35,6 +37,12 @@ export type ClusterSpec = {
   /** Verb/resource pairs every token is refused (to simulate missing RBAC). */
   forbidden?: Permission[];
   faults?: Faults;
+  /**
+   * How this cluster's next upgrade goes wrong, as the CVO reports it: `fails` halfway with the
+   * machine-config operator degraded (Failing=True); `hangs` at 97%, waiting on machine-config, and
+   * never completes.
+   */
+  upgradeTrouble?: UpgradeTrouble;
   /** Feature set; TechPreviewNoUpgrade serves fields earlier (docs/openshift.md §14). */
   featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
   /**
@@ -187,6 +195,12 @@ export class Fleet {
 
   list(): SimCluster[] {
     return [...this.clusters.values()];
+  }
+
+  setUpgradeTrouble(name: string, trouble: UpgradeTrouble | undefined): void {
+    const cluster = this.clusters.get(name);
+    if (!cluster) throw new Error(`no simulated cluster named ${name}`);
+    cluster.spec.upgradeTrouble = trouble;
   }
 
   setFaults(name: string, faults: Faults | undefined): void {

@@ -162,7 +162,10 @@ type Semver = { major: bigint; minor: bigint; patch: bigint; pre: string[] };
 
 /** github.com/blang/semver/v4 `Parse` (strict: three numbers without leading zeros, optional -pre and +build). */
 function parseSemver(text: string | null | undefined): Semver | null {
-  const m = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(text ?? "");
+  const m =
+    /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/.exec(
+      text ?? "",
+    );
   if (!m) return null;
   const pre = m[4] ? m[4].split(".") : [];
   if (pre.some((p) => /^0\d+$/.test(p))) return null;

@@ -24,7 +24,8 @@ type Change = (objects: Any[]) => void;
 const catalog: BootImageCatalog = (() => {
   const known = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
   for (const [minor, build] of Object.entries(BOOT_IMAGE_BUILDS))
-    for (const region of AWS_REGIONS) known.set(`aws:${region}:${amiFor(build, region)}`, { rhcosBuild: build, ocpVersion: `4.${minor}.0` });
+    for (const region of AWS_REGIONS)
+      known.set(`aws:${region}:${amiFor(build, region)}`, { rhcosBuild: build, ocpVersion: `4.${minor}.0` });
   return { lookup: (key) => known.get(key) ?? null };
 })();
 
@@ -95,7 +96,9 @@ describe("item 1: syncMAPIMachineSet excludes Windows MachineSets and other OS s
     });
     expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({ mode: "Automatic", automatic: { ocpVersion: p.installVersion } });
     expect(r.predicted.block?.message).toBe(blockedMessage(r.upgradeable));
-    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing")!.message).toMatch(/^Reconciled 2 of 3 MAPI MachineSets \(1 skipped\) \|/);
+    expect((r.mc.status.conditions as Any[]).find((c) => c.type === "BootImageUpdateProgressing")!.message).toMatch(
+      /^Reconciled 2 of 3 MAPI MachineSets \(1 skipped\) \|/,
+    );
   });
 });
 
@@ -109,7 +112,10 @@ describe("item 2: syncManagedBootImagesStatus copies an explicitly empty machine
     expect(r.mode).toMatchObject({ mode: "Manual", value: { ocpVersion: p.installVersion }, installVersionFallback: true });
     expect(r.mode.basis).toContain("empty list");
     expect(r.mc.status.managedBootImagesStatus).toEqual({ machineManagers: [] });
-    expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({ mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: p.installVersion } });
+    expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({
+      mode: "Manual",
+      manual: { mode: "OCPVersion", ocpVersion: p.installVersion },
+    });
     expect(r.predicted.block?.message).toBe(blockedMessage(r.upgradeable));
     expect(r.upgradeable.reason).toBe("ClusterBootImageSkewError");
     expect(clusterSkew(r.snapshot).status).toBe("at-risk");
@@ -125,7 +131,10 @@ describe("item 3: CheckBootImagePlatform does not support Azure Stack Hub (cloud
     expect(r.mode).toMatchObject({ mode: "Manual", value: { ocpVersion: p.installVersion } });
     expect(r.mode.basis).toContain("Azure Stack Hub");
     expect(r.mc.status.managedBootImagesStatus).toBeUndefined();
-    expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({ mode: "Manual", manual: { mode: "OCPVersion", ocpVersion: p.installVersion } });
+    expect(r.mc.status.bootImageSkewEnforcementStatus).toEqual({
+      mode: "Manual",
+      manual: { mode: "OCPVersion", ocpVersion: p.installVersion },
+    });
     expect(r.predicted.block?.message).toBe(blockedMessage(r.upgradeable));
     // Plain Azure is supported from 4.21: the same cluster elsewhere moves to the 4.22 marketplace image.
     const plain = await beforeAndAfter(p, () => undefined);
@@ -154,14 +163,25 @@ describe("item 4: what the MCO does not recognise is skipped, and what it cannot
       cm.data.stream = JSON.stringify(stream);
     };
     const r = await beforeAndAfter(p, dropMarketplace);
-    expect(r.snapshot.machineSets[0]!.ifAllManaged).toMatchObject({ action: "skip", reason: expect.stringContaining("no Azure marketplace images") });
+    expect(r.snapshot.machineSets[0]!.ifAllManaged).toMatchObject({
+      action: "skip",
+      reason: expect.stringContaining("no Azure marketplace images"),
+    });
     expect(r.mc.status.bootImageSkewEnforcementStatus.automatic.ocpVersion).toBe(p.installVersion);
     expect(r.predicted.block?.message).toBe(blockedMessage(r.upgradeable));
   });
 
   it.each([
-    ["an invalid architecture (getArchFromMachineSet: invalid architecture value)", "kubernetes.io/arch=sparc64", "invalid architecture value found in annotation: sparc64"],
-    ["an annotation without kubernetes.io/arch (getArchFromMachineSet)", "node.kubernetes.io/instance-type=m5.large", "kubernetes.io/arch label not found in annotation: node.kubernetes.io/instance-type=m5.large"],
+    [
+      "an invalid architecture (getArchFromMachineSet: invalid architecture value)",
+      "kubernetes.io/arch=sparc64",
+      "invalid architecture value found in annotation: sparc64",
+    ],
+    [
+      "an annotation without kubernetes.io/arch (getArchFromMachineSet)",
+      "node.kubernetes.io/instance-type=m5.large",
+      "kubernetes.io/arch label not found in annotation: node.kubernetes.io/instance-type=m5.large",
+    ],
   ])("%s degrades the controller, which blocks in Automatic mode with its message", async (_what, annotation, error) => {
     const r = await beforeAndAfter(base("AWS"), (objects) => {
       machineSets(objects)[0]!.metadata.annotations = { "capacity.cluster-autoscaler.kubernetes.io/labels": annotation };
@@ -169,7 +189,9 @@ describe("item 4: what the MCO does not recognise is skipped, and what it cannot
     expect(r.snapshot.machineSets.some((m) => m.ifAllManaged.action === "error" && m.ifAllManaged.error?.endsWith(error))).toBe(true);
     expect(r.mode.degradedController).toContain(`Error(s): error syncing MAPI MachineSet`);
     expect(r.upgradeable).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError" });
-    expect(r.upgradeable.message).toMatch(/^Upgrades have been disabled due to boot image update failures: Boot image controller is degraded: 1 Degraded MAPI MachineSets/);
+    expect(r.upgradeable.message).toMatch(
+      /^Upgrades have been disabled due to boot image update failures: Boot image controller is degraded: 1 Degraded MAPI MachineSets/,
+    );
     expect(r.predicted.block?.message).toBe(r.upgradeable.message);
   });
 
@@ -232,14 +254,17 @@ describe("item 4: what the MCO does not recognise is skipped, and what it cannot
 });
 
 describe("item 7: the node-disruption defaults of each release, as the simulated operator writes them into its status", () => {
-  it.each(["4.17.9", "4.18.20", "4.21.5", "4.22.1"])("Fleetskew's defaults for %s merged with the spec equal the status that release's MCO writes", (release) => {
-    const p = { ...base("AWS"), history: [release, "4.16.2"], installVersion: "4.16.2" };
-    const objects = builtObjects(planFor(p)) as Any[];
-    settle(planFor(p), objects as never);
-    const mc = objects.find((o) => o.kind === "MachineConfiguration")!;
-    const ours = mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, [], [], defaultPoliciesFor(release).policies);
-    expect(mc.status.nodeDisruptionPolicyStatus.clusterPolicies).toEqual(ours);
-  });
+  it.each(["4.17.9", "4.18.20", "4.21.5", "4.22.1"])(
+    "Fleetskew's defaults for %s merged with the spec equal the status that release's MCO writes",
+    (release) => {
+      const p = { ...base("AWS"), history: [release, "4.16.2"], installVersion: "4.16.2" };
+      const objects = builtObjects(planFor(p)) as Any[];
+      settle(planFor(p), objects as never);
+      const mc = objects.find((o) => o.kind === "MachineConfiguration")!;
+      const ours = mergeClusterPolicies(mc.spec.nodeDisruptionPolicy, [], [], defaultPoliciesFor(release).policies);
+      expect(mc.status.nodeDisruptionPolicyStatus.clusterPolicies).toEqual(ours);
+    },
+  );
 
   it("4.16: the operator writes no policy status (the gate is off by default), and Fleetskew then uses the legacy rules", () => {
     const p = { ...base("AWS"), history: ["4.16.9", "4.16.2"], installVersion: "4.16.2" };

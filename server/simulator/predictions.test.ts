@@ -21,7 +21,8 @@ type Any = Record<string, any>;
 const catalogOfEveryStream: BootImageCatalog = (() => {
   const entries = new Map<string, { rhcosBuild: string; ocpVersion: string | null }>();
   for (const [minor, build] of Object.entries(BOOT_IMAGE_BUILDS))
-    for (const region of AWS_REGIONS) entries.set(`aws:${region}:${amiFor(build, region)}`, { rhcosBuild: build, ocpVersion: `4.${minor}.0` });
+    for (const region of AWS_REGIONS)
+      entries.set(`aws:${region}:${amiFor(build, region)}`, { rhcosBuild: build, ocpVersion: `4.${minor}.0` });
   return { lookup: (key) => entries.get(key) ?? null };
 })();
 
@@ -72,14 +73,22 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     }
     expect(disagreements).toEqual([]);
     // Not a comparison of nothing: both blocked and unblocked clusters, and every mode, are among them.
-    const outcomes = new Set(clusters.map((p) => `${skewStatusOf(generatedObjects(at422(p))).mode}/${upgradeableOf(generatedObjects(at422(p))).status}`));
+    const outcomes = new Set(
+      clusters.map((p) => `${skewStatusOf(generatedObjects(at422(p))).mode}/${upgradeableOf(generatedObjects(at422(p))).status}`),
+    );
     expect(outcomes).toEqual(new Set(["Automatic/True", "Automatic/False", "Manual/True", "Manual/False", "None/True"]));
   });
 
   it("an AMI no stream has named is assumed skipped (the MCO's list is not readable), and says so", async () => {
     // An AWS cluster not yet opted in (4.18): its MachineSets still boot the install's AMI.
     const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
-      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+      (c) =>
+        c.platform === "AWS" &&
+        c.topology === "standard" &&
+        c.history[0]!.startsWith("4.18.") &&
+        !c.installVersion.startsWith("4.18.") &&
+        c.managedBootImages === "unset" &&
+        !c.customAmi,
     )!;
     const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
     const mode = effectiveEnforcement(before, "4.22.1");
@@ -102,6 +111,10 @@ describe("the simulated MCO against the reference cluster's own capture", () => 
     reconcileMachineConfiguration(view);
     reconcileMachineConfigUpgradeable(view);
     expect(skewStatusOf(objects)).toEqual(skewStatusOf(captured));
-    expect(upgradeableOf(objects)).toMatchObject({ status: "False", reason: "ClusterBootImageSkewError", message: upgradeableOf(captured).message });
+    expect(upgradeableOf(objects)).toMatchObject({
+      status: "False",
+      reason: "ClusterBootImageSkewError",
+      message: upgradeableOf(captured).message,
+    });
   });
 });

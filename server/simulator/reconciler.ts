@@ -302,15 +302,39 @@ export class Reconciler {
 
     if (head && head.version === desired.version && head.state === "Partial" && !head.completionTime) {
       const elapsed = (now.getTime() - Date.parse(head.startedTime)) / 1000;
-      const fraction = Math.min(1, elapsed / this.options.upgradeSeconds);
+      const trouble = cluster.spec.upgradeTrouble;
+      const fraction = Math.min(trouble === "hangs" ? 0.97 : 1, elapsed / this.options.upgradeSeconds);
+      if (trouble === "fails" && fraction >= 0.5) {
+        // The CVO's words when an operator degrades during an update (cluster-version-operator
+        // pkg/cvo/internal/operatorstatus.go: UpdateError reason ClusterOperatorDegraded).
+        conditions = setCondition(
+          conditions,
+          { type: "Failing", status: "True", reason: "ClusterOperatorDegraded", message: "Cluster operator machine-config is degraded" },
+          now,
+        );
+        conditions = setCondition(
+          conditions,
+          {
+            type: "Progressing",
+            status: "True",
+            reason: "ClusterOperatorDegraded",
+            message: `Unable to apply ${desired.version}: the cluster operator machine-config is degraded`,
+          },
+          now,
+        );
+        next.status.conditions = conditions;
+        this.write(cluster, "ClusterVersion", next, "status");
+        return true;
+      }
       if (fraction < 1) {
+        const waiting = trouble === "hangs" && fraction >= 0.97 ? ", waiting on machine-config" : "";
         const done = Math.floor(fraction * 800);
         conditions = setCondition(
           conditions,
           {
             type: "Progressing",
             status: "True",
-            message: `Working towards ${desired.version}: ${done} of 800 done (${Math.floor(fraction * 100)}% complete)`,
+            message: `Working towards ${desired.version}: ${done} of 800 done (${Math.floor(fraction * 100)}% complete)${waiting}`,
           },
           now,
         );

@@ -98,7 +98,11 @@ describe("boot_image_controller_test.go TestReconcileAzureProviderSpec: one pass
       {
         release: "4.22.0",
         machineConfiguration: {
-          status: { managedBootImagesStatus: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] } },
+          status: {
+            managedBootImagesStatus: {
+              machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+            },
+          },
         },
         machineSets: [machineSet],
         configMap: { data: { stream: JSON.stringify(stream), releaseVersion: "4.22.0" } },
@@ -121,26 +125,48 @@ describe("boot_image_controller_test.go TestReconcileAzureProviderSpec: one pass
 describe("boot_image_controller_test.go TestResetClusterBootImage: a pass with a skipped MachineSet resets the record", () => {
   it.each(RESET_CLUSTER_BOOT_IMAGE.map((c) => [c.upstream, c] as const))("%s", (_name, c) => {
     const objects: Any[] = [
-      { kind: "Infrastructure", metadata: { name: "cluster" }, status: { platformStatus: { type: "AWS" }, controlPlaneTopology: "HighlyAvailable" } },
+      {
+        kind: "Infrastructure",
+        metadata: { name: "cluster" },
+        status: { platformStatus: { type: "AWS" }, controlPlaneTopology: "HighlyAvailable" },
+      },
       {
         kind: "MachineConfiguration",
         metadata: { name: "cluster", generation: 1 },
         // spec None keeps the operator's seeding out of the way in the case that is not Automatic.
-        spec: c.mode === "Automatic" ? { managedBootImages: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] } } : { bootImageSkewEnforcement: { mode: "None" } },
+        spec:
+          c.mode === "Automatic"
+            ? {
+                managedBootImages: {
+                  machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+                },
+              }
+            : { bootImageSkewEnforcement: { mode: "None" } },
         status: {
           bootImageSkewEnforcementStatus: { mode: c.mode, automatic: { ocpVersion: c.initial } },
-          managedBootImagesStatus: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] },
+          managedBootImagesStatus: {
+            machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+          },
         },
       },
       {
         kind: "ConfigMap",
         metadata: { name: "coreos-bootimages", namespace: "openshift-machine-config-operator" },
-        data: { releaseVersion: "4.22.0", stream: JSON.stringify({ architectures: { x86_64: { images: { aws: { regions: { "us-east-1": { image: "ami-new" } } } } } } }) },
+        data: {
+          releaseVersion: "4.22.0",
+          stream: JSON.stringify({ architectures: { x86_64: { images: { aws: { regions: { "us-east-1": { image: "ami-new" } } } } } } }),
+        },
       },
       {
         kind: "MachineSet",
         metadata: { name: "owned", namespace: "openshift-machine-api", ownerReferences: [{ kind: "Pool", name: "p" }] },
-        spec: { template: { spec: { providerSpec: { value: { kind: "AWSMachineProviderConfig", ami: { id: "ami-old" }, placement: { region: "us-east-1" } } } } } },
+        spec: {
+          template: {
+            spec: {
+              providerSpec: { value: { kind: "AWSMachineProviderConfig", ami: { id: "ami-old" }, placement: { region: "us-east-1" } } },
+            },
+          },
+        },
       },
     ];
     if (c.history !== null) objects.push({ kind: "ClusterVersion", metadata: { name: "version" }, status: { history: c.history } });

@@ -36,7 +36,10 @@ export function upgradeProgress(target: string, cv: ObservedClusterVersion, pool
   }
   const head = cv.history[0];
   if (!head || head.version !== target) return { state: "running", note: `waiting for the cluster to start the update to ${target}` };
-  if (head.state !== "Completed") return { state: "running", note: `updating to ${target}` };
+  if (head.state !== "Completed") {
+    const progressing = condition(cv.conditions, "Progressing");
+    return { state: "running", note: progressing?.message ? `updating: ${progressing.message}` : `updating to ${target}` };
+  }
   const updating = pools.filter((p) => condition(p.conditions, "Updated")?.status !== "True").map((p) => p.name);
   if (updating.length) return { state: "running", note: `${target} is applied; pools still updating: ${updating.join(", ")}` };
   return { state: "succeeded" };
