@@ -122,3 +122,64 @@ test("the CSV of a filtered view has exactly the matching rows", async ({ page }
   expect(lines[0]).toMatch(/^name,/);
   expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(expected.sort());
 });
+
+test("the filters are a plain GET form before the page's scripts run", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const response = await context.request.post(`${app.url}/api/v1/session`, {
+    data: { username: "admin", password: app.adminPassword },
+    headers: { origin: app.url },
+  });
+  expect(response.status()).toBe(200);
+  const page = await context.newPage();
+  await page.goto(`${app.url}/fleet?sort=name`);
+  await page.getByRole("searchbox").fill("edge-0999");
+  await page.getByRole("combobox", { name: "Platform" }).selectOption("AWS");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/[?&]q=edge-0999/);
+  await expect(page).toHaveURL(/[?&]sort=name/);
+  const expected = seeded.filter((c) => c.name.includes("edge-0999") && c.platform === "AWS").map((c) => c.name);
+  expect(expected.length).toBeGreaterThan(0);
+  expect((await rowNames(page)).sort()).toEqual(expected.sort());
+  await snap(page, testInfo, "fleet-10000-without-scripts");
+  await context.close();
+});
+
+test("a search typed before the page's scripts ran is kept and applied once they do", async ({ page }) => {
+  await signIn(page);
+  // Hold the page's scripts back, as a slow link would, while someone starts typing.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/_next/static/chunks/**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${app.url}/fleet?sort=name`, { waitUntil: "commit" });
+  await page.getByRole("searchbox").fill("edge-0777");
+  release();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true", { timeout: 60_000 });
+  await expect(page).toHaveURL(/[?&]q=edge-0777/);
+  await expect(page.getByRole("searchbox")).toHaveValue("edge-0777");
+  const expected = seeded.filter((c) => c.name.includes("edge-0777")).map((c) => c.name);
+  await expect.poll(async () => (await rowNames(page)).sort()).toEqual(expected.sort());
+});
+
+test("search answers as you type: each keystroke narrows the rows", async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${app.url}/fleet?sort=name`);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  const box = page.getByRole("searchbox");
+  // Typing asks the API for rows; it never asks the server to render the page again.
+  const renders: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname === "/fleet" && (r.headers()["rsc"] === "1" || url.searchParams.has("_rsc"))) renders.push(r.url());
+  });
+  await box.pressSequentially("edge-0123", { delay: 40 });
+  const expected = seeded.filter((c) => c.name.includes("edge-0123")).map((c) => c.name);
+  await expect.poll(async () => (await rowNames(page)).sort()).toEqual(expected.sort());
+  await expect(page).toHaveURL(/[?&]q=edge-0123/);
+  await box.press("Backspace");
+  await expect(page).toHaveURL(/[?&]q=edge-012(&|$)/);
+  await expect.poll(async () => (await rowNames(page)).length).toBeGreaterThan(expected.length);
+  expect(renders).toEqual([]);
+});

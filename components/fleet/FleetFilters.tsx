@@ -1,13 +1,17 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import type { CheckStatus, FleetSummary, SkewStatus } from "@/server/fleet/contract";
 import { Select, TextInput } from "../ui";
-import { DEFAULT_VIEW, isFiltered, paramsOfView, type FleetViewState } from "./fleetUrl";
+import { DEFAULT_VIEW, isFiltered, paramsOfView, viewFromParams, type FleetViewState } from "./fleetUrl";
 import { READINESS_ORDER, SKEW_ORDER } from "./FleetSummaryCards";
 import { READINESS, SKEW } from "./status";
 
-const TYPING_MS = 250;
+/**
+ * How long typing must pause before the view asks again: short, so the matching rows show within
+ * 200 ms of the last keystroke (the server answers a search in a few milliseconds).
+ */
+const TYPING_MS = 90;
 
 /** A text filter that updates the view once typing pauses, so each keystroke is not a request. */
 function DebouncedText({
@@ -29,6 +33,8 @@ function DebouncedText({
   }, [text, value, onChange]);
   return <TextInput {...props} value={text} onChange={(e) => setText(e.target.value)} />;
 }
+
+const noSubscription = () => () => undefined;
 
 /** Options of a select with their counts over the whole fleet, most common first after the current choice. */
 const optionsOf = (counts: Record<string, number>) => Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -62,11 +68,44 @@ export function FleetFilters({
     ],
   ];
   const query = paramsOfView(view).toString();
+  const form = useRef<HTMLFormElement>(null);
+  // False in the server's HTML and while hydrating, true once the scripts run.
+  const alive = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  // What someone typed, chose or ticked before the page's scripts ran is in the form, not in the
+  // view the server rendered: take it over once, so none of it is lost.
+  useEffect(() => {
+    if (!form.current) return;
+    const typed = viewFromParams(new FormData(form.current) as unknown as URLSearchParams);
+    const patch = Object.fromEntries(
+      (Object.keys(typed) as (keyof FleetViewState)[]).filter((k) => typed[k] !== view[k]).map((k) => [k, typed[k]]),
+    ) as Partial<FleetViewState>;
+    if (Object.keys(patch).length) set(patch);
+    // Once, at hydration: later changes arrive through the inputs' own handlers.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  // Before the scripts run it is a plain GET form (Enter or "Apply" loads the filtered page); after, each change applies at once.
   return (
-    <form className="flex flex-wrap items-end gap-3 border-b border-line p-4" role="search" onSubmit={(e) => e.preventDefault()}>
+    <form
+      ref={form}
+      method="get"
+      action="/fleet"
+      className="flex flex-wrap items-end gap-3 border-b border-line p-4"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (form.current) set(viewFromParams(new FormData(form.current) as unknown as URLSearchParams));
+      }}
+    >
+      {(["blocker", "rollout", "rolloutState", "sort", "dir"] as const).map((k) =>
+        view[k] && view[k] !== DEFAULT_VIEW[k] ? <input key={k} type="hidden" name={k} value={view[k]} /> : null,
+      )}
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">Search</span>
-        <DebouncedText type="search" placeholder="name, version, label…" value={view.q} onChange={(q) => set({ q })} />
+        <DebouncedText type="search" name="q" placeholder="name, version, label…" value={view.q} onChange={(q) => set({ q })} />
       </label>
       {selects.map(([key, label, options, word]) => (
         <label key={key} className="flex flex-col gap-1 text-sm">
@@ -80,7 +119,7 @@ export function FleetFilters({
           >
             {label}
           </span>
-          <Select value={view[key]} onChange={(e) => set({ [key]: e.target.value })}>
+          <Select name={key} value={view[key]} onChange={(e) => set({ [key]: e.target.value })}>
             <option value="">All</option>
             {view[key] && !options.some(([v]) => v === view[key]) ? <option value={view[key]}>{word(view[key])} (0)</option> : null}
             {options.map(([v, n]) => (
@@ -93,24 +132,41 @@ export function FleetFilters({
       ))}
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">Label</span>
-        <DebouncedText placeholder="key=value" value={view.label} onChange={(label) => set({ label })} className="w-36" />
+        <DebouncedText name="label" placeholder="key=value" value={view.label} onChange={(label) => set({ label })} className="w-36" />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">Hub</span>
-        <DebouncedText placeholder="hub name" value={view.hub} onChange={(hub) => set({ hub })} className="w-28" />
+        <DebouncedText name="hub" placeholder="hub name" value={view.hub} onChange={(hub) => set({ hub })} className="w-28" />
       </label>
       <label className="flex flex-col gap-1 text-sm">
         <span className="font-medium">Cluster set</span>
-        <DebouncedText placeholder="set" value={view.clusterSet} onChange={(clusterSet) => set({ clusterSet })} className="w-28" />
+        <DebouncedText
+          name="clusterSet"
+          placeholder="set"
+          value={view.clusterSet}
+          onChange={(clusterSet) => set({ clusterSet })}
+          className="w-28"
+        />
       </label>
       <div className="flex flex-col gap-1 pb-1 text-sm">
         <label className="flex items-center gap-2">
-          <input type="checkbox" checked={view.stale} onChange={(e) => set({ stale: e.target.checked })} /> Stale only
+          <input type="checkbox" name="stale" value="1" checked={view.stale} onChange={(e) => set({ stale: e.target.checked })} /> Stale
+          only
         </label>
         <label className="flex items-center gap-2">
-          <input type="checkbox" checked={view.registryLess} onChange={(e) => set({ registryLess: e.target.checked })} /> Registry-less only
+          <input
+            type="checkbox"
+            name="registryLess"
+            value="1"
+            checked={view.registryLess}
+            onChange={(e) => set({ registryLess: e.target.checked })}
+          />{" "}
+          Registry-less only
         </label>
       </div>
+      <button type="submit" className={alive ? "sr-only" : "rounded-md border border-line px-3 py-1 text-sm"} tabIndex={alive ? -1 : 0}>
+        Apply
+      </button>
       {view.blocker ? (
         <p className="pb-2 text-sm">
           Blocker: <strong>{view.blocker}</strong>{" "}

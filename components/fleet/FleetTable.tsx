@@ -30,7 +30,11 @@ export function useFleetWindows(query: string, first: FirstWindow) {
     queryFn: ({ pageParam }) =>
       call(fleetEndpoints.list, {
         // The view's own query string (its URL), which the server checks; the same URL each time, so the browser revalidates by ETag.
-        query: { ...(Object.fromEntries(new URLSearchParams(query)) as FleetListQueryInput), limit: FLEET_WINDOW, after: pageParam ?? undefined },
+        query: {
+          ...(Object.fromEntries(new URLSearchParams(query)) as FleetListQueryInput),
+          limit: FLEET_WINDOW,
+          after: pageParam ?? undefined,
+        },
       }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,

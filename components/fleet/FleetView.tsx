@@ -1,6 +1,6 @@
 "use client";
 
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { usePathname, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
 import type { FleetSummary } from "@/server/fleet/contract";
 import { queries } from "../queries";
@@ -18,7 +18,6 @@ import { paramsOfView, viewFromParams, type FleetViewState } from "./fleetUrl";
  * how it is sorted lives in the URL (see fleetUrl.ts); every filter and sort runs in the database.
  */
 export function FleetView({ first, summary: initialSummary }: { first: FirstWindow; summary: Seed<FleetSummary> }) {
-  const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   // The view is state here, written to the URL after each change: several quick changes (two
@@ -26,9 +25,12 @@ export function FleetView({ first, summary: initialSummary }: { first: FirstWind
   const [view, setView] = useState(() => viewFromParams(params));
   const query = paramsOfView(view).toString();
   const set = useCallback((patch: Partial<FleetViewState>) => setView((current) => ({ ...current, ...patch })), []);
+  // The URL follows the view through the History API: Next.js keeps useSearchParams in step without
+  // asking the server to render the page again, so a keystroke costs one small API request.
   useEffect(() => {
-    if (query !== window.location.search.replace(/^\?/, "")) router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-  }, [query, pathname, router]);
+    if (query !== window.location.search.replace(/^\?/, ""))
+      window.history.replaceState(window.history.state, "", query ? `${pathname}?${query}` : pathname);
+  }, [query, pathname]);
   // Back and forward move through history entries this page did not write: read the view from them.
   useEffect(() => {
     const onPop = () => setView(viewFromParams(new URLSearchParams(window.location.search)));
