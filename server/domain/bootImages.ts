@@ -106,7 +106,18 @@ export type ResolvedBootImage = {
   matchesStream: boolean | null;
   mco: McoDecision;
   notes: string[];
+  /**
+   * The template label `machine.openshift.io/os-id: Windows`: the MachineSet boots Windows, not RHCOS,
+   * and the MCO leaves it out (ms_helpers.go `syncMAPIMachineSet`), so it takes no part in skew.
+   * Missing from snapshots stored before Fleetskew read it.
+   */
+  windows?: boolean;
 };
+
+export const OS_ID_LABEL = "machine.openshift.io/os-id";
+
+/** Whether a MachineSet boots Windows (`syncMAPIMachineSet`'s OSLabelKey check), so boot-image skew leaves it out. */
+export const bootsWindows = (m: { windows?: boolean }) => m.windows === true;
 
 export const ARCH_ANNOTATION = "capacity.cluster-autoscaler.kubernetes.io/labels";
 const ARCH_LABEL = "kubernetes.io/arch=";
@@ -346,7 +357,7 @@ export function mcoDecision(
   const osStream = ms.labels?.["machineconfiguration.openshift.io/osstream"];
   if (osStream !== undefined && osStream !== "rhel-9")
     return exclude(`OS stream ${osStream || '""'} is not the stream the MCO updates (rhel-9); excluded, not counted as skipped`);
-  if (ms.templateLabels?.["machine.openshift.io/os-id"] === "Windows")
+  if (ms.templateLabels?.[OS_ID_LABEL] === "Windows")
     return exclude("Windows MachineSets are excluded by the MCO, not counted as skipped");
   const arch = architectureOf(ms, context);
   if ("skip" in arch) return skip(arch.skip);
@@ -397,6 +408,7 @@ export function resolveBootImage(
     key,
     mco: mcoDecision(ms, reference, context, catalog),
     notes,
+    ...(ms.templateLabels?.[OS_ID_LABEL] === "Windows" ? { windows: true } : {}),
   };
   if (reference.platform === "other") {
     return {

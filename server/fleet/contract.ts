@@ -261,6 +261,7 @@ const MachineSetFacts = z.object({
   matchesStream: z.boolean().nullable(),
   mco: McoDecision,
   notes: z.array(z.string()),
+  windows: z.boolean().optional(),
   replicas: z.number().nullable(),
   ifAllManaged: McoDecision,
 });

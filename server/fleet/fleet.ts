@@ -1,5 +1,5 @@
 import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
-import { lagMinors } from "../domain/oldestBootImage";
+import { machineSetLag } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import type {
   ClusterDetail,
@@ -109,7 +109,7 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
     skew: clusterSkew(snapshot, limits),
     lags: snapshot.machineSets.map((m) => ({
       machineSet: m.machineSet,
-      lagMinors: lagMinors(snapshot.version?.current ?? null, m.ocpVersion),
+      lagMinors: machineSetLag(snapshot.version?.current ?? null, m),
     })),
     managedWhatIf: managedBootImagesWhatIf(snapshot),
     readiness: target ? evaluateReadiness(snapshot, target, { limits }) : null,

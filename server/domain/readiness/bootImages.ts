@@ -1,4 +1,5 @@
 import { assessSkew, platformMinor, type SkewAssessment } from "../clusterSkew";
+import { bootsWindows } from "../bootImages";
 import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
 import { installVersion, UPGRADEABLE_SKEW_REASON } from "../skew";
@@ -143,19 +144,37 @@ export function machineSetsSkippedCheck(c: Context): Draft {
       ? unknown(`MachineSets are not known: ${problem}.`)
       : pass("There are no MachineSets in openshift-machine-api, so there are no boot images for the MCO to update.");
   const release = c.target.version ? c.target.text : c.currentText;
-  if (!bootImagesSupported(c.s.platform, platformMinor(release)))
+  // CheckBootImagePlatform (featuregates.go) takes the Azure cloud name: Azure Stack Hub is never supported.
+  if (!bootImagesSupported(c.s.platform, platformMinor(release), c.s.azureCloudName))
     return downgradeOnProblem(
       pass(
-        `The MCO does not update MachineSet boot images on ${c.s.platform ?? "this platform"}${release ? ` at ${release}` : ""}; they are updated by hand (see boot-image skew).`,
+        c.s.platform === "Azure" && c.s.azureCloudName === "AzureStackCloud"
+          ? "The MCO does not update MachineSet boot images on Azure Stack Hub (AzureStackCloud); they are updated by hand (see boot-image skew)."
+          : `The MCO does not update MachineSet boot images on ${c.s.platform ?? "this platform"}${release ? ` at ${release}` : ""}; they are updated by hand (see boot-image skew).`,
       ),
       problem,
     );
   const skipped = sets.filter((m) => m?.ifAllManaged?.action === "skip");
+  // Excluded ones (Windows, another OS stream…) are neither updated nor counted as skipped (syncMAPIMachineSet).
+  const excluded = sets.filter((m) => m?.ifAllManaged?.action === "exclude");
+  const excludedText = excluded.length
+    ? ` It leaves out ${plural(excluded.length, "MachineSet")} on purpose, not counted as skipped: ${excluded.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join("; ")}.`
+    : "";
   if (skipped.length === 0)
-    return downgradeOnProblem(pass(`With managed boot images the MCO would update all ${plural(sets.length, "MachineSet")}.`), problem);
+    return downgradeOnProblem(
+      pass(
+        excluded.length === sets.length
+          ? `With managed boot images the MCO would update none of the ${plural(sets.length, "MachineSet")}.${excludedText}`
+          : excluded.length
+            ? `With managed boot images the MCO would update ${sets.length - excluded.length} of ${plural(sets.length, "MachineSet")}.${excludedText}`
+            : `With managed boot images the MCO would update all ${plural(sets.length, "MachineSet")}.`,
+      ),
+      problem,
+    );
   return warn(
     `The MCO skips ${plural(skipped.length, "MachineSet")} even with managed boot images: ${skipped.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join("; ")}. ` +
-      `While any MachineSet is skipped, the MCO keeps the install version ${installVersion(c.s.version?.history)} as the cluster's boot image, which is what skew enforcement compares.`,
+      `While any MachineSet is skipped, the MCO keeps the install version ${installVersion(c.s.version?.history)} as the cluster's boot image, which is what skew enforcement compares.` +
+      excludedText,
     skipped.map((m) => MACHINE_SET(m.machineSet)),
     "Remove what makes the MCO skip each MachineSet (e.g. an owner reference, an AMI chosen by ARN or filters instead of ami.id), or update those boot images by hand and record a manual acknowledgement in Fleetskew.",
   );
@@ -171,11 +190,17 @@ export function rhelMajorChangeCheck(c: Context): Draft {
   if (refused) return unknown(`The RHEL version change cannot be assessed: ${refused}.`);
   const targetRhel = rhelOfRelease(c.target.version);
   if (!targetRhel) return unknown(`Which RHEL major ${c.target.text} is based on is not known to Fleetskew.`);
-  const sets = Array.isArray(c.s.machineSets) ? c.s.machineSets : [];
+  const all = Array.isArray(c.s.machineSets) ? c.s.machineSets : [];
+  // A Windows MachineSet boots Windows: no RHEL, and the MCO leaves it out (syncMAPIMachineSet).
+  const sets = all.filter((m) => !bootsWindows(m));
   if (sets.length === 0)
     return problemOf(c.s, "MachineSets")
       ? unknown(`MachineSet boot images are not known: ${problemOf(c.s, "MachineSets")}.`)
-      : pass("There are no MachineSets, so no new nodes boot from a MachineSet boot image.");
+      : pass(
+          all.length
+            ? "Only Windows MachineSets, so no new node boots from an RHCOS boot image."
+            : "There are no MachineSets, so no new nodes boot from a MachineSet boot image.",
+        );
   const rhelOf = (m: { ocpVersion: string | null; rhcosBuild: string | null }) =>
     parseRhcosBuild(m.rhcosBuild)?.rhel.major ?? rhelOfRelease(parseOcpVersion(m.ocpVersion));
   const known = sets.map((m) => ({ m, rhel: rhelOf(m) }));
