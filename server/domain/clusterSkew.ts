@@ -1,4 +1,5 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
+import { mcoReleaseFor, type McoRelease } from "./mcoRelease";
 import { oldestBootImage, type OldestBootImage } from "./oldestBootImage";
 import {
   checkBootImageSkew,
@@ -46,6 +47,8 @@ export type SkewBlock = { reason: string; message: string; source: "cluster" | "
 
 export type SkewAssessment = {
   release: string;
+  /** The MCO release line whose rules this assessment follows (docs/openshift.md §25). */
+  mcoRelease: McoRelease;
   /** The limit the MCO of `release` enforces; null when that release does not enforce. */
   limits: SkewLimits | null;
   enforcement: EffectiveEnforcement;
@@ -206,6 +209,10 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
  * for another release the MCO's rules are applied to what the cluster has now.
  */
 export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): SkewAssessment {
+  return { ...assessSkewAt(s, release, table), mcoRelease: mcoReleaseFor(release) };
+}
+
+function assessSkewAt(s: ClusterSnapshot, release: string, table: SkewLimitEntry[]): Omit<SkewAssessment, "mcoRelease"> {
   const limits = skewLimitsFor(release, table);
   const enforcement = effectiveEnforcement(s, release);
   const notes: string[] = [];

@@ -391,6 +391,10 @@ const Source = z.enum(["cluster", "predicted"]);
 /** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
 export const SkewAssessment = z.strictObject({
   release: z.string(),
+  mcoRelease: z
+    .enum(["4.22", "4.23"])
+    .optional()
+    .meta({ description: "The MCO release line whose rules the assessment follows (docs/openshift.md §25); absent in records stored before it was kept" }),
   limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
   enforcement: z.strictObject({
     mode: EnforcementMode,

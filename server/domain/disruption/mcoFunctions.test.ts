@@ -74,3 +74,29 @@ describe('drain.go isSafeContainerRegistryConfChanges: registries are compared a
     expect(registriesChangeUnsafeReason(withRegistry(""), withRegistry("blocked = true\n"))).toBe("registry quay.io/openshift: blocked changed");
   });
 });
+
+describe("update.go update / render_controller.go: irreconcilableValidationOverrides are read only when IrreconcilableMachineConfig is on (TechPreview-only in 4.22, default from 4.23)", () => {
+  const disks = (device: string) => rendered({ files: BASE_FILES, disks: [{ device }] });
+  const preview = (release: string, featureSet: string | null) =>
+    previewDisruption(disks("/dev/sda"), disks("/dev/sdb"), { ...policy, storageOverrides: ["Disks"], release, featureSet });
+
+  it("4.22 with the Default feature set: the overrides are not read, the disks change is refused", () => {
+    const p = preview("4.22.3", "Default");
+    expect(p.mcoRelease).toBe("4.22");
+    expect(p.unreconcilable[0]).toMatch(/^storage\.disks changed/);
+    expect(p.warnings[0]).toContain("irreconcilableValidationOverrides.storage [Disks] is not read");
+    expect(p.warnings[0]).toContain("this cluster's feature set is Default");
+  });
+
+  it("4.22 with TechPreviewNoUpgrade: the overrides are read, the change is accepted", () => {
+    expect(preview("4.22.3", "TechPreviewNoUpgrade")).toMatchObject({ mcoRelease: "4.22", unreconcilable: [] });
+  });
+
+  it.each(["4.23.1", "5.0.2"])("%s with the Default feature set: the gate is on by default, the change is accepted", (release) => {
+    expect(preview(release, "Default")).toMatchObject({ mcoRelease: "4.23", unreconcilable: [] });
+  });
+
+  it("feature set not read: overrides on a live object mean the API server kept the gated field, so the gate is on", () => {
+    expect(preview("4.22.3", null).unreconcilable).toEqual([]);
+  });
+});

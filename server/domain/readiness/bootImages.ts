@@ -1,5 +1,6 @@
 import { assessSkew, platformMinor, type SkewAssessment } from "../clusterSkew";
 import { bootsWindows } from "../bootImages";
+import { describeMcoRelease } from "../mcoRelease";
 import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
 import { installVersion, UPGRADEABLE_SKEW_REASON } from "../skew";
@@ -107,7 +108,7 @@ export function bootImageSkewCheck(c: Context): Draft {
       if (a.block)
         return fail(
           `Predicted: once at ${via} on the way to ${c.target.text}, the Machine Config Operator will report Upgradeable=False, reason ${UPGRADEABLE_SKEW_REASON}, ` +
-            `with the message ${quote(a.block.message)}. Basis: ${a.enforcement.basis} (${recordText(a)}). That blocks the next step, from ${via}, so ${c.target.text} cannot be reached without action.`,
+            `with the message ${quote(a.block.message)}. Basis: ${a.enforcement.basis} (${recordText(a)}). That blocks the next step, from ${via}, so ${c.target.text} cannot be reached without action. Predicted by the rules of ${describeMcoRelease(a.mcoRelease)}.`,
           skewEvidence(c, a),
           skewRemediation(s),
         );
@@ -120,7 +121,8 @@ export function bootImageSkewCheck(c: Context): Draft {
     return warn(
       `Once at ${targetMinor}, the Machine Config Operator will report Upgradeable=False, reason ${UPGRADEABLE_SKEW_REASON}, with the message ${quote(later.block.message)}. ` +
         `Basis: ${later.enforcement.basis} (${recordText(later)}${later.enforcement.installVersionFallback ? `, the install version from ClusterVersion history` : ""}). ` +
-        `This does not stop the update to ${c.target.text}, but it blocks the next minor update after arriving.` +
+        `This does not stop the update to ${c.target.text}, but it blocks the next minor update after arriving. ` +
+        `Predicted by the rules of ${describeMcoRelease(later.mcoRelease)}.` +
         (later.notes.length ? ` Note: ${later.notes.join("; ")}.` : ""),
       skewEvidence(c, later),
       skewRemediation(s),
@@ -131,7 +133,8 @@ export function bootImageSkewCheck(c: Context): Draft {
   const verdict = later.verdict;
   const unparseable = verdict && (verdict.outcome === "unparseable" || verdict.outcome === "no-value") ? ` ${verdict.warning}.` : "";
   return pass(
-    `At ${targetMinor} the MCO's boot-image record will be ${recordText(later)} (${later.enforcement.basis}), within the minimum ${later.limits.ocpVersion} / RHEL ${later.limits.rhelVersion}.${unparseable}`,
+    `At ${targetMinor} the MCO's boot-image record will be ${recordText(later)} (${later.enforcement.basis}), within the minimum ${later.limits.ocpVersion} / RHEL ${later.limits.rhelVersion}.${unparseable} ` +
+      `Predicted by the rules of ${describeMcoRelease(later.mcoRelease)}.`,
     skewEvidence(c, later),
   );
 }
