@@ -90,6 +90,11 @@ export type McoDecision = {
   error?: string;
   /** "assumed": Fleetskew cannot see what decides it and assumes the MCO's cautious outcome (see reason). */
   basis?: "observed" | "assumed";
+  /**
+   * error only: the MCO's own code crashes here (a nil pointer dereference) rather than returning an
+   * error, so it writes no Degraded message; `error` then says so in Fleetskew's words, quoting no MCO text.
+   */
+  crash?: true;
 };
 
 export type ResolvedBootImage = {
@@ -234,7 +239,19 @@ function azureVariantKey(ref: Extract<BootImageReference, { platform: "Azure" }>
 const syncError = (ms: string, inner: string) => `error syncing MAPI MachineSet ${ms}: ${inner}`;
 const reconcileError = (ms: string, inner: string) => syncError(ms, `failed to reconcile machineset ${ms}, err: ${inner}`);
 
+/** The stream's name (`stream` of the stream metadata), as stream-metadata-go prints it in its errors. */
+const streamNameOf = (stream: unknown) => String(obj(stream).stream ?? "");
+/** stream-metadata-go `GetArchitecture`'s error (stream_utils.go). */
+const archNotInStream = (stream: unknown, arch: string) => `stream:${streamNameOf(stream)} does not have architecture '${arch}'`;
+
 const exclude = (reason: string): McoDecision => ({ action: "exclude", reason });
+/** The MCO panics here; what follows is a crash-looping controller, not a Degraded condition. */
+const crashed = (reason: string, where: string): McoDecision => ({
+  action: "error",
+  reason,
+  error: `the MCO's boot image controller crashes here (a nil pointer dereference in ${where}) and writes no Degraded message of its own`,
+  crash: true,
+});
 const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
 const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
 
@@ -286,15 +303,17 @@ function azureDecision(
       "the MCO cannot tell which Azure marketplace variant its image is",
       reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
     );
-  const archEntry = obj(obj(obj(context.stream).architectures)[arch]);
+  const architectures = obj(obj(context.stream).architectures);
+  const archEntry = obj(architectures[arch]);
   const extensions = obj(archEntry["rhel-coreos-extensions"]);
   const marketplace = obj(extensions.marketplace);
-  if (!Object.keys(archEntry).length)
-    return failed(
-      "the boot image stream has no entry for its architecture",
-      reconcileError(ms.name, `${arch}: architecture not found in stream`),
-    );
-  // Go pointers: a present (even empty) object is non-nil, an absent one nil.
+  // streamData.GetArchitecture(arch): a map lookup, so only a missing key is an error.
+  if (!Object.prototype.hasOwnProperty.call(architectures, arch))
+    return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, archNotInStream(context.stream, arch)));
+  // Go pointers: a present (even empty) object is non-nil, an absent one nil. RHELCoreOSExtensions is
+  // dereferenced without a check (`streamArch.RHELCoreOSExtensions.Marketplace`).
+  if (archEntry["rhel-coreos-extensions"] == null)
+    return crashed("the boot image stream has no rhel-coreos-extensions for its architecture", "reconcileAzureProviderSpec");
   if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
   if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
   // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
@@ -317,6 +336,28 @@ function azureDecision(
       reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch}`),
     );
   return { action: "update", reason: enrolled };
+}
+
+/**
+ * vSphere: `reconcileVSphereProviderSpec` (platform_helpers.go): the architecture must be in the
+ * stream and have a `vmware` artifact, else an error in stream-metadata-go's words. What comes after
+ * (the `vsphere-creds` Secret in kube-system, a failure domain for the workspace, creating the
+ * template: `createNewVMTemplate`) Fleetskew cannot see, so an update there is assumed.
+ */
+function vsphereDecision(ms: MachineSetInput, context: ClusterBootContext, arch: string, enrolled: string): McoDecision {
+  const architectures = obj(obj(context.stream).architectures);
+  if (context.stream != null && !Object.prototype.hasOwnProperty.call(architectures, arch))
+    return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, archNotInStream(context.stream, arch)));
+  if (context.stream != null && !str(obj(obj(obj(architectures[arch]).artifacts).vmware).release))
+    return failed(
+      "the boot image stream has no vmware artifact for its architecture",
+      reconcileError(ms.name, `${streamNameOf(context.stream)}/${arch}: artifact 'vmware' not found`),
+    );
+  return {
+    action: "update",
+    reason: `${enrolled}; assumed to succeed: the vsphere-creds Secret and the failure domain the MCO needs to make the new template are not read`,
+    basis: "assumed",
+  };
 }
 
 /**
@@ -371,21 +412,20 @@ export function mcoDecision(
     case "AWS":
       return awsDecision(ms, ref, context, arch.arch, enrolled, catalog);
     case "GCP": {
+      // reconcileGCPProviderSpec builds the target from `Architectures[arch].Images.Gcp` before
+      // anything else, without a nil check: no GCP image for the architecture is a panic.
+      const gcp = obj(obj(obj(obj(context.stream).architectures)[arch.arch]).images).gcp;
+      if (gcp == null) return crashed("the cluster's boot image stream has no GCP image for its architecture", "reconcileGCPProviderSpec");
       const target = streamImage(context.stream, ref, arch.arch);
       if (target && ref.image === target.image) return { action: "update", reason: enrolled };
       if (!(ref.image ?? "").startsWith("projects/rhcos-cloud/global/images"))
         return skip("the image is not an RHCOS image from projects/rhcos-cloud, so the MCO skips it");
-      if (!target)
-        return failed(
-          "the cluster's boot image stream has no GCP image for its architecture",
-          reconcileError(ms.name, `no GCP image in the boot image stream for ${arch.arch}`),
-        );
       return { action: "update", reason: enrolled };
     }
     case "Azure":
       return azureDecision(ms, ref, context, arch.arch, enrolled);
     case "VSphere":
-      return { action: "update", reason: enrolled };
+      return vsphereDecision(ms, context, arch.arch, enrolled);
     default:
       return exclude(`the MCO does not manage boot images on ${platform}`);
   }

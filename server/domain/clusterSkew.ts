@@ -156,6 +156,18 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
       "None");
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
+    const crashing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error" && m.ifAllManaged.crash);
+    if (crashing.length > 0)
+      // No Degraded message to predict: the controller panics. Its record then stays as it was.
+      return {
+        ...predicted(
+          "Automatic",
+          `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
+          fallbackValue,
+          true,
+        ),
+        assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
+      };
     const failing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error");
     if (failing.length > 0)
       return {

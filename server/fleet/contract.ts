@@ -248,6 +248,7 @@ const McoDecision = z.object({
   reason: z.string(),
   error: z.string().optional(),
   basis: z.enum(["observed", "assumed"]).optional(),
+  crash: z.literal(true).optional(),
 });
 
 const MachineSetFacts = z.object({
