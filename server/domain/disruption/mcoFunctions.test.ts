@@ -100,3 +100,41 @@ describe("update.go update / render_controller.go: irreconcilableValidationOverr
     expect(preview("4.22.3", null).unreconcilable).toEqual([]);
   });
 });
+
+describe("reconcile.go isReconcilable → helpers.go ValidateIgnition: an invalid new config is refused, not applied", () => {
+  const withFile = (file: Record<string, unknown>, units: unknown[] = []) => {
+    const doc = machineConfigDoc({ files: BASE_FILES }, "rendered-worker-new");
+    (doc.spec.config.storage.files as unknown[]).push(file);
+    (doc.spec.config.systemd.units as unknown[]).push(...units);
+    return readMachineConfig(doc);
+  };
+  const before = rendered({ files: BASE_FILES });
+  const refusedWith = (after: ReturnType<typeof withFile>) => previewDisruption(before, after, policy).unreconcilable;
+
+  it("a setuid file mode (validateIgn3FileModes)", () => {
+    expect(refusedWith(withFile({ path: "/usr/local/bin/tool", mode: 0o4755, contents: { source: "data:,x" } }))).toEqual([
+      'validating new Ignition config from machineconfig "rendered-worker-new" failed: invalid mode 04755 for /usr/local/bin/tool, cannot exceed 0777',
+    ]);
+  });
+
+  it("Ignition's fatal report: a relative path, an unknown compression and a unit without a systemd suffix, in Ignition's order", () => {
+    const after = withFile({ path: "etc/relative", mode: 420, contents: { source: "data:,x", compression: "zstd" } }, [{ name: "backup", contents: "[Unit]\n" }]);
+    const index = after.files!.length - 1;
+    expect(refusedWith(after)).toEqual([
+      `validating new Ignition config from machineconfig "rendered-worker-new" failed: invalid ignition V3 config found: ` +
+        `error at $.storage.files.${index}.path: path not absolute\n` +
+        `error at $.storage.files.${index}.contents.compression: invalid compression method\n` +
+        `error at $.systemd.units.0.name: invalid systemd unit extension`,
+    ]);
+  });
+
+  it("an unknown URL scheme and an unclean path", () => {
+    const reasons = refusedWith(withFile({ path: "/etc/../etc/x", mode: 420, contents: { source: "ftp://example.com/x" } }));
+    expect(reasons[0]).toContain("path is not fully simplified");
+    expect(reasons[0]).toContain("contents.source: invalid url scheme");
+  });
+
+  it("a valid config passes on to isConfigReconcilable", () => {
+    expect(refusedWith(withFile({ path: "/etc/ok", mode: 0o644, contents: { source: "https://example.com/ok" } }))).toEqual([]);
+  });
+});
