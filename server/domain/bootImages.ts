@@ -3,7 +3,9 @@
  * boot image controller does with it (docs/openshift.md §15, §18, §19). Pure and total: any input
  * gives a result.
  */
+import { allowedAmisFor } from "./awsAllowedAmis";
 import { selectorMatches, type LabelSelector } from "./labelSelector";
+import { mcoRulesFor } from "./mcoRelease";
 import { bootImagesSupported } from "./platforms";
 import { installVersion, type HistoryEntry } from "./skew";
 import { parseOcpVersion, parseRhcosBuild } from "./versions";
@@ -90,6 +92,8 @@ export type McoDecision = {
   error?: string;
   /** "assumed": Fleetskew cannot see what decides it and assumes the MCO's cautious outcome (see reason). */
   basis?: "observed" | "assumed";
+  /** AWS: the compiled AMI list that decided (release-4.22's AllowedAMIs), named with its source commit. */
+  amiList?: string;
   /**
    * error only: the MCO's own code crashes here (a nil pointer dereference) rather than returning an
    * error, so it writes no Degraded message; `error` then says so in Fleetskew's words, quoting no MCO text.
@@ -204,11 +208,6 @@ const ocpFromBuild = (build: string | null) => {
 
 const newestRelease = (context: ClusterBootContext) => context.release ?? context.history?.[0]?.version ?? null;
 
-/** The MCO of release-4.22 recognises AMIs by a compiled-in list; later ones (release-4.23, main) by the AMI's owner. */
-const ownerCheckedAmis = (release: string | null) => {
-  const v = parseOcpVersion(release);
-  return !!v && (v.major > 4 || v.minor >= 23);
-};
 
 const AZURE_PAID = new Set(
   ["redhat", "redhat-limited"].flatMap((publisher) =>
@@ -255,7 +254,13 @@ const crashed = (reason: string, where: string): McoDecision => ({
 const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
 const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
 
-/** AWS: `reconcileAWSProviderSpec` — only published RHCOS AMIs are updated (release-4.22's AllowedAMIs, later the owner). */
+/**
+ * AWS: `reconcileAWSProviderSpec`. release-4.22 (platform_helpers.go): no AMI for the region and
+ * architecture in the stream → skipped; no ami.id → skipped; the stream's AMI → current; an AMI not
+ * in its compiled AllowedAMIs (awsAllowedAmis.ts, data with its commit) → skipped; else updated. Later
+ * lines (aws_helpers.go): no ami.id → skipped, then the AMI's owner, which Fleetskew cannot ask EC2
+ * for: it recognises AMIs a boot image stream has named and assumes the rest are skipped.
+ */
 function awsDecision(
   ms: MachineSetInput,
   ref: Extract<BootImageReference, { platform: "AWS" }>,
@@ -264,23 +269,29 @@ function awsDecision(
   enrolled: string,
   catalog: BootImageCatalog,
 ): McoDecision {
-  const release = newestRelease(context);
+  const rules = mcoRulesFor(newestRelease(context));
   const target = streamImage(context.stream, ref, arch);
-  const owners = ownerCheckedAmis(release);
-  if (owners && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-  if (!owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  const list = rules.awsAmiRecognition === "allowed-amis-list" ? allowedAmisFor(rules.release) : null;
+  if (list) {
+    if (!target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+    if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+    if (ref.ami === target.image) return { action: "update", reason: enrolled };
+    if (!list.has(ref.ami))
+      return { ...skip(`${ref.ami} is not in ${list.label}, so the ${rules.release} MCO skips it`, "observed"), amiList: list.label };
+    return { action: "update", reason: `${enrolled}; ${ref.ami} is in ${list.label}`, amiList: list.label };
+  }
   if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
   if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
   const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
   if (context.controllerSettled)
     return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
-  // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
+  // The owner EC2 reports (detectAMIKind) is not readable here.
   if (!recognised)
     return skip(
-      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`,
+      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the ${rules.release} MCO updates only AMIs Red Hat owns (it asks EC2)`,
       "assumed",
     );
-  if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  if (!target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
   return { action: "update", reason: enrolled };
 }
 

@@ -12,6 +12,7 @@ import {
 import type { SkewLimitEntry, SkewLimits, SkewVerdict } from "./skew";
 import {
   conditionOf,
+  decisionAt,
   type BareMetalProvisioningFacts,
   type ClusterSnapshot,
   type EnforcementValue,
@@ -156,19 +157,19 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
       "None");
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
-    const crashing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error" && m.ifAllManaged.crash);
+    const crashing = s.machineSets.filter((m) => decisionAt(m, release).action === "error" && decisionAt(m, release).crash);
     if (crashing.length > 0)
       // No Degraded message to predict: the controller panics. Its record then stays as it was.
       return {
         ...predicted(
           "Automatic",
-          `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
+          `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
           fallbackValue,
           true,
         ),
         assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
       };
-    const failing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error");
+    const failing = s.machineSets.filter((m) => decisionAt(m, release).action === "error");
     if (failing.length > 0)
       return {
         ...predicted(
@@ -177,18 +178,22 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
           fallbackValue,
           true,
         ),
-        degradedController: predictedDegradedMessage(failing.map((m) => m.ifAllManaged.error ?? m.ifAllManaged.reason)),
+        degradedController: predictedDegradedMessage(failing.map((m) => decisionAt(m, release).error ?? decisionAt(m, release).reason)),
       };
-    const skipped = s.machineSets.filter((m) => m?.ifAllManaged?.action === "skip");
+    // Which compiled AMI list decided (release-4.22's AllowedAMIs), named with its commit.
+    const lists = [...new Set(s.machineSets.flatMap((m) => decisionAt(m, release).amiList ?? []))];
+    const decidedBy = lists.length ? `; AMIs judged by ${lists.join(", ")}` : "";
+    const skipped = s.machineSets.filter((m) => decisionAt(m, release).action === "skip");
     if (skipped.length > 0) {
-      const assumed = skipped.filter((m) => m.ifAllManaged?.basis === "assumed");
+      const assumed = skipped.filter((m) => decisionAt(m, release).basis === "assumed");
       return {
         ...predicted(
           "Automatic",
           `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version` +
             (assumed.length
               ? ` (assumed for ${assumed.map((m) => m.machineSet).join(", ")}: Fleetskew cannot confirm their AMIs are published RHCOS AMIs)`
-              : ""),
+              : "") +
+            decidedBy,
           fallbackValue,
           true,
         ),
@@ -200,7 +205,7 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
     // updateClusterBootImage: coreos-bootimages releaseVersion, parsed with ParseGeneric, as x.y.z.
     const releaseVersion = parseGenericVersion(sameMinor(release, s.version?.current) ? s.bootImageRelease : release);
     return releaseVersion
-      ? predicted("Automatic", "managed boot images: every MachineSet is moved to the release's boot image", {
+      ? predicted("Automatic", `managed boot images: every MachineSet is moved to the release's boot image${decidedBy}`, {
           ocpVersion: genericMajorMinorPatch(releaseVersion),
           rhcosVersion: null,
         })

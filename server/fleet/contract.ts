@@ -248,6 +248,7 @@ const McoDecision = z.object({
   reason: z.string(),
   error: z.string().optional(),
   basis: z.enum(["observed", "assumed"]).optional(),
+  amiList: z.string().optional(),
   crash: z.literal(true).optional(),
 });
 
@@ -265,6 +266,7 @@ const MachineSetFacts = z.object({
   windows: z.boolean().optional(),
   replicas: z.number().nullable(),
   ifAllManaged: McoDecision,
+  ifAllManagedAt: z.strictObject({ "4.22": McoDecision.optional(), "4.23": McoDecision.optional() }).optional(),
 });
 
 const IriRelease = z.object({ name: z.string(), image: z.string().nullable(), conditions: z.array(Condition) });

@@ -4,7 +4,7 @@ import { describeMcoRelease } from "../mcoRelease";
 import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
 import { installVersion, UPGRADEABLE_SKEW_REASON } from "../skew";
-import { conditionOf, type ClusterSnapshot } from "../snapshot";
+import { conditionOf, decisionAt, type ClusterSnapshot } from "../snapshot";
 import { parseOcpVersion, parseRhcosBuild, type Version } from "../versions";
 import {
   CO_MC,
@@ -53,7 +53,7 @@ const recordText = (a: SkewAssessment) =>
 function skewEvidence(c: Context, a: SkewAssessment | null): Evidence[] {
   const ev: Evidence[] = [CO_MC("Upgradeable"), MC_SKEW];
   if (a?.enforcement.installVersionFallback) ev.push(CV_HISTORY);
-  const skipped = (c.s.machineSets ?? []).filter((m) => m?.ifAllManaged?.action === "skip");
+  const skipped = (c.s.machineSets ?? []).filter((m) => decisionAt(m, a?.release).action === "skip");
   if (a?.enforcement.installVersionFallback) for (const m of skipped) ev.push(MACHINE_SET(m.machineSet));
   return ev;
 }
@@ -157,11 +157,11 @@ export function machineSetsSkippedCheck(c: Context): Draft {
       ),
       problem,
     );
-  const skipped = sets.filter((m) => m?.ifAllManaged?.action === "skip");
+  const skipped = sets.filter((m) => decisionAt(m, release).action === "skip");
   // Excluded ones (Windows, another OS stream…) are neither updated nor counted as skipped (syncMAPIMachineSet).
-  const excluded = sets.filter((m) => m?.ifAllManaged?.action === "exclude");
+  const excluded = sets.filter((m) => decisionAt(m, release).action === "exclude");
   const excludedText = excluded.length
-    ? ` It leaves out ${plural(excluded.length, "MachineSet")} on purpose, not counted as skipped: ${excluded.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join("; ")}.`
+    ? ` It leaves out ${plural(excluded.length, "MachineSet")} on purpose, not counted as skipped: ${excluded.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join("; ")}.`
     : "";
   if (skipped.length === 0)
     return downgradeOnProblem(
@@ -175,7 +175,7 @@ export function machineSetsSkippedCheck(c: Context): Draft {
       problem,
     );
   return warn(
-    `The MCO skips ${plural(skipped.length, "MachineSet")} even with managed boot images: ${skipped.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join("; ")}. ` +
+    `The MCO skips ${plural(skipped.length, "MachineSet")} even with managed boot images: ${skipped.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join("; ")}. ` +
       `While any MachineSet is skipped, the MCO keeps the install version ${installVersion(c.s.version?.history)} as the cluster's boot image, which is what skew enforcement compares.` +
       excludedText,
     skipped.map((m) => MACHINE_SET(m.machineSet)),

@@ -1,3 +1,4 @@
+import ALLOWED_AMIS_RELEASE_4_22 from "../../../data/mco/allowed-amis-release-4.22.json";
 import { labelSelectorMatches, type LabelSelector } from "../labels";
 import { checkBootImagePlatform, enrolsByStatus, type Infrastructure } from "./platform";
 import { atLeast, parseGeneric, xyz } from "./version";
@@ -22,9 +23,8 @@ export type ControllerInputs = {
   /** kubernetes.io/arch of the node the controller runs on (a control-plane node), Go name. */
   controlPlaneArch: string;
   /**
-   * AMIs the MCO accepts to update from: release-4.22 compiles in every RHCOS AMI the installer ever
-   * published (ami.go `AllowedAMIs`); later lines ask EC2 for the AMI's owner (aws_helpers.go
-   * `detectAMIKind`), which in the simulated cloud is Red Hat's account for exactly these AMIs.
+   * AMIs Red Hat owns in the simulated cloud: release-4.23 and later ask EC2 for the AMI's owner
+   * (aws_helpers.go `detectAMIKind`). release-4.22 decides by its compiled list instead (`ALLOWED_AMIS`).
    */
   publishedAmis: ReadonlySet<string>;
   /** The BootImageSkewEnforcement feature gate (on by default from 4.22). */
@@ -89,6 +89,9 @@ const noArchitecture = (stream: Any | null, arch: string) => `stream:${stream?.s
 /** Where the MCO's code dereferences a nil pointer: the controller panics and the pass writes nothing. */
 class ControllerPanic extends Error {}
 
+/** ami.go `AllowedAMIs` as release-4.22 compiles it in (data/mco, with its source commit). */
+const ALLOWED_AMIS: ReadonlySet<string> = new Set(ALLOWED_AMIS_RELEASE_4_22.amis);
+
 /** reconcileAWSProviderSpec: release-4.22 checks the region, ami.id and AllowedAMIs; later lines ami.id, then the owner. */
 function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
   const region = value.placement?.region ?? "";
@@ -102,7 +105,7 @@ function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Rec
     if (!target) return skipped;
     if (current === undefined) return skipped;
     if (current === target) return nothing;
-    if (!input.publishedAmis.has(current)) return skipped;
+    if (!ALLOWED_AMIS.has(current)) return skipped;
   }
   if (current === target) return nothing;
   // Only one of ID, ARN or Filters may be set: the new AMI replaces the whole reference.
