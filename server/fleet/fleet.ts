@@ -175,7 +175,8 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
         t.events.push({ at, inferred: r.inferred, kind: "upgrade", title: `${lastVersion} → ${version}` });
       lastVersion = version ?? lastVersion;
     } else if (r.fact === "bootImage") {
-      if (v)
+      // A Windows MachineSet boots no RHCOS image: not a candidate for the oldest boot image.
+      if (v && !v.windows)
         boot.set(r.key, {
           ocpVersion: (v.ocpVersion as string) ?? null,
           rhcosBuild: (v.rhcosBuild as string) ?? null,
