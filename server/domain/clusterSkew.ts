@@ -1,5 +1,5 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
-import { mcoReleaseFor, type McoRelease } from "./mcoRelease";
+import { mcoReleaseFor, mcoRulesFor, type McoRelease } from "./mcoRelease";
 import { oldestBootImage, type OldestBootImage } from "./oldestBootImage";
 import {
   checkBootImageSkew,
@@ -198,7 +198,10 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
           true,
         ),
         assumption: assumed.length
-          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs`
+          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs` +
+            (mcoRulesFor(release).awsAmiRecognition === "ec2-owner"
+              ? ` (from 4.23 the MCO asks EC2 who owns each AMI, aws_helpers.go detectAMIKind: Red Hat's are updated, AWS Marketplace ones too with an rhcosVersion record, other owners skipped, and one it cannot describe degrades the controller)`
+              : "")
           : null,
       };
     }

@@ -95,7 +95,7 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
     const mode = effectiveEnforcement(before, "4.23.1");
     expect(mode.basis).toMatch(/skips/);
-    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs$/);
+    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs \(from 4\.23 the MCO asks EC2 who owns each AMI, aws_helpers\.go detectAMIKind: .*AWS Marketplace.*\)$/);
   });
 });
 
