@@ -18,7 +18,7 @@ const stream = {
 const context: ClusterBootContext = {
   stream,
   releaseVersion: "4.22.3",
-  history: [{ version: "4.22.3", state: "Completed", startedTime: null, completionTime: null }],
+  history: [{ version: "4.22.3", state: "Completed" }],
   platform: "AWS",
   machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
   release: "4.22.3",
