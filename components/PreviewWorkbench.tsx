@@ -181,6 +181,9 @@ export function PreviewWorkbench() {
                         {withoutRuleReferences(n)}
                       </p>
                     ))}
+                    {p.preview.mcoRelease ? (
+                      <p className="mt-1 text-xs text-muted">Predicted by the rules of the {p.preview.mcoRelease} Machine Config Operator.</p>
+                    ) : null}
                     {p.preview.changes.length ? (
                       <table className="mt-3 w-full text-left text-sm">
                         <caption className="sr-only">Changes in pool {p.pool} and what decided them</caption>

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { bootsWindows } from "../domain/bootImages";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import type { Readiness } from "../domain/readiness";
 import { registryLessState } from "../domain/registryLess";
@@ -23,6 +24,8 @@ export type BootImageFact = {
   provenance: string;
   mco: "update" | "skip" | "exclude" | "error";
   reason: string;
+  /** A Windows MachineSet: kept in its history, left out of the oldest boot image. */
+  windows?: true;
 };
 const bootImageFact = (m: MachineSetFacts, reason: string): BootImageFact => ({
   display: m.display,
@@ -31,6 +34,7 @@ const bootImageFact = (m: MachineSetFacts, reason: string): BootImageFact => ({
   provenance: m.provenance,
   mco: m.mco.action,
   reason,
+  ...(bootsWindows(m) ? { windows: true as const } : {}),
 });
 
 export type SkewFact = { status: string; oldest: string | null; oldestBuild: string | null; lag: number | null; mode: string | null };

@@ -1,3 +1,4 @@
+import { MCO_RULES, type McoRelease } from "../domain/mcoRelease";
 import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext } from "../domain/bootImages";
 import type {
   BareMetalProvisioningFacts,
@@ -307,7 +308,11 @@ function machineSetFactsOf(machineSets: Any[], context: ClusterBootContext, cata
         hypothetical: true,
         controllerSettled: context.controllerSettled && resolved.mco.action !== "exclude",
       };
-      return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco };
+      // By each MCO line's rules too, for predictions at a later release (mcoRelease.ts).
+      const ifAllManagedAt = Object.fromEntries(
+        (Object.keys(MCO_RULES) as McoRelease[]).map((line) => [line, resolveBootImage(input, { ...whatIf, release: `${line}.0` }, catalog).mco]),
+      );
+      return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco, ifAllManagedAt };
     })
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));
 }

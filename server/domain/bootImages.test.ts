@@ -40,7 +40,7 @@ describe("resolveBootImage on the reference cluster", () => {
 
   it("finds the infra MachineSet on the stream's AMI, managed through the Partial selector", () => {
     expect(resolved["prod-east-7xk2p-infra-us-east-1a"]).toMatchObject({
-      display: "ami-0c5f1a2b3d4e6f708 (us-east-1)",
+      display: "ami-0422676091bb78731 (us-east-1)",
       rhcosBuild: "9.6.20250701-0",
       ocpVersion: "4.19.10",
       provenance: "stream",
@@ -51,7 +51,7 @@ describe("resolveBootImage on the reference cluster", () => {
 
   it("falls back to the install version for the workers' old AMI, and says the MCO leaves them out (not enrolled)", () => {
     expect(resolved["prod-east-7xk2p-worker-us-east-1a"]).toMatchObject({
-      display: "ami-0a3f6e9c1b7d24e58 (us-east-1)",
+      display: "ami-01b0a1a972deefb6a (us-east-1)",
       rhcosBuild: null,
       ocpVersion: "4.12.7",
       provenance: "install-version",
@@ -63,7 +63,7 @@ describe("resolveBootImage on the reference cluster", () => {
   it("uses what the fleet has learned before falling back", () => {
     const catalog = {
       lookup: (key: string) =>
-        key === "aws:us-east-1:ami-0a3f6e9c1b7d24e58" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: null } : null,
+        key === "aws:us-east-1:ami-01b0a1a972deefb6a" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: null } : null,
     };
     expect(resolveBootImage(input(machineSets[0]!), context, catalog)).toMatchObject({
       rhcosBuild: "412.86.202301311551-0",
@@ -87,10 +87,27 @@ describe("resolveBootImage on the reference cluster", () => {
     expect(resolveBootImage({ ...ms, providerSpec: farAway }, all).mco.reason).toBe(
       "region mars-north-1 has no x86_64 AMI in the cluster's boot image stream",
     );
-    // The 4.12 AMI is in no stream Fleetskew has seen: it cannot confirm the MCO recognises it.
-    expect(resolveBootImage(ms, all).mco).toMatchObject({ action: "skip", basis: "assumed" });
-    const known = { lookup: (key: string) => (key === "aws:us-east-1:ami-0a3f6e9c1b7d24e58" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: "4.12.7" } : null) };
-    expect(resolveBootImage(ms, all, known).mco).toEqual({ action: "update", reason: "all MachineSets are managed (mode All)" });
+    // platform_helpers.go reconcileAWSProviderSpec at release-4.22: the compiled AllowedAMIs decides. The
+    // reference cluster's 4.12 AMI is in it; a site's own copy is not, whatever the fleet has seen.
+    const LIST = "release-4.22's AllowedAMIs (pkg/controller/bootimage/ami.go at 9027c94cde45, 9,573 AMIs)";
+    expect(resolveBootImage(ms, all).mco).toEqual({
+      action: "update",
+      reason: `all MachineSets are managed (mode All); ami-01b0a1a972deefb6a is in ${LIST}`,
+      amiList: LIST,
+    });
+    const copied = { ...(ms.providerSpec as object), ami: { id: "ami-0123456789abcdef0" } };
+    const known = { lookup: (key: string) => (key === "aws:us-east-1:ami-0123456789abcdef0" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: "4.12.7" } : null) };
+    for (const catalog of [undefined, known])
+      expect(resolveBootImage({ ...ms, providerSpec: copied }, all, catalog).mco).toEqual({
+        action: "skip",
+        basis: "observed",
+        reason: `ami-0123456789abcdef0 is not in ${LIST}, so the 4.22 MCO skips it`,
+        amiList: LIST,
+      });
+    // aws_helpers.go detectAMIKind from 4.23: the owner, which Fleetskew cannot ask EC2 for.
+    const at423 = { ...all, release: "4.23.1" };
+    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423).mco).toMatchObject({ action: "skip", basis: "assumed" });
+    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423, known).mco).toEqual({ action: "update", reason: "all MachineSets are managed (mode All)" });
     expect(resolveBootImage(ms, { ...all, machineManagers: null }).mco.action).toBe("exclude");
   });
 

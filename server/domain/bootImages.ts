@@ -3,7 +3,9 @@
  * boot image controller does with it (docs/openshift.md §15, §18, §19). Pure and total: any input
  * gives a result.
  */
+import { allowedAmisFor } from "./awsAllowedAmis";
 import { selectorMatches, type LabelSelector } from "./labelSelector";
+import { mcoRulesFor } from "./mcoRelease";
 import { bootImagesSupported } from "./platforms";
 import { installVersion, type HistoryEntry } from "./skew";
 import { parseOcpVersion, parseRhcosBuild } from "./versions";
@@ -90,6 +92,13 @@ export type McoDecision = {
   error?: string;
   /** "assumed": Fleetskew cannot see what decides it and assumes the MCO's cautious outcome (see reason). */
   basis?: "observed" | "assumed";
+  /** AWS: the compiled AMI list that decided (release-4.22's AllowedAMIs), named with its source commit. */
+  amiList?: string;
+  /**
+   * error only: the MCO's own code crashes here (a nil pointer dereference) rather than returning an
+   * error, so it writes no Degraded message; `error` then says so in Fleetskew's words, quoting no MCO text.
+   */
+  crash?: true;
 };
 
 export type ResolvedBootImage = {
@@ -106,7 +115,18 @@ export type ResolvedBootImage = {
   matchesStream: boolean | null;
   mco: McoDecision;
   notes: string[];
+  /**
+   * The template label `machine.openshift.io/os-id: Windows`: the MachineSet boots Windows, not RHCOS,
+   * and the MCO leaves it out (ms_helpers.go `syncMAPIMachineSet`), so it takes no part in skew.
+   * Missing from snapshots stored before Fleetskew read it.
+   */
+  windows?: boolean;
 };
+
+export const OS_ID_LABEL = "machine.openshift.io/os-id";
+
+/** Whether a MachineSet boots Windows (`syncMAPIMachineSet`'s OSLabelKey check), so boot-image skew leaves it out. */
+export const bootsWindows = (m: { windows?: boolean }) => m.windows === true;
 
 export const ARCH_ANNOTATION = "capacity.cluster-autoscaler.kubernetes.io/labels";
 const ARCH_LABEL = "kubernetes.io/arch=";
@@ -188,11 +208,6 @@ const ocpFromBuild = (build: string | null) => {
 
 const newestRelease = (context: ClusterBootContext) => context.release ?? context.history?.[0]?.version ?? null;
 
-/** The MCO of release-4.22 recognises AMIs by a compiled-in list; later ones (release-4.23, main) by the AMI's owner. */
-const ownerCheckedAmis = (release: string | null) => {
-  const v = parseOcpVersion(release);
-  return !!v && (v.major > 4 || v.minor >= 23);
-};
 
 const AZURE_PAID = new Set(
   ["redhat", "redhat-limited"].flatMap((publisher) =>
@@ -223,11 +238,29 @@ function azureVariantKey(ref: Extract<BootImageReference, { platform: "Azure" }>
 const syncError = (ms: string, inner: string) => `error syncing MAPI MachineSet ${ms}: ${inner}`;
 const reconcileError = (ms: string, inner: string) => syncError(ms, `failed to reconcile machineset ${ms}, err: ${inner}`);
 
+/** The stream's name (`stream` of the stream metadata), as stream-metadata-go prints it in its errors. */
+const streamNameOf = (stream: unknown) => String(obj(stream).stream ?? "");
+/** stream-metadata-go `GetArchitecture`'s error (stream_utils.go). */
+const archNotInStream = (stream: unknown, arch: string) => `stream:${streamNameOf(stream)} does not have architecture '${arch}'`;
+
 const exclude = (reason: string): McoDecision => ({ action: "exclude", reason });
+/** The MCO panics here; what follows is a crash-looping controller, not a Degraded condition. */
+const crashed = (reason: string, where: string): McoDecision => ({
+  action: "error",
+  reason,
+  error: `the MCO's boot image controller crashes here (a nil pointer dereference in ${where}) and writes no Degraded message of its own`,
+  crash: true,
+});
 const skip = (reason: string, basis?: McoDecision["basis"]): McoDecision => ({ action: "skip", reason, ...(basis ? { basis } : {}) });
 const failed = (reason: string, error: string): McoDecision => ({ action: "error", reason, error });
 
-/** AWS: `reconcileAWSProviderSpec` — only published RHCOS AMIs are updated (release-4.22's AllowedAMIs, later the owner). */
+/**
+ * AWS: `reconcileAWSProviderSpec`. release-4.22 (platform_helpers.go): no AMI for the region and
+ * architecture in the stream → skipped; no ami.id → skipped; the stream's AMI → current; an AMI not
+ * in its compiled AllowedAMIs (awsAllowedAmis.ts, data with its commit) → skipped; else updated. Later
+ * lines (aws_helpers.go): no ami.id → skipped, then the AMI's owner, which Fleetskew cannot ask EC2
+ * for: it recognises AMIs a boot image stream has named and assumes the rest are skipped.
+ */
 function awsDecision(
   ms: MachineSetInput,
   ref: Extract<BootImageReference, { platform: "AWS" }>,
@@ -236,23 +269,29 @@ function awsDecision(
   enrolled: string,
   catalog: BootImageCatalog,
 ): McoDecision {
-  const release = newestRelease(context);
+  const rules = mcoRulesFor(newestRelease(context));
   const target = streamImage(context.stream, ref, arch);
-  const owners = ownerCheckedAmis(release);
-  if (owners && !ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-  if (!owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  const list = rules.awsAmiRecognition === "allowed-amis-list" ? allowedAmisFor(rules.release) : null;
+  if (list) {
+    if (!target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+    if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
+    if (ref.ami === target.image) return { action: "update", reason: enrolled };
+    if (!list.has(ref.ami))
+      return { ...skip(`${ref.ami} is not in ${list.label}, so the ${rules.release} MCO skips it`, "observed"), amiList: list.label };
+    return { action: "update", reason: `${enrolled}; ${ref.ami} is in ${list.label}`, amiList: list.label };
+  }
   if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
   if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
   const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
   if (context.controllerSettled)
     return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
-  // release-4.22 checks its AllowedAMIs list, later releases the AMI's owner (§15.4); neither is readable here.
+  // The owner EC2 reports (detectAMIKind) is not readable here.
   if (!recognised)
     return skip(
-      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the MCO updates only published RHCOS AMIs`,
+      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the ${rules.release} MCO updates only AMIs Red Hat owns (it asks EC2)`,
       "assumed",
     );
-  if (owners && !target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
+  if (!target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
   return { action: "update", reason: enrolled };
 }
 
@@ -275,15 +314,17 @@ function azureDecision(
       "the MCO cannot tell which Azure marketplace variant its image is",
       reconcileError(ms.name, "could not determine azure marketplace variant, cannot update boot images"),
     );
-  const archEntry = obj(obj(obj(context.stream).architectures)[arch]);
+  const architectures = obj(obj(context.stream).architectures);
+  const archEntry = obj(architectures[arch]);
   const extensions = obj(archEntry["rhel-coreos-extensions"]);
   const marketplace = obj(extensions.marketplace);
-  if (!Object.keys(archEntry).length)
-    return failed(
-      "the boot image stream has no entry for its architecture",
-      reconcileError(ms.name, `${arch}: architecture not found in stream`),
-    );
-  // Go pointers: a present (even empty) object is non-nil, an absent one nil.
+  // streamData.GetArchitecture(arch): a map lookup, so only a missing key is an error.
+  if (!Object.prototype.hasOwnProperty.call(architectures, arch))
+    return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, archNotInStream(context.stream, arch)));
+  // Go pointers: a present (even empty) object is non-nil, an absent one nil. RHELCoreOSExtensions is
+  // dereferenced without a check (`streamArch.RHELCoreOSExtensions.Marketplace`).
+  if (archEntry["rhel-coreos-extensions"] == null)
+    return crashed("the boot image stream has no rhel-coreos-extensions for its architecture", "reconcileAzureProviderSpec");
   if (extensions.marketplace == null) return skip("the cluster's boot image stream has no marketplace images, so the MCO skips it");
   if (marketplace.azure == null) return skip("the cluster's boot image stream has no Azure marketplace images, so the MCO skips it");
   // getTargetImageFromStream: the variant's image set, then Gen1 or Gen2 as the current image is.
@@ -306,6 +347,28 @@ function azureDecision(
       reconcileError(ms.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch}`),
     );
   return { action: "update", reason: enrolled };
+}
+
+/**
+ * vSphere: `reconcileVSphereProviderSpec` (platform_helpers.go): the architecture must be in the
+ * stream and have a `vmware` artifact, else an error in stream-metadata-go's words. What comes after
+ * (the `vsphere-creds` Secret in kube-system, a failure domain for the workspace, creating the
+ * template: `createNewVMTemplate`) Fleetskew cannot see, so an update there is assumed.
+ */
+function vsphereDecision(ms: MachineSetInput, context: ClusterBootContext, arch: string, enrolled: string): McoDecision {
+  const architectures = obj(obj(context.stream).architectures);
+  if (context.stream != null && !Object.prototype.hasOwnProperty.call(architectures, arch))
+    return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, archNotInStream(context.stream, arch)));
+  if (context.stream != null && !str(obj(obj(obj(architectures[arch]).artifacts).vmware).release))
+    return failed(
+      "the boot image stream has no vmware artifact for its architecture",
+      reconcileError(ms.name, `${streamNameOf(context.stream)}/${arch}: artifact 'vmware' not found`),
+    );
+  return {
+    action: "update",
+    reason: `${enrolled}; assumed to succeed: the vsphere-creds Secret and the failure domain the MCO needs to make the new template are not read`,
+    basis: "assumed",
+  };
 }
 
 /**
@@ -346,7 +409,7 @@ export function mcoDecision(
   const osStream = ms.labels?.["machineconfiguration.openshift.io/osstream"];
   if (osStream !== undefined && osStream !== "rhel-9")
     return exclude(`OS stream ${osStream || '""'} is not the stream the MCO updates (rhel-9); excluded, not counted as skipped`);
-  if (ms.templateLabels?.["machine.openshift.io/os-id"] === "Windows")
+  if (ms.templateLabels?.[OS_ID_LABEL] === "Windows")
     return exclude("Windows MachineSets are excluded by the MCO, not counted as skipped");
   const arch = architectureOf(ms, context);
   if ("skip" in arch) return skip(arch.skip);
@@ -360,21 +423,20 @@ export function mcoDecision(
     case "AWS":
       return awsDecision(ms, ref, context, arch.arch, enrolled, catalog);
     case "GCP": {
+      // reconcileGCPProviderSpec builds the target from `Architectures[arch].Images.Gcp` before
+      // anything else, without a nil check: no GCP image for the architecture is a panic.
+      const gcp = obj(obj(obj(obj(context.stream).architectures)[arch.arch]).images).gcp;
+      if (gcp == null) return crashed("the cluster's boot image stream has no GCP image for its architecture", "reconcileGCPProviderSpec");
       const target = streamImage(context.stream, ref, arch.arch);
       if (target && ref.image === target.image) return { action: "update", reason: enrolled };
       if (!(ref.image ?? "").startsWith("projects/rhcos-cloud/global/images"))
         return skip("the image is not an RHCOS image from projects/rhcos-cloud, so the MCO skips it");
-      if (!target)
-        return failed(
-          "the cluster's boot image stream has no GCP image for its architecture",
-          reconcileError(ms.name, `no GCP image in the boot image stream for ${arch.arch}`),
-        );
       return { action: "update", reason: enrolled };
     }
     case "Azure":
       return azureDecision(ms, ref, context, arch.arch, enrolled);
     case "VSphere":
-      return { action: "update", reason: enrolled };
+      return vsphereDecision(ms, context, arch.arch, enrolled);
     default:
       return exclude(`the MCO does not manage boot images on ${platform}`);
   }
@@ -397,6 +459,7 @@ export function resolveBootImage(
     key,
     mco: mcoDecision(ms, reference, context, catalog),
     notes,
+    ...(ms.templateLabels?.[OS_ID_LABEL] === "Windows" ? { windows: true } : {}),
   };
   if (reference.platform === "other") {
     return {

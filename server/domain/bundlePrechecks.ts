@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { formatBytes, pinnedImageSetName, prefetchImages, RELEASE_LABEL, totalBytes, type BundleManifest } from "./bundleManifest";
-import { labelsForPool } from "./pinnedSetPools";
+import { labelsForPool, selectorIsEmpty } from "./pinnedSetPools";
 import type { Precheck, PrecheckPool } from "./precheck";
 import { alwaysPullIdentity, type PrecheckPod } from "./alwaysPullPods";
 import { isPrefetchRequeue } from "./bundleProgress";
@@ -104,7 +104,9 @@ function poolChecks(
       pool: pool.name,
       title: `Pool ${pool.name} cannot receive pinned images`,
       status: "fail",
-      detail: `The MCO gives a PinnedImageSet to the pools whose machineConfigSelector matches its labels, and no labels Fleetskew can derive from ${pool.name}'s selector match it.`,
+      detail: selectorIsEmpty(pool.machineConfigSelector)
+        ? `Pool ${pool.name} has an empty machineConfigSelector, and the MCO gives no PinnedImageSet to such a pool (getPoolsForPinnedImageSet: an empty selector matches nothing).`
+        : `The MCO gives a PinnedImageSet to the pools whose machineConfigSelector matches its labels, and no labels Fleetskew can derive from ${pool.name}'s selector match it.`,
       remedy: "Ask an admin to check the pool's machineConfigSelector (oc get mcp " + pool.name + " -o yaml).",
       items: [],
     });

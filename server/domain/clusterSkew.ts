@@ -1,4 +1,5 @@
 import { bootImagesDefaultOn, bootImagesSupported } from "./platforms";
+import { mcoReleaseFor, mcoRulesFor, type McoRelease } from "./mcoRelease";
 import { oldestBootImage, type OldestBootImage } from "./oldestBootImage";
 import {
   checkBootImageSkew,
@@ -11,6 +12,7 @@ import {
 import type { SkewLimitEntry, SkewLimits, SkewVerdict } from "./skew";
 import {
   conditionOf,
+  decisionAt,
   type BareMetalProvisioningFacts,
   type ClusterSnapshot,
   type EnforcementValue,
@@ -46,6 +48,8 @@ export type SkewBlock = { reason: string; message: string; source: "cluster" | "
 
 export type SkewAssessment = {
   release: string;
+  /** The MCO release line whose rules this assessment follows (docs/openshift.md §25). */
+  mcoRelease: McoRelease;
   /** The limit the MCO of `release` enforces; null when that release does not enforce. */
   limits: SkewLimits | null;
   enforcement: EffectiveEnforcement;
@@ -153,7 +157,19 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
       "None");
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
   if (supported && managed === "All") {
-    const failing = s.machineSets.filter((m) => m?.ifAllManaged?.action === "error");
+    const crashing = s.machineSets.filter((m) => decisionAt(m, release).action === "error" && decisionAt(m, release).crash);
+    if (crashing.length > 0)
+      // No Degraded message to predict: the controller panics. Its record then stays as it was.
+      return {
+        ...predicted(
+          "Automatic",
+          `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
+          fallbackValue,
+          true,
+        ),
+        assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
+      };
+    const failing = s.machineSets.filter((m) => decisionAt(m, release).action === "error");
     if (failing.length > 0)
       return {
         ...predicted(
@@ -162,30 +178,37 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
           fallbackValue,
           true,
         ),
-        degradedController: predictedDegradedMessage(failing.map((m) => m.ifAllManaged.error ?? m.ifAllManaged.reason)),
+        degradedController: predictedDegradedMessage(failing.map((m) => decisionAt(m, release).error ?? decisionAt(m, release).reason)),
       };
-    const skipped = s.machineSets.filter((m) => m?.ifAllManaged?.action === "skip");
+    // Which compiled AMI list decided (release-4.22's AllowedAMIs), named with its commit.
+    const lists = [...new Set(s.machineSets.flatMap((m) => decisionAt(m, release).amiList ?? []))];
+    const decidedBy = lists.length ? `; AMIs judged by ${lists.join(", ")}` : "";
+    const skipped = s.machineSets.filter((m) => decisionAt(m, release).action === "skip");
     if (skipped.length > 0) {
-      const assumed = skipped.filter((m) => m.ifAllManaged?.basis === "assumed");
+      const assumed = skipped.filter((m) => decisionAt(m, release).basis === "assumed");
       return {
         ...predicted(
           "Automatic",
           `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version` +
             (assumed.length
               ? ` (assumed for ${assumed.map((m) => m.machineSet).join(", ")}: Fleetskew cannot confirm their AMIs are published RHCOS AMIs)`
-              : ""),
+              : "") +
+            decidedBy,
           fallbackValue,
           true,
         ),
         assumption: assumed.length
-          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs`
+          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs` +
+            (mcoRulesFor(release).awsAmiRecognition === "ec2-owner"
+              ? ` (from 4.23 the MCO asks EC2 who owns each AMI, aws_helpers.go detectAMIKind: Red Hat's are updated, AWS Marketplace ones too with an rhcosVersion record, other owners skipped, and one it cannot describe degrades the controller)`
+              : "")
           : null,
       };
     }
     // updateClusterBootImage: coreos-bootimages releaseVersion, parsed with ParseGeneric, as x.y.z.
     const releaseVersion = parseGenericVersion(sameMinor(release, s.version?.current) ? s.bootImageRelease : release);
     return releaseVersion
-      ? predicted("Automatic", "managed boot images: every MachineSet is moved to the release's boot image", {
+      ? predicted("Automatic", `managed boot images: every MachineSet is moved to the release's boot image${decidedBy}`, {
           ocpVersion: genericMajorMinorPatch(releaseVersion),
           rhcosVersion: null,
         })
@@ -206,6 +229,10 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
  * for another release the MCO's rules are applied to what the cluster has now.
  */
 export function assessSkew(s: ClusterSnapshot, release: string, table: SkewLimitEntry[] = MCO_SKEW_LIMITS): SkewAssessment {
+  return { ...assessSkewAt(s, release, table), mcoRelease: mcoReleaseFor(release) };
+}
+
+function assessSkewAt(s: ClusterSnapshot, release: string, table: SkewLimitEntry[]): Omit<SkewAssessment, "mcoRelease"> {
   const limits = skewLimitsFor(release, table);
   const enforcement = effectiveEnforcement(s, release);
   const notes: string[] = [];

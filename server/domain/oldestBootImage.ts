@@ -1,3 +1,4 @@
+import { bootsWindows } from "./bootImages";
 import { parseOcpVersion, parseRhcosBuild } from "./versions";
 import type { ClusterSnapshot, MachineSetFacts } from "./snapshot";
 
@@ -12,6 +13,14 @@ export function lagMinors(clusterVersion: string | null, bootVersion: string | n
   return Math.max(0, c.minor - b.minor);
 }
 
+/**
+ * A MachineSet's lag behind the cluster; null for a Windows MachineSet, whose image is not an RHCOS
+ * boot image and which the MCO leaves out (ms_helpers.go `syncMAPIMachineSet`).
+ */
+export function machineSetLag(clusterVersion: string | null, m: MachineSetFacts): number | null {
+  return bootsWindows(m) ? null : lagMinors(clusterVersion, m.ocpVersion);
+}
+
 /** Ordering key of a boot image: OCP version when known, else the RHCOS build date. */
 function age(m: MachineSetFacts): [number, number, number, string] | null {
   const v = parseOcpVersion(m.ocpVersion);
@@ -20,10 +29,12 @@ function age(m: MachineSetFacts): [number, number, number, string] | null {
   return b ? [Number.MAX_SAFE_INTEGER, 0, 0, b.date] : null;
 }
 
+/** The oldest RHCOS boot image: Windows MachineSets are left out, as the MCO leaves them out. */
 export function oldestBootImage(s: ClusterSnapshot): OldestBootImage | null {
   let best: MachineSetFacts | null = null;
   let bestAge: ReturnType<typeof age> = null;
   for (const m of s.machineSets) {
+    if (bootsWindows(m)) continue;
     const a = age(m);
     if (!a) continue;
     if (!bestAge || compareAge(a, bestAge) < 0) {

@@ -1,4 +1,5 @@
 import type { McoDecision, ResolvedBootImage } from "./bootImages";
+import { mcoReleaseFor, type McoRelease } from "./mcoRelease";
 
 /**
  * A cluster as Fleetskew understands it: normalized from the objects read in one sweep, with no raw
@@ -44,7 +45,18 @@ export type MachineSetFacts = ResolvedBootImage & {
   replicas: number | null;
   /** The MCO's decision if MachineSets were managed with mode All: what enabling managed boot images would do. */
   ifAllManaged: McoDecision;
+  /**
+   * The same decision by each MCO release line's rules (mcoRelease.ts), for predictions at a release
+   * other than the cluster's own. Missing from snapshots stored before Fleetskew kept it.
+   */
+  ifAllManagedAt?: Partial<Record<McoRelease, McoDecision>>;
 };
+
+/** The MCO's decision on `m` with every MachineSet managed, by the rules of the line `release` belongs to. */
+export const decisionAt = (m: MachineSetFacts | null | undefined, release: string | null | undefined): McoDecision =>
+  m?.ifAllManagedAt?.[mcoReleaseFor(release)] ?? m?.ifAllManaged ?? NOT_RECORDED;
+/** A malformed record: no decision, which counts as neither updated nor skipped. */
+const NOT_RECORDED: McoDecision = { action: "exclude", reason: "the MCO's decision was not recorded" };
 
 export type PoolFacts = {
   name: string;

@@ -1,5 +1,5 @@
 import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
-import { lagMinors } from "../domain/oldestBootImage";
+import { machineSetLag } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import type {
   ClusterDetail,
@@ -109,7 +109,7 @@ export async function clusterDetail(name: string): Promise<ClusterDetail> {
     skew: clusterSkew(snapshot, limits),
     lags: snapshot.machineSets.map((m) => ({
       machineSet: m.machineSet,
-      lagMinors: lagMinors(snapshot.version?.current ?? null, m.ocpVersion),
+      lagMinors: machineSetLag(snapshot.version?.current ?? null, m),
     })),
     managedWhatIf: managedBootImagesWhatIf(snapshot),
     readiness: target ? evaluateReadiness(snapshot, target, { limits }) : null,
@@ -175,7 +175,8 @@ export function buildTimeline(cluster: string, rows: FactRow[], from: Date, to: 
         t.events.push({ at, inferred: r.inferred, kind: "upgrade", title: `${lastVersion} → ${version}` });
       lastVersion = version ?? lastVersion;
     } else if (r.fact === "bootImage") {
-      if (v)
+      // A Windows MachineSet boots no RHCOS image: not a candidate for the oldest boot image.
+      if (v && !v.windows)
         boot.set(r.key, {
           ocpVersion: (v.ocpVersion as string) ?? null,
           rhcosBuild: (v.rhcosBuild as string) ?? null,

@@ -232,6 +232,8 @@ export async function previewFrom(
       policies,
       policySource: source,
       storageOverrides: overrides,
+      // FeatureGate/cluster is not read: the overrides' presence tells whether the gate is on (mcoRelease.ts).
+      release,
       firstBoot: legacy,
       inflated,
     });

@@ -70,6 +70,10 @@ const ExplainedPreview = z.strictObject({
   ),
   warnings: z.array(z.string()),
   imageMode: z.strictObject({ newImageBuilt: z.boolean(), note: z.string() }).nullable(),
+  mcoRelease: z
+    .enum(["4.22", "4.23"])
+    .nullable()
+    .meta({ description: "The MCO release line whose rules the preview follows (docs/openshift.md §25); null when nothing was predicted" }),
 });
 
 const FileComparison = z.strictObject({

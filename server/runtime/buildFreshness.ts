@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 // Everything that changes what `next build` produces.
-const INPUT_DIRS = ["app", "components", "server", "public"];
+const INPUT_DIRS = ["app", "components", "server", "public", "data"];
 const INPUT_FILES = [
   "instrumentation.ts",
   "next.config.js",

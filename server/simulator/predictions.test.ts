@@ -79,8 +79,8 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     expect(outcomes).toEqual(new Set(["Automatic/True", "Automatic/False", "Manual/True", "Manual/False", "None/True"]));
   });
 
-  it("an AMI no stream has named is assumed skipped (the MCO's list is not readable), and says so", async () => {
-    // An AWS cluster not yet opted in (4.18): its MachineSets still boot the install's AMI.
+  it("at 4.22 the compiled AllowedAMIs decides (platform_helpers.go reconcileAWSProviderSpec), and the prediction names the list", async () => {
+    // An AWS cluster not yet opted in (4.18): its MachineSets still boot the install's AMI, a published one.
     const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
       (c) =>
         c.platform === "AWS" &&
@@ -91,12 +91,20 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
         !c.customAmi,
     )!;
     const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
-    const mode = effectiveEnforcement(before, "4.22.1");
-    expect(mode).toMatchObject({ mode: "Automatic", value: { ocpVersion: p.installVersion } });
-    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs$/);
-    // With the fleet's catalog of every stream it knows them, and agrees with the MCO.
-    expect(effectiveEnforcement(await snapshotOf(generatedObjects(p)), "4.22.1")).toMatchObject({ value: { ocpVersion: "4.22.1" } });
+    // Without any catalog: the list knows the AMI, as the simulated MCO (built from the same data) does.
+    expect(effectiveEnforcement(before, "4.22.1")).toMatchObject({ mode: "Automatic", value: { ocpVersion: "4.22.1" }, installVersionFallback: false });
+    expect(before.machineSets.find((m) => m.reference.platform === "AWS" && !m.windows)?.ifAllManaged.amiList).toMatch(/^release-4\.22's AllowedAMIs \(pkg\/controller\/bootimage\/ami\.go at 9027c94cde45/);
     expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
+  });
+
+  it("from 4.23 the MCO asks EC2 for the owner: an AMI no stream has named is assumed skipped, and says so", async () => {
+    const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
+      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+    )!;
+    const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
+    const mode = effectiveEnforcement(before, "4.23.1");
+    expect(mode.basis).toMatch(/skips/);
+    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs \(from 4\.23 the MCO asks EC2 who owns each AMI, aws_helpers\.go detectAMIKind: .*AWS Marketplace.*\)$/);
   });
 });
 
@@ -116,5 +124,18 @@ describe("the simulated MCO against the reference cluster's own capture", () => 
       reason: "ClusterBootImageSkewError",
       message: upgradeableOf(captured).message,
     });
+  });
+});
+
+describe("the skew prediction says which release's AMI list decided", () => {
+  it("at 4.22: release-4.22's AllowedAMIs with its commit; at 4.23 no compiled list", async () => {
+    const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
+      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+    )!;
+    const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
+    expect(effectiveEnforcement(before, "4.22.1").basis).toContain(
+      "AMIs judged by release-4.22's AllowedAMIs (pkg/controller/bootimage/ami.go at 9027c94cde45, 9,573 AMIs)",
+    );
+    expect(effectiveEnforcement(before, "4.23.1").basis).not.toContain("AllowedAMIs");
   });
 });

@@ -84,7 +84,7 @@ describe("skew enforcement, as the MCO does it", () => {
     const amis = ((await c.list(KINDS.machineSet, { namespace: "openshift-machine-api" })) as Any[]).map(
       (m) => m.spec.template.spec.providerSpec.value.ami.id,
     );
-    expect(new Set(amis)).toEqual(new Set(["ami-0c5f1a2b3d4e6f708"]));
+    expect(new Set(amis)).toEqual(new Set(["ami-0422676091bb78731"]));
     const mc = (await c.get(KINDS.machineConfiguration, "cluster")) as Any;
     expect(mc.status.managedBootImagesStatus.machineManagers[0].selection.mode).toBe("All");
     expect(condition(mc, "BootImageUpdateProgressing").message).toContain("Reconciled 4 of 4 MAPI MachineSets");

@@ -219,3 +219,33 @@ describe("boot_image_controller_test.go TestIsClusterStable: the simulated contr
     expect(pass.ran).toBe(c.stable);
   });
 });
+
+describe("platform_helpers.go reconcileGCPProviderSpec: the simulated controller panics where the MCO dereferences a nil GCP image", () => {
+  it("no GCP image for the architecture: the pass writes no condition, record or patch", () => {
+    const pass = syncBootImages(
+      {
+        release: "4.22.0",
+        machineConfiguration: {
+          status: { managedBootImagesStatus: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] } },
+        },
+        machineSets: [
+          {
+            metadata: { name: "gcp-worker-a", labels: {} },
+            spec: { template: { metadata: { labels: {} }, spec: { providerSpec: { value: { disks: [{ boot: true, image: "projects/rhcos-cloud/global/images/old" }] } } } } },
+          },
+        ],
+        configMap: { data: { stream: JSON.stringify({ stream: "rhcos-4.22", architectures: { x86_64: { images: {} } } }), releaseVersion: "4.22.0" } },
+        infra: infra("GCP"),
+        clusterVersion: { status: { history: [{ state: "Completed", version: "4.22.0" }], desired: {} } },
+        controlPlaneArch: "amd64",
+        publishedAmis: new Set(),
+        skewEnforcement: true,
+        reason: "MAPIMachineSetUpdated",
+        now: NOW,
+      },
+      "4.18.0",
+    );
+    expect(pass).toMatchObject({ ran: false, outcomes: [], record: null });
+    expect(pass.crashed).toMatch(/^panic: runtime error: reconcileGCPProviderSpec/);
+  });
+});

@@ -76,3 +76,10 @@ describe("pkg/controller/pinnedimageset/pinned_image_set_test.go TestSyncHandler
     expect(names.length ? names : null).toEqual(c.want);
   });
 });
+
+describe("pinned_image_set.go getPoolsForPinnedImageSet: the simulated controller gives no set to a pool with an empty selector (selector.Empty())", () => {
+  it.each([["{}", {}], ["empty lists", { matchLabels: {}, matchExpressions: [] }], ["nil", undefined]])("%s", (_name, selector) => {
+    const pool = { metadata: { name: "loose" }, spec: { machineConfigSelector: selector } };
+    expect(poolPinnedImageSets(pool, [set("any", ["image1"], { "machineconfiguration.openshift.io/role": "worker" })])).toEqual([]);
+  });
+});

@@ -8,7 +8,10 @@ export function SkewMcoWay({ a }: { a: Assessment }) {
   return (
     <Section
       title="Skew, the MCO's way"
-      description={`How the Machine Config Operator of ${a.release} decides (${a.enforcement.source === "cluster" ? "read from the cluster" : "predicted"}).`}
+      description={
+        `How the Machine Config Operator of ${a.release} decides (${a.enforcement.source === "cluster" ? "read from the cluster" : "predicted"})` +
+        (a.mcoRelease ? `, by the rules of the ${a.mcoRelease} MCO.` : ".")
+      }
     >
       <dl className="grid gap-2 text-sm sm:grid-cols-3">
         <div>

@@ -2,6 +2,7 @@ import path from "node:path";
 import { diffConfigs, type ConfigDiff } from "./diff";
 import { decodeContents, entries, type InflatedSources, type RenderedConfig } from "./machineConfig";
 import { describeAction, type Action, type ClusterPolicies, type FilePolicy, type PolicySource } from "./policy";
+import { irreconcilableOverridesGate, mcoReleaseFor, type McoRelease } from "../mcoRelease";
 import { unreconcilableReasons, type StorageOverride } from "./reconcilable";
 import { RegistriesConfError, registriesChangeUnsafeReason } from "./registries";
 
@@ -33,6 +34,8 @@ export type Preview = {
   warnings: string[];
   /** Image-mode (on-cluster layering) facts, when either config is for an image-mode pool. */
   imageMode: { newImageBuilt: boolean; note: string } | null;
+  /** The MCO release line whose rules the preview follows (docs/openshift.md §25); null when nothing was predicted. */
+  mcoRelease: McoRelease | null;
 };
 
 export type PreviewOptions = {
@@ -45,6 +48,10 @@ export type PreviewOptions = {
    * it is not on first boot (update.go `update`: `if !firstBoot && …`), so they are ignored with firstBoot.
    */
   storageOverrides?: StorageOverride[];
+  /** The cluster's release: which MCO's rules apply (mcoRelease.ts). Unknown → the 4.22 line. */
+  release?: string | null;
+  /** FeatureGate/cluster spec.featureSet, when known: it decides whether IrreconcilableMachineConfig is on. */
+  featureSet?: string | null;
   /** Gzip contents inflated ahead of time by the caller (asynchronously, within limits). */
   inflated?: InflatedSources;
 };
@@ -179,7 +186,7 @@ function nodeDisruptionPolicyPath(
   diff: ConfigDiff,
   options: PreviewOptions,
   warnings: string[],
-): Omit<Preview, "unreconcilable" | "warnings" | "imageMode"> {
+): Omit<Preview, "unreconcilable" | "warnings" | "imageMode" | "mcoRelease"> {
   const os = osChanges(diff);
   const changes: Change[] = [...os];
   const raw: Action[] = [];
@@ -274,7 +281,7 @@ function legacyPath(
   diff: ConfigDiff,
   warnings: string[],
   inflated?: InflatedSources,
-): Omit<Preview, "unreconcilable" | "warnings" | "imageMode"> {
+): Omit<Preview, "unreconcilable" | "warnings" | "imageMode" | "mcoRelease"> {
   const changes: Change[] = osChanges(diff).map((c) => ({ ...c, decidedBy: c.decidedBy.replace("§4 step 3", "§10 legacy") }));
   for (const unit of diff.unitChanges)
     changes.push({
@@ -387,12 +394,31 @@ function imageModeOf(from: RenderedConfig, to: RenderedConfig, firstBoot: boolea
       };
 }
 
+/**
+ * The storage overrides the daemon reads (update.go `update`): none on first boot, and none unless the
+ * IrreconcilableMachineConfig gate is on at the cluster's release (TechPreview-only in 4.22, default
+ * from 4.23; mcoRelease.ts `irreconcilableOverridesGate`).
+ */
+function overridesRead(options: PreviewOptions, warnings: string[]): StorageOverride[] {
+  const overrides = options.storageOverrides ?? [];
+  if (options.firstBoot) return [];
+  const gate = irreconcilableOverridesGate(options.release, options.featureSet, overrides.length > 0);
+  if (gate.enabled) return overrides;
+  if (overrides.length)
+    warnings.push(
+      `irreconcilableValidationOverrides.storage [${overrides.join(", ")}] is not read: ${gate.basis}, so the MCO does not read the overrides`,
+    );
+  return [];
+}
+
 export function previewDisruption(from: RenderedConfig, to: RenderedConfig, options: PreviewOptions): Preview {
   const warnings: string[] = [];
-  const unreconcilable = unreconcilableReasons(from, to, options.firstBoot ? [] : options.storageOverrides);
+  const mcoRelease = mcoReleaseFor(options.release);
+  const unreconcilable = unreconcilableReasons(from, to, overridesRead(options, warnings));
   const imageMode = imageModeOf(from, to, options.firstBoot === true);
   if (unreconcilable.length > 0) {
     return {
+      mcoRelease,
       path: options.firstBoot ? "legacy" : "node-disruption-policy",
       actions: [],
       reboot: false,
@@ -400,7 +426,7 @@ export function previewDisruption(from: RenderedConfig, to: RenderedConfig, opti
       drainReason: null,
       unreconcilable,
       changes: [],
-      warnings: ["the MCO refuses this change; nodes would not update (§2)"],
+      warnings: [...warnings, "the MCO refuses this change; nodes would not update (§2)"],
       imageMode,
     };
   }
@@ -414,5 +440,5 @@ export function previewDisruption(from: RenderedConfig, to: RenderedConfig, opti
   const decided = options.firstBoot
     ? legacyPath(from, to, diff, warnings, options.inflated)
     : nodeDisruptionPolicyPath(from, to, diff, options, warnings);
-  return { ...decided, unreconcilable: [], warnings, imageMode };
+  return { ...decided, unreconcilable: [], warnings, imageMode, mcoRelease };
 }

@@ -4,7 +4,9 @@ import type { IgnitionFileEntry, IgnitionUnitEntry, RenderedConfig } from "./mac
  * MergeMachineConfigs as the MCO renders a pool's config (pkg/controller/common/helpers.go; see
  * docs/disruption.md "Merging" for the sources): configs labelled for the worker role first, then
  * the rest, each group by name; the first config's Ignition is the base and each following one is
- * merged onto it with Ignition's own merge (coreos/ignition config/merge/merge.go, below); files
+ * merged onto it with Ignition's own merge (coreos/ignition config/merge/merge.go, below), its files'
+ * compression first set to `""` when unset so that a later file's contents replace an earlier gzip
+ * (`ignitionMergeSetFilesDefaultCompression`, coreos/butane#332); files
  * without `overwrite` get `overwrite: true`; FIPS if any sets it; kernel type realtime/64k-pages if
  * any sets it (the last one wins); kernel arguments and extensions concatenated in order;
  * osImageURL from the last config that sets one, else the release's default.
@@ -245,6 +247,36 @@ function ignitionOf(c: RenderedConfig): Obj {
   };
 }
 
+/**
+ * `ignitionMergeSetFilesDefaultCompression` (helpers.go), run on each config before it is merged
+ * on: every file of that config without a compression gets `""`, so its contents replace an
+ * earlier config's gzip as a whole instead of keeping the old compression next to new content.
+ * A file without `contents` counts too: in Go `contents` is a struct, never absent.
+ */
+function setDefaultCompression(ignition: Obj): Obj {
+  const storage = (ignition.storage ?? {}) as Obj;
+  const files = listOf(storage.files).map((f) => {
+    const file = (f ?? {}) as Obj;
+    const contents = (file.contents ?? {}) as Obj;
+    return isSet(contents.compression) ? file : { ...file, contents: { ...contents, compression: "" } };
+  });
+  return { ...ignition, storage: { ...storage, files } };
+}
+
+/** `ignitionMergeUnsetFilesDefaultCompression` (helpers.go), after each merge: `""` back to unset. */
+function unsetDefaultCompression(ignition: Obj): Obj {
+  const storage = (ignition.storage ?? {}) as Obj;
+  if (!Array.isArray(storage.files)) return ignition;
+  const files = storage.files.map((f) => {
+    const file = (f ?? {}) as Obj;
+    const contents = file.contents as Obj | undefined;
+    if (contents?.compression !== "") return file;
+    const { compression: _dropped, ...rest } = contents;
+    return { ...file, contents: rest };
+  });
+  return { ...ignition, storage: { ...storage, files } };
+}
+
 const CONFIG: Schema = {
   kernelArguments: struct(KERNEL_ARGUMENTS),
   passwd: struct(PASSWD),
@@ -261,7 +293,7 @@ export function mergeMachineConfigs(configs: RenderedConfig[], defaultOsImageURL
   const [first, ...rest] = ordered as [RenderedConfig, ...RenderedConfig[]];
 
   let ignition = ignitionOf(first);
-  for (const c of rest) ignition = mergeStruct(ignition, ignitionOf(c), CONFIG);
+  for (const c of rest) ignition = unsetDefaultCompression(mergeStruct(ignition, setDefaultCompression(ignitionOf(c)), CONFIG));
   const storage = (ignition.storage ?? {}) as Obj;
   const files = listOf(storage.files).map((f) => {
     const file = f as IgnitionFileEntry;

@@ -1,5 +1,6 @@
 import { same } from "./diff";
 import { entries, type RenderedConfig } from "./machineConfig";
+import { ignitionValidationError } from "./validateIgnition";
 
 export const FORCE_FILE = "/run/machine-config-daemon-force";
 export type StorageOverride = "Disks" | "FileSystems" | "Raid";
@@ -56,10 +57,14 @@ function passwdReasons(from: RenderedConfig, to: RenderedConfig): string[] {
 }
 
 /**
- * The reconcilability gate (docs/openshift.md §2, reconcile.go `isConfigReconcilable`): changes the MCO refuses rather than applies. Each
+ * The reconcilability gate (docs/openshift.md §2, reconcile.go `isReconcilable`: `ValidateIgnition`, then
+ * `isConfigReconcilable`): changes the MCO refuses rather than applies. Each
  * returned reason names the refused change; an empty list means the change can be applied.
  */
 export function unreconcilableReasons(from: RenderedConfig, to: RenderedConfig, overrides: StorageOverride[] = []): string[] {
+  // isReconcilable: ValidateIgnition on the new config first; an invalid config is refused on that alone.
+  const invalid = ignitionValidationError(to);
+  if (invalid) return [invalid];
   const reasons: string[] = passwdReasons(from, to);
   if (!same(from.ignitionKernelArguments, to.ignitionKernelArguments))
     reasons.push("Ignition kernelArguments section changed (use spec.kernelArguments)");

@@ -79,8 +79,31 @@ function parseConf(text: string | null, which: string): Conf {
   return decoded.data;
 }
 
-const keyOf = (r: Registry) => r.prefix || r.location || "";
-const allDigestOnly = (r: Registry) =>
+/**
+ * A registry as Go holds it once decoded into sysregistriesv2.Registry: a field the TOML leaves out
+ * is its zero value, so `prefix = ""` is the same as no prefix and `blocked = false` as no blocked
+ * (the MCO compares the decoded structs, not the text: drain.go `isSafeContainerRegistryConfChanges`).
+ */
+type GoEndpoint = { location: string; insecure: boolean; "pull-from-mirror": string };
+type GoRegistry = GoEndpoint & { prefix: string; blocked: boolean; "mirror-by-digest-only": boolean; mirror: GoEndpoint[] };
+const endpointOf = (e: z.infer<typeof MirrorSchema> | Registry): GoEndpoint => ({
+  location: e.location ?? "",
+  insecure: e.insecure ?? false,
+  "pull-from-mirror": e["pull-from-mirror"] ?? "",
+});
+const goRegistry = (r: Registry): GoRegistry => ({
+  ...endpointOf(r),
+  prefix: r.prefix ?? "",
+  blocked: r.blocked ?? false,
+  "mirror-by-digest-only": r["mirror-by-digest-only"] ?? false,
+  mirror: (r.mirror ?? []).map(endpointOf),
+});
+
+/** The registry's scope: its prefix when not empty, else its location. */
+const keyOf = (r: GoRegistry) => r.prefix || r.location;
+/** searchRegistryMirror: the first mirror with that location. */
+const findMirror = (location: string, mirrors: GoEndpoint[]) => mirrors.find((m) => m.location === location);
+const allDigestOnly = (r: GoRegistry) =>
   (r.mirror ?? []).length === 0
     ? r["mirror-by-digest-only"] === true
     : (r.mirror ?? []).every((m) => m["pull-from-mirror"] === "digest-only");
@@ -96,8 +119,8 @@ export function registriesChangeUnsafeReason(oldText: string | null, newText: st
   const oldSearch = before["unqualified-search-registries"] ?? [];
   const newSearch = after["unqualified-search-registries"] ?? [];
   if (oldSearch.some((r, i) => newSearch[i] !== r)) return "unqualified-search-registries lost or reordered an entry";
-  const oldRegs = new Map((before.registry ?? []).map((r) => [keyOf(r), r]));
-  const newRegs = new Map((after.registry ?? []).map((r) => [keyOf(r), r]));
+  const oldRegs = new Map((before.registry ?? []).map((r) => goRegistry(r)).map((r) => [keyOf(r), r]));
+  const newRegs = new Map((after.registry ?? []).map((r) => goRegistry(r)).map((r) => [keyOf(r), r]));
   for (const key of oldRegs.keys()) if (!newRegs.has(key)) return `registry ${key} was removed`;
   for (const [key, next] of newRegs) {
     const prev = oldRegs.get(key);
@@ -107,21 +130,15 @@ export function registriesChangeUnsafeReason(oldText: string | null, newText: st
     }
     if (JSON.stringify(prev) === JSON.stringify(next)) continue;
     for (const field of ["prefix", "location", "blocked", "insecure"] as const) {
-      if ((prev[field] ?? null) !== (next[field] ?? null)) return `registry ${key}: ${field} changed`;
+      if (prev[field] !== next[field]) return `registry ${key}: ${field} changed`;
     }
-    const nextMirrors = new Map((next.mirror ?? []).map((m) => [m.location, m]));
-    for (const m of prev.mirror ?? []) {
-      const still = nextMirrors.get(m.location);
-      if (!still) return `registry ${key}: mirror ${m.location} was removed`;
-      if ((m["pull-from-mirror"] ?? "") !== (still["pull-from-mirror"] ?? "") && still["pull-from-mirror"] !== "digest-only") {
-        return `registry ${key}: mirror ${m.location} pull-from-mirror changed to ${still["pull-from-mirror"] ?? "all"}`;
-      }
-    }
-    const oldLocations = new Set((prev.mirror ?? []).map((m) => m.location));
-    for (const m of next.mirror ?? []) {
-      if (!oldLocations.has(m.location) && m["pull-from-mirror"] !== "digest-only" && next["mirror-by-digest-only"] !== true) {
+    for (const m of prev.mirror) if (!findMirror(m.location, next.mirror)) return `registry ${key}: mirror ${m.location} was removed`;
+    for (const m of next.mirror) {
+      const was = findMirror(m.location, prev.mirror);
+      if (was && m["pull-from-mirror"] !== was["pull-from-mirror"] && m["pull-from-mirror"] !== "digest-only")
+        return `registry ${key}: mirror ${m.location} pull-from-mirror changed to ${m["pull-from-mirror"] || "all"}`;
+      if (!was && m["pull-from-mirror"] !== "digest-only" && !next["mirror-by-digest-only"])
         return `registry ${key}: added mirror ${m.location} is not digest-only${m["pull-from-mirror"] === "tag-only" ? " (tag-only mirrors need a drain)" : ""}`;
-      }
     }
   }
   return null;

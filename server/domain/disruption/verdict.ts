@@ -66,6 +66,7 @@ export const NO_PREDICTION: Preview = {
   changes: [],
   warnings: [],
   imageMode: null,
+  mcoRelease: null,
 };
 
 export type FleetSummary = {

@@ -1,8 +1,10 @@
 import { assessSkew, platformMinor, type SkewAssessment } from "../clusterSkew";
+import { bootsWindows } from "../bootImages";
+import { describeMcoRelease } from "../mcoRelease";
 import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
 import { installVersion, UPGRADEABLE_SKEW_REASON } from "../skew";
-import { conditionOf, type ClusterSnapshot } from "../snapshot";
+import { conditionOf, decisionAt, type ClusterSnapshot } from "../snapshot";
 import { parseOcpVersion, parseRhcosBuild, type Version } from "../versions";
 import {
   CO_MC,
@@ -51,7 +53,7 @@ const recordText = (a: SkewAssessment) =>
 function skewEvidence(c: Context, a: SkewAssessment | null): Evidence[] {
   const ev: Evidence[] = [CO_MC("Upgradeable"), MC_SKEW];
   if (a?.enforcement.installVersionFallback) ev.push(CV_HISTORY);
-  const skipped = (c.s.machineSets ?? []).filter((m) => m?.ifAllManaged?.action === "skip");
+  const skipped = (c.s.machineSets ?? []).filter((m) => decisionAt(m, a?.release).action === "skip");
   if (a?.enforcement.installVersionFallback) for (const m of skipped) ev.push(MACHINE_SET(m.machineSet));
   return ev;
 }
@@ -106,7 +108,7 @@ export function bootImageSkewCheck(c: Context): Draft {
       if (a.block)
         return fail(
           `Predicted: once at ${via} on the way to ${c.target.text}, the Machine Config Operator will report Upgradeable=False, reason ${UPGRADEABLE_SKEW_REASON}, ` +
-            `with the message ${quote(a.block.message)}. Basis: ${a.enforcement.basis} (${recordText(a)}). That blocks the next step, from ${via}, so ${c.target.text} cannot be reached without action.`,
+            `with the message ${quote(a.block.message)}. Basis: ${a.enforcement.basis} (${recordText(a)}). That blocks the next step, from ${via}, so ${c.target.text} cannot be reached without action. Predicted by the rules of ${describeMcoRelease(a.mcoRelease)}.`,
           skewEvidence(c, a),
           skewRemediation(s),
         );
@@ -119,7 +121,8 @@ export function bootImageSkewCheck(c: Context): Draft {
     return warn(
       `Once at ${targetMinor}, the Machine Config Operator will report Upgradeable=False, reason ${UPGRADEABLE_SKEW_REASON}, with the message ${quote(later.block.message)}. ` +
         `Basis: ${later.enforcement.basis} (${recordText(later)}${later.enforcement.installVersionFallback ? `, the install version from ClusterVersion history` : ""}). ` +
-        `This does not stop the update to ${c.target.text}, but it blocks the next minor update after arriving.` +
+        `This does not stop the update to ${c.target.text}, but it blocks the next minor update after arriving. ` +
+        `Predicted by the rules of ${describeMcoRelease(later.mcoRelease)}.` +
         (later.notes.length ? ` Note: ${later.notes.join("; ")}.` : ""),
       skewEvidence(c, later),
       skewRemediation(s),
@@ -130,7 +133,8 @@ export function bootImageSkewCheck(c: Context): Draft {
   const verdict = later.verdict;
   const unparseable = verdict && (verdict.outcome === "unparseable" || verdict.outcome === "no-value") ? ` ${verdict.warning}.` : "";
   return pass(
-    `At ${targetMinor} the MCO's boot-image record will be ${recordText(later)} (${later.enforcement.basis}), within the minimum ${later.limits.ocpVersion} / RHEL ${later.limits.rhelVersion}.${unparseable}`,
+    `At ${targetMinor} the MCO's boot-image record will be ${recordText(later)} (${later.enforcement.basis}), within the minimum ${later.limits.ocpVersion} / RHEL ${later.limits.rhelVersion}.${unparseable} ` +
+      `Predicted by the rules of ${describeMcoRelease(later.mcoRelease)}.`,
     skewEvidence(c, later),
   );
 }
@@ -143,19 +147,37 @@ export function machineSetsSkippedCheck(c: Context): Draft {
       ? unknown(`MachineSets are not known: ${problem}.`)
       : pass("There are no MachineSets in openshift-machine-api, so there are no boot images for the MCO to update.");
   const release = c.target.version ? c.target.text : c.currentText;
-  if (!bootImagesSupported(c.s.platform, platformMinor(release)))
+  // CheckBootImagePlatform (featuregates.go) takes the Azure cloud name: Azure Stack Hub is never supported.
+  if (!bootImagesSupported(c.s.platform, platformMinor(release), c.s.azureCloudName))
     return downgradeOnProblem(
       pass(
-        `The MCO does not update MachineSet boot images on ${c.s.platform ?? "this platform"}${release ? ` at ${release}` : ""}; they are updated by hand (see boot-image skew).`,
+        c.s.platform === "Azure" && c.s.azureCloudName === "AzureStackCloud"
+          ? "The MCO does not update MachineSet boot images on Azure Stack Hub (AzureStackCloud); they are updated by hand (see boot-image skew)."
+          : `The MCO does not update MachineSet boot images on ${c.s.platform ?? "this platform"}${release ? ` at ${release}` : ""}; they are updated by hand (see boot-image skew).`,
       ),
       problem,
     );
-  const skipped = sets.filter((m) => m?.ifAllManaged?.action === "skip");
+  const skipped = sets.filter((m) => decisionAt(m, release).action === "skip");
+  // Excluded ones (Windows, another OS stream…) are neither updated nor counted as skipped (syncMAPIMachineSet).
+  const excluded = sets.filter((m) => decisionAt(m, release).action === "exclude");
+  const excludedText = excluded.length
+    ? ` It leaves out ${plural(excluded.length, "MachineSet")} on purpose, not counted as skipped: ${excluded.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join("; ")}.`
+    : "";
   if (skipped.length === 0)
-    return downgradeOnProblem(pass(`With managed boot images the MCO would update all ${plural(sets.length, "MachineSet")}.`), problem);
+    return downgradeOnProblem(
+      pass(
+        excluded.length === sets.length
+          ? `With managed boot images the MCO would update none of the ${plural(sets.length, "MachineSet")}.${excludedText}`
+          : excluded.length
+            ? `With managed boot images the MCO would update ${sets.length - excluded.length} of ${plural(sets.length, "MachineSet")}.${excludedText}`
+            : `With managed boot images the MCO would update all ${plural(sets.length, "MachineSet")}.`,
+      ),
+      problem,
+    );
   return warn(
-    `The MCO skips ${plural(skipped.length, "MachineSet")} even with managed boot images: ${skipped.map((m) => `${m.machineSet} (${m.ifAllManaged.reason})`).join("; ")}. ` +
-      `While any MachineSet is skipped, the MCO keeps the install version ${installVersion(c.s.version?.history)} as the cluster's boot image, which is what skew enforcement compares.`,
+    `The MCO skips ${plural(skipped.length, "MachineSet")} even with managed boot images: ${skipped.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join("; ")}. ` +
+      `While any MachineSet is skipped, the MCO keeps the install version ${installVersion(c.s.version?.history)} as the cluster's boot image, which is what skew enforcement compares.` +
+      excludedText,
     skipped.map((m) => MACHINE_SET(m.machineSet)),
     "Remove what makes the MCO skip each MachineSet (e.g. an owner reference, an AMI chosen by ARN or filters instead of ami.id), or update those boot images by hand and record a manual acknowledgement in Fleetskew.",
   );
@@ -171,11 +193,17 @@ export function rhelMajorChangeCheck(c: Context): Draft {
   if (refused) return unknown(`The RHEL version change cannot be assessed: ${refused}.`);
   const targetRhel = rhelOfRelease(c.target.version);
   if (!targetRhel) return unknown(`Which RHEL major ${c.target.text} is based on is not known to Fleetskew.`);
-  const sets = Array.isArray(c.s.machineSets) ? c.s.machineSets : [];
+  const all = Array.isArray(c.s.machineSets) ? c.s.machineSets : [];
+  // A Windows MachineSet boots Windows: no RHEL, and the MCO leaves it out (syncMAPIMachineSet).
+  const sets = all.filter((m) => !bootsWindows(m));
   if (sets.length === 0)
     return problemOf(c.s, "MachineSets")
       ? unknown(`MachineSet boot images are not known: ${problemOf(c.s, "MachineSets")}.`)
-      : pass("There are no MachineSets, so no new nodes boot from a MachineSet boot image.");
+      : pass(
+          all.length
+            ? "Only Windows MachineSets, so no new node boots from an RHCOS boot image."
+            : "There are no MachineSets, so no new nodes boot from a MachineSet boot image.",
+        );
   const rhelOf = (m: { ocpVersion: string | null; rhcosBuild: string | null }) =>
     parseRhcosBuild(m.rhcosBuild)?.rhel.major ?? rhelOfRelease(parseOcpVersion(m.ocpVersion));
   const known = sets.map((m) => ({ m, rhel: rhelOf(m) }));

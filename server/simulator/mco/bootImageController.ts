@@ -1,3 +1,4 @@
+import ALLOWED_AMIS_RELEASE_4_22 from "../../../data/mco/allowed-amis-release-4.22.json";
 import { labelSelectorMatches, type LabelSelector } from "../labels";
 import { checkBootImagePlatform, enrolsByStatus, type Infrastructure } from "./platform";
 import { atLeast, parseGeneric, xyz } from "./version";
@@ -22,9 +23,8 @@ export type ControllerInputs = {
   /** kubernetes.io/arch of the node the controller runs on (a control-plane node), Go name. */
   controlPlaneArch: string;
   /**
-   * AMIs the MCO accepts to update from: release-4.22 compiles in every RHCOS AMI the installer ever
-   * published (ami.go `AllowedAMIs`); later lines ask EC2 for the AMI's owner (aws_helpers.go
-   * `detectAMIKind`), which in the simulated cloud is Red Hat's account for exactly these AMIs.
+   * AMIs Red Hat owns in the simulated cloud: release-4.23 and later ask EC2 for the AMI's owner
+   * (aws_helpers.go `detectAMIKind`). release-4.22 decides by its compiled list instead (`ALLOWED_AMIS`).
    */
   publishedAmis: ReadonlySet<string>;
   /** The BootImageSkewEnforcement feature gate (on by default from 4.22). */
@@ -49,6 +49,8 @@ export type ControllerResult = {
   conditions: Condition[];
   /** What happens to status.bootImageSkewEnforcementStatus.automatic in Automatic mode. */
   record: { action: "update" | "reset"; ocpVersion: string } | null;
+  /** The controller panicked during the pass (the MCO's own nil pointer dereference): nothing was written. */
+  crashed?: string;
 };
 
 const ARCH_ANNOTATION = "capacity.cluster-autoscaler.kubernetes.io/labels";
@@ -82,6 +84,13 @@ const nothing: Reconciled = { patch: null, skipped: false };
 /** Returned without a patch and not skipped, on purpose: not counted as skipped. */
 const left: Reconciled = { patch: null, skipped: false, excluded: true };
 const reconcileError = (name: string, message: string) => new SyncError(`failed to reconcile machineset ${name}, err: ${message}`);
+/** stream-metadata-go `GetArchitecture` (stream_utils.go). */
+const noArchitecture = (stream: Any | null, arch: string) => `stream:${stream?.stream ?? ""} does not have architecture '${arch}'`;
+/** Where the MCO's code dereferences a nil pointer: the controller panics and the pass writes nothing. */
+class ControllerPanic extends Error {}
+
+/** ami.go `AllowedAMIs` as release-4.22 compiles it in (data/mco, with its source commit). */
+const ALLOWED_AMIS: ReadonlySet<string> = new Set(ALLOWED_AMIS_RELEASE_4_22.amis);
 
 /** reconcileAWSProviderSpec: release-4.22 checks the region, ami.id and AllowedAMIs; later lines ami.id, then the owner. */
 function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
@@ -96,7 +105,7 @@ function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Rec
     if (!target) return skipped;
     if (current === undefined) return skipped;
     if (current === target) return nothing;
-    if (!input.publishedAmis.has(current)) return skipped;
+    if (!ALLOWED_AMIS.has(current)) return skipped;
   }
   if (current === target) return nothing;
   // Only one of ID, ARN or Filters may be set: the new AMI replaces the whole reference.
@@ -106,7 +115,8 @@ function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Rec
 /** reconcileGCPProviderSpec. */
 function reconcileGCP(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
   const gcp = input.stream?.architectures?.[arch]?.images?.gcp;
-  if (!gcp) throw reconcileError(ms.metadata.name, `no GCP image in the boot image stream for ${arch}`);
+  // `streamData.Architectures[arch].Images.Gcp.Project` with Gcp nil: a nil pointer dereference.
+  if (!gcp) throw new ControllerPanic("reconcileGCPProviderSpec: invalid memory address or nil pointer dereference");
   const target = `projects/${gcp.project}/global/images/${gcp.name}`;
   let patch = false;
   for (const disk of (value.disks ?? []) as Any[]) {
@@ -136,7 +146,10 @@ function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): R
     legacy || image.publisher === "azureopenshift" ? "no-purchase-plan" : AZURE_VARIANTS[`${image.publisher}/${image.offer}`];
   if (!variant) throw reconcileError(ms.metadata.name, "could not determine azure marketplace variant, cannot update boot images");
   const streamArch = input.stream?.architectures?.[arch];
-  if (!streamArch) throw reconcileError(ms.metadata.name, `${arch}: architecture not found in stream`);
+  if (!streamArch) throw reconcileError(ms.metadata.name, noArchitecture(input.stream, arch));
+  // `streamArch.RHELCoreOSExtensions.Marketplace` with no extensions: a nil pointer dereference.
+  if (!streamArch["rhel-coreos-extensions"])
+    throw new ControllerPanic("reconcileAzureProviderSpec: invalid memory address or nil pointer dereference");
   const marketplace = streamArch["rhel-coreos-extensions"]?.marketplace;
   if (!marketplace || !marketplace.azure) return skipped;
   const set = marketplace.azure[variant];
@@ -163,8 +176,8 @@ function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): R
 /** reconcileVSphereProviderSpec: the template named after the failure domain is refreshed in place. */
 function reconcileVSphere(input: PassInputs, ms: Any, _value: Any, arch: string): Reconciled {
   const release = input.stream?.architectures?.[arch]?.artifacts?.vmware?.release;
-  if (!input.stream?.architectures?.[arch]) throw reconcileError(ms.metadata.name, `${arch}: architecture not found in stream`);
-  if (!release) throw reconcileError(ms.metadata.name, `${arch}: artifact 'vmware' not found`);
+  if (!input.stream?.architectures?.[arch]) throw reconcileError(ms.metadata.name, noArchitecture(input.stream, arch));
+  if (!release) throw reconcileError(ms.metadata.name, `${input.stream?.stream ?? ""}/${arch}: artifact 'vmware' not found`);
   return nothing;
 }
 
@@ -290,7 +303,14 @@ export function syncBootImages(input: ControllerInputs, installVersion: string):
     stream = null;
   }
   const sets = enrolled(enrollingManagers(input.release, input.machineConfiguration), input.machineSets);
-  const outcomes = sets.map((ms) => syncMachineSet({ ...input, stream }, ms));
+  let outcomes: ReturnType<typeof syncMachineSet>[];
+  try {
+    outcomes = sets.map((ms) => syncMachineSet({ ...input, stream }, ms));
+  } catch (error) {
+    // The machine-config-controller crashes and restarts: no condition, no record, no patch.
+    if (error instanceof ControllerPanic) return { ...none, crashed: `panic: runtime error: ${error.message}` };
+    throw error;
+  }
   const stats: Stats = {
     total: sets.length,
     inProgress: outcomes.filter((o) => o.outcome.outcome !== "error").length,

@@ -297,10 +297,16 @@ export function poolsForNode(node: Any, pools: Any[]): Any[] {
   return worker ? [worker] : [];
 }
 
-/** pinned image set controller `getPoolsForPinnedImageSet` → each pool's spec.pinnedImageSets, by name. */
+/**
+ * pinned image set controller `getPoolsForPinnedImageSet` → each pool's spec.pinnedImageSets, by name.
+ * A pool whose selector is nil or empty (`selector.Empty()`) gets no set: "it should match nothing, not everything".
+ */
 export function poolPinnedImageSets(pool: Any, sets: Any[]): { name: string }[] {
+  const selector = pool.spec?.machineConfigSelector;
+  const empty = !selector || (!Object.keys(selector.matchLabels ?? {}).length && !(selector.matchExpressions ?? []).length);
+  if (empty) return [];
   return sets
-    .filter((s) => labelSelectorMatches(pool.spec?.machineConfigSelector, s.metadata.labels))
+    .filter((s) => labelSelectorMatches(selector, s.metadata.labels))
     .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)))
     .map((s) => ({ name: s.metadata.name }));
 }

@@ -3,7 +3,8 @@
  * simulated clusters' own configs need it (pkg/controller/common/helpers.go `MergeMachineConfigs`,
  * release-4.22): worker-role configs first, each group sorted by name; Ignition's merge
  * (coreos/ignition config/merge) over files by path, units by name (dropins by name) and users by
- * name, a later config's fields replacing an earlier one's, lists of plain values joined without
+ * name, a later config's fields replacing an earlier one's (a later file without a compression
+ * clearing an earlier gzip, `ignitionMergeSetFilesDefaultCompression`), lists of plain values joined without
  * repeats; every file without `overwrite` gets `overwrite: true`; FIPS if any config sets it, the
  * kernel type of the last realtime/64k-pages config else "default", kernel arguments and extensions
  * concatenated in order; osImageURL from the controller config unless a config overrides it.
@@ -38,13 +39,40 @@ function mergeList(parent: unknown[], child: unknown[]): unknown[] {
   return out;
 }
 
+/**
+ * `ignitionMergeSetFilesDefaultCompression` on each config merged onto the first: a file without a
+ * compression gets "" so that it replaces an earlier gzip; `ignitionMergeUnsetFilesDefaultCompression`
+ * then turns "" back into unset (helpers.go, after coreos/butane#332).
+ */
+function withDefaultCompression(config: Any): Any {
+  const files = config.storage?.files;
+  if (!Array.isArray(files)) return config;
+  const set = files.map((f: Any) => (f?.contents?.compression != null ? f : { ...f, contents: { ...f?.contents, compression: "" } }));
+  return { ...config, storage: { ...config.storage, files: set } };
+}
+
+function withoutEmptyCompression(ignition: Any): Any {
+  const files = ignition.storage?.files;
+  if (!Array.isArray(files)) return ignition;
+  const unset = files.map((f: Any) => {
+    if (f?.contents?.compression !== "") return f;
+    const { compression: _unset, ...contents } = f.contents;
+    return { ...f, contents };
+  });
+  return { ...ignition, storage: { ...ignition.storage, files: unset } };
+}
+
 export function mergeMachineConfigs(configs: Any[], osImageURL: string): Any {
   const sorted = [
     ...configs.filter((c) => c.metadata?.labels?.[ROLE] === "worker").sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)),
     ...configs.filter((c) => c.metadata?.labels?.[ROLE] !== "worker").sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1)),
   ];
   let ignition: Any = { ignition: { version: "3.5.0" } };
-  for (const c of sorted) ignition = mergeValue(ignition, c.spec?.config ?? {}) as Any;
+  sorted.forEach((c, i) => {
+    const config = c.spec?.config ?? {};
+    if (i === 0) ignition = mergeValue(ignition, config) as Any;
+    else ignition = withoutEmptyCompression(mergeValue(ignition, withDefaultCompression(config)) as Any);
+  });
   ignition.ignition = { version: "3.5.0" };
   for (const f of (ignition.storage?.files ?? []) as Any[]) f.overwrite ??= true;
   const kernelType = [...sorted].reverse().find((c) => c.spec?.kernelType === "realtime" || c.spec?.kernelType === "64k-pages")?.spec

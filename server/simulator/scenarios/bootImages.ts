@@ -1,3 +1,4 @@
+import ALLOWED_AMIS_RELEASE_4_22 from "../../../data/mco/allowed-amis-release-4.22.json";
 import { hexOf } from "./random";
 
 /**
@@ -23,7 +24,37 @@ export const BOOT_IMAGE_BUILDS: Record<number, string> = {
 /** The AWS regions generated clusters live in, and their streams name AMIs for. */
 export const AWS_REGIONS = ["us-east-1", "us-west-2", "eu-central-1", "ap-southeast-2"];
 
-export const amiFor = (build: string, region: string) => `ami-0${hexOf(`${build}/${region}`, 16)}`;
+/**
+ * The simulated installer publishes real RHCOS AMI IDs: each build and region gets its own AMI from the
+ * MCO's compiled AllowedAMIs (data/mco, read from openshift/machine-config-operator release-4.22
+ * ami.go), chosen by a stable hash and never the same for two, so the simulated MCO at 4.22 recognises
+ * them as the real one would recognise published AMIs.
+ */
+/** The reference cluster's own AMIs (its 4.12.7 install AMI and its 4.19 stream, in the fixture files). */
+const REFERENCE_AMIS = [
+  "ami-01b0a1a972deefb6a",
+  "ami-0422676091bb78731",
+  "ami-069ec2a719a2f0241",
+  "ami-0902e1fef48a3c3f6",
+  "ami-0b97f7bd61c1ecd0b",
+  "ami-0e1f7f148cda4206a",
+];
+
+const WORLD_AMIS: ReadonlyMap<string, string> = (() => {
+  const amis = ALLOWED_AMIS_RELEASE_4_22.amis;
+  const taken = new Set<string>(REFERENCE_AMIS);
+  const out = new Map<string, string>();
+  for (const build of Object.values(BOOT_IMAGE_BUILDS))
+    for (const region of AWS_REGIONS) {
+      let i = parseInt(hexOf(`${build}/${region}`, 8), 16) % amis.length;
+      while (taken.has(amis[i]!)) i = (i + 1) % amis.length;
+      taken.add(amis[i]!);
+      out.set(`${build}/${region}`, amis[i]!);
+    }
+  return out;
+})();
+
+export const amiFor = (build: string, region: string) => WORLD_AMIS.get(`${build}/${region}`) ?? `ami-0${hexOf(`${build}/${region}`, 16)}`;
 export const gcpImageFor = (build: string) => `rhcos-${build.replace(/\./g, "-")}-gcp-x86-64`;
 /** Azure marketplace versions encode the build: 412.86.202301311551-0 → 412.86.20230131. */
 export const azureVersionFor = (build: string) => {
@@ -34,17 +65,13 @@ export const azureVersionFor = (build: string) => {
 /**
  * Every RHCOS AMI the simulated world's installer ever published: the builds above in every region,
  * and the reference cluster's own (its 4.12.7 install AMI and its 4.19 stream, in the fixture files).
- * The simulated MCO recognises exactly these (release-4.22 compiles the real list into ami.go
- * `AllowedAMIs` from the installer's rhcos.json history); any other AMI is a custom one.
+ * All are real RHCOS AMI IDs from the MCO's AllowedAMIs. The simulated cloud reports Red Hat as
+ * their owner, which is what release-4.23 and later check; release-4.22 checks the compiled list
+ * itself (mco/bootImageController.ts). Any other AMI is a custom one.
  */
 export const PUBLISHED_AMIS: ReadonlySet<string> = new Set([
   ...Object.values(BOOT_IMAGE_BUILDS).flatMap((build) => AWS_REGIONS.map((region) => amiFor(build, region))),
-  "ami-0a3f6e9c1b7d24e58",
-  "ami-0c5f1a2b3d4e6f708",
-  "ami-07e1b94d6a2c3f815",
-  "ami-0f4d2a8b6c1e9d370",
-  "ami-05b9c3e7a1d4f6028",
-  "ami-0d8a3f1c5e7b2a946",
+  ...REFERENCE_AMIS,
 ]);
 
 /** An AMI nobody published: a site's own hardened or encrypted copy, which the MCO does not update. */
