@@ -7,7 +7,7 @@ import { unreconcilableReasons } from "./reconcilable";
 import { RegistriesConfError } from "./registries";
 import { BASE_FILES, editedConfig, machineConfigDoc, rendered } from "./testing";
 
-/** Issue 14 items 5–7: the disruption preview where it used to disagree with the MCO, each case naming the MCO function. */
+/** The disruption preview where it used to disagree with the MCO, each case naming the MCO function. */
 const link = (path: string, target: string) => ({ path, target, hard: false });
 
 describe("item 5: isConfigReconcilable refuses any change of storage.links unless the new list is empty", () => {
