@@ -1,11 +1,12 @@
 "use client";
 
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
 import { parseAllDocuments } from "yaml";
-import { previewEndpoints, type PoolPreview } from "@/server/preview/contract";
+import { MAX_FLEET_PREVIEW_CLUSTERS, previewEndpoints, type PoolPreview } from "@/server/preview/contract";
 import { call } from "./api";
-import { queries } from "./queries";
+import { ClusterSelection } from "./ClusterSelection";
 import { Alert, Button, Card, Field } from "./ui";
 
 /** The engine cites its rule book ("§4 step 5") for scripts and docs; on screen the sentence says enough. */
@@ -58,15 +59,15 @@ function yamlProblems(text: string): string[] {
 
 export function PreviewWorkbench() {
   const [yaml, setYaml] = useState(EXAMPLE);
-  const [selected, setSelected] = useState<string[]>([]);
-  const clusters = useQuery(queries.clusters());
-  // Offline imports are never contacted, so there is no live cluster to preview on.
-  const live = clusters.data?.filter((c) => !c.offline);
+  // The fleet view's filters, when the person came from there ("Preview on these clusters").
+  const params = useSearchParams();
+  const [query, setQuery] = useState(() => params.get("query") ?? "");
   const problems = useMemo(() => yamlProblems(yaml), [yaml]);
 
   // One fleet preview: the server judges each cluster and sums them up (refused and unjudged pools included).
   const run = useMutation({
-    mutationFn: () => call(previewEndpoints.fleet, { body: { machineConfig: yaml, clusters: selected } }),
+    // Offline imports are never contacted: the server previews the live clusters the selection matches.
+    mutationFn: () => call(previewEndpoints.fleet, { body: { machineConfig: yaml, clusters: { query } } }),
   });
   const summary = run.data?.summary.text;
 
@@ -107,25 +108,10 @@ export function PreviewWorkbench() {
             }}
           />
           <div id="mc-yaml-problems">{problems.length ? <Alert tone="error">{problems.join("; ")}</Alert> : null}</div>
-          <fieldset className="flex flex-col gap-2">
-            <legend className="text-sm font-medium">Clusters</legend>
-            {live?.length === 0 ? <p className="text-sm text-muted">No clusters are registered.</p> : null}
-            <div className="flex flex-wrap gap-x-5 gap-y-2">
-              {live?.map((c) => (
-                <label key={c.name} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    checked={selected.includes(c.name)}
-                    onChange={(e) => setSelected(e.target.checked ? [...selected, c.name] : selected.filter((s) => s !== c.name))}
-                  />
-                  {c.displayName}
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ClusterSelection query={query} onChange={setQuery} max={MAX_FLEET_PREVIEW_CLUSTERS} />
           <div>
-            <Button type="submit" disabled={selected.length === 0 || problems.length > 0 || run.isPending}>
-              {run.isPending ? "Previewing…" : `Preview on ${selected.length || "no"} cluster${selected.length === 1 ? "" : "s"}`}
+            <Button type="submit" disabled={problems.length > 0 || run.isPending}>
+              {run.isPending ? "Previewing…" : "Preview on the matching clusters"}
             </Button>
           </div>
         </form>
@@ -182,7 +168,9 @@ export function PreviewWorkbench() {
                       </p>
                     ))}
                     {p.preview.mcoRelease ? (
-                      <p className="mt-1 text-xs text-muted">Predicted by the rules of the {p.preview.mcoRelease} Machine Config Operator.</p>
+                      <p className="mt-1 text-xs text-muted">
+                        Predicted by the rules of the {p.preview.mcoRelease} Machine Config Operator.
+                      </p>
                     ) : null}
                     {p.preview.changes.length ? (
                       <table className="mt-3 w-full text-left text-sm">

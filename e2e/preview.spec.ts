@@ -24,15 +24,17 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   await register(request, ["prod-east"]);
 
   await signIn(page, "admin", ADMIN_PASSWORD);
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Preview" }).click();
+  // From the cluster's page: the preview opens with that cluster chosen.
+  await page.goto("/clusters/prod-east");
+  await page.getByRole("link", { name: "Preview a MachineConfig here" }).click();
   const form = page.getByRole("form", { name: "Preview a MachineConfig" });
   const editor = form.getByLabel("MachineConfig (YAML or JSON)");
 
   // Syntax errors are shown as the user types, and block the preview.
   await editor.fill("kind: [unclosed");
   await expect(form.getByRole("alert")).toContainText("Line 1");
-  await form.getByLabel("prod-east", { exact: true }).check();
-  await expect(form.getByRole("button", { name: /Preview on 1 cluster/ })).toBeDisabled();
+  await expect(form.getByTestId("selection-count")).toHaveText("1 cluster matches: prod-east");
+  await expect(form.getByRole("button", { name: "Preview on the matching clusters" })).toBeDisabled();
 
   const worker = page.getByRole("region", { name: "Preview for prod-east" }).locator('[data-pool="worker"]');
   // [MachineConfig, file, contents, worker verdict, the change's actions in the table, the fleet summary line]
@@ -64,7 +66,7 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   ];
   for (const [name, path, text, verdict, actions, summary] of cases) {
     await editor.fill(mc(name, path, text));
-    await form.getByRole("button", { name: /Preview on 1 cluster/ }).click();
+    await form.getByRole("button", { name: "Preview on the matching clusters" }).click();
     await expect(worker.locator("[data-verdict]")).toHaveText(verdict);
     await expect(worker).toContainText("5 nodes affected");
     await expect(worker.getByRole("cell", { name: path, exact: true })).toBeVisible();

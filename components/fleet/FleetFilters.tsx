@@ -197,6 +197,9 @@ export function FleetFilters({
         <a className="font-medium text-accent hover:underline" href={`/rollouts?${new URLSearchParams({ query })}`}>
           Plan a rollout
         </a>
+        <a className="font-medium text-accent hover:underline" href={`/preview?${new URLSearchParams({ query })}`}>
+          Preview a change
+        </a>
         <p className="text-muted" aria-live="polite">
           {total === null ? "…" : `${total.toLocaleString()} of ${summary.clusters.toLocaleString()} clusters`}
         </p>

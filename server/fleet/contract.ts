@@ -44,6 +44,16 @@ const cursor = z.string().transform((raw, ctx): { value: string | null; name: st
  */
 export const FleetListQuerySchema = z.object({
   q: text(200).optional(),
+  /** Exact cluster names, separated by commas: "these clusters", as a link from a cluster's page or a list pasted by hand. */
+  name: z
+    .string()
+    .max(64_000)
+    .transform((raw, ctx) => {
+      const names = [...new Set(raw.split(",").map((n) => n.trim()).filter(Boolean))];
+      if (names.length > 1000) ctx.addIssue({ code: "custom", message: "at most 1000 names" });
+      return names;
+    })
+    .optional(),
   platform: text(100).optional(),
   version: z
     .string()

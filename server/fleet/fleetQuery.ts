@@ -15,6 +15,7 @@ export function filterOf(q: FleetListQuery): FleetFilter {
   if (q.clusterSet) labels.push({ key: CLUSTER_SET_LABEL, value: q.clusterSet });
   return {
     search: q.q,
+    names: q.name,
     platform: q.platform,
     minor: q.version,
     skew: q.skew,

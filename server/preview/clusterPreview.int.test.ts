@@ -159,4 +159,23 @@ describe("fleet preview", () => {
     expect(body.summary.text).toBe("reboots 7 nodes in 1 cluster, no reboot in 0 clusters (0 nodes); 1 cluster could not be previewed");
     expect(body.clusters.find((c: { cluster: string }) => c.cluster === "gone").error).toMatch(/cannot read gone/);
   });
+
+  it("previews the clusters a fleet view's query string matches, and refuses a bad or too wide one", async () => {
+    const preview = (clusters: unknown) =>
+      fleetRoute(
+        request("/api/v1/preview", {
+          method: "POST",
+          cookie,
+          body: { machineConfig: proposal("50-worker-sysctl", { "/etc/sysctl.d/99-net.conf": "x\n" }), clusters },
+        }),
+      );
+    const named = await preview({ query: "name=prod-east" });
+    const body = await named.json();
+    expect(named.status).toBe(200);
+    expect(body.clusters.map((c: { cluster: string }) => c.cluster)).toEqual(["prod-east"]);
+    const bad = await preview({ query: "version=latest" });
+    expect([bad.status, (await bad.json()).error]).toEqual([400, "clusters.query: version: must be a minor version like 4.19, or unknown"]);
+    const none = await preview({ query: "q=no-such-cluster" });
+    expect([none.status, (await none.json()).error]).toEqual([422, "clusters.query: no live cluster matches this filter"]);
+  });
 });

@@ -17,10 +17,16 @@ export const MAX_PREVIEW_BODY = 1024 * 1024 + 64 * 1024;
 /** Clusters one fleet preview contacts at most: each is read live, four at a time. */
 export const MAX_FLEET_PREVIEW_CLUSTERS = 100;
 
-/** "all", or cluster names (each named once, however often it is listed). */
+/** "all", the fleet view's query string, or cluster names (each named once, however often it is listed). */
 export const FleetPreviewClusters = z
   .union([
     z.literal("all"),
+    z.strictObject({
+      query: z
+        .string()
+        .max(4000)
+        .meta({ description: 'The fleet view\'s query string (as in its URL, e.g. "platform=AWS&q=edge"): the live clusters it matches' }),
+    }),
     z
       .array(z.string().max(63))
       .min(1, "Choose at least one cluster")
@@ -157,7 +163,7 @@ export const previewEndpoints = {
     method: "POST",
     path: "/api/v1/preview",
     summary: "The same proposed MachineConfig previewed on several clusters, with a one-line summary",
-    description: `\`clusters\`: "all" (the live clusters) or names, at most ${MAX_FLEET_PREVIEW_CLUSTERS}; 404 names clusters that are not registered, 422 when "all" is more than that. One cluster's failure is reported in its place, not fatal. ${CONTENTS}`,
+    description: `\`clusters\`: "all" (the live clusters), \`{query}\` (the live clusters the fleet view's query string matches) or names, at most ${MAX_FLEET_PREVIEW_CLUSTERS}; 404 names clusters that are not registered, 422 when "all" is more than that. One cluster's failure is reported in its place, not fatal. ${CONTENTS}`,
     access: "any",
     body: FleetPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,

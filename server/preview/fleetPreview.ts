@@ -1,4 +1,7 @@
 import { credentialsOf } from "../clusters/registration";
+import { fleetPage } from "../fleet/fleetPage";
+import { FleetListQuerySchema } from "../fleet/fleetQuery";
+import { firstIssue } from "../http/api";
 import { UserFacingError } from "../errors";
 import { KubeError } from "../kube/client";
 import { listClusterSummaries } from "../store/clusters";
@@ -15,13 +18,33 @@ function failureText(name: string, error: unknown): string {
   return `${name} could not be previewed because of an error in Fleetskew; the details are in the server log`;
 }
 
+/** The live clusters the fleet view's query string matches; more than a fleet preview covers is refused. */
+async function namesMatching(query: string): Promise<string[]> {
+  const parsed = FleetListQuerySchema.safeParse({
+    ...Object.fromEntries(new URLSearchParams(query)),
+    after: undefined,
+    limit: String(MAX_FLEET_PREVIEW_CLUSTERS + 1),
+  });
+  if (!parsed.success) throw new UserFacingError(400, `clusters.query: ${firstIssue(parsed.error)}`);
+  const page = await fleetPage(parsed.data);
+  const live = page.clusters.filter((c) => !c.offline).map((c) => c.name);
+  if (live.length > MAX_FLEET_PREVIEW_CLUSTERS)
+    throw new UserFacingError(
+      422,
+      `clusters.query: ${page.total} clusters match; a fleet preview covers at most ${MAX_FLEET_PREVIEW_CLUSTERS}, so narrow the filter`,
+    );
+  if (!live.length) throw new UserFacingError(422, "clusters.query: no live cluster matches this filter");
+  return live;
+}
+
 /** The same preview on several clusters at once, a few at a time; one cluster's failure is reported, not fatal. */
 export async function previewOnFleet(
-  names: string[] | "all",
+  selection: string[] | "all" | { query: string },
   proposed: ProposedConfig,
   audience: PreviewAudience,
   concurrency = 4,
 ): Promise<FleetPreview> {
+  const names = typeof selection === "object" && !Array.isArray(selection) ? await namesMatching(selection.query) : selection;
   const summaries = await listClusterSummaries();
   const registered = new Set(summaries.map((c) => c.name));
   // Offline imports are never contacted: "all" means the live clusters; one named is refused with the reason.

@@ -8,6 +8,8 @@ import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, t
  */
 export type FleetFilter = {
   search?: string;
+  /** Exact names. */
+  names?: string[];
   platform?: string;
   /** "4.19", or "unknown" for clusters whose version is not known. */
   minor?: string;
@@ -58,6 +60,7 @@ export function where(filter: FleetFilter, values: unknown[], staleBefore: Date)
       `(c."name" ILIKE ${p} OR c."displayName" ILIKE ${p} OR coalesce(s."version", '') ILIKE ${p} OR c."labels"::text ILIKE ${p})`,
     );
   }
+  if (filter.names?.length) parts.push(`c."name" = ANY(${add(filter.names)}::text[])`);
   if (filter.platform) parts.push(`coalesce(c."platform", 'unknown') = ${add(filter.platform)}`);
   if (filter.minor) parts.push(`coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown') = ${add(filter.minor)}`);
   if (filter.skew) parts.push(`coalesce(s."skewStatus", 'unknown') = ${add(filter.skew)}`);

@@ -37,7 +37,18 @@ export default async function ClusterPage({ params }: Props) {
         </Link>{" "}
         / {detail.cluster.displayName}
       </nav>
-      <PageHeader title={detail.cluster.displayName} description={detail.cluster.displayName !== name ? name : undefined} />
+      <PageHeader
+        title={detail.cluster.displayName}
+        description={detail.cluster.displayName !== name ? name : undefined}
+        actions={
+          <a
+            className="text-sm font-medium text-accent hover:underline"
+            href={`/preview?${new URLSearchParams({ query: `name=${name}` })}`}
+          >
+            Preview a MachineConfig here
+          </a>
+        }
+      />
       <ClusterView name={name} initial={seed(detail)} />
       <div className="mt-4">
         <ClusterRollouts rollouts={rollouts} />
