@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import {
@@ -13,8 +13,9 @@ import {
   type UploadRefusal,
 } from "@/server/bundles/contract";
 import { ApiError, call } from "../api";
-import { keys, queries } from "../queries";
-import { Alert, Button, Card, Field, Select } from "../ui";
+import { keys } from "../queries";
+import { fleetEndpoints } from "@/server/fleet/contract";
+import { Alert, Button, Card, Field, TextInput } from "../ui";
 import { PrecheckList } from "./PrecheckList";
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
@@ -131,21 +132,35 @@ function UploadStep({
   );
 }
 
-/** The live clusters a bundle may go to (an offline import cannot be written to). */
+/**
+ * The cluster a bundle goes to, by name: typed, with the live clusters that match offered as it is
+ * typed (an offline import cannot be written to). Many clusters at once are a rollout.
+ */
 function ClusterPicker({ value, onChange, disabled }: { value: string; onChange: (name: string) => void; disabled: boolean }) {
-  const clusters = useQuery(queries.clusters());
-  const live = (clusters.data ?? []).filter((c) => !c.offline);
+  const matches = useQuery({
+    queryKey: ["clusters", { picker: value }],
+    queryFn: () => call(fleetEndpoints.list, { query: { q: value || undefined, sort: "name", limit: 20 } }),
+    enabled: !disabled,
+    placeholderData: keepPreviousData,
+  });
+  const live = (matches.data?.clusters ?? []).filter((c) => !c.offline);
   return (
-    <Field label="Cluster" htmlFor="bundle-cluster">
-      <Select id="bundle-cluster" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
-        <option value="">Choose a cluster</option>
+    <Field label="Cluster" htmlFor="bundle-cluster" hint="Type a name; for many clusters at once, plan a rollout">
+      <TextInput
+        id="bundle-cluster"
+        list="bundle-cluster-names"
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value.trim())}
+        disabled={disabled}
+      />
+      <datalist id="bundle-cluster-names">
         {live.map((c) => (
           <option key={c.name} value={c.name}>
-            {c.name}
-            {c.version ? ` (${c.version})` : ""}
+            {c.version ?? ""}
           </option>
         ))}
-      </Select>
+      </datalist>
     </Field>
   );
 }
