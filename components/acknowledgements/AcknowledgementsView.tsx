@@ -9,6 +9,7 @@ import {
   type AckStatus,
   type AcknowledgementView,
   type Candidate,
+  type CandidateList,
 } from "@/server/acknowledgements/contract";
 import { can, type Me } from "../access";
 import { call } from "../api";
@@ -187,8 +188,9 @@ function Candidates({ me }: { me: Me }) {
       {q.data && q.data.length === 0 ? (
         <p className="mt-3 text-sm text-muted">None: every cluster is within the limit or managed automatically.</p>
       ) : null}
+      {q.data && q.data.length > 0 ? <ManyAtOnce candidates={q.data} mayRequest={can(me, ["technician"])} /> : null}
       <ul className="mt-3 flex flex-col gap-3">
-        {(q.data ?? []).map((c) => (
+        {(q.data ?? []).slice(0, SHOWN).map((c) => (
           <li key={c.cluster} data-cluster={c.cluster} className="rounded-md border border-line p-3 text-sm">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <p>
@@ -220,7 +222,32 @@ function Candidates({ me }: { me: Me }) {
           </li>
         ))}
       </ul>
+      {(q.data?.length ?? 0) > SHOWN ? (
+        <p className="mt-3 text-sm text-muted">and {(q.data!.length - SHOWN).toLocaleString()} more, which a rollout requests together</p>
+      ) : null}
     </Card>
+  );
+}
+
+/** Candidates listed one by one at most: more are requested together, as a rollout. */
+const SHOWN = 50;
+
+/** How many need one, and the way to request them all at once: an acknowledgement rollout over those that can take it. */
+function ManyAtOnce({ candidates, mayRequest }: { candidates: CandidateList["clusters"]; mayRequest: boolean }) {
+  const ready = candidates.filter((c) => c.served && !c.pending).map((c) => c.cluster);
+  return (
+    <p className="mt-3 text-sm" data-testid="candidate-count">
+      {candidates.length.toLocaleString()} {candidates.length === 1 ? "cluster needs" : "clusters need"} an acknowledgement
+      {ready.length ? `, ${ready.length.toLocaleString()} of them ready for one` : ""}.{" "}
+      {mayRequest && ready.length > 1 ? (
+        <a
+          className="font-medium text-accent hover:underline"
+          href={`/rollouts?${new URLSearchParams({ kind: "acknowledgement", clusters: ready.slice(0, 1000).join(",") })}`}
+        >
+          Request for {Math.min(ready.length, 1000).toLocaleString()} at once, in waves
+        </a>
+      ) : null}
+    </p>
   );
 }
 
