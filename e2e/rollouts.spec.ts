@@ -102,4 +102,21 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await expect(failed).toContainText("wave-west-0002");
   await expect(failed).toContainText(/the cluster version operator refused 4\.19\.11: Preconditions failed/);
   await snap(page, testInfo, "72-rollout-paused");
+
+  // The approver skips the refused cluster, with a reason, and resumes: nothing is left to do.
+  await hydrated(page);
+  const decisions = page.getByTestId("cluster-decisions");
+  await decisions.getByLabel("Cluster names").fill("wave-west-0002");
+  await decisions.getByLabel("Why", { exact: true }).fill("needs the admin ack for 4.19 first");
+  await decisions.getByRole("button", { name: "Skip" }).click();
+  await expect(decisions).toContainText("Skip: wave-west-0002");
+  await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 0 of 0 tolerated");
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(status).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
+  await page.reload();
+  await expect(page.locator('tr[data-state="skipped"]')).toContainText("skipped by ro-approver: needs the admin ack for 4.19 first");
+
+  // The cluster's page lists the rollout, with what happened there.
+  await page.goto("/clusters/wave-west-0002");
+  await expect(page.getByTestId("cluster-rollout").first()).toContainText("Skipped: skipped by ro-approver");
 });
