@@ -56,7 +56,8 @@ async function startStep(a: ApplicationRecord, r: RolloutRecord, blockers: strin
     if (blockers.length) return running(`waiting to start the upgrade: ${blockers.join(" ")}`);
   }
   const intent = { upgradeStartedBy: actorName(r), upgradeStartedAt: a.upgradeStartedAt ? new Date(a.upgradeStartedAt) : new Date() };
-  if (!a.upgradeStartedBy && !(await updateApplication(a.id, ["preloading"], intent))) return running("the application changed; looking again");
+  if (!a.upgradeStartedBy && !(await updateApplication(a.id, ["preloading"], intent)))
+    return running("the application changed; looking again");
   if (!onCluster) {
     try {
       await withClusterClient(a.cluster, (client) =>
@@ -114,7 +115,8 @@ async function preloadStep(a: ApplicationRecord, r: RolloutRecord): Promise<Step
 async function upgradeStep(a: ApplicationRecord, r: RolloutRecord): Promise<StepProgress> {
   const progress = await withClusterClient(a.cluster, async (client) => {
     const [cv, pools] = await Promise.all([readClusterVersion(client), readMachineConfigPools(client)]);
-    if (cv.status !== "ok") return running(`cannot read ClusterVersion now: ${cv.status === "error" ? clusterAnswer(cv.error) : cv.reason}`);
+    if (cv.status !== "ok")
+      return running(`cannot read ClusterVersion now: ${cv.status === "error" ? clusterAnswer(cv.error) : cv.reason}`);
     return upgradeProgress(
       a.releaseVersion,
       {
@@ -163,7 +165,11 @@ export const bundle: Executor = {
     try {
       await applyBundleAs(
         { digest, cluster, confirmedWarnings: [] },
-        { who: whoOf(r), username: actorName(r), warningsAccepted: `accepted with the rollout's approval by ${r.approvedBy ?? "an approver"}` },
+        {
+          who: whoOf(r),
+          username: actorName(r),
+          warningsAccepted: `accepted with the rollout's approval by ${r.approvedBy ?? "an approver"}`,
+        },
       );
     } catch (error) {
       if (error instanceof UserFacingError && error.status < 500) throw new StepRefused(error.message);

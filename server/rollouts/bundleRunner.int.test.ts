@@ -124,7 +124,9 @@ describe("running a bundle rollout", () => {
       expect(code).toBe(200);
       const plan = answer as { waves: { clusters: string[] }[]; excluded: { cluster: string; reason: string }[] };
       expect(plan.waves.flatMap((w) => w.clusters)).toEqual(["site-4"]);
-      expect(plan.excluded).toEqual([{ cluster: "site-5", reason: expect.stringMatching(/^bundle precheck: Pool worker is degraded\..*fix the degraded pool/) }]);
+      expect(plan.excluded).toEqual([
+        { cluster: "site-5", reason: expect.stringMatching(/^bundle precheck: Pool worker is degraded\..*fix the degraded pool/) },
+      ]);
     } finally {
       setPoolDegraded(fleet, "site-5", "worker", false);
       await sweep();

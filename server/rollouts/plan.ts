@@ -94,7 +94,10 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
     else included.push(f);
   }
   if (request.kind === "bundle") {
-    const failing = await storedPrecheckExclusions(request.bundle, included.map((f) => f.name));
+    const failing = await storedPrecheckExclusions(
+      request.bundle,
+      included.map((f) => f.name),
+    );
     included = included.filter((f) => !failing.has(f.name));
     excluded.push(...[...failing].map(([cluster, reason]) => ({ cluster, reason })));
     excluded.sort((a, b) => a.cluster.localeCompare(b.cluster));
