@@ -4,15 +4,15 @@
  * step runs every precheck again, live, before it writes.
  */
 import { bundleOrThrow } from "../bundles/bundles";
-import { storedPrecheckFailure } from "../domain/rollouts/bundleChecks";
+import { STORED_PRECHECK_PARTS, storedPrecheckFailure } from "../domain/rollouts/bundleChecks";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { storedSnapshots } from "../store/storedSnapshots";
+import { storedSnapshotParts } from "../store/storedSnapshots";
 
 /** The clusters whose stored state fails a precheck of the bundle, each with the first failure in words. */
 export async function storedPrecheckExclusions(digestText: string, clusters: string[]): Promise<Map<string, string>> {
   const bundle = await bundleOrThrow(digestText);
   const failing = new Map<string, string>();
-  for await (const [name, snapshot] of storedSnapshots(clusters)) {
+  for await (const [name, snapshot] of storedSnapshotParts(clusters, STORED_PRECHECK_PARTS)) {
     const failure = storedPrecheckFailure(snapshot as ClusterSnapshot, bundle.manifest, bundle.digest);
     if (failure) failing.set(name, failure);
   }

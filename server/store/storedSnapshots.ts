@@ -1,16 +1,17 @@
-import { getDb } from "./db";
+import { queryText } from "./fleet";
 
 /**
- * The stored snapshots of the named clusters, by name: what a plan checks a cluster against
- * without reading it live. Read in batches, so a plan over thousands of clusters holds one batch
- * of snapshots at a time.
+ * Parts of the stored snapshots of the named clusters, by name: what a plan checks a cluster
+ * against without reading it live. Only the parts asked for leave the database, in batches, so a
+ * plan over thousands of clusters holds one batch of them at a time.
  */
-export async function* storedSnapshots(names: string[], batch = 250): AsyncGenerator<[string, unknown]> {
+export async function* storedSnapshotParts(names: string[], parts: readonly string[], batch = 500): AsyncGenerator<[string, unknown]> {
+  const picked = `jsonb_build_object(${parts.map((_, i) => `$${i + 2}::text, s."snapshot"->$${i + 2}::text`).join(", ")})`;
   for (let i = 0; i < names.length; i += batch) {
-    const rows = await getDb().clusterState.findMany({
-      where: { cluster: { name: { in: names.slice(i, i + batch) } } },
-      select: { snapshot: true, cluster: { select: { name: true } } },
-    });
-    for (const row of rows) yield [row.cluster.name, row.snapshot];
+    const rows = await queryText(
+      `SELECT c."name", ${picked} FROM "Cluster" c JOIN "ClusterState" s ON s."clusterId" = c."id" WHERE c."name" = ANY($1::text[])`,
+      [names.slice(i, i + batch), ...parts],
+    );
+    for (const [name, snapshot] of rows) yield [name!, JSON.parse(snapshot ?? "{}")];
   }
 }

@@ -17,8 +17,15 @@ import type { ClusterSnapshot } from "../snapshot";
  */
 const ANSWERED_FROM_STORE = new Set(["pool-degraded", "disk-space", "registry-less-release"]);
 
+/** The parts of a stored snapshot these checks read. */
+export const STORED_PRECHECK_PARTS = ["pools", "nodes", "internalReleaseImage"] as const;
+
 /** The first failing precheck a stored snapshot shows, in words with what to do; null when none. */
-export function storedPrecheckFailure(snapshot: ClusterSnapshot, manifest: BundleManifest, digest: string): string | null {
+export function storedPrecheckFailure(
+  snapshot: Pick<ClusterSnapshot, (typeof STORED_PRECHECK_PARTS)[number]>,
+  manifest: BundleManifest,
+  digest: string,
+): string | null {
   const checks = precheckBundle({
     manifest,
     digest,
