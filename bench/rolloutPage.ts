@@ -15,11 +15,13 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { freePort, runStart } from "../e2e/console";
+import { sealCredentials } from "../server/clusters/registration";
 import { RolloutRequestSchema } from "../server/domain/rollouts/request";
 import { planRollout, saveRollout } from "../server/rollouts/plan";
 import { closeDb, getPool } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
-import { testActor } from "../server/testing/actors";
+import { hashPassword } from "../server/auth/password";
+import { createUser } from "../server/store/users";
 import { seedFleetRows } from "../server/testing/fleetRows";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
 import { fmt, percentile } from "./common";
@@ -27,6 +29,7 @@ import { fmt, percentile } from "./common";
 const SIZE = Number(process.env.BENCH_ROLLOUT_PAGE_CLUSTERS ?? 10_000);
 const ROOT = path.resolve(__dirname, "..");
 const KB = 1024;
+const PASSWORD = `bench ${randomBytes(6).toString("hex")}`;
 const MCO_REASON =
   'pre-load failed on node ip-10-0-77-201.ec2.internal of pool worker: not enough disk; the MCO reports "storage available is less than minimum required" ' +
   "(MachineConfigNode ip-10-0-77-201.ec2.internal, PinnedImageSetsDegraded=True). The node needs up to 28.0 GiB of allocatable ephemeral storage for these images " +
@@ -61,6 +64,15 @@ async function seedRollout(): Promise<{ id: string; number: number }> {
       readinessStatus: "pass",
     })),
   );
+  // Credentials sealed as registration seals them (the console refuses to start on anything else); the clusters are never reached.
+  const names = Array.from({ length: SIZE }, (_, i) => `store-${String(i).padStart(5, "0")}`);
+  const sealed = await Promise.all(
+    names.map((name) => sealCredentials(name, { server: `https://${name}.invalid:6443`, token: "bench", insecureSkipTlsVerify: false })),
+  );
+  await getPool().query(
+    `UPDATE "Cluster" c SET "encryptedCredentials" = x.sealed FROM unnest($1::text[], $2::bytea[]) AS x(name, sealed) WHERE c."name" = x.name`,
+    [names, sealed],
+  );
   await getPool().query(
     `UPDATE "ClusterState" SET snapshot = jsonb_build_object('version', jsonb_build_object('availableUpdates', '["4.19.11"]'::jsonb))`,
   );
@@ -70,7 +82,12 @@ async function seedRollout(): Promise<{ id: string; number: number }> {
     selection: { query: "" },
     strategy: { canaries: 10, maxConcurrency: "5%", groupBy: "site", maxFailures: "2%" },
   });
-  const actor = await testActor("bench-tech", "technician");
+  // The person who planned it, and who then reads its page.
+  const user = await createUser(
+    { username: "bench-tech", role: "technician", passwordHash: await hashPassword(PASSWORD) },
+    { actor: null },
+  );
+  const actor = { user, ip: "127.0.0.1" };
   const saved = await saveRollout(request, await planRollout(request), actor);
   await getPool().query(
     `UPDATE "Rollout" SET "status" = 'paused', "statusReason" = 'paused by bench-approver', "approvedBy" = 'bench-approver', "approvedAt" = now() WHERE "id" = $1`,
@@ -111,7 +128,6 @@ async function main() {
     await closeDb();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const password = `bench ${randomBytes(6).toString("hex")}`;
     const started = await runStart({
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -119,7 +135,6 @@ async function main() {
       FLEETSKEW_SECRET_KEY: process.env.FLEETSKEW_SECRET_KEY,
       FLEETSKEW_DATA_DIR: dir,
       FLEETSKEW_DEMO: "0",
-      FLEETSKEW_ADMIN_PASSWORD: password,
       // The seeded clusters have no API to sweep.
       FLEETSKEW_WEB_SWEEPS: "0",
       FLEETSKEW_SWEEP_INTERVAL_SECONDS: "3600",
@@ -129,8 +144,9 @@ async function main() {
     const login = await fetch(`${url}/api/v1/session`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: url },
-      body: JSON.stringify({ username: "admin", password }),
+      body: JSON.stringify({ username: "bench-tech", password: PASSWORD }),
     });
+    if (login.status !== 200) throw new Error(`signing in: ${login.status} ${await login.text()}`);
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     const get = async (p: string) => {
       const t = performance.now();
