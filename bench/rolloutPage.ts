@@ -27,6 +27,10 @@ import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
 import { fmt, percentile } from "./common";
 
 const SIZE = Number(process.env.BENCH_ROLLOUT_PAGE_CLUSTERS ?? 10_000);
+/** Clusters per wave, of each site's 250: "5%" makes 801 waves, "250" makes 41. */
+const WAVE = /^\d+$/.test(process.env.BENCH_ROLLOUT_PAGE_WAVE ?? "")
+  ? Number(process.env.BENCH_ROLLOUT_PAGE_WAVE)
+  : (process.env.BENCH_ROLLOUT_PAGE_WAVE ?? "5%");
 const ROOT = path.resolve(__dirname, "..");
 const KB = 1024;
 const PASSWORD = `bench ${randomBytes(6).toString("hex")}`;
@@ -80,7 +84,7 @@ async function seedRollout(): Promise<{ id: string; number: number }> {
     kind: "upgrade",
     target: "4.19.11",
     selection: { query: "" },
-    strategy: { canaries: 10, maxConcurrency: "5%", groupBy: "site", maxFailures: "2%" },
+    strategy: { canaries: 10, maxConcurrency: WAVE, groupBy: "site", maxFailures: "2%" },
   });
   // The person who planned it, and who then reads its page.
   const user = await createUser(
@@ -88,7 +92,9 @@ async function seedRollout(): Promise<{ id: string; number: number }> {
     { actor: null },
   );
   const actor = { user, ip: "127.0.0.1" };
-  const saved = await saveRollout(request, await planRollout(request), actor);
+  const plan = await planRollout(request);
+  console.log(`  ${plan.waves.length} waves (groupBy site, 40 sites, maxConcurrency ${WAVE} of each site's clusters)`);
+  const saved = await saveRollout(request, plan, actor);
   await getPool().query(
     `UPDATE "Rollout" SET "status" = 'paused', "statusReason" = 'paused by bench-approver', "approvedBy" = 'bench-approver', "approvedAt" = now() WHERE "id" = $1`,
     [saved.id],
