@@ -14,7 +14,6 @@ import {
 } from "./mco/pinnedImages";
 import { amiFor, BOOT_IMAGE_BUILDS, gcpImageFor, PUBLISHED_AMIS } from "./scenarios/bootImages";
 import type { KubeObject } from "./objectStore";
-import { updatesFor } from "./updateGraph";
 
 /**
  * Plays the parts of the Machine Config Operator and the Cluster Version Operator that Fleetskew
@@ -329,8 +328,6 @@ export class Reconciler {
       );
       conditions = setCondition(conditions, { type: "Available", status: "True", message: `Done applying ${desired.version}` }, now);
       next.status.conditions = conditions;
-      // The CVO asks the update service again for the release it now runs.
-      Object.assign(next.status, updatesFor(desired.version, next.spec?.channel, iso(now)));
       this.write(cluster, "ClusterVersion", next, "status");
       this.completeUpgrade(cluster, desired.version);
       return false;

@@ -1,6 +1,5 @@
 import type { KubeObject } from "../../objectStore";
 import { uidOf } from "../random";
-import { updatesFor } from "../../updateGraph";
 import { iso, releaseDigest, type ClusterPlan } from "../plan";
 
 type Obj = KubeObject & { spec: Record<string, unknown>; status: Record<string, unknown> };
@@ -29,8 +28,6 @@ export function clusterVersion({ p, current, minor, releases, template }: Cluste
   };
   cv.status.history = entries.reverse();
   cv.status.desired = { version: current, image: releaseDigest(current), channels: [`stable-4.${minor}`, `fast-4.${minor}`] };
-  // What the update service offers this version on this channel, not the template's list.
-  Object.assign(cv.status, updatesFor(current, `stable-4.${minor}`, iso(releases[releases.length - 1]!.at)));
   cv.status.conditions = (cv.status.conditions as { type: string; message?: string }[]).map((c) =>
     c.type === "Available"
       ? { ...c, message: `Done applying ${current}` }
