@@ -12,6 +12,11 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   { file: "bulk.ts", flags: [] },
   // Planning a rollout over 10,000 clusters, saving it, and reading its page.
   { file: "rolloutPlan.ts", flags: [] },
+  // A bundle rollout over 1,000 simulated clusters end to end (the fleet in a child process, at high --speed).
+  { file: "bundleRollout.ts", flags: [] },
+  // The rollout page at 10,000 clusters in Chromium (needs the build and Chromium).
+  { file: "rolloutPage.ts", flags: [] },
+  { file: "rolloutPage.ts", flags: [], env: { BENCH_ROLLOUT_PAGE_WAVE: "250" } },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.

@@ -28,6 +28,14 @@ export function PlanForm({ values }: { values: Record<string, string> }) {
           {text("target", "Target release", "For an upgrade: a release each cluster's ClusterVersion lists, e.g. 4.19.11", "4.19.11")}
           {text("acceptRisks", "Accepted risks", "Conditional-update risks the plan accepts, by name, comma-separated")}
           {text("bundle", "Bundle digest", "For a bundle: the vetted manifest's sha256")}
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="startUpgrade" defaultChecked={v("startUpgrade") === "on"} />
+            For a bundle: start the upgrade once every node has the images
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" name="unpinAfter" defaultChecked={v("unpinAfter") === "on"} />
+            For a bundle: unpin the images once the upgrade completes
+          </label>
         </fieldset>
         <fieldset className="grid gap-3 sm:grid-cols-2">
           <legend className="mb-2 font-semibold">Which clusters</legend>

@@ -11,6 +11,7 @@ import { insertApplication, listApplications, updateApplication, type Applicatio
 import { findClusterSummary } from "../store/clusters";
 import { bundleOrThrow } from "./bundles";
 import type { ApplyBundleSchema } from "./contract";
+import { readPinnedImageSets } from "../kube/readers";
 import { poolsOf, readLive, type Who } from "./live";
 import { precheckOn } from "./precheck";
 
@@ -24,6 +25,19 @@ import { precheckOn } from "./precheck";
 export async function applyBundle(
   input: z.infer<typeof ApplyBundleSchema>,
   actor: Actor,
+): Promise<{ application: ApplicationRecord; created: boolean }> {
+  return applyBundleAs(input, { who: auditActor(actor), username: actor.user.username, warningsAccepted: null });
+}
+
+/**
+ * Who applies: a person, who confirms each warning by its key, or a rollout, whose approval by a
+ * second person stands for the warnings (`warningsAccepted` says so in the audit log).
+ */
+export type Applier = { who: Who; username: string; warningsAccepted: string | null };
+
+export async function applyBundleAs(
+  input: z.infer<typeof ApplyBundleSchema>,
+  by: Applier,
 ): Promise<{ application: ApplicationRecord; created: boolean }> {
   const bundle = await bundleOrThrow(input.digest);
   const cluster = await findClusterSummary(input.cluster);
@@ -43,7 +57,7 @@ export async function applyBundle(
       );
     const warnings = result.checks.filter((c) => c.status === "warn");
     const confirmed = new Set(input.confirmedWarnings);
-    const unconfirmed = warnings.filter((c) => !confirmed.has(c.key));
+    const unconfirmed = by.warningsAccepted ? [] : warnings.filter((c) => !confirmed.has(c.key));
     if (unconfirmed.length) {
       const titles = unconfirmed.map((c) => c.title).join("; ");
       throw new UserFacingError(
@@ -62,9 +76,10 @@ export async function applyBundle(
       // The precheck refused pools no labels can reach.
       labels: labelsForPool(p, specs)!,
     }));
+    const confirmedBy = by.warningsAccepted ? ` ${by.warningsAccepted}` : " confirmed";
     const audit = {
-      ...auditActor(actor),
-      summary: `applied the bundle for ${bundle.releaseVersion} to ${cluster.name} (${pools.length} pools${warnings.length ? `, ${warnings.length} warnings confirmed` : ""})${existing ? " again" : ""}`,
+      ...by.who,
+      summary: `applied the bundle for ${bundle.releaseVersion} to ${cluster.name} (${pools.length} pools${warnings.length ? `, ${warnings.length} warnings${confirmedBy}` : ""})${existing ? " again" : ""}`,
     };
     let application: ApplicationRecord;
     if (existing) {
@@ -75,7 +90,7 @@ export async function applyBundle(
           state: "applying",
           pools,
           confirmedWarnings: warnings.map((w) => w.title),
-          createdBy: actor.user.username,
+          createdBy: by.username,
           createdAt: new Date(),
           lastError: null,
           upgradeStartedBy: null,
@@ -101,14 +116,14 @@ export async function applyBundle(
           clusterId: cluster.id,
           pools,
           confirmedWarnings: warnings.map((w) => w.title),
-          createdBy: actor.user.username,
+          createdBy: by.username,
         },
         audit,
       );
       if (!inserted.created) return inserted;
       application = inserted.application;
     }
-    return { application: (await pinSets(application, auditActor(actor), client)) ?? application, created: true };
+    return { application: (await pinSets(application, by.who, client)) ?? application, created: true };
   });
 }
 
@@ -117,7 +132,14 @@ export async function pinSets(application: ApplicationRecord, who: Who, client: 
   const bundle = await bundleOrThrow(application.bundleDigest);
   const images = pinnedImagesOf(bundle.manifest);
   try {
-    for (const { pool, set, labels } of application.pools)
+    // Only the sets the cluster does not have are written: an application resumed after a stop
+    // (or a set someone deleted) creates what is missing and repeats no create.
+    const listed = await readPinnedImageSets(client);
+    const ours = application.bundleDigest.slice(0, 12);
+    const present = new Set(
+      listed.status === "ok" ? listed.items.filter((s) => s.metadata.labels?.[BUNDLE_LABEL] === ours).map((s) => s.metadata.name) : [],
+    );
+    for (const { pool, set, labels } of application.pools.filter((p) => !present.has(p.set)))
       await auditedClusterWrite(
         who,
         application.cluster,

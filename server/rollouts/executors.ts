@@ -13,6 +13,7 @@ import { KubeError } from "../kube/client";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import { setDesiredUpdate } from "../kube/writers";
 import type { RolloutRecord } from "../store/rollouts";
+import { bundle } from "./bundleExecutor";
 
 /** The cluster answered and refused: the step failed, in the cluster's words. */
 export class StepRefused extends Error {}
@@ -114,4 +115,4 @@ const acknowledgement: Executor = {
   },
 };
 
-export const EXECUTORS: Partial<Record<RolloutRequest["kind"], Executor>> = { upgrade, acknowledgement };
+export const EXECUTORS: Partial<Record<RolloutRequest["kind"], Executor>> = { upgrade, acknowledgement, bundle };

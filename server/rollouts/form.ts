@@ -12,6 +12,8 @@ const list = (text: string | undefined) =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+/** A checkbox as a GET form sends it ("on"), or as a link may write it ("1"). */
+const checked = (value: string | undefined) => value === "on" || value === "1";
 /** "10" is a count, "25%" a percentage: as the API takes them. */
 const amount = (text: string | undefined) => (text === undefined ? undefined : /^\d+$/.test(text) ? Number(text) : text);
 
@@ -23,7 +25,7 @@ export function requestFromForm(form: PlanForm): FormReading {
   const input = {
     kind: f("kind") ?? "upgrade",
     ...(f("kind") === "bundle"
-      ? { bundle: f("bundle") }
+      ? { bundle: f("bundle"), startUpgrade: checked(form.startUpgrade), unpinAfter: checked(form.unpinAfter) }
       : f("kind") === "acknowledgement"
         ? {}
         : { target: f("target"), acceptRisks: list(f("acceptRisks")) }),
@@ -47,7 +49,7 @@ export function requestFromForm(form: PlanForm): FormReading {
       ...(f("maxFailures") ? { maxFailures: amount(f("maxFailures")) } : {}),
       ...(f("mandatoryGroups") ? { mandatoryGroups: list(f("mandatoryGroups")) } : {}),
       ...(f("onFailure") ? { onFailure: f("onFailure") } : {}),
-      ...(form.releaseEachWave === "on" || form.releaseEachWave === "1" ? { releaseEachWave: true } : {}),
+      ...(checked(form.releaseEachWave) ? { releaseEachWave: true } : {}),
     },
     ...(windowGiven
       ? { windows: { default: { schedule: f("schedule") ?? "", duration: f("windowDuration") ?? "", timeZone: f("timeZone") ?? "UTC" } } }

@@ -16,7 +16,7 @@ import { firstIssue } from "../http/api";
 import { findBundle, findVettedBundle } from "../store/bundles";
 import type { FleetFilter } from "../store/fleetWindow";
 import { describeWrite } from "./describe";
-import { EXECUTORS } from "./executors";
+import { storedPrecheckExclusions } from "./bundlePlan";
 import { candidateFacts, ClusterInActiveRolloutError, createRollout, type RolloutRecord } from "../store/rollouts";
 
 /** How long one cluster's step is expected to take, per kind: what windows must fit and the estimate adds up. */
@@ -87,11 +87,20 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
   }
   if (!facts.length) throw new UserFacingError(400, "selection: no cluster matches it");
   const excluded: RolloutPlan["excluded"] = [];
-  const included: CandidateFacts[] = [];
+  let included: CandidateFacts[] = [];
   for (const f of facts) {
     const reason = exclusionReason(f, intent);
     if (reason) excluded.push({ cluster: f.name, reason });
     else included.push(f);
+  }
+  if (request.kind === "bundle") {
+    const failing = await storedPrecheckExclusions(
+      request.bundle,
+      included.map((f) => f.name),
+    );
+    included = included.filter((f) => !failing.has(f.name));
+    excluded.push(...[...failing].map(([cluster, reason]) => ({ cluster, reason })));
+    excluded.sort((a, b) => a.cluster.localeCompare(b.cluster));
   }
   const { strategy } = request;
   // Every cluster excluded is still a plan worth showing: the list says why each one was left out.
@@ -116,11 +125,6 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
 }
 
 export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, actor: Actor): Promise<RolloutRecord> {
-  if (!EXECUTORS[request.kind])
-    throw new UserFacingError(
-      422,
-      `kind: a ${request.kind} rollout can be planned (dryRun) but not run yet; roll it out cluster by cluster for now`,
-    );
   const clusters = plan.waves.reduce((n, w) => n + w.clusters.length, 0);
   if (!clusters) {
     const first = plan.excluded[0];

@@ -115,6 +115,12 @@ export const RolloutRequestSchema = z
     }),
   ])
   .superRefine((request, ctx) => {
+    if (request.kind === "bundle" && request.unpinAfter && !request.startUpgrade)
+      ctx.addIssue({
+        code: "custom",
+        message: "unpinAfter needs startUpgrade: the images are unpinned once the upgrade the rollout started completes",
+        path: ["unpinAfter"],
+      });
     const { strategy } = request;
     if (strategy.mandatoryGroups.length && !strategy.groupBy)
       ctx.addIssue({

@@ -172,6 +172,10 @@ describe("a rollout request", () => {
     );
     expect(issue({ ...base, target: "latest" })).toBe("target: target must be a release such as 4.19.11");
     expect(issue({ ...base, kind: "bundle", target: undefined, bundle: "abc" })).toMatch(/^bundle: /);
+    const { target: _target, ...common } = base;
+    const bundle = { ...common, kind: "bundle", bundle: "a".repeat(64) };
+    expect(issue({ ...bundle, unpinAfter: true })).toMatch(/^unpinAfter: unpinAfter needs startUpgrade/);
+    expect(issue({ ...bundle, unpinAfter: true, startUpgrade: true })).toBeNull();
     expect(issue({ ...base, selection: { clusters: [] } })).toMatch(/selection/);
     const ack = {
       kind: "acknowledgement",
