@@ -147,6 +147,7 @@ export const previewEndpoints = {
     body: ClusterPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,
     errors: [409, 422],
+    work: { kind: "preview" },
     answer: ClusterPreviewAnswer,
   }),
   fleet: endpoint({
@@ -158,6 +159,7 @@ export const previewEndpoints = {
     body: FleetPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,
     errors: [404, 422],
+    work: { kind: "preview" },
     answer: FleetPreviewAnswer,
   }),
 };
