@@ -16,7 +16,7 @@ import { auditActor, type Actor } from "./actor";
 import { ClearThrottleQuery, type SignInLock } from "./contract";
 import { decoyHash, verifyPassword } from "./password";
 import { startSession } from "./session";
-import { passwordSignInAllowed } from "./signInSettings";
+import { passwordSignInPolicy } from "./signInSettings";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 
@@ -78,20 +78,27 @@ export async function login(
     };
   }
 
-  if (!(await passwordSignInAllowed(username))) {
-    await countFailure({ username, ip: input.ip, now }, "failure", "password sign-in turned off");
-    return { ok: false, reason: "local-off" };
-  }
-  const user = await findUserForLogin(username);
+  // With password sign-in off, every name gets the same answer in the same time: the same lookup
+  // and scrypt for all, and one refusal whether the name is the break-glass account (with a wrong
+  // password), another account, or nobody. Only the right password of the break-glass account signs in.
+  const policy = await passwordSignInPolicy();
+  const allowed = policy.everyone || policy.breakGlassAccount === username;
+  const found = await findUserForLogin(username);
+  const user = allowed ? found : null;
   // Accounts of single sign-on have no password (an empty hash): checked against the decoy, and refused alike.
   const valid = await verifyPassword(input.password, user?.passwordHash || (await decoyHash()));
   if (!user || !valid || user.disabled || !user.passwordHash) {
-    await countFailure(
-      { username, ip: input.ip, now },
-      "failure",
-      !user ? "unknown user" : user.disabled ? "account disabled" : !user.passwordHash ? "single sign-on account" : "wrong password",
-    );
-    return { ok: false, reason: "invalid" };
+    const reason = !allowed
+      ? "password sign-in turned off"
+      : !user
+        ? "unknown user"
+        : user.disabled
+          ? "account disabled"
+          : !user.passwordHash
+            ? "single sign-on account"
+            : "wrong password";
+    await countFailure({ username, ip: input.ip, now }, "failure", reason);
+    return { ok: false, reason: policy.everyone ? "invalid" : "local-off" };
   }
   await clearThrottle(username, input.ip);
   const { passwordHash: _, ...record } = user;

@@ -246,4 +246,58 @@ describe("single sign-on with OpenID Connect", () => {
     // A single sign-on account has no password to guess.
     expect((await password("ada", "anything at all")).status).toBe(401);
   });
+
+  it("with password sign-in off, answers every name alike and ends the password sessions of everyone but the break-glass account", async () => {
+    let address = 0;
+    const password = (username: string, pw: string) =>
+      passwordSignIn(
+        request("/api/v1/session", {
+          method: "POST",
+          body: { username, password: pw },
+          origin: null,
+          // A fresh address each time, so the per-address throttle stays out of the comparison.
+          headers: { "x-fleetskew-client-ip": `192.0.2.${++address}` },
+        }),
+      );
+    const cookie = (response: Response) => response.headers.get("set-cookie")!.split(";")[0]!;
+    const rootSession = cookie(await password("root", "root password 123"));
+    const techSession = cookie(await password("local-tech", "technician password"));
+    const { session: adaSession } = await signInThrough("ada", "ada's password");
+    const put = (body: unknown) => putSignInSettings(request("/api/v1/settings/sign-in", { method: "PUT", cookie: rootSession, body }));
+    expect((await put({ localSignIn: false, breakGlassAccount: "root" })).status).toBe(200);
+
+    // Turning it off ended the technician's password session, not the break-glass admin's nor a single sign-on one.
+    const signedIn = async (c: string) => (await whoami(request("/api/v1/session", { cookie: c }))).status;
+    expect([await signedIn(techSession), await signedIn(rootSession), await signedIn(adaSession!)]).toEqual([401, 200, 200]);
+    const ended = (await listAudit({ action: "session.logout", limit: 5 })).find((e) => e.targetId === "password");
+    // Ours and the one the test before left open.
+    expect(ended?.summary).toBe("ended 2 password sessions: password sign-in turned off (except root, the break-glass account)");
+
+    // The break-glass name with a wrong password, another account with its right password, a single
+    // sign-on account and a name nobody has: one answer, byte for byte, and each checked by scrypt.
+    const tries: [string, string][] = [
+      ["root", "not the root password"],
+      ["local-tech", "technician password"],
+      ["ada", "anything at all"],
+      ["no-such-person", "a password of twelve"],
+    ];
+    const answers: string[] = [];
+    const times: number[] = [];
+    for (const [username, pw] of tries) {
+      const started = performance.now();
+      const response = await password(username, pw);
+      times.push(performance.now() - started);
+      answers.push(`${response.status} ${response.headers.get("retry-after")} ${await response.text()}`);
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toBe(
+      '403 null {"error":"Sign-in with a password is turned off here; use single sign-on (the button above the form)"}',
+    );
+    // No name has a shortcut past the password hash: none answers in a fraction of the break-glass account's time.
+    console.log(`sign-in refusals with password sign-in off: ${times.map((t) => `${t.toFixed(0)} ms`).join(", ")}`);
+    for (const t of times) expect(t).toBeGreaterThan(Math.max(...times) / 4);
+    // The break-glass account's right password still signs in.
+    expect((await password("root", "root password 123")).status).toBe(200);
+    expect((await put({ localSignIn: true })).status).toBe(200);
+  });
 });
