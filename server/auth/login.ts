@@ -10,6 +10,7 @@ import {
   type ClosedWindow,
   type ThrottleRule,
 } from "../store/loginAttempts";
+import { normaliseUsername } from "../domain/usernames";
 import { findUserForLogin } from "../store/users";
 import type { UserRecord } from "../store/users";
 import { auditActor, type Actor } from "./actor";
@@ -66,7 +67,8 @@ export async function login(
   input: { username: string; password: string; ip: string; userAgent: string | null; ttlHours: number },
   now: Date = new Date(),
 ): Promise<LoginResult> {
-  const username = input.username.trim();
+  // NFKC: a fullwidth or ligature spelling of a name is that name, for the account and for its throttle.
+  const username = normaliseUsername(input.username);
   const admission = await admitLoginAttempt(username, input.ip, now, SIGN_IN_THROTTLE);
   if (!admission.admitted) {
     await countFailure({ username, ip: input.ip, now }, "refused", admission.reason === "locked" ? "locked" : "slowed down");

@@ -163,6 +163,39 @@ describe("single sign-on with OpenID Connect", () => {
     expect(none.refused).toMatch(/^This sign-in was not started from this browser/);
   });
 
+  it("checks the state before showing anything the answer says: a planted error_description is never shown", async () => {
+    const start = await startRoute(request("/api/v1/session/oidc?next=%2F"));
+    const flow = cookieOf(start, "fleetskew_oidc");
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
+    const planted = encodeURIComponent("Your account is locked. Call +1 555 0100 and read out your password");
+    const forged = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=${planted}&state=not-${state}`), flow);
+    expect(forged.refused).toBe("The sign-in answer does not belong to the sign-in this browser started; start again");
+    const noState = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=${planted}`), flow);
+    expect(noState.refused).toBe("The sign-in answer does not belong to the sign-in this browser started; start again");
+    // With this browser's state it is the provider's own answer, shown printable and on one line.
+    const genuine = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=User%20cancelled%0A%E2%80%AEgnirts&state=${state}`), flow);
+    expect(genuine.refused).toBe("The provider refused the sign-in: User cancelled\\u{A}\\u{202E}gnirts");
+  });
+
+  it("refuses a provider's name that could pass for another: a Cyrillic letter in a Latin name, a zero-width character", async () => {
+    for (const [name, why] of [
+      ["\u0430da", "mixes letters of Cyrillic and Latin scripts"],
+      ["ad\u200ba", "contains an invisible or control character"],
+    ]) {
+      idp.people.set(name!, { password: "lookalike password", groups: ["fleet-admins"] });
+      const result = await signInThrough(name!, "lookalike password");
+      expect(result.session).toBeUndefined();
+      expect(result.refused).toContain(why);
+      // Shown with the account's stable id, every character visible.
+      expect(result.refused).toMatch(/\(its id: oidc:http:\/\/127\.0\.0\.1:\d+#(\\u\{430\}da|ad\\u\{200B\}a)\)$/);
+      expect(result.refused).not.toMatch(/[^\x20-\x7E]/);
+    }
+    // A fullwidth spelling of an ordinary name is that name.
+    idp.people.set("ｇｒａｃｅ", { password: "grace's password", groups: ["everyone"] });
+    const grace = await signInThrough("ｇｒａｃｅ", "grace's password");
+    expect((await (await whoami(request("/api/v1/session", { cookie: grace.session }))).json()).user.username).toBe("grace");
+  });
+
   it("refuses an answer that names another issuer", async () => {
     const { back, flow } = await throughProvider("ada", "ada's password");
     expect(back.searchParams.get("iss")).toBe(idp.issuer);
