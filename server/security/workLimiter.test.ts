@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { WORK_LIMITS } from "../domain/workLimits";
 import { UserFacingError } from "../errors";
-import { releaseWhenSent, WorkLimiter } from "./workLimiter";
+import { releaseWhenSent, withWorkSlot, WorkLimiter, workLimiter } from "./workLimiter";
 
 describe("WorkLimiter", () => {
   it("counts per person and in total, throws a 429 with Retry-After, and gives a slot back once however often released", () => {
@@ -48,5 +48,17 @@ describe("releaseWhenSent", () => {
     expect(released).toBe(2);
     releaseWhenSent(Response.json({ ok: true }), () => released++, false);
     expect(released).toBe(3);
+  });
+});
+
+describe("withWorkSlot", () => {
+  it("holds the process's slot while the work runs, refuses one more, and gives it back even when the work fails", async () => {
+    let finish!: () => void;
+    const running = withWorkSlot("bulk", "page-user", () => new Promise<void>((resolve) => (finish = resolve)));
+    await expect(withWorkSlot("bulk", "page-user", async () => "never")).rejects.toThrow(/You already have a bulk upload running/);
+    finish();
+    await running;
+    await expect(withWorkSlot("bulk", "page-user", async () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(workLimiter().runningNow("bulk", "page-user")).toBe(0);
   });
 });

@@ -54,6 +54,16 @@ export function workLimiter(): WorkLimiter {
   return holder.__fleetskewWorkLimiter;
 }
 
+/** Runs `work` in a slot of `kind` for `person` (pages that do expensive work without a route); throws the 429 past the limits. */
+export async function withWorkSlot<T>(kind: WorkKind, person: string, work: () => Promise<T>): Promise<T> {
+  const release = workLimiter().acquire(kind, person);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
 /**
  * The answer, holding the slot until its body has been sent when it is a stream the handler made
  * (a CSV read from the database as it goes); otherwise the slot is given back now.
