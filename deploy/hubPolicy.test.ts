@@ -13,7 +13,14 @@ import { clusterPermission, managedClusterRules, managedServiceAccount } from ".
 import { permissionSubject } from "../server/domain/hubEligibility";
 import { schemaProblems } from "./schemas";
 
-type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; spec?: any; rules?: any[]; subjects?: any[] };
+type Obj = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec?: any;
+  rules?: any[];
+  subjects?: any[];
+};
 
 const kubectl = (() => {
   try {
@@ -110,26 +117,58 @@ describe.skipIf(!kubectl)("kubectl kustomize deploy/hub", () => {
   it("admits the ClusterPermissions and the ManagedServiceAccount Fleetskew creates, on every access route", () => {
     expect(admission(ours())).toBeNull();
     expect(admission(ours("local-cluster", permissionSubject("local-cluster", { mode: "impersonation", user: PROXY_USER })))).toBeNull();
-    expect(admission(ours("old-hub-cluster", permissionSubject("old-hub-cluster", { mode: "managed-service-account", account: "fleetskew" })))).toBeNull();
+    expect(
+      admission(ours("old-hub-cluster", permissionSubject("old-hub-cluster", { mode: "managed-service-account", account: "fleetskew" }))),
+    ).toBeNull();
     expect(admission(JSON.parse(JSON.stringify(managedServiceAccount("old-hub-cluster"))))).toBeNull();
   });
 
   it("refuses what a stolen reader token would create: more rights, another role or subject, other names", () => {
     const variants: [string, (cp: any) => void][] = [
-      ["cluster-admin by roleRef", (cp) => (cp.spec.clusterRoleBinding.roleRef = { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" })],
+      [
+        "cluster-admin by roleRef",
+        (cp) =>
+          (cp.spec.clusterRoleBinding.roleRef = { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name: "cluster-admin" }),
+      ],
       ["Secrets read", (cp) => cp.spec.clusterRole.rules.push({ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list"] })],
       ["every verb", (cp) => (cp.spec.clusterRole.rules[0].verbs = ["*"])],
       ["every resource", (cp) => (cp.spec.clusterRole.rules[0].resources = ["*"])],
-      ["a named grant without its name", (cp) => delete cp.spec.clusterRole.rules.find((r: any) => r.resources[0] === "machineconfigurations" && r.verbs.includes("patch")).resourceNames],
+      [
+        "a named grant without its name",
+        (cp) =>
+          delete cp.spec.clusterRole.rules.find((r: any) => r.resources[0] === "machineconfigurations" && r.verbs.includes("patch"))
+            .resourceNames,
+      ],
       ["a non-resource URL", (cp) => cp.spec.clusterRole.rules.push({ nonResourceURLs: ["/metrics"], verbs: ["get"] })],
       ["impersonation", (cp) => cp.spec.clusterRole.rules.push({ apiGroups: [""], resources: ["users"], verbs: ["impersonate"] })],
-      ["another subject", (cp) => (cp.spec.clusterRoleBinding.subject = { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "mallory" })],
-      ["a group subject", (cp) => (cp.spec.clusterRoleBinding.subject = { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:authenticated" })],
-      ["another account", (cp) => (cp.spec.clusterRoleBinding.subject = { apiGroup: "authentication.open-cluster-management.io", kind: "ManagedServiceAccount", name: "other" })],
-      ["extra subjects", (cp) => (cp.spec.clusterRoleBinding.subjects = [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "mallory" }])],
+      [
+        "another subject",
+        (cp) => (cp.spec.clusterRoleBinding.subject = { apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "mallory" }),
+      ],
+      [
+        "a group subject",
+        (cp) =>
+          (cp.spec.clusterRoleBinding.subject = { apiGroup: "rbac.authorization.k8s.io", kind: "Group", name: "system:authenticated" }),
+      ],
+      [
+        "another account",
+        (cp) =>
+          (cp.spec.clusterRoleBinding.subject = {
+            apiGroup: "authentication.open-cluster-management.io",
+            kind: "ManagedServiceAccount",
+            name: "other",
+          }),
+      ],
+      [
+        "extra subjects",
+        (cp) => (cp.spec.clusterRoleBinding.subjects = [{ apiGroup: "rbac.authorization.k8s.io", kind: "User", name: "mallory" }]),
+      ],
       ["a binding over an existing one", (cp) => (cp.spec.clusterRoleBinding.name = "cluster-admins")],
       ["more bindings", (cp) => (cp.spec.clusterRoleBindings = [{ name: "x", subject: { kind: "User", name: "mallory" } }])],
-      ["namespaced roles", (cp) => (cp.spec.roles = [{ namespace: "openshift-config", rules: [{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }] }])],
+      [
+        "namespaced roles",
+        (cp) => (cp.spec.roles = [{ namespace: "openshift-config", rules: [{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }] }]),
+      ],
       ["another name", (cp) => (cp.metadata.name = "admin")],
     ];
     for (const [what, change] of variants) {

@@ -381,10 +381,14 @@ describe.skipIf(!kubectl)("the kubernetes overlay", () => {
         ports: [{ port: "http", protocol: "TCP" }],
       },
     ]);
-    const web = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "fleetskew-web")!.spec.template.spec.containers[0] as Container;
+    const web = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "fleetskew-web")!.spec.template.spec
+      .containers[0] as Container;
     const env = Object.fromEntries(web.env!.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]));
     expect(env).toMatchObject({ FLEETSKEW_TRUST_PROXY: "1", FLEETSKEW_TRUST_PROXY_HOPS: "1" });
-    const config = readConfig({ FLEETSKEW_TRUST_PROXY: env.FLEETSKEW_TRUST_PROXY!, FLEETSKEW_TRUST_PROXY_HOPS: env.FLEETSKEW_TRUST_PROXY_HOPS! });
+    const config = readConfig({
+      FLEETSKEW_TRUST_PROXY: env.FLEETSKEW_TRUST_PROXY!,
+      FLEETSKEW_TRUST_PROXY_HOPS: env.FLEETSKEW_TRUST_PROXY_HOPS!,
+    });
     expect(clientIp(new Headers({ "x-forwarded-for": "198.51.100.66, 203.0.113.7" }), config)).toBe("203.0.113.7");
   });
 

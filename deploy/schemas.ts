@@ -25,7 +25,8 @@ const MODELS: Record<string, Loader> = {
   "policy/v1/PodDisruptionBudget": async () => (await import("kubernetes-models/policy/v1/PodDisruptionBudget")).PodDisruptionBudget,
   "networking.k8s.io/v1/NetworkPolicy": async () => (await import("kubernetes-models/networking.k8s.io/v1/NetworkPolicy")).NetworkPolicy,
   "networking.k8s.io/v1/Ingress": async () => (await import("kubernetes-models/networking.k8s.io/v1/Ingress")).Ingress,
-  "rbac.authorization.k8s.io/v1/ClusterRole": async () => (await import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole")).ClusterRole,
+  "rbac.authorization.k8s.io/v1/ClusterRole": async () =>
+    (await import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole")).ClusterRole,
   "rbac.authorization.k8s.io/v1/ClusterRoleBinding": async () =>
     (await import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding")).ClusterRoleBinding,
   "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": async () =>

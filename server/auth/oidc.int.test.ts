@@ -173,7 +173,10 @@ describe("single sign-on with OpenID Connect", () => {
     const noState = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=${planted}`), flow);
     expect(noState.refused).toBe("The sign-in answer does not belong to the sign-in this browser started; start again");
     // With this browser's state it is the provider's own answer, shown printable and on one line.
-    const genuine = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=User%20cancelled%0A%E2%80%AEgnirts&state=${state}`), flow);
+    const genuine = await callback(
+      new URL(`${CALLBACK}?error=access_denied&error_description=User%20cancelled%0A%E2%80%AEgnirts&state=${state}`),
+      flow,
+    );
     expect(genuine.refused).toBe("The provider refused the sign-in: User cancelled\\u{A}\\u{202E}gnirts");
   });
 

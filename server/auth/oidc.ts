@@ -127,7 +127,10 @@ function explain(error: unknown, oidc: OidcConfig): { message: string; reason: s
   if (/state/i.test(text))
     return { reason: "state", message: "The sign-in answer does not belong to the sign-in this browser started; start again" };
   if (error instanceof client.ResponseBodyError)
-    return { reason: "provider", message: `The provider refused to finish the sign-in: ${providerWords(error.error_description ?? error.error)}` };
+    return {
+      reason: "provider",
+      message: `The provider refused to finish the sign-in: ${providerWords(error.error_description ?? error.error)}`,
+    };
   return { reason: "invalid", message: `The provider's answer could not be checked: ${chain[0] ?? text}` };
 }
 
@@ -209,7 +212,12 @@ export async function completeOidcSignIn(
       externalId,
       username,
       // A display name is shown beside the username, never instead of it; invisible characters go.
-      displayName: text(claims.name).normalize("NFKC").replace(/[\p{Cc}\p{Cf}]/gu, "").trim().slice(0, 120) || null,
+      displayName:
+        text(claims.name)
+          .normalize("NFKC")
+          .replace(/[\p{Cc}\p{Cf}]/gu, "")
+          .trim()
+          .slice(0, 120) || null,
       method: "oidc",
     },
     granted.role,

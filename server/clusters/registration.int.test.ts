@@ -104,7 +104,9 @@ describe("registering clusters", () => {
 
   it("tells a closed port, a plain-HTTP service, Postgres and a web server that is not Kubernetes apart in no way but its log", async () => {
     const plainHttp = http.createServer((_req, res) => res.end("hello"));
-    const notKubernetes = https.createServer(await servingCertificate(), (_req, res) => res.writeHead(404).end("<html>nothing here</html>"));
+    const notKubernetes = https.createServer(await servingCertificate(), (_req, res) =>
+      res.writeHead(404).end("<html>nothing here</html>"),
+    );
     await Promise.all([plainHttp, notKubernetes].map((s) => new Promise<void>((r) => s.listen(0, "127.0.0.1", r))));
     const port = (s: http.Server) => (s.address() as AddressInfo).port;
     const targets = {
@@ -119,7 +121,11 @@ describe("registering clusters", () => {
       const answers: string[] = [];
       for (const apiUrl of Object.values(targets)) {
         const res = await connectionTestRoute(
-          request("/api/v1/connection-tests", { method: "POST", cookie: admin, body: { source: { type: "token", apiUrl, token: "t", insecureSkipTlsVerify: true } } }),
+          request("/api/v1/connection-tests", {
+            method: "POST",
+            cookie: admin,
+            body: { source: { type: "token", apiUrl, token: "t", insecureSkipTlsVerify: true } },
+          }),
         );
         answers.push(`${res.status} ${JSON.stringify((await res.json()).report)}`);
       }
@@ -127,7 +133,9 @@ describe("registering clusters", () => {
       expect(JSON.parse(answers[0]!.slice(4))).toMatchObject({ reachable: false, problem: UNREACHABLE_MESSAGE });
       // The cause is in the server's log, per address.
       expect(warnings).toHaveLength(4);
-      expect(warnings[0]).toMatch(/^fleetskew: connection test: no Kubernetes API server answered at https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
+      expect(warnings[0]).toMatch(
+        /^fleetskew: connection test: no Kubernetes API server answered at https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/,
+      );
     } finally {
       warn.mockRestore();
       plainHttp.close();

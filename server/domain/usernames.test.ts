@@ -15,11 +15,17 @@ describe("judgeProviderUsername", () => {
       expect(verdict.ok, JSON.stringify(name)).toBe(false);
       expect(!verdict.ok && verdict.reason).toMatch(/invisible or control character/);
     }
-    expect(judgeProviderUsername("adm\u200bin")).toEqual({ ok: false, reason: '"adm\\u{200B}in" contains an invisible or control character' });
+    expect(judgeProviderUsername("adm\u200bin")).toEqual({
+      ok: false,
+      reason: '"adm\\u{200B}in" contains an invisible or control character',
+    });
   });
 
   it("refuses a Latin name with a Cyrillic or Greek letter in it, and a name wholly of Latin lookalikes", () => {
-    expect(judgeProviderUsername("\u0430dmin")).toEqual({ ok: false, reason: '"\\u{430}dmin" mixes letters of Cyrillic and Latin scripts' });
+    expect(judgeProviderUsername("\u0430dmin")).toEqual({
+      ok: false,
+      reason: '"\\u{430}dmin" mixes letters of Cyrillic and Latin scripts',
+    });
     expect(judgeProviderUsername("r\u03bfot").ok).toBe(false);
     expect(judgeProviderUsername("\u0430\u0441\u0435")).toEqual({
       ok: false,

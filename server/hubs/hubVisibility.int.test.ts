@@ -27,7 +27,9 @@ beforeAll(async () => {
     await addUser({ username: role, role, password: `${role} password here` }, { user: admin, ip: null });
   cookies.admin = await signIn("admin", "admin password here");
   for (const role of ["viewer", "technician", "approver"]) cookies[role] = await signIn(role, `${role} password here`);
-  const registered = await registerHubRoute(request("/api/v1/hubs", { method: "POST", cookie: cookies.admin, body: hubRegistrationBody(sim, "hub-west") }));
+  const registered = await registerHubRoute(
+    request("/api/v1/hubs", { method: "POST", cookie: cookies.admin, body: hubRegistrationBody(sim, "hub-west") }),
+  );
   expect(registered.status).toBe(201);
 }, 60_000);
 afterAll(() => sim?.close());

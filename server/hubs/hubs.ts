@@ -144,7 +144,13 @@ export async function hubDetail(name: string, role: Role): Promise<HubDetail> {
   const record = await findHubRecord(name);
   if (!record) throw new UserFacingError(404, `no hub named ${name}`);
   const [hubs, clusters] = await Promise.all([listHubSummaries(), listHubMembers(record.id)]);
-  return { hub: hubAsSeenBy(hubs.find((h) => h.name === name)!, role), clusters };
+  return {
+    hub: hubAsSeenBy(
+      hubs.find((h) => h.name === name)!,
+      role,
+    ),
+    clusters,
+  };
 }
 
 /** A full sync now, in this process (the follower's next events or term pick up from there). */

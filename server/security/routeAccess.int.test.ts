@@ -137,8 +137,7 @@ describe("route × role", () => {
           const ok = allowed(rule, caller);
           const expected = ok ? "not 401/403" : caller === "anonymous" ? "401" : "403";
           const good = ok ? response.status !== 401 && response.status !== 403 : response.status === (caller === "anonymous" ? 401 : 403);
-          if (!good)
-            mismatches.push(`${method} ${route.file} as ${caller}: expected ${expected}, got ${response.status} ${text}`);
+          if (!good) mismatches.push(`${method} ${route.file} as ${caller}: expected ${expected}, got ${response.status} ${text}`);
           else if (response.status >= 500) mismatches.push(`${method} ${route.file} as ${caller}: ${response.status} ${text}`);
         }
       }
@@ -198,18 +197,21 @@ describe("route × limits", () => {
               problems.push(`${where}: ${refused.text}`);
           }
           const access = (route.handlers[method] as { endpoint?: { access: unknown } }).endpoint?.access;
-          if (access === "any" && (await call(route, method, "viewer", limited.query)).status === 429) problems.push(`${where}: another person refused`);
+          if (access === "any" && (await call(route, method, "viewer", limited.query)).status === 429)
+            problems.push(`${where}: another person refused`);
         });
         // Everyone together: other people's requests fill the total.
         const others = Array.from({ length: limit.total }, (_, i) => `someone-else-${i}`);
         await whileRunning(limited.kind, others, async () => {
           const refused = await call(route, method, "admin", limited.query);
-          if (refused.status !== 429 || !/busy/.test(refused.text)) problems.push(`${where}: ${refused.status} ${refused.text} with the total reached`);
+          if (refused.status !== 429 || !/busy/.test(refused.text))
+            problems.push(`${where}: ${refused.status} ${refused.text} with the total reached`);
         });
         // Nothing left held: the route's own slots are given back whatever it answered.
         const after = await call(route, method, "admin", limited.query);
         if (after.status === 429) problems.push(`${where}: still 429 once the others finished`);
-        if (workLimiter().runningNow(limited.kind) !== 0) problems.push(`${where}: left ${workLimiter().runningNow(limited.kind)} slot(s) held`);
+        if (workLimiter().runningNow(limited.kind) !== 0)
+          problems.push(`${where}: left ${workLimiter().runningNow(limited.kind)} slot(s) held`);
       }
     }
     expect(problems).toEqual([]);

@@ -20,8 +20,14 @@ export class WorkLimiter {
   acquire(kind: WorkKind, person: string): () => void {
     const counts = this.running.get(kind) ?? { total: 0, perPerson: new Map<string, number>() };
     this.running.set(kind, counts);
-    const refusal = admitWork(kind, { person: counts.perPerson.get(person) ?? 0, total: counts.total }, this.typicalMs.get(kind) ?? null, this.limits);
-    if (refusal) throw new UserFacingError(429, refusal.message, { "retry-after": String(refusal.retryAfter) }, { retryAfter: refusal.retryAfter });
+    const refusal = admitWork(
+      kind,
+      { person: counts.perPerson.get(person) ?? 0, total: counts.total },
+      this.typicalMs.get(kind) ?? null,
+      this.limits,
+    );
+    if (refusal)
+      throw new UserFacingError(429, refusal.message, { "retry-after": String(refusal.retryAfter) }, { retryAfter: refusal.retryAfter });
     counts.total += 1;
     counts.perPerson.set(person, (counts.perPerson.get(person) ?? 0) + 1);
     const started = this.now();

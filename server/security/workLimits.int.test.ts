@@ -35,13 +35,17 @@ const machineConfig = stringify({
   spec: {
     config: {
       ignition: { version: "3.5.0" },
-      storage: { files: [{ path: "/etc/chrony.conf", mode: 420, overwrite: true, contents: { source: "data:,server%20ntp.example.com" } }] },
+      storage: {
+        files: [{ path: "/etc/chrony.conf", mode: 420, overwrite: true, contents: { source: "data:,server%20ntp.example.com" } }],
+      },
     },
   },
 });
 
 const preview = async (cookie: string) => {
-  const response = await fleetPreviewRoute(request("/api/v1/preview", { method: "POST", cookie, body: { machineConfig, clusters: ["prod-east"] } }));
+  const response = await fleetPreviewRoute(
+    request("/api/v1/preview", { method: "POST", cookie, body: { machineConfig, clusters: ["prod-east"] } }),
+  );
   const body = (await response.json()) as { error?: string };
   return { status: response.status, retryAfter: response.headers.get("retry-after"), body };
 };
@@ -50,7 +54,10 @@ beforeAll(async () => {
   const started = await startTestSimulator();
   sim = started.sim;
   fleet = started.fleet;
-  await registerSimulatedClusters(sim, fleet.list().filter((c) => c.name === "prod-east"));
+  await registerSimulatedClusters(
+    sim,
+    fleet.list().filter((c) => c.name === "prod-east"),
+  );
   const admin = await createUser({ username: "root", role: "admin", passwordHash: "scrypt$unused" }, { actor: null });
   for (const username of ["vera", "otto"])
     await addUser({ username, role: "viewer", password: "a password of twelve" }, { user: admin, ip: null });
@@ -88,7 +95,9 @@ describe("expensive work from one person", () => {
     expect(refused).toHaveLength(12 - WORK_LIMITS.preview.perPerson);
     for (const answer of refused) {
       expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(answer.body.error).toMatch(/^You already have 2 previews running, the most one person may run at once; .* try again in about \d+ s$/);
+      expect(answer.body.error).toMatch(
+        /^You already have 2 previews running, the most one person may run at once; .* try again in about \d+ s$/,
+      );
     }
     expect(health.status).toBe(200);
     expect(other.status).toBe(200);

@@ -44,7 +44,9 @@ export async function writeSettingEndingPasswordSessions(
       create: { key, value: value as Prisma.InputJsonValue, updatedBy: actor.actor },
       update: { value: value as Prisma.InputJsonValue, updatedBy: actor.actor },
     });
-    await tx.auditEvent.create({ data: auditRow({ ...actor, action: "settings.update", targetType: "setting", targetId: key, details: { value } }) });
+    await tx.auditEvent.create({
+      data: auditRow({ ...actor, action: "settings.update", targetType: "setting", targetId: key, details: { value } }),
+    });
     const { count } = await tx.session.deleteMany({
       where: { method: "password", ...(keep === null ? {} : { user: { username: { not: keep } } }) },
     });
