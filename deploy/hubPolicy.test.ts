@@ -43,22 +43,24 @@ describe.skipIf(!kubectl)("kubectl kustomize deploy/hub", () => {
   const objects = kubectl ? render() : [];
   const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name)!;
   const policy = find("ValidatingAdmissionPolicy", "fleetskew-hub-reader-writes");
+  const accountPolicy = find("ValidatingAdmissionPolicy", "fleetskew-hub-reader-service-accounts");
 
   /** The policy's verdict on a CREATE by `username`: null when admitted, else the first refusal's message. */
-  function admission(object: unknown, username = READER): string | null {
+  function admission(object: { kind: string }, username = READER): string | null {
+    const judge = object.kind === "ClusterPermission" ? policy : accountPolicy;
     const request = { userInfo: { username }, operation: "CREATE" };
-    for (const condition of policy.spec.matchConditions) {
+    for (const condition of judge.spec.matchConditions) {
       const matched = run(condition.expression, { request } as Record<string, CelInput>);
       if (isCelError(matched)) throw new Error(`${condition.name}: ${String(matched)}`);
       if (matched !== true) return null;
     }
     const variables: Record<string, unknown> = {};
-    for (const v of policy.spec.variables) {
+    for (const v of judge.spec.variables ?? []) {
       const value = run(v.expression, { object, request, variables } as Record<string, CelInput>);
       if (isCelError(value)) throw new Error(`variable ${v.name}: ${String(value)}`);
       variables[v.name] = value;
     }
-    for (const validation of policy.spec.validations) {
+    for (const validation of judge.spec.validations) {
       const ok = run(validation.expression, { object, request, variables } as Record<string, CelInput>);
       if (isCelError(ok)) throw new Error(`${validation.expression}: ${String(ok)}`);
       if (ok !== true) return validation.message;
@@ -79,14 +81,24 @@ describe.skipIf(!kubectl)("kubectl kustomize deploy/hub", () => {
       "ClusterRoleBinding/fleetskew-hub-service-accounts",
       "ServiceAccount/fleetskew-hub-proxy",
       "ServiceAccount/fleetskew-hub-reader",
+      "ValidatingAdmissionPolicy/fleetskew-hub-reader-service-accounts",
       "ValidatingAdmissionPolicy/fleetskew-hub-reader-writes",
+      "ValidatingAdmissionPolicyBinding/fleetskew-hub-reader-service-accounts",
       "ValidatingAdmissionPolicyBinding/fleetskew-hub-reader-writes",
     ]);
-    expect(find("ValidatingAdmissionPolicyBinding", "fleetskew-hub-reader-writes").spec).toEqual({
-      policyName: policy.metadata.name,
-      validationActions: ["Deny"],
-    });
-    expect(policy.spec.failurePolicy).toBe("Fail");
+    for (const p of [policy, accountPolicy]) {
+      expect(find("ValidatingAdmissionPolicyBinding", p.metadata.name).spec).toEqual({
+        policyName: p.metadata.name,
+        validationActions: ["Deny"],
+      });
+      expect(p.spec.failurePolicy).toBe("Fail");
+      expect(p.spec.matchConditions[0].expression).toContain(`'${READER}'`);
+    }
+    // Each policy matches the one kind it judges.
+    expect(policy.spec.matchConstraints.resourceRules.map((r: { resources: string[] }) => r.resources)).toEqual([["clusterpermissions"]]);
+    expect(accountPolicy.spec.matchConstraints.resourceRules.map((r: { resources: string[] }) => r.resources)).toEqual([
+      ["managedserviceaccounts"],
+    ]);
   });
 
   it("grants no Secret but Fleetskew's token Secrets, by name, and no wildcard; deletes only Fleetskew's objects", () => {
@@ -101,7 +113,6 @@ describe.skipIf(!kubectl)("kubectl kustomize deploy/hub", () => {
     // The bindings name the reader the policy's matchCondition names.
     for (const binding of objects.filter((o) => o.kind === "ClusterRoleBinding"))
       expect(binding.subjects).toEqual([{ kind: "ServiceAccount", name: "fleetskew-hub-reader", namespace: "fleetskew" }]);
-    expect(policy.spec.matchConditions[0].expression).toContain(`'${READER}'`);
   });
 
   it("lists exactly the grants Fleetskew's ClusterPermission holds (server/kube/hub.ts managedClusterRules)", () => {
