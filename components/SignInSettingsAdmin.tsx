@@ -174,6 +174,10 @@ export function SignInSettingsAdmin({ initial }: { initial: Seed<SignInSettingsV
           <label className="flex max-w-md flex-col gap-1 text-sm">
             Break-glass account (a local admin that still may sign in with a password; empty for none)
             <TextInput value={breakGlass} onChange={(e) => setBreakGlass(e.target.value)} placeholder="admin" />
+            <span className="text-xs text-muted">
+              Saving ends every session opened with a password, except the break-glass account&apos;s (yours too, if you signed in with
+              another).
+            </span>
           </label>
         ) : null}
         {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}

@@ -8,6 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { readConfig } from "../server/config/env";
+import { clientIp } from "../server/http/request";
 import { schemaProblems } from "./schemas";
 
 type Obj = {
@@ -269,6 +270,19 @@ describe.skipIf(!kubectl).each(OVERLAYS)("kubectl kustomize deploy/%s", (overlay
     }
   });
 
+  it("mounts the service account token only into a container that uses it (oauth-proxy), and no pod has it automounted", () => {
+    expect(objects.filter((o) => o.kind === "ServiceAccount").map((o: any) => o.automountServiceAccountToken)).toEqual([false]);
+    const holders: string[] = [];
+    for (const { name, spec } of podSpecs(objects)) {
+      expect(spec.automountServiceAccountToken, name).toBe(false);
+      const tokenVolumes = new Set(
+        (spec.volumes ?? []).filter((v: any) => v.projected?.sources?.some((s: any) => s.serviceAccountToken)).map((v: any) => v.name),
+      );
+      for (const c of containersOf(spec)) if (c.volumeMounts?.some((m) => tokenVolumes.has(m.name))) holders.push(`${name}/${c.name}`);
+    }
+    expect(holders).toEqual(overlay === "overlays/kubernetes" ? [] : ["fleetskew-web/oauth-proxy"]);
+  });
+
   it("serves from two web replicas, so a drain or a crash leaves one serving, and includes no monitoring objects", () => {
     const web = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "fleetskew-web")!;
     expect(web.spec.replicas).toBe(2);
@@ -320,9 +334,24 @@ describe.skipIf(!kubectl)("the openshift overlay", () => {
       FLEETSKEW_AUTH_PROXY: "openshift",
       FLEETSKEW_AUTH_PROXY_PEERS: "127.0.0.1,::1",
       FLEETSKEW_TRUST_PROXY: "1",
+      FLEETSKEW_TRUST_PROXY_HOPS: "2",
     });
     // The console starts with this configuration (a mapping is required with the proxy).
     expect(() => readConfig({ ...env, KUBERNETES_SERVICE_HOST: "172.30.0.1" } as Record<string, string>)).not.toThrow();
+    // The web container reads the OpenShift API's CA where the configuration looks for it, without the token.
+    const caMount = web.volumeMounts!.find((m) => m.mountPath === "/var/run/secrets/kubernetes.io/serviceaccount")!;
+    expect(pod.volumes.find((v: any) => v.name === caMount.name).projected.sources).toEqual([
+      { configMap: { name: "kube-root-ca.crt", items: [{ key: "ca.crt", path: "ca.crt" }] } },
+    ]);
+  });
+
+  it("finds the client two hops from the right of X-Forwarded-For: the router appends it, oauth-proxy appends the router", () => {
+    const web = find("Deployment", "fleetskew-web").spec.template.spec.containers.find((c: Container) => c.name === "web") as Container;
+    const env = Object.fromEntries(web.env!.map((e) => [e.name, e.value]));
+    const config = readConfig({ ...env, KUBERNETES_SERVICE_HOST: "172.30.0.1" } as Record<string, string>);
+    // A client that forges its own entries: they are left of what the two proxies wrote.
+    const forwarded = new Headers({ "x-forwarded-for": "198.51.100.66, 192.0.2.1, 203.0.113.7, 10.128.2.14" });
+    expect(clientIp(forwarded, config)).toBe("203.0.113.7");
   });
 
   it("lets only the ingress controllers reach the pods, and only oauth-proxy's port", () => {
@@ -337,8 +366,33 @@ describe.skipIf(!kubectl)("the openshift overlay", () => {
 });
 
 describe.skipIf(!kubectl)("the kubernetes overlay", () => {
+  const objects = kubectl ? render("overlays/kubernetes") : [];
+
+  it("lets only the ingress controller's pods reach the console's port, and trusts the one hop it adds", () => {
+    const policy = objects.find((o) => o.kind === "NetworkPolicy" && o.metadata.name === "fleetskew-web")!;
+    expect(policy.spec.ingress).toEqual([
+      {
+        from: [
+          {
+            namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } },
+            podSelector: { matchLabels: { "app.kubernetes.io/name": "ingress-nginx" } },
+          },
+        ],
+        ports: [{ port: "http", protocol: "TCP" }],
+      },
+    ]);
+    const web = objects.find((o) => o.kind === "Deployment" && o.metadata.name === "fleetskew-web")!.spec.template.spec
+      .containers[0] as Container;
+    const env = Object.fromEntries(web.env!.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ FLEETSKEW_TRUST_PROXY: "1", FLEETSKEW_TRUST_PROXY_HOPS: "1" });
+    const config = readConfig({
+      FLEETSKEW_TRUST_PROXY: env.FLEETSKEW_TRUST_PROXY!,
+      FLEETSKEW_TRUST_PROXY_HOPS: env.FLEETSKEW_TRUST_PROXY_HOPS!,
+    });
+    expect(clientIp(new Headers({ "x-forwarded-for": "198.51.100.66, 203.0.113.7" }), config)).toBe("203.0.113.7");
+  });
+
   it("routes the Ingress, with TLS, to the console's Service port", () => {
-    const objects = render("overlays/kubernetes");
     const ingress = objects.find((o) => o.kind === "Ingress")!;
     const service = objects.find((o) => o.kind === "Service")!;
     const backend = ingress.spec.rules[0].http.paths[0].backend.service;

@@ -25,6 +25,14 @@ const MODELS: Record<string, Loader> = {
   "policy/v1/PodDisruptionBudget": async () => (await import("kubernetes-models/policy/v1/PodDisruptionBudget")).PodDisruptionBudget,
   "networking.k8s.io/v1/NetworkPolicy": async () => (await import("kubernetes-models/networking.k8s.io/v1/NetworkPolicy")).NetworkPolicy,
   "networking.k8s.io/v1/Ingress": async () => (await import("kubernetes-models/networking.k8s.io/v1/Ingress")).Ingress,
+  "rbac.authorization.k8s.io/v1/ClusterRole": async () =>
+    (await import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole")).ClusterRole,
+  "rbac.authorization.k8s.io/v1/ClusterRoleBinding": async () =>
+    (await import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding")).ClusterRoleBinding,
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": async () =>
+    (await import("kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy")).ValidatingAdmissionPolicy,
+  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": async () =>
+    (await import("kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding")).ValidatingAdmissionPolicyBinding,
   "postgresql.cnpg.io/v1/Cluster": async () => (await import("@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1")).Cluster,
   "monitoring.coreos.com/v1/PrometheusRule": async () =>
     (await import("@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule")).PrometheusRule,

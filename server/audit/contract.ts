@@ -68,6 +68,7 @@ export const auditEndpoints = {
     access: ["admin", "approver"],
     query: AuditQuerySchema,
     alsoCsv: "with ?format=csv, a CSV download of up to 50,000 matching events (id, at, actor, role, action, targetType, targetId, summary, outcome, ip, details)",
+    work: { kind: "export", when: (query) => (query as { format?: string }).format === "csv" },
     answer: AuditPageAnswer,
   }),
 };

@@ -10,13 +10,14 @@ import {
   type ClosedWindow,
   type ThrottleRule,
 } from "../store/loginAttempts";
+import { normaliseUsername } from "../domain/usernames";
 import { findUserForLogin } from "../store/users";
 import type { UserRecord } from "../store/users";
 import { auditActor, type Actor } from "./actor";
 import { ClearThrottleQuery, type SignInLock } from "./contract";
 import { decoyHash, verifyPassword } from "./password";
 import { startSession } from "./session";
-import { passwordSignInAllowed } from "./signInSettings";
+import { passwordSignInPolicy } from "./signInSettings";
 
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 
@@ -66,7 +67,8 @@ export async function login(
   input: { username: string; password: string; ip: string; userAgent: string | null; ttlHours: number },
   now: Date = new Date(),
 ): Promise<LoginResult> {
-  const username = input.username.trim();
+  // NFKC: a fullwidth or ligature spelling of a name is that name, for the account and for its throttle.
+  const username = normaliseUsername(input.username);
   const admission = await admitLoginAttempt(username, input.ip, now, SIGN_IN_THROTTLE);
   if (!admission.admitted) {
     await countFailure({ username, ip: input.ip, now }, "refused", admission.reason === "locked" ? "locked" : "slowed down");
@@ -78,20 +80,27 @@ export async function login(
     };
   }
 
-  if (!(await passwordSignInAllowed(username))) {
-    await countFailure({ username, ip: input.ip, now }, "failure", "password sign-in turned off");
-    return { ok: false, reason: "local-off" };
-  }
-  const user = await findUserForLogin(username);
+  // With password sign-in off, every name gets the same answer in the same time: the same lookup
+  // and scrypt for all, and one refusal whether the name is the break-glass account (with a wrong
+  // password), another account, or nobody. Only the right password of the break-glass account signs in.
+  const policy = await passwordSignInPolicy();
+  const allowed = policy.everyone || policy.breakGlassAccount === username;
+  const found = await findUserForLogin(username);
+  const user = allowed ? found : null;
   // Accounts of single sign-on have no password (an empty hash): checked against the decoy, and refused alike.
   const valid = await verifyPassword(input.password, user?.passwordHash || (await decoyHash()));
   if (!user || !valid || user.disabled || !user.passwordHash) {
-    await countFailure(
-      { username, ip: input.ip, now },
-      "failure",
-      !user ? "unknown user" : user.disabled ? "account disabled" : !user.passwordHash ? "single sign-on account" : "wrong password",
-    );
-    return { ok: false, reason: "invalid" };
+    const reason = !allowed
+      ? "password sign-in turned off"
+      : !user
+        ? "unknown user"
+        : user.disabled
+          ? "account disabled"
+          : !user.passwordHash
+            ? "single sign-on account"
+            : "wrong password";
+    await countFailure({ username, ip: input.ip, now }, "failure", reason);
+    return { ok: false, reason: policy.everyone ? "invalid" : "local-off" };
   }
   await clearThrottle(username, input.ip);
   const { passwordHash: _, ...record } = user;

@@ -163,6 +163,42 @@ describe("single sign-on with OpenID Connect", () => {
     expect(none.refused).toMatch(/^This sign-in was not started from this browser/);
   });
 
+  it("checks the state before showing anything the answer says: a planted error_description is never shown", async () => {
+    const start = await startRoute(request("/api/v1/session/oidc?next=%2F"));
+    const flow = cookieOf(start, "fleetskew_oidc");
+    const state = new URL(start.headers.get("location")!).searchParams.get("state")!;
+    const planted = encodeURIComponent("Your account is locked. Call +1 555 0100 and read out your password");
+    const forged = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=${planted}&state=not-${state}`), flow);
+    expect(forged.refused).toBe("The sign-in answer does not belong to the sign-in this browser started; start again");
+    const noState = await callback(new URL(`${CALLBACK}?error=access_denied&error_description=${planted}`), flow);
+    expect(noState.refused).toBe("The sign-in answer does not belong to the sign-in this browser started; start again");
+    // With this browser's state it is the provider's own answer, shown printable and on one line.
+    const genuine = await callback(
+      new URL(`${CALLBACK}?error=access_denied&error_description=User%20cancelled%0A%E2%80%AEgnirts&state=${state}`),
+      flow,
+    );
+    expect(genuine.refused).toBe("The provider refused the sign-in: User cancelled\\u{A}\\u{202E}gnirts");
+  });
+
+  it("refuses a provider's name that could pass for another: a Cyrillic letter in a Latin name, a zero-width character", async () => {
+    for (const [name, why] of [
+      ["\u0430da", "mixes letters of Cyrillic and Latin scripts"],
+      ["ad\u200ba", "contains an invisible or control character"],
+    ]) {
+      idp.people.set(name!, { password: "lookalike password", groups: ["fleet-admins"] });
+      const result = await signInThrough(name!, "lookalike password");
+      expect(result.session).toBeUndefined();
+      expect(result.refused).toContain(why);
+      // Shown with the account's stable id, every character visible.
+      expect(result.refused).toMatch(/\(its id: oidc:http:\/\/127\.0\.0\.1:\d+#(\\u\{430\}da|ad\\u\{200B\}a)\)$/);
+      expect(result.refused).not.toMatch(/[^\x20-\x7E]/);
+    }
+    // A fullwidth spelling of an ordinary name is that name.
+    idp.people.set("ｇｒａｃｅ", { password: "grace's password", groups: ["everyone"] });
+    const grace = await signInThrough("ｇｒａｃｅ", "grace's password");
+    expect((await (await whoami(request("/api/v1/session", { cookie: grace.session }))).json()).user.username).toBe("grace");
+  });
+
   it("refuses an answer that names another issuer", async () => {
     const { back, flow } = await throughProvider("ada", "ada's password");
     expect(back.searchParams.get("iss")).toBe(idp.issuer);
@@ -245,5 +281,59 @@ describe("single sign-on with OpenID Connect", () => {
     expect((await password("local-tech", "technician password")).status).toBe(200);
     // A single sign-on account has no password to guess.
     expect((await password("ada", "anything at all")).status).toBe(401);
+  });
+
+  it("with password sign-in off, answers every name alike and ends the password sessions of everyone but the break-glass account", async () => {
+    let address = 0;
+    const password = (username: string, pw: string) =>
+      passwordSignIn(
+        request("/api/v1/session", {
+          method: "POST",
+          body: { username, password: pw },
+          origin: null,
+          // A fresh address each time, so the per-address throttle stays out of the comparison.
+          headers: { "x-fleetskew-client-ip": `192.0.2.${++address}` },
+        }),
+      );
+    const cookie = (response: Response) => response.headers.get("set-cookie")!.split(";")[0]!;
+    const rootSession = cookie(await password("root", "root password 123"));
+    const techSession = cookie(await password("local-tech", "technician password"));
+    const { session: adaSession } = await signInThrough("ada", "ada's password");
+    const put = (body: unknown) => putSignInSettings(request("/api/v1/settings/sign-in", { method: "PUT", cookie: rootSession, body }));
+    expect((await put({ localSignIn: false, breakGlassAccount: "root" })).status).toBe(200);
+
+    // Turning it off ended the technician's password session, not the break-glass admin's nor a single sign-on one.
+    const signedIn = async (c: string) => (await whoami(request("/api/v1/session", { cookie: c }))).status;
+    expect([await signedIn(techSession), await signedIn(rootSession), await signedIn(adaSession!)]).toEqual([401, 200, 200]);
+    const ended = (await listAudit({ action: "session.logout", limit: 5 })).find((e) => e.targetId === "password");
+    // Ours and the one the test before left open.
+    expect(ended?.summary).toBe("ended 2 password sessions: password sign-in turned off (except root, the break-glass account)");
+
+    // The break-glass name with a wrong password, another account with its right password, a single
+    // sign-on account and a name nobody has: one answer, byte for byte, and each checked by scrypt.
+    const tries: [string, string][] = [
+      ["root", "not the root password"],
+      ["local-tech", "technician password"],
+      ["ada", "anything at all"],
+      ["no-such-person", "a password of twelve"],
+    ];
+    const answers: string[] = [];
+    const times: number[] = [];
+    for (const [username, pw] of tries) {
+      const started = performance.now();
+      const response = await password(username, pw);
+      times.push(performance.now() - started);
+      answers.push(`${response.status} ${response.headers.get("retry-after")} ${await response.text()}`);
+    }
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toBe(
+      '403 null {"error":"Sign-in with a password is turned off here; use single sign-on (the button above the form)"}',
+    );
+    // No name has a shortcut past the password hash: none answers in a fraction of the break-glass account's time.
+    console.log(`sign-in refusals with password sign-in off: ${times.map((t) => `${t.toFixed(0)} ms`).join(", ")}`);
+    for (const t of times) expect(t).toBeGreaterThan(Math.max(...times) / 4);
+    // The break-glass account's right password still signs in.
+    expect((await password("root", "root password 123")).status).toBe(200);
+    expect((await put({ localSignIn: true })).status).toBe(200);
   });
 });

@@ -5,6 +5,7 @@ import { isLoopbackHost } from "../config/sso";
 import { UserFacingError } from "../errors";
 import { openSecret, sealSecret } from "../secrets/keyring";
 import { recordAudit } from "../store/audit";
+import { judgeProviderUsername, unacceptableNameMessage, visibleName } from "../domain/usernames";
 import { endExternalSessions, signInExternalUser } from "../store/ssoUsers";
 import type { UserRecord } from "../store/users";
 import { groupsOf, noMappedGroupMessage, roleForGroups } from "./groupRoles";
@@ -104,6 +105,9 @@ const refuse = async (message: string, reason: string, ip: string | null, who: s
   throw new SignInRefusedError(message, reason);
 };
 
+/** A provider's error text as the sign-in page may show it: printable, one line, bounded. */
+const providerWords = (text: string) => visibleName(text.slice(0, 300));
+
 /** The OpenID provider's own words for a failed check, turned into what a person can act on. */
 function explain(error: unknown, oidc: OidcConfig): { message: string; reason: string } {
   // openid-client wraps oauth4webapi's error, which names the claim or parameter that failed.
@@ -123,7 +127,10 @@ function explain(error: unknown, oidc: OidcConfig): { message: string; reason: s
   if (/state/i.test(text))
     return { reason: "state", message: "The sign-in answer does not belong to the sign-in this browser started; start again" };
   if (error instanceof client.ResponseBodyError)
-    return { reason: "provider", message: `The provider refused to finish the sign-in: ${error.error_description ?? error.error}` };
+    return {
+      reason: "provider",
+      message: `The provider refused to finish the sign-in: ${providerWords(error.error_description ?? error.error)}`,
+    };
   return { reason: "invalid", message: `The provider's answer could not be checked: ${chain[0] ?? text}` };
 }
 
@@ -147,10 +154,12 @@ export async function completeOidcSignIn(
       "no-flow",
       meta.ip,
     );
-  if (query.error)
-    return refuse(`The provider refused the sign-in: ${(query.error_description ?? query.error).slice(0, 300)}`, "provider", meta.ip);
+  // The state first: until it matches, nothing in the answer came from the provider this browser
+  // was sent to (an attacker's link can carry any error_description), so none of it is shown.
   if (!query.state || query.state !== flow.state)
     return refuse("The sign-in answer does not belong to the sign-in this browser started; start again", "state", meta.ip);
+  if (query.error)
+    return refuse(`The provider refused the sign-in: ${providerWords(query.error_description ?? query.error)}`, "provider", meta.ip);
   if (query.iss !== undefined && query.iss !== oidc.issuer)
     return refuse(
       `The sign-in answer names the issuer ${query.iss.slice(0, 200)}, not the configured provider ${oidc.issuer}; refused`,
@@ -182,14 +191,17 @@ export async function completeOidcSignIn(
     const info = await client.fetchUserInfo(config, accessToken, sub).catch(() => null);
     if (info) claims = { ...info, ...claims, [oidc.groupsClaim]: info[oidc.groupsClaim] };
   }
-  // Names as the provider gives them, minus control characters (Postgres text holds no NUL).
-  const plain = (v: unknown) => (typeof v === "string" ? v.replace(/[\u0000-\u001F\u007F]/g, "").trim() : "");
-  const username = (plain(claims.preferred_username) || plain(claims.email) || plain(sub)).slice(0, 200);
+  // The name as the provider gives it, NFKC-normalised; one that could pass for someone else's is refused.
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v : "");
+  const externalId = `oidc:${oidc.issuer}#${sub}`;
+  const judged = judgeProviderUsername((text(claims.preferred_username) || text(claims.email) || text(sub)).slice(0, 200));
+  if (!judged.ok) return refuse(unacceptableNameMessage(judged.reason, oidc.name, externalId), "username", meta.ip, externalId);
+  const username = judged.username;
   const groups = groupsOf(claims[oidc.groupsClaim]);
   const granted = roleForGroups(groups, oidc.roles);
   if (!granted) {
     // Someone who lost every mapped group loses what their other sessions still carried, too.
-    await endExternalSessions(`oidc:${oidc.issuer}#${sub}`, { ip: meta.ip, reason: "no mapped group at sign-in" });
+    await endExternalSessions(externalId, { ip: meta.ip, reason: "no mapped group at sign-in" });
     return refuse(noMappedGroupMessage(username, groups, oidc.roles, oidc.name), "no-mapped-group", meta.ip, username);
   }
 
@@ -197,9 +209,15 @@ export async function completeOidcSignIn(
   const expiresAt = new Date(Date.now() + meta.ttlHours * 3_600_000);
   const result = await signInExternalUser(
     {
-      externalId: `oidc:${oidc.issuer}#${sub}`,
+      externalId,
       username,
-      displayName: plain(claims.name).slice(0, 120) || null,
+      // A display name is shown beside the username, never instead of it; invisible characters go.
+      displayName:
+        text(claims.name)
+          .normalize("NFKC")
+          .replace(/[\p{Cc}\p{Cf}]/gu, "")
+          .trim()
+          .slice(0, 120) || null,
       method: "oidc",
     },
     granted.role,

@@ -81,6 +81,16 @@ describe("OpenShift sign-in through oauth-proxy", () => {
     expect((await missingToken.json()).error).toMatch(/--pass-access-token/);
   });
 
+  it("refuses an OpenShift name with an invisible character, showing it with its stable id", async () => {
+    openshift.tokens.set("sha256~shy-1", { name: "al\u00adice", groups: ["fleet-approvers"] });
+    const response = await whoami(proxied("127.0.0.1", "al\u00adice", "sha256~shy-1"));
+    expect([response.status, (await response.json()).error]).toEqual([
+      403,
+      'Your name at OpenShift cannot be a Fleetskew username: "al\\u{AD}ice" contains an invisible or control character, so it could pass for someone else\'s. Ask your administrators to rename the account (its id: openshift:al\\u{AD}ice)',
+    ]);
+    expect((await listUsers()).map((u) => u.username)).not.toContain("al\u00adice");
+  });
+
   it("follows the groups at the next OpenShift sign-in (a new token), and keeps a disabled account out", async () => {
     openshift.tokens.set("sha256~alice-2", { name: "alice", groups: ["fleet-admins"] });
     const admin = await whoami(proxied("127.0.0.1", "alice", "sha256~alice-2"));

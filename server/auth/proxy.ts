@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AuthProxyConfig } from "../config/sso";
+import { judgeProviderUsername, normaliseUsername, unacceptableNameMessage } from "../domain/usernames";
 import { clientIp, socketPeer } from "../http/request";
 import { openshiftUserForToken, OpenShiftUserError } from "../kube/openshiftUser";
 import { recordAudit } from "../store/audit";
@@ -61,7 +62,7 @@ export async function identifyProxied(
   const refused = refusals.get(key);
   if (refused && refused.until > now.getTime()) return { refused: refused.message };
   const session = await sessionForToken(key, now);
-  if (session && session.user.username === forwardedUser) return { user: session.user };
+  if (session && session.user.username === normaliseUsername(forwardedUser)) return { user: session.user };
   // Several requests of a page arrive at once with a new token: one sign-in for all of them.
   let pending = inFlight.get(key);
   if (!pending) {
@@ -111,13 +112,15 @@ async function signInProxied(
   }
   if (person.name !== forwardedUser)
     return refuse(`The proxy's token belongs to ${person.name}, not to ${forwardedUser}; refused`, "token-mismatch");
+  const judged = judgeProviderUsername(person.name);
+  if (!judged.ok) return refuse(unacceptableNameMessage(judged.reason, "OpenShift", `openshift:${person.name}`), "username");
   const granted = roleForGroups(person.groups, proxy.roles);
   if (!granted) {
     await endExternalSessions(`openshift:${person.name}`, { ip, reason: "no mapped group at sign-in" });
     return refuse(noMappedGroupMessage(forwardedUser, person.groups, proxy.roles, "OpenShift"), "no-mapped-group");
   }
   const result = await signInExternalUser(
-    { externalId: `openshift:${person.name}`, username: person.name, displayName: person.fullName, method: "openshift" },
+    { externalId: `openshift:${person.name}`, username: judged.username, displayName: person.fullName, method: "openshift" },
     granted.role,
     {
       tokenHash: hashToken(key),

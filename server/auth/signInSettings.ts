@@ -2,7 +2,7 @@ import { z } from "zod";
 import { appConfig } from "../config/current";
 import type { AppConfig } from "../config/env";
 import { UserFacingError } from "../errors";
-import { readSetting, writeSetting } from "../store/settings";
+import { readSetting, writeSetting, writeSettingEndingPasswordSessions } from "../store/settings";
 import { listUsers } from "../store/users";
 import { auditActor, type Actor } from "./actor";
 import { SignInSettingsSchema, type SignInSettings, type SignInSettingsView } from "./contract";
@@ -20,10 +20,10 @@ export async function readSignInSettings(): Promise<SignInSettings> {
   return parsed.success ? parsed.data : DEFAULTS;
 }
 
-/** Whether a local password sign-in of `username` is allowed now. */
-export async function passwordSignInAllowed(username: string): Promise<boolean> {
+/** Whether password sign-in is on for everyone, and else which one account may still use it. */
+export async function passwordSignInPolicy(): Promise<{ everyone: boolean; breakGlassAccount: string | null }> {
   const settings = await readSignInSettings();
-  return settings.localSignIn || settings.breakGlassAccount === username;
+  return { everyone: settings.localSignIn, breakGlassAccount: settings.localSignIn ? null : settings.breakGlassAccount };
 }
 
 const ssoConfigured = async (config: AppConfig) => config.authProxy !== null || (await effectiveOidc(config)) !== null;
@@ -58,7 +58,9 @@ export async function signInSettingsView(config: AppConfig = appConfig()): Promi
 
 /**
  * An admin turns local sign-in on or off. Off only with single sign-on configured (else nobody
- * could sign in), and the break-glass account, when named, must be an active local admin.
+ * could sign in), and the break-glass account, when named, must be an active local admin. Turning
+ * it off ends every session opened with a password but the break-glass account's, in the same
+ * transaction: a password that no longer signs in does not keep its sessions either.
  */
 export async function saveSignInSettings(input: z.infer<typeof SignInSettingsSchema>, actor: Actor): Promise<SignInSettingsView> {
   const config = appConfig();
@@ -78,6 +80,7 @@ export async function saveSignInSettings(input: z.infer<typeof SignInSettingsSch
         );
     }
   }
-  await writeSetting(KEY, settings, auditActor(actor));
+  if (settings.localSignIn) await writeSetting(KEY, settings, auditActor(actor));
+  else await writeSettingEndingPasswordSessions(KEY, settings, auditActor(actor), settings.breakGlassAccount);
   return signInSettingsView(config);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { invalidateFleetList } from "../fleet/fleetList";
-import { testConnection } from "../kube/connection";
 import { CredentialsSchema, type ClusterCredentials } from "../kube/credentials";
 import { defineJob, jobSystem, type EnqueueOptions } from "../runtime/jobs";
 import { openSecret } from "../secrets/keyring";
@@ -15,7 +14,7 @@ import {
   type ClaimedRegistrationItem,
   type ItemOutcome,
 } from "../store/registrationJobs";
-import { connectionOptions, contactStatusOf, sealCredentials } from "./registration";
+import { contactStatusOf, sealCredentials, testClusterConnection } from "./registration";
 
 /**
  * Works through the items of registration jobs: each item is a job of the job system
@@ -85,7 +84,7 @@ export async function processRegistrationItem(item: ClaimedRegistrationItem, opt
       await fail({ status: "failed", reason: `its credentials could not be opened: ${(error as Error).message}` });
       return finish(item, options);
     }
-    const report = await testConnection(credentials, connectionOptions());
+    const report = await testClusterConnection(credentials);
     const contact = contactStatusOf(report);
     if (contact.status === "unreachable") await fail({ status: "failed", reason: `Unreachable: ${contact.error}` });
     else if (contact.status === "unauthorized") await fail({ status: "failed", reason: `Credentials refused: ${contact.error}` });

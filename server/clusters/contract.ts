@@ -315,6 +315,7 @@ export const clusterAdminEndpoints = {
     access: ["admin"],
     params: ClusterName,
     errors: [409],
+    work: { kind: "connection-test" },
     answer: ConnectionTestAnswer,
   }),
   importOffline: endpoint({
@@ -327,6 +328,7 @@ export const clusterAdminEndpoints = {
     form: OfflineImportForm,
     status: 201,
     errors: [409, 422],
+    work: { kind: "bulk" },
     answer: OfflineImportResultAnswer,
   }),
   testCredentials: endpoint({
@@ -337,6 +339,7 @@ export const clusterAdminEndpoints = {
     access: ["admin"],
     body: ConnectionTestSchema,
     maxBodyBytes: REGISTRATION_MAX_BODY_BYTES,
+    work: { kind: "connection-test" },
     answer: ConnectionTestAnswer,
   }),
   kubeconfigContexts: endpoint({
@@ -359,6 +362,7 @@ export const clusterAdminEndpoints = {
     body: CreateRegistrationJobSchema,
     maxBodyBytes: BULK_MAX_BODY_BYTES,
     status: 202,
+    work: { kind: "bulk" },
     answer: RegistrationJobAnswer,
   }),
   previewRegistrationJob: endpoint({
@@ -369,6 +373,7 @@ export const clusterAdminEndpoints = {
     access: ["admin"],
     body: BulkPreviewSchema,
     maxBodyBytes: BULK_MAX_BODY_BYTES,
+    work: { kind: "bulk" },
     answer: BulkPreviewAnswer,
   }),
   registrationJob: endpoint({

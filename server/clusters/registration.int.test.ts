@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DELETE as deleteClusterRoute, GET as getClusterRoute, PATCH as patchClusterRoute } from "@/app/api/v1/clusters/[name]/route";
 import { POST as testRoute } from "@/app/api/v1/clusters/[name]/test/route";
 import { GET as listRoute, POST as registerRoute } from "@/app/api/v1/clusters/route";
@@ -11,11 +14,12 @@ import { addUser } from "../auth/users";
 import type { SimulatorServer } from "../simulator/http";
 import { kubeconfigFor } from "../simulator/kubeconfig";
 import { startTestSimulator } from "../simulator/testing";
+import { servingCertificate } from "../simulator/tls";
 import { listAudit } from "../store/audit";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { params as routeParams, request, signIn } from "../testing/routes";
-import { credentialsOf } from "./registration";
+import { credentialsOf, UNREACHABLE_MESSAGE } from "./registration";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 const db = useMigratedDatabase();
@@ -98,6 +102,47 @@ describe("registering clusters", () => {
     });
   });
 
+  it("tells a closed port, a plain-HTTP service, Postgres and a web server that is not Kubernetes apart in no way but its log", async () => {
+    const plainHttp = http.createServer((_req, res) => res.end("hello"));
+    const notKubernetes = https.createServer(await servingCertificate(), (_req, res) =>
+      res.writeHead(404).end("<html>nothing here</html>"),
+    );
+    await Promise.all([plainHttp, notKubernetes].map((s) => new Promise<void>((r) => s.listen(0, "127.0.0.1", r))));
+    const port = (s: http.Server) => (s.address() as AddressInfo).port;
+    const targets = {
+      closed: "https://127.0.0.1:1",
+      "plain HTTP": `https://127.0.0.1:${port(plainHttp)}`,
+      postgres: "https://127.0.0.1:5432",
+      "not Kubernetes": `https://127.0.0.1:${port(notKubernetes)}`,
+    };
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((line: string) => void warnings.push(line));
+    try {
+      const answers: string[] = [];
+      for (const apiUrl of Object.values(targets)) {
+        const res = await connectionTestRoute(
+          request("/api/v1/connection-tests", {
+            method: "POST",
+            cookie: admin,
+            body: { source: { type: "token", apiUrl, token: "t", insecureSkipTlsVerify: true } },
+          }),
+        );
+        answers.push(`${res.status} ${JSON.stringify((await res.json()).report)}`);
+      }
+      expect(new Set(answers).size).toBe(1);
+      expect(JSON.parse(answers[0]!.slice(4))).toMatchObject({ reachable: false, problem: UNREACHABLE_MESSAGE });
+      // The cause is in the server's log, per address.
+      expect(warnings).toHaveLength(4);
+      expect(warnings[0]).toMatch(
+        /^fleetskew: connection test: no Kubernetes API server answered at https:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/,
+      );
+    } finally {
+      warn.mockRestore();
+      plainHttp.close();
+      notKubernetes.close();
+    }
+  });
+
   it("registers from an API URL and token, and still registers a cluster it cannot reach now", async () => {
     const res = await registerRoute(
       request("/api/v1/clusters", {
@@ -109,7 +154,7 @@ describe("registering clusters", () => {
     expect(res.status).toBe(201);
     const { cluster } = await res.json();
     expect(cluster).toMatchObject({ lastContactStatus: "unreachable", displayName: "far-away" });
-    expect(cluster.lastContactError).toMatch(/ECONNREFUSED/);
+    expect(cluster.lastContactError).toBe(UNREACHABLE_MESSAGE);
     expect((await listAudit({ action: "cluster.register" }))[0]!.details).toMatchObject({ tls: "verification skipped" });
   });
 

@@ -95,13 +95,30 @@ const testAudit = (actor: Actor, target: string, report: ConnectionReport, sourc
 /** Tests credentials that are not saved yet; the test (not the credentials) is audited. */
 export async function testCredentials(source: CredentialSource, actor: Actor): Promise<ConnectionReport> {
   const credentials = resolveCredentials(source);
-  const report = await testConnection(credentials, connectionOptions());
+  const report = await testClusterConnection(credentials);
   await recordAudit(testAudit(actor, credentials.server, report, source.type));
   return report;
 }
 
 /** Connection tests answer within the configured per-request timeout, without retries (a person is waiting). */
 export const connectionOptions = () => ({ timeoutMs: Math.min(appConfig().kube.timeoutMs, 8_000), retries: 0 });
+
+/**
+ * What a connection test says when no Kubernetes API server answered. One sentence whatever was
+ * there instead: a closed port, a plain-HTTP service, a database or a web server that is not
+ * Kubernetes all read the same, so a test cannot map the console's network. The cause is in the
+ * server's log, for whoever runs it.
+ */
+export const UNREACHABLE_MESSAGE =
+  "could not reach a Kubernetes API server at this address (check the URL, its port, the network path and the CA; the server's log has the details)";
+
+/** Tests credentials; a failure to reach an API server is told in one sentence, its cause logged. */
+export async function testClusterConnection(credentials: ClusterCredentials): Promise<ConnectionReport> {
+  const report = await testConnection(credentials, connectionOptions());
+  if (report.reachable) return report;
+  console.warn(`fleetskew: connection test: no Kubernetes API server answered at ${credentials.server}: ${report.problem}`);
+  return { ...report, problem: UNREACHABLE_MESSAGE };
+}
 
 /**
  * Registers a cluster. The connection is tested first and its outcome stored as the last contact;
@@ -113,7 +130,7 @@ export async function registerCluster(
 ): Promise<{ cluster: ClusterSummary; report: ConnectionReport }> {
   const credentials = resolveCredentials(input.source);
   if (await findClusterSummary(input.name)) throw new UserFacingError(409, `a cluster named ${input.name} is already registered`);
-  const report = await testConnection(credentials, connectionOptions());
+  const report = await testClusterConnection(credentials);
   const contact = contactStatusOf(report);
   try {
     const cluster = await insertCluster(
@@ -181,7 +198,7 @@ export async function openCredentials(name: string, sealed: Buffer): Promise<Clu
 
 /** Tests a registered cluster and records the outcome as its last contact, audited. */
 export async function testRegisteredCluster(name: string, actor: Actor): Promise<ConnectionReport> {
-  const report = await testConnection(await credentialsOf(name), connectionOptions());
+  const report = await testClusterConnection(await credentialsOf(name));
   await recordContact(
     name,
     { ...contactStatusOf(report), at: new Date(), platform: report.platform, openshiftClusterId: report.clusterId },

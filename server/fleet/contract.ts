@@ -635,6 +635,7 @@ export const fleetEndpoints = {
     access: "any",
     query: FleetListQuerySchema,
     produces: "csv",
+    work: { kind: "export" },
     answer: z.string().meta({
       description:
         "A header line, then one line per cluster: name, displayName, version, platform, skewStatus, skewSummary, enforcementMode, oldestBootImage, readinessTarget, readinessStatus, readinessBlocker, lastSeenAt, stale, offline, labels",

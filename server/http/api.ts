@@ -7,6 +7,7 @@ import { UserFacingError } from "../errors";
 import { isDatabaseUnavailable } from "../store/errors";
 import { recordAudit } from "../store/audit";
 import type { UserRecord } from "../store/users";
+import { releaseWhenSent, workLimiter } from "../security/workLimiter";
 import { readBodyBytes } from "./body";
 import { appConfig } from "../config/current";
 import { clientIp, requestOrigin } from "./request";
@@ -152,6 +153,7 @@ export function apiRoute<const E extends Endpoint>(
 ): RouteHandler {
   const route: RouteHandler = async (request, context) => {
     let user: UserRecord | null = null;
+    let release: (() => void) | undefined;
     try {
       const config = appConfig();
       if (isStateChanging(request.method) && isForeignOrigin(request.headers, requestOrigin(request), config.allowedOrigins)) {
@@ -174,6 +176,8 @@ export function apiRoute<const E extends Endpoint>(
       const rawParams = await context?.params;
       const params = endpoint.params ? await readParams(rawParams, endpoint.params) : {};
       const query = endpoint.query ? readQuery(request, endpoint.query) : undefined;
+      // Taken before the body is read: a refused request costs no parsing.
+      if (endpoint.work && user && (endpoint.work.when?.(query) ?? true)) release = workLimiter().acquire(endpoint.work.kind, user.id);
       const limit = endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const body = endpoint.body ? await readBody(request, endpoint.body, limit) : undefined;
       // A form endpoint's handler reads its multipart body itself, with its own limit; any other
@@ -189,9 +193,11 @@ export function apiRoute<const E extends Endpoint>(
         user,
         actor: user ? { user, ip } : null,
       } as Context<E["access"], E["params"], E["body"], E["query"]>);
-      const response = result instanceof Response ? result : endpointAnswer(endpoint, result);
-      return checkAnswers() ? await checkAnswer(endpoint, response) : response;
+      let response = result instanceof Response ? result : endpointAnswer(endpoint, result);
+      if (checkAnswers()) response = await checkAnswer(endpoint, response);
+      return release ? releaseWhenSent(response, release, result instanceof Response) : response;
     } catch (error) {
+      release?.();
       if (error instanceof UserFacingError) {
         if (error.status === 403) await auditRefusal(request, user, error.message);
         return problem(error.status, error.message, error.headers, error.extra);

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Role } from "../domain/accounts";
+import type { WorkKind } from "../domain/workLimits";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -54,6 +55,11 @@ export type EndpointSpec = {
    * and 403 when signed in; 400 with a request to check; 404 with path segments; 413 and 415 with a body).
    */
   errors?: readonly (304 | 401 | 404 | 409 | 410 | 422 | 423 | 429 | 502 | 504)[];
+  /**
+   * Expensive work, limited per person and in total (server/domain/workLimits.ts): past the limit
+   * the answer is 429 with Retry-After. `when` narrows it to some queries (the audit log's CSV).
+   */
+  work?: { kind: WorkKind; when?: (query: unknown) => boolean };
 };
 
 export type Endpoint<S extends EndpointSpec = EndpointSpec> = S & { readonly __endpoint: true };

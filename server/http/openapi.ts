@@ -42,11 +42,15 @@ function errorStatuses(endpoint: Endpoint): number[] {
   if (endpoint.query || endpoint.body || endpoint.form || endpoint.params) statuses.add(400);
   if (endpoint.body || endpoint.form) [413, 415].forEach((s) => statuses.add(s));
   if (endpoint.method !== "GET") statuses.add(403);
+  if (endpoint.work) statuses.add(429);
   return [...statuses].sort();
 }
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const access = accessWords(endpoint);
+  const limited = endpoint.work
+    ? `Expensive (${endpoint.work.kind}): limited per person and in total per web process; past the limit, 429 with Retry-After.`
+    : undefined;
   const status = String(endpoint.status ?? (endpoint.produces === "none" ? 204 : 200));
   const produces = endpoint.produces ?? "json";
   const success =
@@ -79,7 +83,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       : undefined;
   return {
     summary: endpoint.summary,
-    description: [endpoint.description, access.text].filter(Boolean).join("\n\n"),
+    description: [endpoint.description, limited, access.text].filter(Boolean).join("\n\n"),
     tags: [tagOf(endpoint.path)],
     "x-roles": access.roles,
     ...(endpoint.access === "public" ? { security: [] } : {}),

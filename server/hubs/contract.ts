@@ -89,16 +89,21 @@ export const RegisterHubSchema = z
   });
 export type RegisterHubRequest = z.input<typeof RegisterHubSchema>;
 
-/** A registered hub as everyone sees it: where it is, how it syncs, how many clusters; never a credential. */
+const ADMINS_ONLY = "Admins only; null for everyone else";
+
+/**
+ * A registered hub: how it syncs and how many clusters; never a credential. Where it is (its API
+ * and proxy URLs, which name hosts inside the company's network) and who registered it only to admins.
+ */
 export const HubSummarySchema = z
   .strictObject({
     name: z.string(),
-    apiUrl: z.string(),
-    proxyUrl: z.string(),
+    apiUrl: z.string().nullable().meta({ description: ADMINS_ONLY }),
+    proxyUrl: z.string().nullable().meta({ description: ADMINS_ONLY }),
     access: z.enum(HUB_ACCESS),
     concurrency: z.number().int(),
     createdAt: isoDate(),
-    createdBy: z.string(),
+    createdBy: z.string().nullable().meta({ description: ADMINS_ONLY }),
     lastSyncAt: isoDate().nullable(),
     lastSyncStatus: z.enum(["pending", "ok", "error"]),
     lastSyncError: z.string().nullable(),
@@ -147,7 +152,7 @@ export const hubEndpoints = {
     method: "GET",
     path: "/api/v1/hubs",
     summary: "The registered ACM hubs with their sync status and cluster counts",
-    description: "No credential of a hub is ever sent.",
+    description: "No credential of a hub is ever sent; its URLs and who registered it only to admins.",
     access: "any",
     answer: z.strictObject({ hubs: z.array(HubSummarySchema) }),
   }),

@@ -17,7 +17,8 @@ import {
   type HubAccess,
   type HubSummary,
 } from "../store/hubs";
-import type { HubDetail, RegisterHubSchema } from "./contract";
+import type { Role } from "../domain/accounts";
+import type { HubDetail, HubSummary as HubAnswer, RegisterHubSchema } from "./contract";
 import { syncHubSerially } from "./follow";
 import { bounded, openHubSecrets, sealHubSecrets, type HubSecrets } from "./sync";
 
@@ -131,15 +132,25 @@ async function checkProxy(proxyUrl: string, ca: string): Promise<void> {
   });
 }
 
-export async function hubSummaries(): Promise<HubSummary[]> {
-  return listHubSummaries();
+/** A hub as `role` may see it: where it is and who registered it only for admins (docs/security.md). */
+export const hubAsSeenBy = (hub: HubSummary, role: Role): HubAnswer =>
+  role === "admin" ? hub : { ...hub, apiUrl: null, proxyUrl: null, createdBy: null };
+
+export async function hubSummaries(role: Role): Promise<HubAnswer[]> {
+  return (await listHubSummaries()).map((hub) => hubAsSeenBy(hub, role));
 }
 
-export async function hubDetail(name: string): Promise<HubDetail> {
+export async function hubDetail(name: string, role: Role): Promise<HubDetail> {
   const record = await findHubRecord(name);
   if (!record) throw new UserFacingError(404, `no hub named ${name}`);
   const [hubs, clusters] = await Promise.all([listHubSummaries(), listHubMembers(record.id)]);
-  return { hub: hubs.find((h) => h.name === name)!, clusters };
+  return {
+    hub: hubAsSeenBy(
+      hubs.find((h) => h.name === name)!,
+      role,
+    ),
+    clusters,
+  };
 }
 
 /** A full sync now, in this process (the follower's next events or term pick up from there). */

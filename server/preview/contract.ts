@@ -157,6 +157,7 @@ export const previewEndpoints = {
     body: ClusterPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,
     errors: [409, 422],
+    work: { kind: "preview" },
     answer: ClusterPreviewAnswer,
   }),
   fleet: endpoint({
@@ -168,6 +169,7 @@ export const previewEndpoints = {
     body: FleetPreviewRequest,
     maxBodyBytes: MAX_PREVIEW_BODY,
     errors: [404, 422],
+    work: { kind: "preview" },
     answer: FleetPreviewAnswer,
   }),
 };

@@ -195,6 +195,7 @@ export const rolloutEndpoints = {
     maxBodyBytes: 512 * 1024,
     status: 201,
     errors: [409, 422],
+    work: { kind: "rollout-plan" },
     answer: z.union([RolloutPlanAnswer, RolloutView]),
   }),
   get: endpoint({

@@ -3,7 +3,9 @@ import { addUser } from "../auth/users";
 import { createUser, ROLES, type Role, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { request, sessionCookie } from "../testing/routes";
+import { WORK_LIMITS, type WorkKind } from "../domain/workLimits";
 import { loadRoutes, pathOf, type Method, type RouteFile } from "./routes";
+import { workLimiter } from "./workLimiter";
 
 /**
  * Who may call what, route by route: the table below against every route file and every handler it
@@ -69,6 +71,24 @@ const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/v1/rollouts/[id]/abort/route.ts": { POST: ["approver", "admin"] },
 };
 
+/**
+ * Expensive work, limited per person and in total (server/domain/workLimits.ts): these routes answer
+ * 429 with Retry-After past the limit; no other route is limited. A query a route needs to be
+ * expensive at all (the audit log's CSV) is given with it.
+ */
+const LIMITED: Record<string, Partial<Record<Method, { kind: WorkKind; query?: string }>>> = {
+  "app/api/v1/preview/route.ts": { POST: { kind: "preview" } },
+  "app/api/v1/clusters/[name]/preview/route.ts": { POST: { kind: "preview" } },
+  "app/api/v1/clusters/[name]/test/route.ts": { POST: { kind: "connection-test" } },
+  "app/api/v1/connection-tests/route.ts": { POST: { kind: "connection-test" } },
+  "app/api/v1/fleet/clusters.csv/route.ts": { GET: { kind: "export" } },
+  "app/api/v1/audit/route.ts": { GET: { kind: "export", query: "?format=csv" } },
+  "app/api/v1/clusters/import/route.ts": { POST: { kind: "bulk" } },
+  "app/api/v1/registration-jobs/route.ts": { POST: { kind: "bulk" } },
+  "app/api/v1/registration-jobs/preview/route.ts": { POST: { kind: "bulk" } },
+  "app/api/v1/rollouts/route.ts": { POST: { kind: "rollout-plan" } },
+};
+
 useMigratedDatabase();
 
 type Caller = "anonymous" | Role;
@@ -114,16 +134,88 @@ describe("route × role", () => {
         if (!rule) continue; // the first test names it
         for (const caller of CALLERS) {
           const response = await handler(await requestAs(caller, method, pathname), { params: Promise.resolve(params) });
+          // Read to its end: a streamed answer holds its work slot until it has been sent.
+          const text = await response.text();
           const ok = allowed(rule, caller);
           const expected = ok ? "not 401/403" : caller === "anonymous" ? "401" : "403";
           const good = ok ? response.status !== 401 && response.status !== 403 : response.status === (caller === "anonymous" ? 401 : 403);
-          if (!good)
-            mismatches.push(`${method} ${route.file} as ${caller}: expected ${expected}, got ${response.status} ${await response.text()}`);
-          else if (response.status >= 500)
-            mismatches.push(`${method} ${route.file} as ${caller}: ${response.status} ${await response.text()}`);
+          if (!good) mismatches.push(`${method} ${route.file} as ${caller}: expected ${expected}, got ${response.status} ${text}`);
+          else if (response.status >= 500) mismatches.push(`${method} ${route.file} as ${caller}: ${response.status} ${text}`);
         }
       }
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe("route × limits", () => {
+  /** Calls a route as `caller` (a role allowed to call it); the status, Retry-After and body. */
+  async function call(route: RouteFile, method: Method, caller: Role, query = "") {
+    const { pathname, params } = pathOf(route.file);
+    const response = await route.handlers[method]!(await requestAs(caller, method, pathname + query), { params: Promise.resolve(params) });
+    const text = await response.text();
+    return { status: response.status, retryAfter: response.headers.get("retry-after"), text };
+  }
+
+  /** Takes `count` slots of `kind` for `person`, as requests running now would; gives them back after `run`. */
+  async function whileRunning<T>(kind: WorkKind, holders: string[], run: () => Promise<T>): Promise<T> {
+    const releases = holders.map((person) => workLimiter().acquire(kind, person));
+    try {
+      return await run();
+    } finally {
+      releases.forEach((release) => release());
+    }
+  }
+
+  it("lists every expensive endpoint, and only those", () => {
+    const declared: Record<string, Record<string, string>> = {};
+    for (const route of routes)
+      for (const [method, handler] of Object.entries(route.handlers)) {
+        const work = (handler as { endpoint?: { work?: { kind: WorkKind } } }).endpoint?.work;
+        if (work) (declared[route.file] ??= {})[method] = work.kind;
+      }
+    const listed = Object.fromEntries(
+      Object.entries(LIMITED).map(([file, methods]) => [file, Object.fromEntries(Object.entries(methods).map(([m, l]) => [m, l!.kind]))]),
+    );
+    expect(declared).toEqual(listed);
+  });
+
+  it("answers 429 with Retry-After and a plain message past a person's limit, and past the total; lets others and later requests through", async () => {
+    const problems: string[] = [];
+    const byFile = new Map(routes.map((r) => [r.file, r]));
+    for (const [file, methods] of Object.entries(LIMITED)) {
+      for (const [method, limited] of Object.entries(methods) as [Method, { kind: WorkKind; query?: string }][]) {
+        const route = byFile.get(file)!;
+        const where = `${method} ${file}`;
+        const limit = WORK_LIMITS[limited.kind];
+        const admin = users.get("admin")!.id;
+        // The person's own limit: their running requests fill it; another person is still let through.
+        await whileRunning(limited.kind, Array(limit.perPerson).fill(admin), async () => {
+          const refused = await call(route, method, "admin", limited.query);
+          if (refused.status !== 429) problems.push(`${where}: ${refused.status} with the person's limit reached`);
+          else {
+            if (!/^[1-9]\d*$/.test(refused.retryAfter ?? "")) problems.push(`${where}: Retry-After ${refused.retryAfter}`);
+            if (!/^You already have .* running.*try again in about \d+ s$/.test(JSON.parse(refused.text).error))
+              problems.push(`${where}: ${refused.text}`);
+          }
+          const access = (route.handlers[method] as { endpoint?: { access: unknown } }).endpoint?.access;
+          if (access === "any" && (await call(route, method, "viewer", limited.query)).status === 429)
+            problems.push(`${where}: another person refused`);
+        });
+        // Everyone together: other people's requests fill the total.
+        const others = Array.from({ length: limit.total }, (_, i) => `someone-else-${i}`);
+        await whileRunning(limited.kind, others, async () => {
+          const refused = await call(route, method, "admin", limited.query);
+          if (refused.status !== 429 || !/busy/.test(refused.text))
+            problems.push(`${where}: ${refused.status} ${refused.text} with the total reached`);
+        });
+        // Nothing left held: the route's own slots are given back whatever it answered.
+        const after = await call(route, method, "admin", limited.query);
+        if (after.status === 429) problems.push(`${where}: still 429 once the others finished`);
+        if (workLimiter().runningNow(limited.kind) !== 0)
+          problems.push(`${where}: left ${workLimiter().runningNow(limited.kind)} slot(s) held`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { UserFacingError } from "@/server/errors";
 import { requestFromForm } from "@/server/rollouts/form";
 import { rolloutSummaries } from "@/server/rollouts/manage";
 import { planAnswer, planRollout } from "@/server/rollouts/plan";
+import { withWorkSlot } from "@/server/security/workLimiter";
 
 export const metadata: Metadata = { title: "Rollouts" };
 
@@ -20,7 +21,7 @@ export default async function RolloutsPage({ searchParams }: { searchParams: Sea
   const me = await requirePageUser(SECTIONS.rollouts.access);
   const raw = await searchParams;
   const values = Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
-  const preview = values.plan === "1" ? await planOf(values) : null;
+  const preview = values.plan === "1" ? await planOf(values, me.id) : null;
   const rollouts = await rolloutSummaries();
   return (
     <>
@@ -40,12 +41,17 @@ export default async function RolloutsPage({ searchParams }: { searchParams: Sea
   );
 }
 
-/** The plan the form asks for, or what is wrong with the form, in the API's words. */
-async function planOf(values: Record<string, string>) {
+/**
+ * The plan the form asks for, or what is wrong with the form, in the API's words. Planning is
+ * expensive work, limited per person and in total like POST /api/v1/rollouts (docs/security.md).
+ */
+async function planOf(values: Record<string, string>, person: string) {
   const reading = requestFromForm(values);
   if (!reading.request) return { kind: "error", error: reading.error ?? "The form is not complete" } as const;
+  const request = reading.request;
   try {
-    return { kind: "plan", plan: planAnswer(await planRollout(reading.request)), body: reading.input } as const;
+    const plan = await withWorkSlot("rollout-plan", person, () => planRollout(request));
+    return { kind: "plan", plan: planAnswer(plan), body: reading.input } as const;
   } catch (error) {
     if (error instanceof UserFacingError) return { kind: "error", error: error.message } as const;
     throw error;

@@ -4,6 +4,6 @@ import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(hubEndpoints.detail, async ({ params }) => hubDetail(params.name));
+export const GET = apiRoute(hubEndpoints.detail, async ({ params, user }) => hubDetail(params.name, user.role));
 
 export const DELETE = apiRoute(hubEndpoints.remove, async ({ params, actor }) => removeHub(params.name, actor));

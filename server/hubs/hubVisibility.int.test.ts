@@ -1,0 +1,57 @@
+/**
+ * What a registered hub shows to whom: its name, sync status and counts to everyone signed in; where
+ * it is (its API and cluster-proxy URLs) and who registered it only to admins.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as hubRoute } from "@/app/api/v1/hubs/[name]/route";
+import { GET as hubsRoute, POST as registerHubRoute } from "@/app/api/v1/hubs/route";
+import { ensureInitialAccounts } from "../auth/bootstrap";
+import { addUser } from "../auth/users";
+import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
+import { listUsers } from "../store/users";
+import { useMigratedDatabase } from "../testing/database";
+import { hubRegistrationBody } from "../testing/hubs";
+import { params, request, signIn } from "../testing/routes";
+
+process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+useMigratedDatabase();
+let sim: HubSimulator;
+const cookies: Record<string, string> = {};
+
+beforeAll(async () => {
+  sim = await startHubSimulator({ clusters: 3, seed: 7 });
+  await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
+  const admin = (await listUsers())[0]!;
+  for (const role of ["viewer", "technician", "approver"] as const)
+    await addUser({ username: role, role, password: `${role} password here` }, { user: admin, ip: null });
+  cookies.admin = await signIn("admin", "admin password here");
+  for (const role of ["viewer", "technician", "approver"]) cookies[role] = await signIn(role, `${role} password here`);
+  const registered = await registerHubRoute(
+    request("/api/v1/hubs", { method: "POST", cookie: cookies.admin, body: hubRegistrationBody(sim, "hub-west") }),
+  );
+  expect(registered.status).toBe(201);
+}, 60_000);
+afterAll(() => sim?.close());
+
+describe("a hub's URLs and registrant", () => {
+  it("are shown to admins, and to nobody else, in the list and the detail", async () => {
+    const body = hubRegistrationBody(sim, "hub-west");
+    for (const [role, cookie] of Object.entries(cookies)) {
+      const list = await hubsRoute(request("/api/v1/hubs", { cookie }));
+      const detail = await hubRoute(request("/api/v1/hubs/hub-west", { cookie }), params({ name: "hub-west" }));
+      expect([list.status, detail.status], role).toEqual([200, 200]);
+      const listed = (await list.json()).hubs[0];
+      const text = JSON.stringify(listed) + (await detail.text());
+      if (role === "admin") {
+        expect(listed).toMatchObject({ name: "hub-west", apiUrl: body.apiUrl, proxyUrl: body.proxyUrl, createdBy: "admin" });
+      } else {
+        expect(listed, role).toMatchObject({ name: "hub-west", apiUrl: null, proxyUrl: null, createdBy: null });
+        expect(text, role).not.toContain(new URL(body.apiUrl).host);
+        expect(text, role).not.toContain(new URL(body.proxyUrl).host);
+        expect(text, role).not.toContain('"admin"');
+      }
+      expect(text).not.toContain(body.readerToken);
+    }
+  });
+});
