@@ -21,7 +21,7 @@ import { applyBundleAs, pinSets } from "../bundles/apply";
 import type { Who } from "../bundles/live";
 import { applicationProgress } from "../bundles/progress";
 import { unpinApplication } from "../bundles/unpin";
-import { StepRefused, type Executor } from "./executors";
+import { StepRefused, type Executor } from "./step";
 
 type BundleRequest = Extract<RolloutRequest, { kind: "bundle" }>;
 

@@ -8,20 +8,15 @@ import { acknowledgeForRollout, rolloutAcknowledgementOf, type RolloutAcknowledg
 import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import { UserFacingError } from "../errors";
 import type { RolloutRequest } from "../domain/rollouts/request";
-import { upgradeProgress, type StepProgress } from "../domain/rollouts/upgradeProgress";
+import { upgradeProgress } from "../domain/rollouts/upgradeProgress";
 import { KubeError } from "../kube/client";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import { setDesiredUpdate } from "../kube/writers";
 import type { RolloutRecord } from "../store/rollouts";
 import { bundle } from "./bundleExecutor";
+import { StepRefused, type Executor } from "./step";
 
-/** The cluster answered and refused: the step failed, in the cluster's words. */
-export class StepRefused extends Error {}
-
-export type Executor = {
-  write(cluster: string, rollout: RolloutRecord): Promise<void>;
-  follow(cluster: string, rollout: RolloutRecord): Promise<StepProgress>;
-};
+export { StepRefused, type Executor };
 
 /** Only an answer from the API server (4xx) says the cluster did not take a write; a timeout or a 5xx may come after it did. */
 const definitelyRefused = (error: unknown) =>
