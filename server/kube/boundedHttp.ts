@@ -54,17 +54,20 @@ export async function readBounded(response: Response, limit: number, what: strin
     body.destroy?.();
     throw tooLargeError(what, limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy?.();
-      throw tooLargeError(what, limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        body.removeAllListeners("data");
+        body.destroy?.();
+        reject(tooLargeError(what, limit));
+      } else chunks.push(chunk);
+    });
+    body.once("error", reject);
+    body.once("end", () => resolve(Buffer.concat(chunks, size)));
+  });
 }
 
 export type AnswerObserver = (bytes: number) => void;
