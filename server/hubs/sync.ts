@@ -359,6 +359,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
   const own = client ?? new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
   const viaAccounts = hub.access === "managed-service-account";
   try {
+    own.startRead();
     const view = await readHub(own, viaAccounts);
     const verdicts = judgeMembers(hub, view, viaAccounts);
     const created = await createMissingRights(own, verdicts, view, secrets, viaAccounts);

@@ -1,6 +1,6 @@
 import * as k8s from "@kubernetes/client-node";
 import fetch, { type Response } from "node-fetch";
-import { describeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES } from "./limits";
+import { describeBytes, MAX_ANSWER_BYTES, MAX_ERROR_BYTES, type ReadBudget } from "./limits";
 
 /**
  * How every request Fleetskew makes to a cluster or hub travels: @kubernetes/client-node builds the
@@ -46,12 +46,24 @@ export function redirectError(method: string, requestUrl: string, status: number
 export const tooLargeError = (what: string, limit: number) =>
   new TransportError("too-large", `${what} is larger than ${describeBytes(limit)}, the most Fleetskew reads in one answer`);
 
-/** Reads a response body up to `limit` bytes; beyond it the connection is cut and a too-large error thrown. */
-export async function readBounded(response: Response, limit: number, what: string): Promise<Buffer> {
+/**
+ * Reads a response body up to `limit` bytes, each chunk also counted against `budget` when there is
+ * one; past either the connection is cut and a too-large error thrown.
+ */
+export async function readBounded(
+  response: Response,
+  limit: number,
+  what: string,
+  budget?: ReadBudget,
+  abort?: () => void,
+): Promise<Buffer> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
   const body = response.body as NodeJS.ReadableStream & { destroy?: (e?: Error) => void };
+  // Aborting the request closes its connection; destroying only the body would leave the socket
+  // held in the keep-alive pool, starving the cluster's next requests until their deadline.
+  const cut = () => (abort ? abort() : body.destroy?.());
   if (declared > limit) {
-    body.destroy?.();
+    cut();
     throw tooLargeError(what, limit);
   }
   return new Promise<Buffer>((resolve, reject) => {
@@ -59,13 +71,14 @@ export async function readBounded(response: Response, limit: number, what: strin
     let size = 0;
     body.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      const overBudget = budget ? !budget.take(chunk.length) : false;
+      if (size > limit || overBudget) {
         body.removeAllListeners("data");
-        body.destroy?.();
-        reject(tooLargeError(what, limit));
+        reject(overBudget ? new TransportError("too-large", budget!.message) : tooLargeError(what, limit));
+        cut();
       } else chunks.push(chunk);
     });
-    body.once("error", reject);
+    body.once("error", (error) => reject(error));
     body.once("end", () => resolve(Buffer.concat(chunks, size)));
   });
 }
@@ -73,7 +86,10 @@ export async function readBounded(response: Response, limit: number, what: strin
 export type AnswerObserver = (bytes: number) => void;
 
 export class BoundedHttpLibrary implements k8s.HttpLibrary {
-  constructor(private readonly onAnswer?: AnswerObserver) {}
+  constructor(
+    private readonly onAnswer?: AnswerObserver,
+    private readonly budget?: ReadBudget,
+  ) {}
 
   send(request: k8s.RequestContext): k8s.Observable<k8s.ResponseContext> {
     return new k8s.Observable(this.sendNow(request));
@@ -82,23 +98,27 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
   private async sendNow(request: k8s.RequestContext): Promise<k8s.ResponseContext> {
     const method = request.getHttpMethod().toString();
     const url = request.getUrl();
+    const own = new AbortController();
+    const deadline = request.getSignal() as AbortSignal | undefined;
+    const signal = deadline ? AbortSignal.any([deadline, own.signal]) : own.signal;
+    const abort = () => own.abort();
     const response = await fetch(url, {
       method,
       body: request.getBody() as string | undefined,
       headers: request.getHeaders(),
-      signal: request.getSignal() as never,
+      signal: signal as never,
       agent: request.getAgent(),
       redirect: "manual",
       compress: true,
     });
     if (response.status >= 300 && response.status < 400) {
-      (response.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      abort();
       throw redirectError(method, url, response.status, response.headers.get("location"));
     }
     const ok = response.status >= 200 && response.status < 300;
     const what = `the answer to ${method} ${new URL(url).pathname}`;
     // An error's Status is read only for its message: a short prefix of a long one is enough.
-    const body = ok ? await readBounded(response, MAX_ANSWER_BYTES, what) : await readPrefix(response, MAX_ERROR_BYTES);
+    const body = ok ? await readBounded(response, MAX_ANSWER_BYTES, what, this.budget, abort) : await readPrefix(response, MAX_ERROR_BYTES, abort);
     if (ok) this.onAnswer?.(body.length);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
@@ -109,9 +129,9 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
   }
 }
 
-async function readPrefix(response: Response, limit: number): Promise<Buffer> {
+async function readPrefix(response: Response, limit: number, abort: () => void): Promise<Buffer> {
   try {
-    return await readBounded(response, limit, "an error answer");
+    return await readBounded(response, limit, "an error answer", undefined, abort);
   } catch (error) {
     if (error instanceof TransportError) return Buffer.from(`{"message":"the cluster's error answer is over ${describeBytes(limit)}"}`);
     throw error;

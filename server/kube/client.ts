@@ -4,7 +4,7 @@ import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import type { ClusterCredentials } from "./credentials";
-import { DEFAULT_LIST_LIMITS, describeBytes, type ListLimits } from "./limits";
+import { DEFAULT_LIST_LIMITS, describeBytes, ReadBudget, type ListLimits } from "./limits";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -173,6 +173,7 @@ export function requestOptions(
   agent?: https.Agent,
   contentType?: string,
   onAnswer?: AnswerObserver,
+  budget?: ReadBudget,
 ): k8s.ConfigurationOptions {
   // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
   const middleware: k8s.ObservableMiddleware = {
@@ -188,7 +189,7 @@ export function requestOptions(
   return {
     middleware: [middleware],
     middlewareMergeStrategy: "append",
-    ...(onAnswer ? { httpApi: new BoundedHttpLibrary(onAnswer) } : {}),
+    ...(onAnswer || budget ? { httpApi: new BoundedHttpLibrary(onAnswer, budget) } : {}),
   };
 }
 
@@ -249,6 +250,8 @@ export class ClusterClient implements ObjectSource {
   private readonly kc: k8s.KubeConfig;
   /** One keep-alive connection pool per cluster; the library would open a new TLS connection per request. */
   private readonly agent: https.Agent;
+  /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
+  private readonly budget = new ReadBudget("cluster");
 
   constructor(
     credentials: ClusterCredentials,
@@ -270,7 +273,12 @@ export class ClusterClient implements ObjectSource {
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
   private requestOptions(contentType?: string, onAnswer?: AnswerObserver): k8s.ConfigurationOptions {
-    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer);
+    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget);
+  }
+
+  /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
+  startRead(): void {
+    this.budget.restart();
   }
 
   /** Closes the pooled connections; the client must not be used afterwards. */

@@ -11,7 +11,7 @@ import { ClusterClient, KubeError } from "./client";
 import { testConnection } from "./connection";
 import { HUB_KINDS, HubClient } from "./hub";
 import { KINDS } from "./kinds";
-import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_WATCH_LINE_BYTES } from "./limits";
+import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES } from "./limits";
 
 const MiB = 1024 * 1024;
 let tls: ServingCertificate;
@@ -72,6 +72,34 @@ describe("a list that never ends", () => {
       expect(server.received.length).toBe(5);
     } finally {
       hub.close();
+    }
+  });
+});
+
+describe("many lists at once", () => {
+  it("share one budget per sweep: together they stop at MAX_READ_BYTES, and a new sweep starts afresh", async () => {
+    const padding = "p".repeat(6 * MiB);
+    const server = await start((req, res, _r, count) => {
+      const page = Number(new URL(req.url!, "https://x").searchParams.get("continue") ?? 0);
+      count(padding.length);
+      json(res, 200, { metadata: { continue: String(page + 1) }, items: [{ metadata: { name: `o-${page}` }, padding }] });
+    });
+    const client = clusterAt(server);
+    try {
+      client.startRead();
+      const lists = [KINDS.machineConfigPool, KINDS.machineConfigNode, KINDS.pinnedImageSet].map((kind) => failure(client.list(kind)));
+      const errors = await Promise.all(lists);
+      const budget = "the cluster's answers to one sweep go past 128 MiB, the most Fleetskew reads from one cluster at a time";
+      // The first to cross the line names the budget; the others stop there too (or at their own list limit).
+      expect(errors.some((e) => e.message.startsWith(budget))).toBe(true);
+      for (const e of errors) expect(e.kind).toBe("too-large");
+      // Each list alone would have gone on to MAX_LIST_BYTES; together they stopped near MAX_READ_BYTES.
+      expect(server.written()).toBeLessThan(MAX_READ_BYTES + 3 * 6 * MiB + 16 * MiB);
+      client.startRead();
+      const single = await failure(client.list(KINDS.machineConfigPool));
+      expect(single.kind).toBe("too-large");
+    } finally {
+      client.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient } from "./boundedHttp";
 import { classify, ClusterClient, collectPages, kubeConfigFor, KubeError, requestOptions, type KindRef, type ListPage } from "./client";
-import { DEFAULT_LIST_LIMITS, type ListLimits } from "./limits";
+import { DEFAULT_LIST_LIMITS, ReadBudget, type ListLimits } from "./limits";
 import { streamWatch } from "./watchStream";
 import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
@@ -119,6 +119,8 @@ export class HubClient {
   private readonly custom: k8s.CustomObjectsApi;
   private readonly core: k8s.CoreV1Api;
   private readonly reader: ClusterClient;
+  /** What the current sync has read from the hub (MAX_READ_BYTES); `startRead` begins a new one. */
+  private readonly budget = new ReadBudget("hub");
 
   constructor(
     hub: HubCredentials,
@@ -273,7 +275,12 @@ export class HubClient {
 
   /** Each call's deadline: the request is aborted when it passes, not left open behind a caller that gave up. */
   private options(onAnswer?: (bytes: number) => void) {
-    return requestOptions(this.timeoutMs, undefined, undefined, onAnswer);
+    return requestOptions(this.timeoutMs, undefined, undefined, onAnswer, this.budget);
+  }
+
+  /** Begins a new read of the hub (a sync): from here its answers count afresh against MAX_READ_BYTES. */
+  startRead(): void {
+    this.budget.restart();
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -19,6 +19,11 @@ export const MAX_LIST_PAGES = 500;
 export const MAX_LIST_ITEMS = 100_000;
 /** Bytes one list gathers across its pages. */
 export const MAX_LIST_BYTES = 128 * MiB;
+/**
+ * Bytes of every answer one sweep of a cluster (or one sync of a hub) reads, counted as they arrive:
+ * the lists and objects it reads at once share it, so their sum, not each alone, is bounded.
+ */
+export const MAX_READ_BYTES = 128 * MiB;
 /** One line (one event) of a watch: a watch that sends a longer one is closed. */
 export const MAX_WATCH_LINE_BYTES = 4 * MiB;
 /** The body of an error answer (a Status), which is only read for its message. */
@@ -41,6 +46,29 @@ export function relistDelayMs(attempt: number, random: () => number = Math.rando
 /** Per list: how far it may go. Tests narrow them; production uses the defaults above. */
 export type ListLimits = { maxPages: number; maxItems: number; maxBytes: number };
 export const DEFAULT_LIST_LIMITS: ListLimits = { maxPages: MAX_LIST_PAGES, maxItems: MAX_LIST_ITEMS, maxBytes: MAX_LIST_BYTES };
+
+/**
+ * The bytes one sweep or sync has read from a cluster or hub, against MAX_READ_BYTES. The caller
+ * starts it afresh for each sweep or sync (`restart`); every answer's bytes count as they arrive.
+ */
+export class ReadBudget {
+  private used = 0;
+  constructor(
+    readonly source: "cluster" | "hub",
+    readonly max = MAX_READ_BYTES,
+  ) {}
+  restart(): void {
+    this.used = 0;
+  }
+  /** Counts `bytes`; false once the total is past the limit. */
+  take(bytes: number): boolean {
+    this.used += bytes;
+    return this.used <= this.max;
+  }
+  get message(): string {
+    return `the ${this.source}'s answers to one ${this.source === "hub" ? "sync" : "sweep"} go past ${mib(this.max)}, the most Fleetskew reads from one ${this.source} at a time`;
+  }
+}
 
 const mib = (bytes: number) => (bytes >= MiB ? `${Math.round((bytes / MiB) * 10) / 10} MiB` : `${bytes} bytes`);
 export const describeBytes = mib;

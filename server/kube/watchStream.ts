@@ -24,19 +24,23 @@ export async function streamWatch(
   url.searchParams.set("watch", "true");
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   const init = (await kc.applyToFetchOptions({})) as { headers?: Record<string, string>; agent?: unknown };
+  // Ending the watch early (a redirect, a line too long) aborts the request, closing its connection.
+  const own = new AbortController();
   const response = await fetch(url.toString(), {
     method: "GET",
     headers: init.headers as never,
     agent: init.agent as never,
-    signal: signal as never,
+    signal: AbortSignal.any([signal, own.signal]) as never,
     redirect: "manual",
   });
   if (response.status >= 300 && response.status < 400) {
-    (response.body as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+    own.abort();
     throw redirectError("GET", url.toString(), response.status, response.headers.get("location"));
   }
   if (response.status !== 200) {
-    const body = await readBounded(response, MAX_ERROR_BYTES, "the watch's error answer").catch(() => Buffer.alloc(0));
+    const body = await readBounded(response, MAX_ERROR_BYTES, "the watch's error answer", undefined, () => own.abort()).catch(() =>
+      Buffer.alloc(0),
+    );
     throw { code: response.status, body: body.toString("utf8") };
   }
   const body = response.body as NodeJS.ReadableStream & { destroy?: () => void };
@@ -72,7 +76,7 @@ export async function streamWatch(
       }
     }
   } catch (error) {
-    body.destroy?.();
+    own.abort();
     throw error;
   }
   if (pendingBytes) emit(Buffer.concat(pending));
