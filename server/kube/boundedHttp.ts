@@ -46,41 +46,23 @@ export function redirectError(method: string, requestUrl: string, status: number
 export const tooLargeError = (what: string, limit: number) =>
   new TransportError("too-large", `${what} is larger than ${describeBytes(limit)}, the most Fleetskew reads in one answer`);
 
-/**
- * Reads a response body up to `limit` bytes, each chunk also counted against `budget` when there is
- * one; past either the connection is cut and a too-large error thrown.
- */
-export async function readBounded(
-  response: Response,
-  limit: number,
-  what: string,
-  budget?: ReadBudget,
-  abort?: () => void,
-): Promise<Buffer> {
-  const declared = Number(response.headers.get("content-length") ?? NaN);
-  const body = response.body as NodeJS.ReadableStream & { destroy?: (e?: Error) => void };
-  // Aborting the request closes its connection; destroying only the body would leave the socket
-  // held in the keep-alive pool, starving the cluster's next requests until their deadline.
-  const cut = () => (abort ? abort() : body.destroy?.());
-  if (declared > limit) {
-    cut();
+/** Reads a response body up to `limit` bytes; beyond it the request is aborted (`abort`) and a too-large error thrown. */
+export async function readBounded(response: Response, limit: number, what: string, abort: () => void): Promise<Buffer> {
+  if (Number(response.headers.get("content-length") ?? NaN) > limit) {
+    abort();
     throw tooLargeError(what, limit);
   }
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      const overBudget = budget ? !budget.take(chunk.length) : false;
-      if (size > limit || overBudget) {
-        body.removeAllListeners("data");
-        reject(overBudget ? new TransportError("too-large", budget!.message) : tooLargeError(what, limit));
-        cut();
-      } else chunks.push(chunk);
-    });
-    body.once("error", (error) => reject(error));
-    body.once("end", () => resolve(Buffer.concat(chunks, size)));
-  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      abort();
+      throw tooLargeError(what, limit);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 export type AnswerObserver = (bytes: number) => void;
@@ -100,7 +82,11 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
     const url = request.getUrl();
     const own = new AbortController();
     const deadline = request.getSignal() as AbortSignal | undefined;
-    const signal = deadline ? AbortSignal.any([deadline, own.signal]) : own.signal;
+    const signal = own.signal;
+    if (deadline) {
+      if (deadline.aborted) own.abort();
+      else deadline.addEventListener("abort", () => own.abort(), { once: true });
+    }
     const abort = () => own.abort();
     const response = await fetch(url, {
       method,
@@ -110,6 +96,7 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
       agent: request.getAgent(),
       redirect: "manual",
       compress: true,
+      size: MAX_ANSWER_BYTES,
     });
     if (response.status >= 300 && response.status < 400) {
       abort();
@@ -117,8 +104,23 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
     }
     const ok = response.status >= 200 && response.status < 300;
     const what = `the answer to ${method} ${new URL(url).pathname}`;
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > MAX_ANSWER_BYTES) {
+      abort();
+      throw tooLargeError(what, MAX_ANSWER_BYTES);
+    }
+    // node-fetch counts the body against `size` (below) as it arrives and stops at it; the connection is then aborted.
+    let body = await response.buffer().catch((error: { type?: string }) => {
+      if (error?.type === "max-size") {
+        abort();
+        throw tooLargeError(what, MAX_ANSWER_BYTES);
+      }
+      throw error;
+    });
+    if (ok && this.budget && !this.budget.take(body.length)) throw new TransportError("too-large", this.budget.message);
     // An error's Status is read only for its message: a short prefix of a long one is enough.
-    const body = ok ? await readBounded(response, MAX_ANSWER_BYTES, what, this.budget, abort) : await readPrefix(response, MAX_ERROR_BYTES, abort);
+    if (!ok && body.length > MAX_ERROR_BYTES)
+      body = Buffer.from(`{"message":"the cluster's error answer is over ${describeBytes(MAX_ERROR_BYTES)}"}`);
     if (ok) this.onAnswer?.(body.length);
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => (headers[name] = value));
@@ -126,15 +128,6 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
       text: async () => body.toString("utf8"),
       binary: async () => body,
     });
-  }
-}
-
-async function readPrefix(response: Response, limit: number, abort: () => void): Promise<Buffer> {
-  try {
-    return await readBounded(response, limit, "an error answer", undefined, abort);
-  } catch (error) {
-    if (error instanceof TransportError) return Buffer.from(`{"message":"the cluster's error answer is over ${describeBytes(limit)}"}`);
-    throw error;
   }
 }
 

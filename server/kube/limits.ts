@@ -20,7 +20,7 @@ export const MAX_LIST_ITEMS = 100_000;
 /** Bytes one list gathers across its pages. */
 export const MAX_LIST_BYTES = 128 * MiB;
 /**
- * Bytes of every answer one sweep of a cluster (or one sync of a hub) reads, counted as they arrive:
+ * Bytes of every answer one sweep of a cluster (or one sync of a hub) reads, each counted once it arrived:
  * the lists and objects it reads at once share it, so their sum, not each alone, is bounded.
  */
 export const MAX_READ_BYTES = 128 * MiB;
