@@ -7,6 +7,7 @@ export const ELIGIBILITY: Record<string, { label: string; className: string }> =
   "proxy-addon-unavailable": { label: "Proxy add-on unavailable", className: "bg-warn/10 text-warn" },
   "permissions-pending": { label: "Permissions pending", className: "bg-warn/10 text-warn" },
   "name-taken": { label: "Name taken", className: "bg-danger/10 text-danger" },
+  malformed: { label: "Malformed on the hub", className: "bg-danger/10 text-danger" },
 };
 
 export const STATE: Record<string, string> = {

@@ -172,6 +172,7 @@ export class Collector {
     };
     try {
       const client = await this.clientFor(claim);
+      client.startRead();
       const objects = await withDeadline(readClusterObjects(client), this.options.clusterTimeoutMs, `reading ${claim.name}`);
       const readMs = elapsed();
       const failure = judgeRead(objects);

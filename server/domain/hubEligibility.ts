@@ -11,7 +11,15 @@ export const HUB_LABEL = "fleetskew.io/hub";
 
 export type HubClusterState = "available" | "lease-expired" | "removed";
 export type Eligibility =
-  "eligible" | "not-openshift" | "hosted-control-plane" | "unavailable" | "proxy-addon-unavailable" | "permissions-pending" | "name-taken";
+  | "eligible"
+  | "not-openshift"
+  | "hosted-control-plane"
+  | "unavailable"
+  | "proxy-addon-unavailable"
+  | "permissions-pending"
+  | "name-taken"
+  // One of its objects on the hub has a shape its API does not allow: set aside with the reason.
+  | "malformed";
 
 type Condition = { type?: string; status?: string; reason?: string; message?: string };
 type Meta = { name?: string; labels?: Record<string, string>; deletionTimestamp?: string };

@@ -39,61 +39,102 @@ const cursor = z.string().transform((raw, ctx): { value: string | null; name: st
 });
 
 /**
+ * What a cursor's value may be for each sort: the text Postgres gives for the sort's expression
+ * (server/store/fleetWindow.ts SORTS), which is cast back to that type. Anything else would fail the
+ * cast in the database; it is refused here instead, as the cursor no page of that sort gave out.
+ */
+const INT = /^-?\d{1,9}$/;
+const INT_ARRAY = /^\{-?\d{1,9}(,-?\d{1,9}){0,15}\}$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?$/;
+function isTimestamp(value: string): boolean {
+  if (value === "-infinity" || value === "infinity") return true;
+  const m = TIMESTAMP.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const at = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
+  return y >= 1 && at.getUTCFullYear() === y && at.getUTCMonth() === mo - 1 && at.getUTCDate() === d && h < 24 && mi < 60 && sec < 60;
+}
+const CURSOR_VALUE: Record<(typeof FLEET_SORT_KEYS)[number], (value: string) => boolean> = {
+  name: () => true,
+  version: (v) => INT_ARRAY.test(v),
+  skew: (v) => INT.test(v),
+  oldest: (v) => INT_ARRAY.test(v),
+  readiness: (v) => INT.test(v),
+  lastSeen: isTimestamp,
+};
+
+/**
  * The fleet table's query string, checked at the HTTP edge and shared by the API, the fleet page
  * (its URL is the same query string, so a filtered view is a link) and the CSV export.
  */
-export const FleetListQuerySchema = z.object({
-  q: text(200).optional(),
-  /** Exact cluster names, separated by commas: "these clusters", as a link from a cluster's page or a list pasted by hand. */
-  name: z
-    .string()
-    .max(64_000)
-    .transform((raw, ctx) => {
-      const names = [...new Set(raw.split(",").map((n) => n.trim()).filter(Boolean))];
-      if (names.length > 1000) ctx.addIssue({ code: "custom", message: "at most 1000 names" });
-      return names;
-    })
-    .optional(),
-  platform: text(100).optional(),
-  version: z
-    .string()
-    .regex(/^(\d{1,4}\.\d{1,4}|unknown)$/, "must be a minor version like 4.19, or unknown")
-    .optional(),
-  skew: z.enum(SKEW_STATUSES).optional(),
-  mode: text(40).optional(),
-  readiness: z.enum(CHECK_STATUSES).optional(),
-  blocker: text(500).optional(),
-  /** `key` or `key=value`, several separated by commas (label values cannot hold a comma). */
-  label: z
-    .string()
-    .max(2000)
-    .transform((raw, ctx) => {
-      const parts = raw
-        .split(",")
-        .map((p) => p.trim())
-        .filter(Boolean);
-      if (parts.length > 10) ctx.addIssue({ code: "custom", message: "at most 10 label selectors" });
-      const bad = parts.find((p) => !LABEL.test(p));
-      if (bad) ctx.addIssue({ code: "custom", message: `"${bad.slice(0, 80)}" is not a label key or key=value` });
-      return parts.map((p) => {
-        const at = p.indexOf("=");
-        return at < 0 ? { key: p } : { key: p.slice(0, at), value: p.slice(at + 1) };
+export const FleetListQuerySchema = z
+  .object({
+    q: text(200).optional(),
+    /** Exact cluster names, separated by commas: "these clusters", as a link from a cluster's page or a list pasted by hand. */
+    name: z
+      .string()
+      .max(64_000)
+      .transform((raw, ctx) => {
+        const names = [
+          ...new Set(
+            raw
+              .split(",")
+              .map((n) => n.trim())
+              .filter(Boolean),
+          ),
+        ];
+        if (names.length > 1000) ctx.addIssue({ code: "custom", message: "at most 1000 names" });
+        return names;
+      })
+      .optional(),
+    platform: text(100).optional(),
+    version: z
+      .string()
+      .regex(/^(\d{1,4}\.\d{1,4}|unknown)$/, "must be a minor version like 4.19, or unknown")
+      .optional(),
+    skew: z.enum(SKEW_STATUSES).optional(),
+    mode: text(40).optional(),
+    readiness: z.enum(CHECK_STATUSES).optional(),
+    blocker: text(500).optional(),
+    /** `key` or `key=value`, several separated by commas (label values cannot hold a comma). */
+    label: z
+      .string()
+      .max(2000)
+      .transform((raw, ctx) => {
+        const parts = raw
+          .split(",")
+          .map((p) => p.trim())
+          .filter(Boolean);
+        if (parts.length > 10) ctx.addIssue({ code: "custom", message: "at most 10 label selectors" });
+        const bad = parts.find((p) => !LABEL.test(p));
+        if (bad) ctx.addIssue({ code: "custom", message: `"${bad.slice(0, 80)}" is not a label key or key=value` });
+        return parts.map((p) => {
+          const at = p.indexOf("=");
+          return at < 0 ? { key: p } : { key: p.slice(0, at), value: p.slice(at + 1) };
+        });
+      })
+      .optional(),
+    hub: text(253).optional(),
+    clusterSet: text(63).optional(),
+    registryLess: flag.optional(),
+    stale: flag.optional(),
+    offline: flag.optional(),
+    /** Clusters of a rollout (its number), optionally only those in one state there. */
+    rollout: z.coerce.number().int().min(1).max(999_999_999).optional(),
+    rolloutState: z.enum(["pending", "waiting-window", "running", "succeeded", "failed", "skipped", "excluded"]).optional(),
+    sort: z.enum(FLEET_SORT_KEYS).default("skew"),
+    dir: z.enum(["asc", "desc"]).default("asc"),
+    after: cursor.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+  })
+  .superRefine((q, ctx) => {
+    if (q.after?.value != null && !CURSOR_VALUE[q.sort](q.after.value))
+      ctx.addIssue({
+        code: "custom",
+        path: ["after"],
+        message: "is not a cursor this console gave out for this sort; start from the first page",
       });
-    })
-    .optional(),
-  hub: text(253).optional(),
-  clusterSet: text(63).optional(),
-  registryLess: flag.optional(),
-  stale: flag.optional(),
-  offline: flag.optional(),
-  /** Clusters of a rollout (its number), optionally only those in one state there. */
-  rollout: z.coerce.number().int().min(1).max(999_999_999).optional(),
-  rolloutState: z.enum(["pending", "waiting-window", "running", "succeeded", "failed", "skipped", "excluded"]).optional(),
-  sort: z.enum(FLEET_SORT_KEYS).default("skew"),
-  dir: z.enum(["asc", "desc"]).default("asc"),
-  after: cursor.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
+  });
 export type FleetListQuery = z.output<typeof FleetListQuerySchema>;
 export type FleetListQueryInput = z.input<typeof FleetListQuerySchema>;
 
@@ -258,8 +299,6 @@ const McoDecision = z.object({
   reason: z.string(),
   error: z.string().optional(),
   basis: z.enum(["observed", "assumed"]).optional(),
-  amiList: z.string().optional(),
-  crash: z.literal(true).optional(),
 });
 
 const MachineSetFacts = z.object({
@@ -273,10 +312,8 @@ const MachineSetFacts = z.object({
   matchesStream: z.boolean().nullable(),
   mco: McoDecision,
   notes: z.array(z.string()),
-  windows: z.boolean().optional(),
   replicas: z.number().nullable(),
   ifAllManaged: McoDecision,
-  ifAllManagedAt: z.strictObject({ "4.22": McoDecision.optional(), "4.23": McoDecision.optional() }).optional(),
 });
 
 const IriRelease = z.object({ name: z.string(), image: z.string().nullable(), conditions: z.array(Condition) });
@@ -404,10 +441,6 @@ const Source = z.enum(["cluster", "predicted"]);
 /** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
 export const SkewAssessment = z.strictObject({
   release: z.string(),
-  mcoRelease: z
-    .enum(["4.22", "4.23"])
-    .optional()
-    .meta({ description: "The MCO release line whose rules the assessment follows (docs/openshift.md §25); absent in records stored before it was kept" }),
   limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
   enforcement: z.strictObject({
     mode: EnforcementMode,
@@ -635,7 +668,6 @@ export const fleetEndpoints = {
     access: "any",
     query: FleetListQuerySchema,
     produces: "csv",
-    work: { kind: "export" },
     answer: z.string().meta({
       description:
         "A header line, then one line per cluster: name, displayName, version, platform, skewStatus, skewSummary, enforcementMode, oldestBootImage, readinessTarget, readinessStatus, readinessBlocker, lastSeenAt, stale, offline, labels",

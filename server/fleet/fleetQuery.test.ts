@@ -32,10 +32,17 @@ describe("the fleet query string", () => {
     expect(issue({ label: Array.from({ length: 11 }, (_, i) => `k${i}`).join(",") })).toBe("at most 10 label selectors");
     expect(issue({ after: "garbage" })).toBe("is not a cursor this console gave out; start from the first page");
     expect(issue({ limit: "5000" })).toMatch(/1000/);
-    expect(FleetListQuerySchema.parse({ after: encodeCursor({ value: "{4,19}", name: "a" }) }).after).toEqual({
+    expect(FleetListQuerySchema.parse({ sort: "version", after: encodeCursor({ value: "{4,19}", name: "a" }) }).after).toEqual({
       value: "{4,19}",
       name: "a",
     });
+    // A cursor is read back as its sort's type: one of another sort is refused, not left to fail in the database.
+    expect(issue({ after: encodeCursor({ value: "{4,19}", name: "a" }) })).toBe(
+      "is not a cursor this console gave out for this sort; start from the first page",
+    );
+    expect(
+      FleetListQuerySchema.parse({ sort: "lastSeen", after: encodeCursor({ value: "2026-01-31 23:59:59.5", name: "a" }) }).after,
+    ).toBeTruthy();
     expect(FleetListQuerySchema.parse({ label: "env=prod, tier" }).label).toEqual([{ key: "env", value: "prod" }, { key: "tier" }]);
   });
 });

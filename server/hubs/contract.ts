@@ -131,6 +131,7 @@ export const HubMemberSchema = z
       "proxy-addon-unavailable",
       "permissions-pending",
       "name-taken",
+      "malformed",
     ]),
     reason: z.string().nullable(),
     clusterSet: z.string().nullable(),
@@ -196,6 +197,7 @@ export const hubEndpoints = {
     summary: "List the hub again now and bring its clusters in step; answers when done",
     access: ["admin"],
     params: HubParams,
+    errors: [404, 502],
     answer: z.strictObject({ resynced: z.string() }),
   }),
 };

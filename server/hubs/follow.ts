@@ -1,15 +1,18 @@
 import { KubeError } from "../kube/client";
 import type { ClusterInfoObject } from "../domain/hubEligibility";
 import { HUB_KINDS, HubClient, type WatchEvent } from "../kube/hub";
+import { RELIST_BACKOFF, relistDelayMs } from "../kube/limits";
 import { findHubRecord, listHubRecords, recordHubSyncFailure, type HubRecord } from "../store/hubs";
-import { infoDigest, openHubSecrets, syncHub } from "./sync";
+import { infoDigest, openHubSecrets, syncFailureText, syncHub } from "./sync";
 
 /**
  * Follows every registered hub for one term: a full sync (list and apply) first, then watches of
  * ManagedClusters, their info and add-ons, Fleetskew's ClusterPermissions (and ManagedServiceAccounts,
  * whose status changes when a token is reported or rotated) from the versions that list returned.
  * An event brings another sync a moment later (events come in bursts), a 410 Gone
- * (the watch fell too far behind) or a watch that ends brings a relist. A term is one resync: the
+ * (the watch fell too far behind) or a watch that ends brings a relist, after a wait that grows while
+ * watches keep ending soon after they start (RELIST_BACKOFF): a hub that closes every watch at once,
+ * again and again, costs a full sync every 30 to 60 s at most, never one per close. A term is one resync: the
  * background job (server/runtime/background.ts) runs terms back to back in whichever process holds
  * its lease, so exactly one process watches a hub at a time and another takes over if it dies.
  */
@@ -43,6 +46,8 @@ export function syncHubSerially(hub: HubRecord, client?: HubClient) {
 async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSignal): Promise<void> {
   const secrets = await openHubSecrets(hub);
   const client = new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
+  // Relists in a row whose watches ended within RELIST_BACKOFF.resetAfterMs of starting.
+  let quickRelists = 0;
   try {
     while (!signal.aborted) {
       let versions;
@@ -97,12 +102,16 @@ async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSi
             },
           ),
         );
+      const watchedSince = Date.now();
       await Promise.all(watches);
       signal.removeEventListener("abort", stop);
       if (pending) clearTimeout(pending);
+      if (signal.aborted) break;
+      quickRelists = Date.now() - watchedSince >= RELIST_BACKOFF.resetAfterMs ? 0 : quickRelists + 1;
+      await sleep(relistDelayMs(Math.max(0, quickRelists - 1)), signal);
     }
   } catch (error) {
-    await recordHubSyncFailure(hub.id, (error as Error).message).catch(() => undefined);
+    await recordHubSyncFailure(hub.id, syncFailureText(hub, error)).catch(() => undefined);
   } finally {
     client.close();
   }

@@ -157,7 +157,13 @@ export async function hubDetail(name: string, role: Role): Promise<HubDetail> {
 export async function resyncHub(name: string): Promise<void> {
   const record = await findHubRecord(name);
   if (!record) throw new UserFacingError(404, `no hub named ${name}`);
-  await syncHubSerially(record);
+  try {
+    await syncHubSerially(record);
+  } catch (error) {
+    // What the hub did wrong is the hub's (a 502 naming it); anything else stays a 500 whose details are only logged.
+    if (error instanceof KubeError) throw new UserFacingError(502, `the hub could not be synced: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

@@ -2,12 +2,11 @@ import { invalidateFleetList } from "../fleet/fleetList";
 import {
   clusterInfoFacts,
   judgeMember,
+  labelsOf,
   permissionSubject,
   usableClusterName,
-  type AddOnObject,
   type ClusterInfoObject,
-  type ManagedClusterObject,
-  type PermissionObject,
+  type HubClusterState,
   type ServiceAccountObject,
 } from "../domain/hubEligibility";
 import { KubeError } from "../kube/client";
@@ -36,6 +35,15 @@ import {
   type HubSyncWrite,
 } from "../store/hubs";
 import type { NewCluster } from "../store/clusters";
+import {
+  screenAddOns,
+  screenClusterInfos,
+  screenManagedClusters,
+  screenPermissions,
+  screenServiceAccounts,
+  setAsideReason,
+  type SetAside,
+} from "./objects";
 
 /** What registering a hub takes besides its name and URLs; sealed at rest, never sent back. */
 export type HubSecrets = {
@@ -115,7 +123,9 @@ function reportedTokens(accounts: ServiceAccountObject[], secrets: HubSecret[]):
     const token = Buffer.from(raw, "base64").toString("utf8").trim();
     // A token is printable ASCII; anything else is not sent anywhere.
     if (!/^[\x21-\x7e]{1,16384}$/.test(token)) continue;
-    tokens.set(ns, { token, version: `${secret!.metadata?.uid ?? ""}/${secret!.metadata?.resourceVersion ?? ""}` });
+    // Which Secret version it is, in a few printable characters (a hub that sends anything else gets "?").
+    const part = (v: unknown) => (typeof v === "string" && /^[\x21-\x7e]{0,128}$/.test(v) ? v : "?");
+    tokens.set(ns, { token, version: `${part(secret!.metadata?.uid)}/${part(secret!.metadata?.resourceVersion)}` });
   }
   return tokens;
 }
@@ -130,31 +140,62 @@ async function readHub(own: HubClient, viaAccounts: boolean) {
     viaAccounts ? own.list(HUB_KINDS.managedServiceAccount) : NONE,
     viaAccounts ? own.serviceAccountSecrets() : [],
   ]);
+  // Every object is checked before use; one of a wrong shape is set aside with its reason (./objects.ts).
+  const screened = {
+    clusters: screenManagedClusters(clusters.items),
+    addOns: screenAddOns(addOns.items),
+    permissions: screenPermissions(permissions.items),
+    infos: screenClusterInfos(infos.items),
+    accounts: screenServiceAccounts(accounts.items),
+  };
+  const setAside = Object.values(screened).flatMap((s) => s.setAside);
   return {
     listings: { clusters, addOns, permissions, infos, accounts },
-    addOnOf: byNamespace(addOns.items as AddOnObject[], PROXY_ADDON),
-    accountAddOnOf: byNamespace(addOns.items as AddOnObject[], SERVICE_ACCOUNT_ADDON),
-    permissionOf: byNamespace(permissions.items as PermissionObject[], PERMISSION_NAME),
-    accountOf: byNamespace(accounts.items as ServiceAccountObject[], SERVICE_ACCOUNT_NAME),
-    infoOf: new Map((infos.items as ClusterInfoObject[]).filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i])),
-    tokens: reportedTokens(accounts.items as ServiceAccountObject[], tokenSecrets),
+    clusters: screened.clusters.kept,
+    addOnOf: byNamespace(screened.addOns.kept, PROXY_ADDON),
+    accountAddOnOf: byNamespace(screened.addOns.kept, SERVICE_ACCOUNT_ADDON),
+    permissionOf: byNamespace(screened.permissions.kept, PERMISSION_NAME),
+    accountOf: byNamespace(screened.accounts.kept, SERVICE_ACCOUNT_NAME),
+    infoOf: new Map(screened.infos.kept.filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i])),
+    tokens: reportedTokens(screened.accounts.kept, tokenSecrets),
+    /** Per cluster name, the first of its objects that was set aside. */
+    setAsideOf: new Map(setAside.filter((s) => s.key !== null).reverse().map((s) => [s.key!, s])),
+    setAside,
   };
 }
 type HubView = Awaited<ReturnType<typeof readHub>>;
 type Verdict = ReturnType<typeof judgeMember>;
 
+/** A member one of whose objects was set aside: shown with the reason, never registered or changed on its account. */
+const malformedVerdict = (hub: string, name: string, s: SetAside): Verdict => ({
+  name,
+  state: "available",
+  eligibility: "malformed",
+  reason: setAsideReason(s),
+  clusterSet: null,
+  labels: labelsOf({}, hub),
+  openshiftClusterId: null,
+  platform: null,
+  wantsPermission: false,
+});
+
 function judgeMembers(hub: HubRecord, view: HubView, viaAccounts: boolean): Verdict[] {
-  return (view.listings.clusters.items as ManagedClusterObject[])
-    .filter((mc) => typeof mc.metadata?.name === "string")
-    .map((mc) => {
-      const name = mc.metadata!.name!;
-      return judgeMember(hub.name, mc, view.addOnOf.get(name), view.permissionOf.get(name), {
-        info: view.infoOf.get(name),
-        serviceAccount: viaAccounts
-          ? { addOn: view.accountAddOnOf.get(name), account: view.accountOf.get(name), tokenReported: view.tokens.has(name) }
-          : undefined,
-      });
+  const judged = view.clusters.map((mc) => {
+    const name = mc.metadata!.name!;
+    const setAside = view.setAsideOf.get(name);
+    if (setAside) return malformedVerdict(hub.name, name, setAside);
+    return judgeMember(hub.name, mc, view.addOnOf.get(name), view.permissionOf.get(name), {
+      info: view.infoOf.get(name),
+      serviceAccount: viaAccounts
+        ? { addOn: view.accountAddOnOf.get(name), account: view.accountOf.get(name), tokenReported: view.tokens.has(name) }
+        : undefined,
     });
+  });
+  // A ManagedCluster set aside still has a name: it stays a member, with its reason.
+  const rejected = view.setAside
+    .filter((s) => s.kind === "ManagedCluster" && s.key !== null)
+    .map((s) => malformedVerdict(hub.name, s.key!, s));
+  return [...judged, ...rejected];
 }
 
 /**
@@ -263,10 +304,16 @@ async function planHubWrite(
   const seen = new Set<string>();
   for (const v of verdicts) {
     seen.add(v.name);
+    const mine = state.own.get(v.name);
+    if (v.eligibility === "malformed") {
+      // Nothing is concluded from a malformed object: a cluster already followed stays as it was.
+      const kept = mine ? { state: (mine.hubState ?? "available") as HubClusterState, labels: mine.labels, registeredAs: v.name } : {};
+      members.push({ ...memberRecord(v, state, view), registeredAs: null, ...clusterInfoFacts(undefined), ...kept });
+      continue;
+    }
     const member = memberRecord(v, state, view);
     members.push(member);
     const credential = credentialOf(v.name);
-    const mine = state.own.get(v.name);
     if (mine) {
       const changed = await changeOf(hub, v, mine, credential, secrets);
       if (changed) change.push(changed);
@@ -291,6 +338,16 @@ async function planHubWrite(
 }
 
 /**
+ * What a failed sync shows every viewer of the hub: what the hub did, in the client's words; our
+ * own failures (the database, a bug) only as such, their details in the server's log.
+ */
+export function syncFailureText(hub: HubRecord, error: unknown): string {
+  if (error instanceof KubeError) return error.message;
+  console.error(`fleetskew: hub ${hub.name}: sync failed:`, error);
+  return "the hub's objects could not be stored (a problem on Fleetskew's side; the server log has the details)";
+}
+
+/**
  * One full look at a hub: lists its managed clusters, their info and add-ons and Fleetskew's
  * ClusterPermissions (and, without impersonation, Fleetskew's ManagedServiceAccounts and their
  * token Secrets), creates what is still missing, and brings the hub's members and clusters in the
@@ -302,6 +359,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
   const own = client ?? new HubClient({ apiUrl: hub.apiUrl, ca: secrets.ca, readerToken: secrets.readerToken });
   const viaAccounts = hub.access === "managed-service-account";
   try {
+    own.startRead();
     const view = await readHub(own, viaAccounts);
     const verdicts = judgeMembers(hub, view, viaAccounts);
     const created = await createMissingRights(own, verdicts, view, secrets, viaAccounts);
@@ -330,7 +388,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
       infoDigests: new Map([...view.infoOf].map(([name, info]) => [name, infoDigest(info)])),
     };
   } catch (error) {
-    await recordHubSyncFailure(hub.id, (error as Error).message).catch(() => undefined);
+    await recordHubSyncFailure(hub.id, syncFailureText(hub, error)).catch(() => undefined);
     throw error;
   } finally {
     if (!client) own.close();

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import https from "node:https";
 import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
+import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import type { ClusterCredentials } from "./credentials";
+import { DEFAULT_LIST_LIMITS, describeBytes, ReadBudget, type ListLimits } from "./limits";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -17,7 +19,9 @@ export type KubeErrorKind =
   | "unreachable"
   | "timeout"
   | "server-error"
-  | "malformed";
+  | "malformed"
+  | "redirected" // a 3xx: never followed (docs/security.md)
+  | "too-large"; // over one of the read limits (server/kube/limits.ts)
 
 /** A failed call to a cluster, classified so callers can say what happened in plain words. */
 export class KubeError extends Error {
@@ -37,6 +41,8 @@ export type ClientOptions = {
   /** Extra attempts for reads that failed in a way that may pass (timeouts, 5xx, resets). */
   retries: number;
   retryDelayMs: number;
+  /** How far one list may go (server/kube/limits.ts); the defaults unless a test narrows them. */
+  listLimits?: ListLimits;
 };
 
 /**
@@ -83,6 +89,7 @@ function statusBody(body: unknown): { message?: string; reason?: string; details
 /** Turns whatever the client threw into a KubeError. `what` names the request for messages. */
 export function classify(error: unknown, what: string): KubeError {
   if (error instanceof KubeError) return error;
+  if (error instanceof TransportError) return new KubeError(error.kind, `${error.message} (${what})`, error.status);
   const e = error as { code?: number | string; body?: unknown; name?: string; message?: string; type?: string; cause?: { code?: string } };
   if (typeof e.code === "number") {
     const body = statusBody(e.body);
@@ -161,7 +168,13 @@ function secureContextFor(c: ClusterCredentials): tls.SecureContext {
  * when there is one, and optionally a Content-Type (patches). The generated methods take them as
  * their second argument; the first is the call's parameters, `{}` when it has none.
  */
-export function requestOptions(timeoutMs: number, agent?: https.Agent, contentType?: string): k8s.ConfigurationOptions {
+export function requestOptions(
+  timeoutMs: number,
+  agent?: https.Agent,
+  contentType?: string,
+  onAnswer?: AnswerObserver,
+  budget?: ReadBudget,
+): k8s.ConfigurationOptions {
   // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
   const middleware: k8s.ObservableMiddleware = {
     pre: (context) => {
@@ -172,8 +185,56 @@ export function requestOptions(timeoutMs: number, agent?: https.Agent, contentTy
     },
     post: (response) => new k8s.Observable(Promise.resolve(response)),
   };
-  return { middleware: [middleware], middlewareMergeStrategy: "append" };
+  // Every request goes through the bounded sender (no redirects, answers capped); this one also reports each answer's size.
+  return {
+    middleware: [middleware],
+    middlewareMergeStrategy: "append",
+    ...(onAnswer || budget ? { httpApi: new BoundedHttpLibrary(onAnswer, budget) } : {}),
+  };
 }
+
+/** One page of a list as the API server answers it. */
+export type ListPage = { items?: unknown[]; metadata?: { _continue?: string; continue?: string; resourceVersion?: string } };
+
+/**
+ * Follows a list's `continue` tokens within `limits` (server/kube/limits.ts): past its pages, items or
+ * bytes the list fails as too-large, naming the limit, and what it had gathered is dropped.
+ * `fetchPage` reads one page and reports its answer's size to `onAnswer`.
+ */
+export async function collectPages(
+  what: string,
+  source: "cluster" | "hub",
+  limits: ListLimits,
+  fetchPage: (token: string | undefined, onAnswer: AnswerObserver) => Promise<ListPage>,
+): Promise<{ items: unknown[]; resourceVersion: string }> {
+  const items: unknown[] = [];
+  let bytes = 0;
+  let pages = 0;
+  let token: string | undefined;
+  let resourceVersion = "";
+  const tooLarge = (limit: string) =>
+    new KubeError("too-large", `the ${source}'s ${what} goes past ${limit}, the most Fleetskew reads in one list`);
+  do {
+    if (pages >= limits.maxPages) throw tooLarge(`${limits.maxPages} pages`);
+    const page = await fetchPage(token, (size) => (bytes += size));
+    pages++;
+    if (!page || !Array.isArray(page.items)) throw new KubeError("malformed", `the ${source}'s answer to the ${what} has no items`);
+    if (items.length + page.items.length > limits.maxItems) throw tooLarge(`${limits.maxItems} objects`);
+    if (bytes > limits.maxBytes) throw tooLarge(describeBytes(limits.maxBytes));
+    for (const item of page.items) items.push(item);
+    token = page.metadata?._continue || page.metadata?.continue || undefined;
+    // The first page's version is the list's snapshot; later pages continue that same snapshot.
+    resourceVersion ||= page.metadata?.resourceVersion ?? "";
+  } while (token);
+  return { items, resourceVersion };
+}
+
+/**
+ * Objects per page of a list. Rendered MachineConfigs are the largest objects Fleetskew reads (up
+ * to etcd's 1.5 MiB each), so their pages are small enough that a full page stays under
+ * MAX_ANSWER_BYTES; everything else comes 500 at a time.
+ */
+const pageSizeOf = (ref: KindRef) => (ref.plural === "machineconfigs" ? 16 : 500);
 
 /** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */
 const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
@@ -185,9 +246,12 @@ const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
 export class ClusterClient implements ObjectSource {
   private readonly custom: k8s.CustomObjectsApi;
   private readonly core: k8s.CoreV1Api;
+  private readonly versionApi: k8s.VersionApi;
   private readonly kc: k8s.KubeConfig;
   /** One keep-alive connection pool per cluster; the library would open a new TLS connection per request. */
   private readonly agent: https.Agent;
+  /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
+  private readonly budget = new ReadBudget("cluster");
 
   constructor(
     credentials: ClusterCredentials,
@@ -202,13 +266,19 @@ export class ClusterClient implements ObjectSource {
       secureContext: secureContextFor(credentials),
       rejectUnauthorized: !credentials.insecureSkipTlsVerify,
     });
-    this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
-    this.core = this.kc.makeApiClient(k8s.CoreV1Api);
+    this.custom = boundedApiClient(this.kc, k8s.CustomObjectsApi);
+    this.core = boundedApiClient(this.kc, k8s.CoreV1Api);
+    this.versionApi = boundedApiClient(this.kc, k8s.VersionApi);
   }
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
-  private requestOptions(contentType?: string): k8s.ConfigurationOptions {
-    return requestOptions(this.options.timeoutMs, this.agent, contentType);
+  private requestOptions(contentType?: string, onAnswer?: AnswerObserver): k8s.ConfigurationOptions {
+    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget);
+  }
+
+  /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
+  startRead(): void {
+    this.budget.restart();
   }
 
   /** Closes the pooled connections; the client must not be used afterwards. */
@@ -238,7 +308,7 @@ export class ClusterClient implements ObjectSource {
 
   async version(): Promise<{ gitVersion: string }> {
     const opts = this.requestOptions();
-    return this.read("/version", () => this.kc.makeApiClient(k8s.VersionApi).getCode({}, opts));
+    return this.read("/version", () => this.versionApi.getCode({}, opts));
   }
 
   /** Resource names served per group/version ("v1", "machineconfiguration.openshift.io/v1"). */
@@ -282,11 +352,10 @@ export class ClusterClient implements ObjectSource {
   /** Every object of a kind (following `continue`), optionally in one namespace or matching labels. */
   async list(ref: KindRef, options: { namespace?: string; labelSelector?: string; pageSize?: number } = {}): Promise<unknown[]> {
     const what = `${ref.kind} list`;
-    const items: unknown[] = [];
-    let token: string | undefined;
-    do {
-      const opts = this.requestOptions();
-      const page = { labelSelector: options.labelSelector, limit: options.pageSize ?? 500, _continue: token };
+    const limit = options.pageSize ?? pageSizeOf(ref);
+    const { items } = await collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
+      const opts = this.requestOptions(undefined, onAnswer);
+      const page = { labelSelector: options.labelSelector, limit, _continue: token };
       const response = (await this.read(what, (): Promise<unknown> => {
         if (!ref.group) {
           if (ref.plural === "nodes") return this.core.listNode(page, opts);
@@ -301,11 +370,9 @@ export class ClusterClient implements ObjectSource {
         return options.namespace
           ? this.custom.listNamespacedCustomObject({ ...base, namespace: options.namespace }, opts)
           : this.custom.listClusterCustomObject(base, opts);
-      })) as { items?: unknown[]; metadata?: { _continue?: string; continue?: string } };
-      if (!response || !Array.isArray(response.items)) throw new KubeError("malformed", `the cluster's answer to ${what} has no items`);
-      items.push(...(ref.group ? response.items : (plain(response.items) as unknown[])));
-      token = response.metadata?._continue ?? response.metadata?.continue ?? undefined;
-    } while (token);
+      })) as ListPage;
+      return ref.group || !Array.isArray(response?.items) ? response : { ...response, items: plain(response.items) as unknown[] };
+    });
     return items;
   }
 

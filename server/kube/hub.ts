@@ -1,5 +1,8 @@
 import * as k8s from "@kubernetes/client-node";
-import { classify, ClusterClient, kubeConfigFor, KubeError, requestOptions, type KindRef } from "./client";
+import { boundedApiClient } from "./boundedHttp";
+import { classify, ClusterClient, collectPages, kubeConfigFor, KubeError, requestOptions, type KindRef, type ListPage } from "./client";
+import { DEFAULT_LIST_LIMITS, ReadBudget, type ListLimits } from "./limits";
+import { streamWatch } from "./watchStream";
 import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
 import { KINDS, READS } from "./kinds";
@@ -116,10 +119,14 @@ export class HubClient {
   private readonly custom: k8s.CustomObjectsApi;
   private readonly core: k8s.CoreV1Api;
   private readonly reader: ClusterClient;
+  /** What the current sync has read from the hub (MAX_READ_BYTES); `startRead` begins a new one. */
+  private readonly budget = new ReadBudget("hub");
 
   constructor(
     hub: HubCredentials,
     private readonly timeoutMs = 30_000,
+    /** How far one list may go (server/kube/limits.ts); tests narrow them. */
+    private readonly listLimits: ListLimits = DEFAULT_LIST_LIMITS,
   ) {
     const credentials: ClusterCredentials = {
       server: hub.apiUrl,
@@ -128,8 +135,8 @@ export class HubClient {
       insecureSkipTlsVerify: false,
     };
     this.kc = kubeConfigFor(credentials);
-    this.custom = this.kc.makeApiClient(k8s.CustomObjectsApi);
-    this.core = this.kc.makeApiClient(k8s.CoreV1Api);
+    this.custom = boundedApiClient(this.kc, k8s.CustomObjectsApi);
+    this.core = boundedApiClient(this.kc, k8s.CoreV1Api);
     this.reader = new ClusterClient(credentials, { timeoutMs, retries: 2, retryDelayMs: 500 });
   }
 
@@ -139,29 +146,16 @@ export class HubClient {
 
   /** Every object of a kind across namespaces, page by page, with the resourceVersion a watch continues from. */
   async list(ref: KindRef, pageSize = 500): Promise<HubListing> {
-    const items: unknown[] = [];
-    let token: string | undefined;
-    let resourceVersion = "";
-    do {
-      const page = (await this.call(`${ref.kind} list`, () =>
-        this.custom.listClusterCustomObject(
-          {
-            group: ref.group,
-            version: ref.version,
-            plural: ref.plural,
-            limit: pageSize,
-            _continue: token,
-          },
-          this.options(),
-        ),
-      )) as { items?: unknown[]; metadata?: { continue?: string; _continue?: string; resourceVersion?: string } };
-      if (!Array.isArray(page?.items)) throw new KubeError("malformed", `the hub's answer to the ${ref.kind} list has no items`);
-      items.push(...page.items);
-      token = page.metadata?.continue ?? page.metadata?._continue ?? undefined;
-      // The first page's version is the list's snapshot; later pages continue that same snapshot.
-      resourceVersion ||= page.metadata?.resourceVersion ?? "";
-    } while (token);
-    return { items, resourceVersion };
+    return collectPages(`${ref.kind} list`, "hub", this.listLimits, (token, onAnswer) =>
+      this.call(
+        `${ref.kind} list`,
+        () =>
+          this.custom.listClusterCustomObject(
+            { group: ref.group, version: ref.version, plural: ref.plural, limit: pageSize, _continue: token },
+            this.options(onAnswer),
+          ) as Promise<ListPage>,
+      ),
+    );
   }
 
   /** Whether the reader can list managed clusters: what registering a hub checks first. */
@@ -187,20 +181,17 @@ export class HubClient {
 
   /** Every token Secret the managed-serviceaccount agent wrote, across cluster namespaces. */
   async serviceAccountSecrets(pageSize = 500): Promise<HubSecret[]> {
-    const items: HubSecret[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.call("Secret list", () =>
-        this.core.listSecretForAllNamespaces(
-          { labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`, limit: pageSize, _continue: token },
-          this.options(),
-        ),
-      );
-      if (!Array.isArray(page?.items)) throw new KubeError("malformed", "the hub's answer to the Secret list has no items");
-      items.push(...page.items);
-      token = page.metadata?._continue || undefined;
-    } while (token);
-    return items;
+    const { items } = await collectPages("Secret list", "hub", this.listLimits, (token, onAnswer) =>
+      this.call(
+        "Secret list",
+        () =>
+          this.core.listSecretForAllNamespaces(
+            { labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`, limit: pageSize, _continue: token },
+            this.options(onAnswer),
+          ) as Promise<ListPage>,
+      ),
+    );
+    return items as HubSecret[];
   }
 
   /** Creates one of Fleetskew's objects in a cluster's namespace; one that is already there is left as it is. */
@@ -250,40 +241,46 @@ export class HubClient {
         }
       };
       const path = `/apis/${ref.group}/${ref.version}/${ref.plural}`;
-      new k8s.Watch(this.kc)
-        .watch(
-          path,
-          { resourceVersion, allowWatchBookmarks: true },
-          (type, object) => {
-            const o = object as { code?: number; message?: string; metadata?: { resourceVersion?: string } };
-            if (type === "ERROR") {
-              settle(() =>
-                reject(
-                  o.code === 410
-                    ? new KubeError("server-error", `the hub's ${ref.kind} watch expired: ${o.message ?? "410 Gone"}`, 410)
-                    : classify({ code: o.code ?? 500, body: o }, `${ref.kind} watch`),
-                ),
-              );
-              return;
-            }
-            // Bookmarks carry only the version (real API servers send them without a name).
-            if (o.metadata?.resourceVersion) last = o.metadata.resourceVersion;
-            if (type === "ADDED" || type === "MODIFIED" || type === "DELETED" || type === "BOOKMARK") onEvent({ type, object });
-          },
-          (error) => settle(() => (error ? reject(classify(error, `${ref.kind} watch`)) : resolve(last))),
+      // Stops reading once the watch has failed (an ERROR event), as the server may keep the stream open.
+      const stop = new AbortController();
+      const onLine = ({ type, object }: { type?: string; object?: unknown }) => {
+        const o = object as { code?: number; message?: string; metadata?: { resourceVersion?: string } } | undefined;
+        if (type === "ERROR") {
+          settle(() =>
+            reject(
+              o?.code === 410
+                ? new KubeError("server-error", `the hub's ${ref.kind} watch expired: ${String(o.message ?? "410 Gone").slice(0, 300)}`, 410)
+                : classify({ code: typeof o?.code === "number" ? o.code : 500, body: o }, `${ref.kind} watch`),
+            ),
+          );
+          stop.abort();
+          return;
+        }
+        // Bookmarks carry only the version (real API servers send them without a name).
+        if (typeof o?.metadata?.resourceVersion === "string") last = o.metadata.resourceVersion;
+        if (type === "ADDED" || type === "MODIFIED" || type === "DELETED" || type === "BOOKMARK") onEvent({ type, object });
+      };
+      const abort = () => stop.abort();
+      if (signal.aborted) abort();
+      else signal.addEventListener("abort", abort, { once: true });
+      streamWatch(this.kc, path, { resourceVersion, allowWatchBookmarks: "true" }, (e) => settled || onLine(e), stop.signal)
+        .then(
+          () => settle(() => resolve(last)),
+          // Ended by the caller: no failure, the watch simply stops where it was.
+          (error) => settle(() => (signal.aborted ? resolve(last) : reject(classify(error, `${ref.kind} watch`)))),
         )
-        .then((request) => {
-          const stop = () => request.abort();
-          if (signal.aborted) stop();
-          else signal.addEventListener("abort", stop, { once: true });
-        })
-        .catch((error) => settle(() => reject(classify(error, `${ref.kind} watch`))));
+        .finally(() => signal.removeEventListener("abort", abort));
     });
   }
 
   /** Each call's deadline: the request is aborted when it passes, not left open behind a caller that gave up. */
-  private options() {
-    return requestOptions(this.timeoutMs);
+  private options(onAnswer?: (bytes: number) => void) {
+    return requestOptions(this.timeoutMs, undefined, undefined, onAnswer, this.budget);
+  }
+
+  /** Begins a new read of the hub (a sync): from here its answers count afresh against MAX_READ_BYTES. */
+  startRead(): void {
+    this.budget.restart();
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {

@@ -6,6 +6,8 @@ import { GET as readiness } from "@/app/api/v1/clusters/[name]/readiness/route";
 import { GET as timeline } from "@/app/api/v1/clusters/[name]/timeline/route";
 import { GET as fleetReadiness } from "@/app/api/v1/fleet/readiness/route";
 import { GET as fleetTimeline } from "@/app/api/v1/fleet/timeline/route";
+import { GET as clusters } from "@/app/api/v1/clusters/route";
+import { seedFleetRows } from "../testing/fleetRows";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { request, sessionCookie } from "../testing/routes";
@@ -80,5 +82,72 @@ describe("query strings", () => {
       );
     expect((await post("x".repeat(65 * 1024))).status).toBe(413);
     expect((await post("{}")).status).toBe(404);
+  });
+
+  it("a crafted paging cursor is a 400 for every sort, never a database error; the cursors pages give out work", async () => {
+    await seedFleetRows(
+      Array.from({ length: 5 }, (_, i) => ({
+        name: `cursor-${i}`,
+        version: `4.1${i}.${i}`,
+        oldestBootImage: `4.1${i}.0`,
+        skewStatus: ["ok", "blocked", "at-risk", "unknown", "ok"][i],
+        lastSeenAt: new Date(Date.UTC(2026, 0, i + 1)),
+      })),
+    );
+    const cursorOf = (value: unknown, name: unknown = "cursor-1") => Buffer.from(JSON.stringify([value, name])).toString("base64url");
+    // A fixed-seed generator: the same "random" values every run.
+    let seed = 23;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const alphabet = "{}0123456789,-:. aZ'\"\\%_\u0000é∞";
+    const garbage = [
+      "garbage",
+      "",
+      "{",
+      "{1,2",
+      "{1,,2}",
+      "{a}",
+      "{99999999999}",
+      "1e5",
+      "NaN",
+      "-",
+      "0x10",
+      "99999999999",
+      "2026-02-31 00:00:00",
+      "2026-13-01 00:00:00",
+      "2026-01-01 25:00:00",
+      "2026-01-01",
+      "infinityy",
+      '\'; DROP TABLE "Cluster"; --',
+      ...Array.from({ length: 40 }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(""),
+      ),
+    ];
+    for (const sort of ["name", "version", "skew", "oldest", "readiness", "lastSeen"]) {
+      // The cursor a real page gives out carries on from there.
+      const first = await get(clusters, `/api/v1/clusters?sort=${sort}&limit=2`);
+      expect(first.status).toBe(200);
+      const next = (first.body as { next: string | null }).next;
+      expect(next).not.toBeNull();
+      expect((await get(clusters, `/api/v1/clusters?sort=${sort}&limit=2&after=${next}`)).status).toBe(200);
+      for (const value of garbage) {
+        const answer = await get(clusters, `/api/v1/clusters?sort=${sort}&after=${cursorOf(value)}`);
+        expect(answer.status, `${sort} ${JSON.stringify(value)}`).not.toBe(500);
+        if (answer.status === 400) expect(answer.body.error).toMatch(/^after: is not a cursor this console gave out/);
+      }
+    }
+    for (const raw of [
+      "%%%",
+      "e30",
+      cursorOf(1),
+      cursorOf("x", 5),
+      cursorOf("x".repeat(101)),
+      "W10",
+      Buffer.from("[null]").toString("base64url"),
+    ])
+      expect((await get(clusters, `/api/v1/clusters?sort=version&after=${raw}`)).status).toBe(400);
+    expect(await get(clusters, `/api/v1/clusters?sort=version&after=${cursorOf("garbage")}`)).toEqual({
+      status: 400,
+      body: { error: "after: is not a cursor this console gave out for this sort; start from the first page" },
+    });
   });
 });
