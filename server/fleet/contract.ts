@@ -299,6 +299,8 @@ const McoDecision = z.object({
   reason: z.string(),
   error: z.string().optional(),
   basis: z.enum(["observed", "assumed"]).optional(),
+  amiList: z.string().optional(),
+  crash: z.literal(true).optional(),
 });
 
 const MachineSetFacts = z.object({
@@ -312,8 +314,10 @@ const MachineSetFacts = z.object({
   matchesStream: z.boolean().nullable(),
   mco: McoDecision,
   notes: z.array(z.string()),
+  windows: z.boolean().optional(),
   replicas: z.number().nullable(),
   ifAllManaged: McoDecision,
+  ifAllManagedAt: z.strictObject({ "4.22": McoDecision.optional(), "4.23": McoDecision.optional() }).optional(),
 });
 
 const IriRelease = z.object({ name: z.string(), image: z.string().nullable(), conditions: z.array(Condition) });
@@ -441,6 +445,13 @@ const Source = z.enum(["cluster", "predicted"]);
 /** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
 export const SkewAssessment = z.strictObject({
   release: z.string(),
+  mcoRelease: z
+    .enum(["4.22", "4.23"])
+    .optional()
+    .meta({
+      description:
+        "The MCO release line whose rules the assessment follows (docs/openshift.md §25); absent in records stored before it was kept",
+    }),
   limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
   enforcement: z.strictObject({
     mode: EnforcementMode,
@@ -668,6 +679,7 @@ export const fleetEndpoints = {
     access: "any",
     query: FleetListQuerySchema,
     produces: "csv",
+    work: { kind: "export" },
     answer: z.string().meta({
       description:
         "A header line, then one line per cluster: name, displayName, version, platform, skewStatus, skewSummary, enforcementMode, oldestBootImage, readinessTarget, readinessStatus, readinessBlocker, lastSeenAt, stale, offline, labels",

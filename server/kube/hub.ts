@@ -186,7 +186,14 @@ export class HubClient {
         "Secret list",
         () =>
           this.core.listSecretForAllNamespaces(
-            { labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`, limit: pageSize, _continue: token },
+            // By name as well: a reader whose RBAC names only the `fleetskew` Secrets (deploy/hub) may list
+            // them only with this field selector; the label alone would be a 403.
+            {
+              labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`,
+              fieldSelector: `metadata.name=${SERVICE_ACCOUNT_NAME}`,
+              limit: pageSize,
+              _continue: token,
+            },
             this.options(onAnswer),
           ) as Promise<ListPage>,
       ),
