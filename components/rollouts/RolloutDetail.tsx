@@ -15,33 +15,69 @@ type Action = "approve" | "pause" | "resume" | "abort" | "release";
 
 const may = (role: string, roles: string[]) => role === "admin" || roles.includes(role);
 
-/** The picture of the waves: one bar per wave, a segment per state. */
+/** Waves drawn as full bars at most; a rollout of hundreds of waves shows the rest as a strip of squares. */
+const BARS = 12;
+
+/** The picture of the waves: one bar per wave, a segment per state (around the current wave when there are many). */
 function Waves({ view }: { view: RolloutView }) {
+  const current = Math.max(
+    0,
+    view.waves.findIndex((w) => w.state !== "succeeded" && w.state !== "failed"),
+  );
+  const from = Math.max(0, Math.min(current - 2, view.waves.length - BARS));
+  const shown = view.waves.length > BARS ? view.waves.slice(from, from + BARS) : view.waves;
   return (
-    <ol className="grid gap-2" aria-label="Waves">
+    <div className="grid gap-3">
+      {view.waves.length > BARS ? <WaveStrip view={view} /> : null}
+      <ol className="grid gap-2" aria-label="Waves">
+        {shown.map((w) => (
+          <li key={w.index} className="grid items-center gap-2 sm:grid-cols-[12rem_1fr_10rem]" data-testid="wave" data-state={w.state}>
+            <span className="text-sm font-medium">
+              {w.name}
+              {w.mandatory ? <span className="ml-2 text-xs text-warn">no failure tolerated</span> : null}
+            </span>
+            <span
+              className="flex h-4 overflow-hidden rounded bg-canvas"
+              role="img"
+              aria-label={`${w.name}: ${Object.entries(w.counts)
+                .map(([s, n]) => `${n} ${STATE_WORDS[s]?.label.toLowerCase() ?? s}`)
+                .join(", ")}`}
+            >
+              {stateSegments(w.counts, w.total).map((s) => (
+                <span key={s.state} className={s.className} style={{ width: s.width }} title={`${s.count} ${s.label.toLowerCase()}`} />
+              ))}
+            </span>
+            <span className="text-xs text-muted">
+              {STATE_WORDS[w.state]?.label ?? w.state} · {w.total} {w.total === 1 ? "cluster" : "clusters"}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+/** Every wave as one small square coloured by its state: hundreds of waves at a glance. */
+function WaveStrip({ view }: { view: RolloutView }) {
+  return (
+    <p
+      className="flex flex-wrap gap-0.5"
+      role="img"
+      aria-label={`${view.waves.length} waves: ${Object.entries(
+        view.waves.reduce<Record<string, number>>((n, w) => ({ ...n, [w.state]: (n[w.state] ?? 0) + 1 }), {}),
+      )
+        .map(([state, n]) => `${n} ${STATE_WORDS[state]?.label.toLowerCase() ?? state}`)
+        .join(", ")}`}
+      data-testid="wave-strip"
+    >
       {view.waves.map((w) => (
-        <li key={w.index} className="grid items-center gap-2 sm:grid-cols-[12rem_1fr_10rem]" data-testid="wave" data-state={w.state}>
-          <span className="text-sm font-medium">
-            {w.name}
-            {w.mandatory ? <span className="ml-2 text-xs text-warn">no failure tolerated</span> : null}
-          </span>
-          <span
-            className="flex h-4 overflow-hidden rounded bg-canvas"
-            role="img"
-            aria-label={`${w.name}: ${Object.entries(w.counts)
-              .map(([s, n]) => `${n} ${STATE_WORDS[s]?.label.toLowerCase() ?? s}`)
-              .join(", ")}`}
-          >
-            {stateSegments(w.counts, w.total).map((s) => (
-              <span key={s.state} className={s.className} style={{ width: s.width }} title={`${s.count} ${s.label.toLowerCase()}`} />
-            ))}
-          </span>
-          <span className="text-xs text-muted">
-            {STATE_WORDS[w.state]?.label ?? w.state} · {w.total} {w.total === 1 ? "cluster" : "clusters"}
-          </span>
-        </li>
+        <span
+          key={w.index}
+          className={`h-2.5 w-2.5 rounded-sm ${STATE_WORDS[w.state]?.className ?? "bg-line"}`}
+          title={`${w.name}: ${STATE_WORDS[w.state]?.label ?? w.state}`}
+        />
       ))}
-    </ol>
+    </p>
   );
 }
 
