@@ -12,6 +12,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   { file: "bulk.ts", flags: [] },
   // Planning a rollout over 10,000 clusters, saving it, and reading its page.
   { file: "rolloutPlan.ts", flags: [] },
+  // /metrics at 10,000 clusters, a tenth of them needing action.
+  { file: "metrics.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.
