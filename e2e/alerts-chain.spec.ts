@@ -6,16 +6,13 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { parse, stringify } from "yaml";
-import { ClusterClient } from "../server/kube/client";
-import { setBootImageSkewEnforcement } from "../server/kube/writers";
 import { Fleet } from "../server/simulator/cluster";
 import { startSimulator, type SimulatorServer } from "../server/simulator/http";
 import { kubeconfigFor } from "../server/simulator/kubeconfig";
 import { Reconciler, scaledClock } from "../server/simulator/reconciler";
-import { testFleetSpecs } from "../server/simulator/testing";
-import { simulatorCredentials } from "../server/testing/fleet";
+import { rawRequest, testFleetSpecs } from "../server/simulator/testing";
 import { freePort } from "./console";
-import { snap } from "./helpers";
+import { hydrated, snap } from "./helpers";
 import { call, createDeployment, type Deployment } from "./processes";
 
 /**
@@ -67,10 +64,17 @@ async function until<T>(what: string, check: () => Promise<T | undefined | null 
   }
 }
 
-const acknowledge = (manual: { mode: "RHCOSVersion"; rhcosVersion: string } | { mode: "OCPVersion"; ocpVersion: string }) =>
-  setBootImageSkewEnforcement(new ClusterClient(simulatorCredentials(sim, fleet.get(CLUSTER)!)), { mode: "Manual", manual }).then(() =>
-    reconciler.reconcile(fleet.get(CLUSTER)!),
-  );
+/** Writes MachineConfiguration spec.bootImageSkewEnforcement as an admin would (a merge patch through the cluster's API); the simulated MCO reacts. */
+async function acknowledge(manual: { mode: "RHCOSVersion"; rhcosVersion: string } | { mode: "OCPVersion"; ocpVersion: string }) {
+  const cluster = fleet.get(CLUSTER)!;
+  const patched = await rawRequest(sim, `/clusters/${CLUSTER}/apis/operator.openshift.io/v1/machineconfigurations/cluster`, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${cluster.spec.token}`, "content-type": "application/merge-patch+json" },
+    body: JSON.stringify({ spec: { bootImageSkewEnforcement: { mode: "Manual", manual: { ocpVersion: null, rhcosVersion: null, ...manual } } } }),
+  });
+  expect(patched.status, patched.body).toBe(200);
+  reconciler.reconcile(cluster);
+}
 
 const notifications = (status: "firing" | "resolved") =>
   received.flatMap((r) => r.alerts).filter((a) => a.status === status && a.labels.alertname === "FleetskewNextMinorBlockedByBootImageSkew");
@@ -206,10 +210,11 @@ test("a cluster drifting into a skew block raises the alert through Prometheus a
     `FleetskewNextMinorBlockedByBootImageSkew ${CLUSTER}`,
   );
   await page.goto(`${web}/login?next=/alerts`);
+  await hydrated(page);
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(deployment.adminPassword);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.goto(`${web}/alerts`);
+  await expect(page).toHaveURL(/\/alerts$/, { timeout: 30_000 });
   await expect(page.locator(`[data-alert="FleetskewNextMinorBlockedByBootImageSkew"][data-cluster="${CLUSTER}"]`)).toBeVisible();
   await expect(page.locator('[data-am-alert="FleetskewNextMinorBlockedByBootImageSkew"]')).toBeVisible();
   await snap(page, testInfo, "alerts-with-alertmanager");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ADMIN_PASSWORD, snap } from "./helpers";
+import { ADMIN_PASSWORD, hydrated, snap } from "./helpers";
 
 /**
  * The alert list on the embedded demo (no Prometheus, no Alertmanager configured): linked from the
@@ -9,6 +9,7 @@ import { ADMIN_PASSWORD, snap } from "./helpers";
 test("the demo fleet's alerts, linked from the fleet page, each with its runbook", async ({ page }, testInfo) => {
   const base = process.env.FLEETSKEW_E2E_EMBEDDED_URL!;
   await page.goto(`${base}/login`);
+  await hydrated(page);
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -18,8 +19,9 @@ test("the demo fleet's alerts, linked from the fleet page, each with its runbook
     await page.goto(`${base}/fleet`);
     await expect(page.getByTestId("fleet-alerts-link")).toContainText(/\d+ alerts? Fleetskew would raise/, { timeout: 1000 });
   }).toPass({ timeout: 60_000 });
+  await hydrated(page);
   await page.getByTestId("fleet-alerts-link").click();
-  await expect(page).toHaveURL(/\/alerts$/);
+  await expect(page).toHaveURL(/\/alerts$/, { timeout: 30_000 });
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
 
   const row = page.locator('[data-alert="FleetskewNextMinorBlockedByBootImageSkew"][data-cluster="prod-east-422"]');

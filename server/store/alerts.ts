@@ -28,13 +28,20 @@ export type ClusterAttention = {
 
 export async function listClustersNeedingAction(): Promise<ClusterAttention[]> {
   const rows = await queryText(
+    // The candidates come from three small indexed sets (partial indexes on signals and failures), so
+    // the query costs what the trouble costs, not what the fleet does.
     `WITH acks AS (
        SELECT "clusterId", count(*) AS n, EXTRACT(EPOCH FROM (${NOW} - min("requestedAt")))::float8 AS age
-         FROM "Acknowledgement" WHERE "status" = 'pending' GROUP BY "clusterId")
+         FROM "Acknowledgement" WHERE "status" = 'pending' GROUP BY "clusterId"),
+     candidates AS (
+       SELECT "clusterId" AS id FROM "ClusterState" WHERE "signals" IS NOT NULL
+       UNION SELECT "clusterId" FROM "SweepSchedule" WHERE "failures" > 0
+       UNION SELECT "clusterId" FROM acks)
      SELECT c."name", c."labels", h."name", m."clusterSet", s."signals",
             CASE WHEN ${OFFLINE} THEN 0 ELSE coalesce(l."failures", 0) END, c."lastContactStatus", c."lastContactError",
             to_char(c."lastContactAt", 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), coalesce(a.n, 0), coalesce(a.age, 0)
-       FROM "Cluster" c
+       FROM candidates k
+       JOIN "Cluster" c ON c."id" = k.id
        LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
        LEFT JOIN "SweepSchedule" l ON l."clusterId" = c."id"
        LEFT JOIN "Hub" h ON h."id" = c."hubId"
