@@ -85,7 +85,6 @@ async function main() {
     );
     await getPool().query("ANALYZE");
 
-    if (process.env.BENCH_METRICS_PROFILE) await import(process.env.BENCH_METRICS_PROFILE);
     const times: number[] = [];
     let text = "";
     for (let i = 0; i < SCRAPES; i++) {
