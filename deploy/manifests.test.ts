@@ -59,6 +59,7 @@ const SECRETS: Record<string, string[]> = {
   "overlays/openshift": [
     "fleetskew/admin-password",
     "fleetskew/database-url",
+    "fleetskew/metrics-token",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
@@ -68,6 +69,7 @@ const SECRETS: Record<string, string[]> = {
   "overlays/kubernetes": [
     "fleetskew/admin-password",
     "fleetskew/database-url",
+    "fleetskew/metrics-token",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
@@ -75,6 +77,7 @@ const SECRETS: Record<string, string[]> = {
   ],
   "examples/openshift-cloudnative-pg": [
     "fleetskew/admin-password",
+    "fleetskew/metrics-token",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
     "fleetskew-db-app/uri",
