@@ -34,10 +34,12 @@ function signalsOf(i: number) {
     offered: i % 2 === 0,
     message: MESSAGE,
   });
-  const pinned = i % 5 === 0 ? [0, 1].map((n) => ({ node: `worker-${n}`, set: "bundle-4-19-11-worker", error: "no space left on device" })) : [];
+  const pinned =
+    i % 5 === 0 ? [0, 1].map((n) => ({ node: `worker-${n}`, set: "bundle-4-19-11-worker", error: "no space left on device" })) : [];
   return {
     skewBlocks: [block("next-minor", "4.22.3"), ...(i % 10 === 0 ? [block("newest", "4.23.1")] : [])],
-    upgradeable: i % 2 === 0 ? { reason: "AdminAckRequired", message: "Kubernetes 1.36 removes several APIs", from: "ClusterVersion" } : null,
+    upgradeable:
+      i % 2 === 0 ? { reason: "AdminAckRequired", message: "Kubernetes 1.36 removes several APIs", from: "ClusterVersion" } : null,
     pinnedFailures: pinned,
     pinnedFailureCount: pinned.length,
   };
@@ -52,7 +54,11 @@ async function main() {
     await seedFleetRows(
       Array.from({ length: SIZE }, (_, i) => ({
         name: name(i),
-        labels: { environment: i % 10 ? "production" : "staging", "cluster.open-cluster-management.io/clusterset": `set-${i % 7}`, site: `s-${i % 40}` },
+        labels: {
+          environment: i % 10 ? "production" : "staging",
+          "cluster.open-cluster-management.io/clusterset": `set-${i % 7}`,
+          site: `s-${i % 40}`,
+        },
         platform: "AWS",
         version: "4.21.8",
         skewStatus: i % 10 === 0 ? "at-risk" : "ok",
@@ -72,7 +78,9 @@ async function main() {
       `INSERT INTO "SweepSchedule" ("clusterId", "failures", "lastError")
        SELECT "id", CASE WHEN "name" ~ '1$' AND substr("name", 7)::int % 50 = 1 THEN 4 ELSE 0 END, NULL FROM "Cluster"`,
     );
-    await getPool().query(`UPDATE "Cluster" SET "lastContactStatus" = 'unreachable' WHERE "id" IN (SELECT "clusterId" FROM "SweepSchedule" WHERE "failures" > 0)`);
+    await getPool().query(
+      `UPDATE "Cluster" SET "lastContactStatus" = 'unreachable' WHERE "id" IN (SELECT "clusterId" FROM "SweepSchedule" WHERE "failures" > 0)`,
+    );
     const user = await getPool().query<{ id: string }>(
       `INSERT INTO "User" ("id", "username", "role", "passwordHash", "updatedAt") VALUES (gen_random_uuid(), 'tech', 'technician', 'x', now()) RETURNING "id"`,
     );
@@ -116,12 +124,18 @@ async function main() {
     const p50 = percentile(times.slice(1), 50);
     const p95 = percentile(times.slice(1), 95);
     const load = (await import("node:os")).loadavg()[0]!;
-    console.log(`/metrics at ${SIZE.toLocaleString("en")} clusters, ${troubled.toLocaleString("en")} with signals (+ failing sweeps, pending acknowledgements):`);
-    console.log(`  size: ${fmt(bytes / 1024, 0)} KiB, ${series} series (${perCluster} per-cluster)  ${bytes <= TARGET.bytes ? "PASS" : "MISS"} (target ≤ 1 MB)`);
+    console.log(
+      `/metrics at ${SIZE.toLocaleString("en")} clusters, ${troubled.toLocaleString("en")} with signals (+ failing sweeps, pending acknowledgements):`,
+    );
+    console.log(
+      `  size: ${fmt(bytes / 1024, 0)} KiB, ${series} series (${perCluster} per-cluster)  ${bytes <= TARGET.bytes ? "PASS" : "MISS"} (target ≤ 1 MB)`,
+    );
     console.log(
       `  time per scrape (${SCRAPES - 1} scrapes after a first): p50 ${fmt(p50, 0)} ms, p95 ${fmt(p95, 0)} ms  ${p95 <= TARGET.p95Ms ? "PASS" : "MISS"} (target ≤ 200 ms)`,
     );
-    console.log(`  CPU of the console per scrape: p50 ${fmt(percentile(cpu.slice(1), 50), 0)} ms; Postgres execution of the fleet queries: ${explained.join(", ")}`);
+    console.log(
+      `  CPU of the console per scrape: p50 ${fmt(percentile(cpu.slice(1), 50), 0)} ms; Postgres execution of the fleet queries: ${explained.join(", ")}`,
+    );
     console.log(`  (load average ${fmt(load, 1)} on ${(await import("node:os")).cpus().length} cores while measuring)`);
   } finally {
     await closeDb();

@@ -54,7 +54,11 @@ function run(name: string, command: string, args: string[]) {
 }
 const logs = () => children.map((c) => `--- ${c.name}\n${c.output()}`).join("\n");
 
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs: number): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -70,7 +74,9 @@ async function acknowledge(manual: { mode: "RHCOSVersion"; rhcosVersion: string 
   const patched = await rawRequest(sim, `/clusters/${CLUSTER}/apis/operator.openshift.io/v1/machineconfigurations/cluster`, {
     method: "PATCH",
     headers: { authorization: `Bearer ${cluster.spec.token}`, "content-type": "application/merge-patch+json" },
-    body: JSON.stringify({ spec: { bootImageSkewEnforcement: { mode: "Manual", manual: { ocpVersion: null, rhcosVersion: null, ...manual } } } }),
+    body: JSON.stringify({
+      spec: { bootImageSkewEnforcement: { mode: "Manual", manual: { ocpVersion: null, rhcosVersion: null, ...manual } } },
+    }),
   });
   expect(patched.status, patched.body).toBe(200);
   reconciler.reconcile(cluster);
@@ -150,10 +156,14 @@ test.beforeAll(async () => {
     `--web.listen-address=127.0.0.1:${promPort}`,
   ]);
   process.env.FLEETSKEW_CHAIN_PROMETHEUS_URL = `http://127.0.0.1:${promPort}`;
-  await until("Prometheus and Alertmanager ready", async () => {
-    const ok = async (url: string) => (await fetch(url).catch(() => null))?.ok;
-    return (await ok(`http://127.0.0.1:${promPort}/-/ready`)) && (await ok(`http://127.0.0.1:${amPort}/-/ready`));
-  }, 30_000);
+  await until(
+    "Prometheus and Alertmanager ready",
+    async () => {
+      const ok = async (url: string) => (await fetch(url).catch(() => null))?.ok;
+      return (await ok(`http://127.0.0.1:${promPort}/-/ready`)) && (await ok(`http://127.0.0.1:${amPort}/-/ready`));
+    },
+    30_000,
+  );
 });
 
 test.afterAll(async () => {
@@ -165,22 +175,35 @@ test.afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-test("a cluster drifting into a skew block raises the alert through Prometheus and Alertmanager; fixed, it resolves", async ({ page }, testInfo) => {
+test("a cluster drifting into a skew block raises the alert through Prometheus and Alertmanager; fixed, it resolves", async ({
+  page,
+}, testInfo) => {
   const web = process.env.FLEETSKEW_CHAIN_WEB_URL!;
   const prometheus = process.env.FLEETSKEW_CHAIN_PROMETHEUS_URL!;
   const signIn = await call(`${web}/api/v1/session`, { json: { username: "admin", password: deployment.adminPassword } });
   expect(signIn.status).toBe(200);
   const cookie = signIn.cookie!;
   const kubeconfig = kubeconfigFor(fleet.list(), sim.url, sim.ca);
-  const created = await call(`${web}/api/v1/clusters`, { cookie, json: { name: CLUSTER, source: { type: "kubeconfig", kubeconfig, context: CLUSTER } } });
+  const created = await call(`${web}/api/v1/clusters`, {
+    cookie,
+    json: { name: CLUSTER, source: { type: "kubeconfig", kubeconfig, context: CLUSTER } },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
 
   // Prometheus scrapes with the token (a target that is up), and sees the cluster fine: no skew series.
-  await until("Prometheus scraping the console", async () => {
-    const targets = (await (await fetch(`${prometheus}/api/v1/targets`)).json()) as { data: { activeTargets: { health: string }[] } };
-    return targets.data.activeTargets[0]?.health === "up";
-  }, 30_000);
-  await until("the first sweep", async () => (await call(`${web}/api/v1/clusters/${CLUSTER}`, { cookie })).body?.cluster?.lastSeenAt, 30_000);
+  await until(
+    "Prometheus scraping the console",
+    async () => {
+      const targets = (await (await fetch(`${prometheus}/api/v1/targets`)).json()) as { data: { activeTargets: { health: string }[] } };
+      return targets.data.activeTargets[0]?.health === "up";
+    },
+    30_000,
+  );
+  await until(
+    "the first sweep",
+    async () => (await call(`${web}/api/v1/clusters/${CLUSTER}`, { cookie })).body?.cluster?.lastSeenAt,
+    30_000,
+  );
   expect((await call(`${web}/metrics`)).status).toBe(401);
   expect(notifications("firing")).toEqual([]);
 
@@ -202,10 +225,14 @@ test("a cluster drifting into a skew block raises the alert through Prometheus a
   expect(firing!.annotations.description).toContain("Upgradeable=False (ClusterBootImageSkewError)");
 
   // The console lists the same alert from its own database, and the Alertmanager's beside it.
-  const list = await until("the Alertmanager's alert in the console's list", async () => {
-    const answer = (await call(`${web}/api/v1/alerts`, { cookie })).body;
-    return answer?.alertmanager?.status === "ok" && answer.alertmanager.alerts.length > 0 && answer;
-  }, 30_000);
+  const list = await until(
+    "the Alertmanager's alert in the console's list",
+    async () => {
+      const answer = (await call(`${web}/api/v1/alerts`, { cookie })).body;
+      return answer?.alertmanager?.status === "ok" && answer.alertmanager.alerts.length > 0 && answer;
+    },
+    30_000,
+  );
   expect(list.alerts.map((a: { alert: string; cluster: string }) => `${a.alert} ${a.cluster}`)).toContain(
     `FleetskewNextMinorBlockedByBootImageSkew ${CLUSTER}`,
   );
@@ -221,6 +248,10 @@ test("a cluster drifting into a skew block raises the alert through Prometheus a
 
   // Fixed: acknowledged with the boot image the MachineSets now use; the alert resolves.
   await acknowledge({ mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" });
-  const [resolved] = await until("the resolved notification", () => notifications("resolved").length > 0 && notifications("resolved"), 60_000);
+  const [resolved] = await until(
+    "the resolved notification",
+    () => notifications("resolved").length > 0 && notifications("resolved"),
+    60_000,
+  );
   expect(resolved!.labels).toMatchObject({ alertname: "FleetskewNextMinorBlockedByBootImageSkew", cluster: CLUSTER });
 });

@@ -42,5 +42,7 @@ test("the demo fleet's alerts, linked from the fleet page, each with its runbook
   expect(answer.status()).toBe(200);
   const body = (await answer.json()) as { alerts: { alert: string; cluster: string | null }[]; alertmanager: { status: string } };
   expect(body.alertmanager).toEqual({ status: "not-configured" });
-  expect(body.alerts).toContainEqual(expect.objectContaining({ alert: "FleetskewNextMinorBlockedByBootImageSkew", cluster: "prod-east-422" }));
+  expect(body.alerts).toContainEqual(
+    expect.objectContaining({ alert: "FleetskewNextMinorBlockedByBootImageSkew", cluster: "prod-east-422" }),
+  );
 });

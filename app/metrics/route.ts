@@ -14,7 +14,9 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 export async function GET(request: Request): Promise<Response> {
   const decision = await decideScrape(request, appConfig().metricsToken);
   if (decision === "unauthenticated")
-    return text(401, "present the bearer token in FLEETSKEW_METRICS_TOKEN, or sign in as an admin\n", { "www-authenticate": 'Bearer realm="fleetskew-metrics"' });
+    return text(401, "present the bearer token in FLEETSKEW_METRICS_TOKEN, or sign in as an admin\n", {
+      "www-authenticate": 'Bearer realm="fleetskew-metrics"',
+    });
   if (decision === "forbidden") return text(403, "this token or role may not read /metrics\n");
   const body = await metricsOrUnavailable();
   if (body === null) return text(503, "database unavailable\n");

@@ -126,13 +126,17 @@ function AlertmanagerPart({ state }: { state: AlertmanagerState }) {
     return (
       <Section title="Alertmanager">
         <Alert tone="error">
-          The Alertmanager at <code>{state.url}</code> could not be read: {state.error}. Fleetskew&apos;s own list above does not depend on it.
+          The Alertmanager at <code>{state.url}</code> could not be read: {state.error}. Fleetskew&apos;s own list above does not depend on
+          it.
         </Alert>
       </Section>
     );
   return (
     <>
-      <Section title="Active in Alertmanager" description={`${state.url}: Fleetskew's alerts and the OpenShift upgrade alerts beside them.`}>
+      <Section
+        title="Active in Alertmanager"
+        description={`${state.url}: Fleetskew's alerts and the OpenShift upgrade alerts beside them.`}
+      >
         <AlertmanagerAlerts alerts={state.alerts} />
       </Section>
       <Section title="Silences" description={state.truncated ? "The first ones only." : undefined}>

@@ -24,7 +24,8 @@ const rulesOf = (file: string) => load(file).spec.groups.flatMap((g) => g.rules)
 
 function promtool(): string {
   const found = spawnSync("sh", ["-c", "command -v promtool"], { encoding: "utf8" }).stdout.trim();
-  if (!found) throw new Error("promtool is not installed: apt-get install -y prometheus (Debian's package; .ci/run installs it when missing)");
+  if (!found)
+    throw new Error("promtool is not installed: apt-get install -y prometheus (Debian's package; .ci/run installs it when missing)");
   return found;
 }
 
@@ -79,7 +80,9 @@ it("the catalog lists exactly the alerts deploy/monitoring/ defines", () => {
 });
 
 it("servicemonitor.yaml: a valid Service, ServiceMonitor (bearer token from Secret fleetskew key metrics-token) and NetworkPolicy", async () => {
-  const docs = parseAllDocuments(readFileSync(path.join(dir, "servicemonitor.yaml"), "utf8")).map((d) => d.toJS() as Record<string, unknown>);
+  const docs = parseAllDocuments(readFileSync(path.join(dir, "servicemonitor.yaml"), "utf8")).map(
+    (d) => d.toJS() as Record<string, unknown>,
+  );
   expect(docs.map((d) => d.kind)).toEqual(["Service", "ServiceMonitor", "NetworkPolicy"]);
   for (const d of docs) expect(await schemaProblems(d), String(d.kind)).toEqual([]);
   const endpoint = (docs[1] as { spec: { endpoints: { path: string; bearerTokenSecret: unknown }[] } }).spec.endpoints[0]!;

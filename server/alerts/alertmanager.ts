@@ -25,7 +25,8 @@ export const OPENSHIFT_ALERTS = new Set([
   "MCDRebootError",
   "MCDPivotError",
 ]);
-const shown = (labels: Record<string, string>) => (labels.alertname ?? "").startsWith("Fleetskew") || OPENSHIFT_ALERTS.has(labels.alertname ?? "");
+const shown = (labels: Record<string, string>) =>
+  (labels.alertname ?? "").startsWith("Fleetskew") || OPENSHIFT_ALERTS.has(labels.alertname ?? "");
 
 type Gettable = {
   fingerprint?: unknown;

@@ -46,8 +46,14 @@ describe("fleet alerts from the store", () => {
   it("prod-east-422 (blocked by its own MCO at 4.22.3): a skew block at the next minor and Upgradeable=False, labelled", async () => {
     const text = await metricsText();
     const blocked = series(text, "fleetskew_cluster_boot_image_skew_blocked");
-    expect(blocked).toContainEqual(expect.stringMatching(/cluster="prod-east-422",hub="",cluster_set="",environment="",target_kind="next-minor",target="4\.23",stage="now",source="cluster",offered="false"\} 1$/));
-    expect(series(text, "fleetskew_cluster_not_upgradeable")).toContainEqual(expect.stringMatching(/cluster="prod-east-422".*reason="[A-Za-z]+".*\} 1$/));
+    expect(blocked).toContainEqual(
+      expect.stringMatching(
+        /cluster="prod-east-422",hub="",cluster_set="",environment="",target_kind="next-minor",target="4\.23",stage="now",source="cluster",offered="false"\} 1$/,
+      ),
+    );
+    expect(series(text, "fleetskew_cluster_not_upgradeable")).toContainEqual(
+      expect.stringMatching(/cluster="prod-east-422".*reason="[A-Za-z]+".*\} 1$/),
+    );
     const alerts = await currentFleetAlerts();
     const skew = alerts.find((a) => a.alert === "FleetskewNextMinorBlockedByBootImageSkew" && a.cluster === "prod-east-422")!;
     expect(skew).toMatchObject({ severity: "warning", labels: { cluster: "prod-east-422", target: "4.23", stage: "now" } });
@@ -71,7 +77,9 @@ describe("fleet alerts from the store", () => {
   it("a cluster that fails three sweeps is unreachable; fixed, its series goes", async () => {
     fleet.setFaults("legacy", { timeout: true });
     for (let i = 0; i < 3; i++) await sweep();
-    expect(series(await metricsText(), "fleetskew_cluster_failed_sweeps")).toContainEqual(expect.stringMatching(/cluster="legacy".*\} [3-9]$/));
+    expect(series(await metricsText(), "fleetskew_cluster_failed_sweeps")).toContainEqual(
+      expect.stringMatching(/cluster="legacy".*\} [3-9]$/),
+    );
     expect((await currentFleetAlerts()).some((a) => a.alert === "FleetskewClusterUnreachable" && a.cluster === "legacy")).toBe(true);
     fleet.setFaults("legacy", undefined);
     await sweep();
@@ -145,7 +153,15 @@ describe("reading an Alertmanager", () => {
       { fingerprint: "f2", labels: { alertname: "KubePodCrashLooping" }, annotations: {}, startsAt: "", status: { state: "active" } },
     ],
     "/api/v2/silences": [
-      { id: "s1", matchers: [{ name: "cluster", value: "prod-east-422", isRegex: false, isEqual: true }], createdBy: "ops", comment: "window", startsAt: "", endsAt: "2026-11-27T00:00:00Z", status: { state: "active" } },
+      {
+        id: "s1",
+        matchers: [{ name: "cluster", value: "prod-east-422", isRegex: false, isEqual: true }],
+        createdBy: "ops",
+        comment: "window",
+        startsAt: "",
+        endsAt: "2026-11-27T00:00:00Z",
+        status: { state: "active" },
+      },
       { id: "s0", matchers: [], createdBy: "ops", comment: "old", startsAt: "", endsAt: "", status: { state: "expired" } },
     ],
   };

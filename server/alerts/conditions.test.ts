@@ -24,7 +24,17 @@ describe("evaluateFleetAlerts: the rules' conditions on the store's figures", ()
       clusters: [
         cluster({
           signals: {
-            skewBlocks: [{ targetKind: "next-minor", target: "4.22", stage: "after-update", at: "4.22", source: "predicted", offered: false, message: "below" }],
+            skewBlocks: [
+              {
+                targetKind: "next-minor",
+                target: "4.22",
+                stage: "after-update",
+                at: "4.22",
+                source: "predicted",
+                offered: false,
+                message: "below",
+              },
+            ],
             upgradeable: { reason: "AdminAckRequired", message: "ack", from: "ClusterVersion" },
             pinnedFailures: [],
             pinnedFailureCount: 0,

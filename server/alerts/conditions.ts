@@ -1,13 +1,6 @@
 import type { SkewBlockSignal } from "../domain/alertSignals";
 import type { ClusterAttention, RolloutAttention } from "../store/alerts";
-import {
-  ACKNOWLEDGEMENT_WAIT_SECONDS,
-  alertNamed,
-  COLLECTOR_LAG_SECONDS,
-  runbookUrl,
-  UNREACHABLE_SWEEPS,
-  type Severity,
-} from "./catalog";
+import { ACKNOWLEDGEMENT_WAIT_SECONDS, alertNamed, COLLECTOR_LAG_SECONDS, runbookUrl, UNREACHABLE_SWEEPS, type Severity } from "./catalog";
 
 /**
  * The alerts Fleetskew's rules would raise, evaluated from the store with the rules' conditions
@@ -45,7 +38,15 @@ const STAGE_WORDS: Record<SkewBlockSignal["stage"], (b: SkewBlockSignal) => stri
 
 function make(name: string, cluster: string | null, labels: Record<string, string>, summary: string, description: string): FleetAlert {
   const def = alertNamed(name);
-  return { alert: name, severity: def.severity, cluster, labels: { alertname: name, severity: def.severity, ...labels }, summary, description, runbookUrl: runbookUrl(name) };
+  return {
+    alert: name,
+    severity: def.severity,
+    cluster,
+    labels: { alertname: name, severity: def.severity, ...labels },
+    summary,
+    description,
+    runbookUrl: runbookUrl(name),
+  };
 }
 
 function skewAlerts(c: ClusterAttention, labels: Record<string, string>): FleetAlert[] {
@@ -138,7 +139,11 @@ function rolloutAlerts(r: RolloutAttention): FleetAlert[] {
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 /** Every alert the rules would raise now, most severe first, then by alert and cluster. */
-export function evaluateFleetAlerts(input: { clusters: ClusterAttention[]; rollouts: RolloutAttention[]; sweepLagSeconds: number }): FleetAlert[] {
+export function evaluateFleetAlerts(input: {
+  clusters: ClusterAttention[];
+  rollouts: RolloutAttention[];
+  sweepLagSeconds: number;
+}): FleetAlert[] {
   const out = [...input.clusters.flatMap(clusterAlerts), ...input.rollouts.flatMap(rolloutAlerts)];
   if (input.sweepLagSeconds > COLLECTOR_LAG_SECONDS)
     out.push(
@@ -152,6 +157,8 @@ export function evaluateFleetAlerts(input: { clusters: ClusterAttention[]; rollo
     );
   return out.sort(
     (a, b) =>
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.alert.localeCompare(b.alert) || (a.cluster ?? "").localeCompare(b.cluster ?? ""),
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      a.alert.localeCompare(b.alert) ||
+      (a.cluster ?? "").localeCompare(b.cluster ?? ""),
   );
 }

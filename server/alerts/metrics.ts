@@ -34,7 +34,14 @@ function perCluster(
   });
 }
 
-const SIGNALS = ["boot_image_skew_next_minor", "boot_image_skew_newest", "not_upgradeable", "pinned_images_failed", "failed_sweeps", "acknowledgement_pending"];
+const SIGNALS = [
+  "boot_image_skew_next_minor",
+  "boot_image_skew_newest",
+  "not_upgradeable",
+  "pinned_images_failed",
+  "failed_sweeps",
+  "acknowledgement_pending",
+];
 
 function signalsOf(c: ClusterAttention): string[] {
   const s = c.signals;
@@ -65,7 +72,11 @@ function clusterSeries(registry: Registry, read: Read) {
   perCluster(
     registry,
     read,
-    { name: "fleetskew_cluster_not_upgradeable", help: "1 while the cluster reports Upgradeable=False, with its reason.", labels: ["reason", "from"] },
+    {
+      name: "fleetskew_cluster_not_upgradeable",
+      help: "1 while the cluster reports Upgradeable=False, with its reason.",
+      labels: ["reason", "from"],
+    },
     (c, set) => {
       const u = c.signals?.upgradeable;
       if (u) set({ reason: u.reason, from: u.from }, 1);
@@ -94,7 +105,10 @@ function clusterSeries(registry: Registry, read: Read) {
   perCluster(
     registry,
     read,
-    { name: "fleetskew_cluster_acknowledgement_pending_seconds", help: "How long the cluster's oldest pending boot-image acknowledgement has waited." },
+    {
+      name: "fleetskew_cluster_acknowledgement_pending_seconds",
+      help: "How long the cluster's oldest pending boot-image acknowledgement has waited.",
+    },
     (c, set) => {
       if (c.pendingAcknowledgements > 0) set({}, c.oldestPendingSeconds);
     },
@@ -117,7 +131,8 @@ function rolloutSeries(registry: Registry, read: Read) {
     labelNames: ["rollout", "kind"],
     registers: [registry],
     async collect() {
-      for (const r of (await read()).rollouts) if (r.failedClusters > 0) this.set({ rollout: String(r.number), kind: r.kind }, r.failedClusters);
+      for (const r of (await read()).rollouts)
+        if (r.failedClusters > 0) this.set({ rollout: String(r.number), kind: r.kind }, r.failedClusters);
     },
   });
 }

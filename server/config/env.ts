@@ -88,7 +88,10 @@ const EnvSchema = z.object({
   FLEETSKEW_ALERTMANAGER_URL: z
     .string()
     .trim()
-    .refine((v) => URL.canParse(v) && ["http:", "https:"].includes(new URL(v).protocol), "must be an http(s) URL, e.g. http://alertmanager:9093")
+    .refine(
+      (v) => URL.canParse(v) && ["http:", "https:"].includes(new URL(v).protocol),
+      "must be an http(s) URL, e.g. http://alertmanager:9093",
+    )
     .optional(),
 });
 

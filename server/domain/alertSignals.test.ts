@@ -10,7 +10,10 @@ describe("clusterSignals: what needs action about one cluster", () => {
 
   it("prod-east at 4.21 whose channel offers 4.22.3: the next minor update goes, then the 4.22 MCO blocks (predicted)", () => {
     const s = prodEast();
-    s.version = versionFacts([...history("4.21.8", "4.20.12"), ...s.version!.history], { availableUpdates: ["4.22.3"], channel: "stable-4.22" });
+    s.version = versionFacts([...history("4.21.8", "4.20.12"), ...s.version!.history], {
+      availableUpdates: ["4.22.3"],
+      channel: "stable-4.22",
+    });
     const signals = clusterSignals(s)!;
     expect(signals.skewBlocks).toEqual([
       expect.objectContaining({ targetKind: "next-minor", target: "4.22.3", stage: "after-update", source: "predicted", offered: true }),
@@ -34,16 +37,30 @@ describe("clusterSignals: what needs action about one cluster", () => {
 
   it("prod-east-422 blocked by its own status: the next minor is blocked now, and Upgradeable=False is reported with its reason", () => {
     const signals = clusterSignals(prodEast422())!;
-    expect(signals.skewBlocks[0]).toMatchObject({ targetKind: "next-minor", target: "4.23", stage: "now", source: "cluster", offered: false });
+    expect(signals.skewBlocks[0]).toMatchObject({
+      targetKind: "next-minor",
+      target: "4.23",
+      stage: "now",
+      source: "cluster",
+      offered: false,
+    });
     expect(signals.upgradeable).toMatchObject({ reason: "ClusterBootImageSkewError", from: "ClusterVersion" });
   });
 
   it("a failed pre-load names the node and set; a prefetch timeout (a retry) does not count", () => {
     const s = healthyCluster({
       nodes: [
-        node("w1", "worker", [{ set: "bundle-4-19-11", desiredGeneration: 2, currentGeneration: 1, lastFailedGeneration: 2, error: "no space left on device" }]),
+        node("w1", "worker", [
+          { set: "bundle-4-19-11", desiredGeneration: 2, currentGeneration: 1, lastFailedGeneration: 2, error: "no space left on device" },
+        ]),
         node("w2", "worker", [
-          { set: "bundle-4-19-11", desiredGeneration: 2, currentGeneration: 1, lastFailedGeneration: 2, error: "requeue: prefetching images incomplete after timeout: 2m0s" },
+          {
+            set: "bundle-4-19-11",
+            desiredGeneration: 2,
+            currentGeneration: 1,
+            lastFailedGeneration: 2,
+            error: "requeue: prefetching images incomplete after timeout: 2m0s",
+          },
         ]),
       ],
     });
@@ -55,7 +72,11 @@ describe("clusterSignals: what needs action about one cluster", () => {
   it("an admin gate: Upgradeable=False with the CVO's reason", () => {
     const s = healthyCluster();
     s.version!.conditions.push(cond("Upgradeable", "False", "AdminAckRequired", "Kubernetes 1.33 removes APIs"));
-    expect(clusterSignals(s)!.upgradeable).toEqual({ reason: "AdminAckRequired", message: "Kubernetes 1.33 removes APIs", from: "ClusterVersion" });
+    expect(clusterSignals(s)!.upgradeable).toEqual({
+      reason: "AdminAckRequired",
+      message: "Kubernetes 1.33 removes APIs",
+      from: "ClusterVersion",
+    });
   });
 
   it("newestOffered takes the highest of available and conditional updates", () => {

@@ -35,7 +35,11 @@ export default async function FleetPage({ searchParams }: { searchParams: Search
         title="Fleet"
         description="Boot-image skew and upgrade readiness of every registered cluster, as of the collector's latest sweep."
         actions={
-          <Link href="/alerts" className="rounded-md border border-line px-3 py-1.5 text-sm hover:bg-canvas" data-testid="fleet-alerts-link">
+          <Link
+            href="/alerts"
+            className="rounded-md border border-line px-3 py-1.5 text-sm hover:bg-canvas"
+            data-testid="fleet-alerts-link"
+          >
             {alerts.length ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"} Fleetskew would raise` : "No alerts"} →
           </Link>
         }
