@@ -17,6 +17,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   // The rollout page at 10,000 clusters in Chromium (needs the build and Chromium).
   { file: "rolloutPage.ts", flags: [] },
   { file: "rolloutPage.ts", flags: [], env: { BENCH_ROLLOUT_PAGE_WAVE: "250" } },
+  // /metrics at 10,000 clusters, a tenth of them needing action.
+  { file: "metrics.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.

@@ -60,6 +60,7 @@ const SECRETS: Record<string, string[]> = {
   "overlays/openshift": [
     "fleetskew/admin-password",
     "fleetskew/database-url",
+    "fleetskew/metrics-token",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
@@ -69,6 +70,7 @@ const SECRETS: Record<string, string[]> = {
   "overlays/kubernetes": [
     "fleetskew/admin-password",
     "fleetskew/database-url",
+    "fleetskew/metrics-token",
     "fleetskew/migration-database-url",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
@@ -76,6 +78,7 @@ const SECRETS: Record<string, string[]> = {
   ],
   "examples/openshift-cloudnative-pg": [
     "fleetskew/admin-password",
+    "fleetskew/metrics-token",
     "fleetskew/secret-key",
     "fleetskew/secret-keys-old",
     "fleetskew-db-app/uri",

@@ -3,7 +3,7 @@
  *
  * Kubernetes kinds are checked with the `kubernetes-models` validators (generated from the
  * Kubernetes OpenAPI schema) and CloudNativePG's Cluster with `@kubernetes-models/cloudnative-pg`
- * (generated from the operator's CRDs), the Prometheus Operator's PrometheusRule with
+ * (generated from the operator's CRDs), the Prometheus Operator's PrometheusRule and ServiceMonitor with
  * `@kubernetes-models/prometheus-operator` (generated from its CRDs). No npm package models OpenShift's Route, so its schema is
  * written below from openshift/api, route/v1/types.go (Route, RouteSpec, RouteTargetReference,
  * RoutePort, TLSConfig and their kubebuilder validation markers).
@@ -36,6 +36,8 @@ const MODELS: Record<string, Loader> = {
   "postgresql.cnpg.io/v1/Cluster": async () => (await import("@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1")).Cluster,
   "monitoring.coreos.com/v1/PrometheusRule": async () =>
     (await import("@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule")).PrometheusRule,
+  "monitoring.coreos.com/v1/ServiceMonitor": async () =>
+    (await import("@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor")).ServiceMonitor,
 };
 const objectMeta: Loader = async () => (await import("@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta")).ObjectMeta;
 

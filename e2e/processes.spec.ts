@@ -254,7 +254,8 @@ test("two web processes and two collectors share one database: sessions, sweeps,
   );
 
   // The background jobs ran, each in one process at a time; /metrics labels processes by role.
-  const metrics = await call(`${web2.url}/metrics`);
+  // No FLEETSKEW_METRICS_TOKEN here: an admin's session reads /metrics.
+  const metrics = await call(`${web2.url}/metrics`, { cookie });
   expect(metrics.status).toBe(200);
   expect(metrics.body).toMatch(/^fleetskew_processes\{role="web"\} 2$/m);
   const rss = [...(metrics.body as string).matchAll(/^fleetskew_process_resident_memory_bytes\{[^}]*role="(\w+)"[^}]*\} (\d+)$/gm)];

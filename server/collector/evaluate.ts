@@ -1,3 +1,4 @@
+import { clusterSignals } from "../domain/alertSignals";
 import type { BootImageCatalog } from "../domain/bootImages";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import { blockingCauses, defaultTarget, evaluateReadiness, type Readiness } from "../domain/readiness";
@@ -57,6 +58,7 @@ export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEnt
       readinessStatus: readiness?.status ?? "unknown",
       readinessBlocker: firstBlocker?.title ?? null,
       registryLess: Boolean(snapshot.internalReleaseImage),
+      signals: clusterSignals(snapshot, limits),
     },
   };
 }

@@ -84,6 +84,15 @@ const EnvSchema = z.object({
   FLEETSKEW_HUB_RESYNC_SECONDS: z.coerce.number().int().min(5, "must be at least 5").max(86_400, "must be at most 86400").default(300),
   FLEETSKEW_DEMO_HUB: z.enum(["0", "1"], { error: "must be 1 or 0" }).default("0"),
   FLEETSKEW_WEB_SWEEPS: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
+  FLEETSKEW_METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters (make one with: openssl rand -hex 32)").optional(),
+  FLEETSKEW_ALERTMANAGER_URL: z
+    .string()
+    .trim()
+    .refine(
+      (v) => URL.canParse(v) && ["http:", "https:"].includes(new URL(v).protocol),
+      "must be an http(s) URL, e.g. http://alertmanager:9093",
+    )
+    .optional(),
 });
 
 export type AppConfig = {
@@ -128,6 +137,10 @@ export type AppConfig = {
   oidc: OidcConfig | null;
   /** OpenShift's oauth-proxy in front (FLEETSKEW_AUTH_PROXY*): whose identity headers are trusted. */
   authProxy: AuthProxyConfig | null;
+  /** The bearer token a Prometheus presents to /metrics; unset: only signed-in admins may read it. */
+  metricsToken: string | undefined;
+  /** An Alertmanager whose active alerts and silences the alert list shows (its v2 API). */
+  alertmanagerUrl: string | undefined;
 };
 
 /** Reads and validates the environment. Throws ConfigError naming the variable at fault. */
@@ -184,6 +197,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     webSweeps: e.FLEETSKEW_WEB_SWEEPS !== "0" && e.FLEETSKEW_WEB_SWEEPS !== "false",
     hubResyncMs: e.FLEETSKEW_HUB_RESYNC_SECONDS * 1000,
     demoHub: e.FLEETSKEW_DEMO_HUB === "1",
+    metricsToken: e.FLEETSKEW_METRICS_TOKEN,
+    alertmanagerUrl: e.FLEETSKEW_ALERTMANAGER_URL?.replace(/\/+$/, ""),
     ...sso,
   };
 }

@@ -11,7 +11,7 @@ import type {
 import { registryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
-import { compareVersionTexts, minorOf } from "../domain/versions";
+import { compareVersionTexts } from "../domain/versions";
 import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
@@ -39,32 +39,6 @@ export async function skewLimits(): Promise<SkewLimitEntry[]> {
 
 /** The fleet summary with the time it was made (the API leaves the time out, so that an unchanged fleet keeps its ETag). */
 export type FleetSummary = FleetSummaryAnswer & { generatedAt: string };
-
-/** The summary of rows already read (metrics read the cached list; the fleet page reads aggregates). */
-export function summarize(rows: FleetCluster[]): FleetSummary {
-  const count = (key: (r: FleetCluster) => string) =>
-    rows.reduce<Record<string, number>>((acc, r) => ((acc[key(r)] = (acc[key(r)] ?? 0) + 1), acc), {});
-  const blockers = count((r) => r.readinessBlocker ?? "");
-  delete blockers[""];
-  const top = Object.entries(blockers)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 20)
-    .map(([title, clusters]) => ({ title, clusters }));
-  return {
-    clusters: rows.length,
-    bySkew: count((r) => r.skewStatus),
-    byReadiness: count((r) => r.readinessStatus),
-    byPlatform: count((r) => r.platform ?? "unknown"),
-    byMode: count((r) => r.enforcementMode ?? "unknown"),
-    versions: versionsOf(count((r) => minorOf(r.version) ?? "unknown")),
-    stale: rows.filter((r) => r.stale).length,
-    offline: rows.filter((r) => r.offline).length,
-    registryLess: rows.filter((r) => r.registryLess).length,
-    mostCommonBlocker: top[0] ?? null,
-    blockers: top,
-    generatedAt: new Date().toISOString(),
-  };
-}
 
 /** Counts from SQL aggregates: cheap enough for every open fleet page to poll. */
 export async function fleetSummary(): Promise<FleetSummary> {

@@ -1,12 +1,15 @@
 import { Counter, Gauge, Registry, Summary } from "prom-client";
 import { listWorkerStats, scheduleSummary } from "../store/sweeps";
 import { attentionFigures, listJobs, listProcesses } from "../store/processes";
-import { listFleet, summarize } from "./fleet";
+import { staleBefore } from "./fleetList";
 import { isDatabaseUnavailable } from "../store/errors";
+import { fleetCounts, listClustersNeedingAction, listRolloutsNeedingAction } from "../store/alerts";
+import { attentionMetrics } from "../alerts/metrics";
 
 /**
- * Prometheus exposition (prom-client, text format 0.0.4) of fleet and collector figures. Aggregates
- * only: no cluster names, no secrets. Any web replica answers for the whole deployment, from the
+ * Prometheus exposition (prom-client, text format 0.0.4) of fleet and collector figures: aggregates,
+ * and per-cluster series only for clusters that need action (names and labels, never secrets;
+ * server/alerts/metrics.ts). Scrapers present a token or an admin's session (app/metrics/route.ts). Any web replica answers for the whole deployment, from the
  * database: fleet-wide series are the same on every replica; per-process series carry `process` (the
  * process's name, `<role>:<host>:<pid>:<random>`) and `role` (web or collector). docs/operations.md.
  *
@@ -28,15 +31,18 @@ const seconds = (d: Date | null) => (d ? d.getTime() / 1000 : 0);
 
 /** What one scrape reads from the database. */
 async function readFigures() {
-  const [rows, workers, schedule, processes, jobs, attention] = await Promise.all([
-    listFleet(),
+  // The fleet's counts come from one grouped query, not from 10,000 rows read into memory.
+  const [fleet, workers, schedule, processes, jobs, attention, needing, rollouts] = await Promise.all([
+    fleetCounts(staleBefore()),
     listWorkerStats(),
     scheduleSummary(),
     listProcesses(PROCESS_SEEN_MS),
     listJobs(),
     attentionFigures(),
+    listClustersNeedingAction(),
+    listRolloutsNeedingAction(),
   ]);
-  return { fleet: summarize(rows), workers, schedule, processes, jobs, attention };
+  return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts } };
 }
 type Figures = Awaited<ReturnType<typeof readFigures>>;
 type Read = () => Promise<Figures>;
@@ -206,6 +212,7 @@ export async function metricsText(): Promise<string> {
   acknowledgementMetrics(registry, read);
   processMetrics(registry, read);
   backgroundJobMetrics(registry, read);
+  attentionMetrics(registry, async () => (await read()).needing);
   return registry.metrics();
 }
 

@@ -3,6 +3,7 @@
  * from this list, and a test checks it against the route files under app/api (both ways).
  */
 import { acknowledgementEndpoints } from "../acknowledgements/contract";
+import { alertEndpoints } from "../alerts/contract";
 import { auditEndpoints } from "../audit/contract";
 import { sessionEndpoints, signInSettingsEndpoints, userEndpoints } from "../auth/contract";
 import { bundleEndpoints } from "../bundles/contract";
@@ -27,6 +28,7 @@ const groups: Record<string, Record<string, Endpoint>> = {
   hubEndpoints,
   acknowledgementEndpoints,
   bundleEndpoints,
+  alertEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));

@@ -213,14 +213,17 @@ describe("deploy/monitoring/prometheusrule.yaml", () => {
     for (const alert of alerts) expect(docs, alert).toContain(alert);
   });
 
-  it("names only metrics that /metrics exports", async () => {
+  it("names only metrics that /metrics exports (fleet-alerts.yaml too)", async () => {
     const exported = new Set([...(await metricsText()).matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+    const fleet = parse(readFileSync(path.join(root, "deploy/monitoring/fleet-alerts.yaml"), "utf8")) as typeof rule;
     const named = new Set(
-      rule.spec.groups.flatMap((g) => g.rules.flatMap((r) => [...r.expr.matchAll(/\bfleetskew_[a-z_]+/g)].map((m) => m[0]))),
+      [...rule.spec.groups, ...fleet.spec.groups].flatMap((g) =>
+        g.rules.flatMap((r) => [...r.expr.matchAll(/\bfleetskew_[a-z_]+/g)].map((m) => m[0])),
+      ),
     );
     // Also metrics named in annotations' queries.
     for (const m of file.matchAll(/query "[^"]*?\b(fleetskew_[a-z_]+)/g)) named.add(m[1]!);
-    expect(named.size).toBeGreaterThan(5);
+    expect(named.size).toBeGreaterThan(12);
     for (const name of named) expect(exported, `${name} is not exported by /metrics`).toContain(name);
   });
 });

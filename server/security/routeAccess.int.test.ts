@@ -17,7 +17,7 @@ type Rule = "public" | "any" | readonly Role[];
 
 const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/health/route.ts": { GET: "public" },
-  "app/metrics/route.ts": { GET: "public" },
+  "app/metrics/route.ts": { GET: ["admin"] },
   "app/api/v1/session/route.ts": { POST: "public", GET: "any", DELETE: "any" },
   "app/api/v1/session/oidc/route.ts": { GET: "public" },
   "app/api/v1/session/oidc/callback/route.ts": { GET: "public" },
@@ -42,6 +42,7 @@ const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/v1/clusters/[name]/rollouts/route.ts": { GET: "any" },
   "app/api/v1/clusters/import/route.ts": { POST: ["admin"] },
   "app/api/v1/connection-tests/route.ts": { POST: ["admin"] },
+  "app/api/v1/alerts/route.ts": { GET: "any" },
   "app/api/v1/fleet/readiness/route.ts": { GET: "any" },
   "app/api/v1/fleet/summary/route.ts": { GET: "any" },
   "app/api/v1/fleet/clusters.csv/route.ts": { GET: "any" },

@@ -1,7 +1,8 @@
 import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus } from "../domain/readiness";
 import { getDb } from "./db";
-import type { Prisma } from "./generated/prisma/client";
+import type { ClusterSignals } from "../domain/alertSignals";
+import { Prisma } from "./generated/prisma/client";
 import type { ContactStatus } from "./clusters";
 
 /**
@@ -24,6 +25,8 @@ export type StateSummary = {
   readinessBlocker: string | null;
   /** Installed without a registry: the snapshot has an InternalReleaseImage. */
   registryLess: boolean;
+  /** What needs action (alerts); null for a healthy cluster. */
+  signals: ClusterSignals | null;
 };
 
 export type SweepSuccess = {
@@ -47,6 +50,12 @@ export type SweepOutcome = "written" | "unchanged" | "lease-lost";
 
 const SNAPSHOT_KEY = "_snapshot";
 const factKey = (f: { fact: string; key: string }) => `${f.fact}/${f.key}`;
+
+/** The summary as columns: a JSON column is cleared with DbNull, not null. */
+const stateColumns = (summary: StateSummary) => ({
+  ...summary,
+  signals: summary.signals ? (summary.signals as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+});
 
 /** What one read of a cluster (a sweep or an offline capture) adds to its state and history. */
 export type Observation = Pick<SweepSuccess, "clusterId" | "at" | "snapshot" | "snapshotHash" | "facts" | "summary" | "backfill">;
@@ -93,7 +102,7 @@ export async function writeObservation(tx: Prisma.TransactionClient, input: Obse
         factHashes: hashes,
         observedAt: input.at,
         lastSeenAt: input.at,
-        ...input.summary,
+        ...stateColumns(input.summary),
       },
     });
   } else if (changed || rows.length) {
@@ -104,7 +113,7 @@ export async function writeObservation(tx: Prisma.TransactionClient, input: Obse
         factHashes: hashes,
         observedAt: input.at,
         lastSeenAt: input.at,
-        ...input.summary,
+        ...stateColumns(input.summary),
       },
     });
   } else {
@@ -231,9 +240,10 @@ export type StoredState = StateSummary & { snapshot: unknown; observedAt: string
 export async function findClusterState(clusterId: string): Promise<StoredState | null> {
   const row = await getDb().clusterState.findUnique({ where: { clusterId }, omit: { factHashes: true } });
   if (!row) return null;
-  const { clusterId: _id, observedAt, lastSeenAt, skewStatus, readinessStatus, ...rest } = row;
+  const { clusterId: _id, observedAt, lastSeenAt, skewStatus, readinessStatus, signals, ...rest } = row;
   return {
     ...rest,
+    signals: signals as ClusterSignals | null,
     // Written from StateSummary only (recordSweep, recordOfflineCapture).
     skewStatus: skewStatus as SkewStatus,
     readinessStatus: readinessStatus as CheckStatus,

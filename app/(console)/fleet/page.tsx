@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { FleetView } from "@/components/fleet/FleetView";
 import { FLEET_WINDOW, paramsOfView, viewFromParams } from "@/components/fleet/fleetUrl";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
+import { currentFleetAlerts } from "@/server/alerts/alertList";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 import { fleetSummary } from "@/server/fleet/fleet";
@@ -21,16 +23,26 @@ export default async function FleetPage({ searchParams }: { searchParams: Search
   const view = viewFromParams({ get: (name) => (typeof raw[name] === "string" ? (raw[name] as string) : null) });
   const query = paramsOfView(view).toString();
   const parsed = FleetListQuerySchema.safeParse({ ...Object.fromEntries(new URLSearchParams(query)), limit: String(FLEET_WINDOW) });
-  const [summary, first] = await Promise.all([
+  const [summary, first, alerts] = await Promise.all([
     sharedAnswer(answerKey("summary"), fleetSummary),
     // A hand-edited link the API would refuse: the table shows the API's message instead of a first window.
     parsed.success ? sharedAnswer(answerKey("clusters", parsed.data), () => fleetPage(parsed.data)) : Promise.resolve(null),
+    sharedAnswer(answerKey("alerts"), currentFleetAlerts),
   ]);
   return (
     <>
       <PageHeader
         title="Fleet"
         description="Boot-image skew and upgrade readiness of every registered cluster, as of the collector's latest sweep."
+        actions={
+          <Link
+            href="/alerts"
+            className="rounded-md border border-line px-3 py-1.5 text-sm hover:bg-canvas"
+            data-testid="fleet-alerts-link"
+          >
+            {alerts.length ? `${alerts.length} alert${alerts.length === 1 ? "" : "s"} Fleetskew would raise` : "No alerts"} →
+          </Link>
+        }
       />
       <FleetView
         first={{ ...seed(first ?? { clusters: [], total: 0, next: null }), query: parsed.success ? query : "\u0000" }}

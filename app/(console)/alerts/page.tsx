@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { AlertList } from "@/components/alerts/AlertList";
+import { PageHeader } from "@/components/ui";
+import { fleetAlertList } from "@/server/alerts/alertList";
+import { SECTIONS } from "@/server/auth/navigation";
+import { requirePageUser } from "@/server/auth/page";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+/** The alerts Fleetskew would raise, from the store; with an Alertmanager configured, its alerts and silences beside them. */
+export default async function AlertsPage() {
+  await requirePageUser(SECTIONS.fleet.access);
+  const list = await fleetAlertList();
+  return (
+    <>
+      <PageHeader
+        title="Alerts"
+        description="What needs someone's action before an upgrade is blocked, as Fleetskew's alert rules say it to Prometheus and Alertmanager: predicted boot-image skew blocks, Upgradeable=False, failed pre-loads, unreachable clusters, acknowledgements and rollouts waiting."
+      />
+      <AlertList list={list} />
+    </>
+  );
+}
