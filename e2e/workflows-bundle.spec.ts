@@ -64,7 +64,8 @@ test("a technician applies a vetted bundle, follows every node through a disk fa
   page,
   request,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  // On a loaded machine the follower may take a while to mark the application ready after the last node.
+  test.setTimeout(240_000);
   await register(request, [CLUSTER]);
   await ensureUser(request, TECH);
   await ensureUser(request, APPROVER);

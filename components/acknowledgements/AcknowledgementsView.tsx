@@ -230,7 +230,7 @@ function Candidates({ me }: { me: Me }) {
 }
 
 /** Candidates listed one by one at most: more are requested together, as a rollout. */
-const SHOWN = 50;
+const SHOWN = 200;
 
 /** How many need one, and the way to request them all at once: an acknowledgement rollout over those that can take it. */
 function ManyAtOnce({ candidates, mayRequest }: { candidates: CandidateList["clusters"]; mayRequest: boolean }) {
