@@ -1,7 +1,7 @@
 import PgBoss from "pg-boss";
 import { z } from "zod";
 import { jobDatabase, type SqlExecutor } from "../store/db";
-import { recordJobRun } from "../store/processes";
+import { lastJobFinish, recordJobRun } from "../store/processes";
 
 /**
  * Fleetskew's one job system: background work as jobs in Postgres, through pg-boss 10 (schema
@@ -346,7 +346,8 @@ export function enqueue<T>(job: JobType<T>, payload: T, options: EnqueueOptions 
  * `everyMs` later (a `stately` queue keeps one waiting), so the schedule lives in the database across
  * restarts and kills; while a run is in progress the next waits for it, whatever its time. Working
  * processes also enqueue one when they start and every minute, which is dropped while one waits: a
- * chain broken by a failed enqueue starts again within a minute.
+ * chain broken by a failed enqueue starts again within a minute. One asked for while a run was in
+ * progress does nothing when it comes up less than half an interval after that run finished.
  */
 export type RecurringJob = { name: string; everyMs: number; leaseMs: number; run: () => Promise<unknown> };
 
@@ -356,6 +357,10 @@ export function defineRecurringJob(recurring: RecurringJob): JobType<Record<stri
     emptyPayload,
     async () => {
       await enqueue(job, {}, { startAfter: recurring.everyMs });
+      // A run asked for while the last one was running (a process starting meanwhile) waited for it
+      // and would run again right after it: a run that finished under half an interval ago stands.
+      const last = await lastJobFinish(recurring.name);
+      if (last && Date.now() - last.getTime() < recurring.everyMs / 2) return;
       let error: string | null = null;
       try {
         await recurring.run();

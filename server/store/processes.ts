@@ -26,6 +26,12 @@ export async function recordJobRun(name: string, error: string | null): Promise<
   );
 }
 
+/** When a background job last finished a run, or null if it never has. */
+export async function lastJobFinish(name: string): Promise<Date | null> {
+  const row = await getDb().backgroundJob.findUnique({ where: { name }, select: { lastFinishedAt: true } });
+  return row?.lastFinishedAt ?? null;
+}
+
 export type JobState = {
   name: string;
   runs: number;
