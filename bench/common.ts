@@ -1,5 +1,6 @@
-/** What the benchmarks share: percentiles, process memory, and a simulated fleet in a child process. */
+/** What the benchmarks share: percentiles, process memory, a simulated fleet in a child process, bytes a page receives. */
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
@@ -88,4 +89,19 @@ export async function registerFleet(kubeconfigText: string): Promise<{ names: st
     await insertClusters(batch, { actor: "bench" });
   }
   return { names, credentials };
+}
+
+/** Transfer sizes (headers and body, as on the wire) of every response a page receives while `work` runs. */
+export async function bytesDuring(page: Page, work: () => Promise<void>): Promise<{ bytes: number; responses: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  let bytes = 0;
+  let responses = 0;
+  cdp.on("Network.loadingFinished", (e) => {
+    bytes += e.encodedDataLength;
+    responses++;
+  });
+  await work();
+  await cdp.detach();
+  return { bytes, responses };
 }

@@ -18,13 +18,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium } from "@playwright/test";
 import pg from "pg";
 import { freePort, runStart } from "../e2e/console";
 import { closeDb } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { fmt, percentile, registerFleet, startSimulator, type Simulator } from "./common";
+import { bytesDuring, fmt, percentile, registerFleet, startSimulator, type Simulator } from "./common";
 
 const CLUSTERS = Number(process.env.BENCH_VIEW_CLUSTERS ?? 10_000);
 const READERS = Number(process.env.BENCH_VIEW_READERS ?? 20);
@@ -38,21 +38,6 @@ const report = (figure: string, result: string, target: string, met: boolean | n
   rows.push({ figure, result, target, met });
   console.log(`  ${figure}: ${result} (target ${target}${met === null ? "" : met ? ": met" : ": MISSED"})`);
 };
-
-/** Transfer sizes (headers and body, as on the wire) of every response a page receives while `work` runs. */
-async function bytesDuring(page: Page, work: () => Promise<void>): Promise<{ bytes: number; responses: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  let bytes = 0;
-  let responses = 0;
-  cdp.on("Network.loadingFinished", (e) => {
-    bytes += e.encodedDataLength;
-    responses++;
-  });
-  await work();
-  await cdp.detach();
-  return { bytes, responses };
-}
 
 async function main() {
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
@@ -69,7 +54,9 @@ async function main() {
     await migrate(db.url, { dir: migrationsDir });
     process.env.DATABASE_URL = db.url;
     process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-    console.log(`fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in ${COLLECTOR === "web" ? "npm start's background process" : "a collector worker"}`);
+    console.log(
+      `fleet view, ${CLUSTERS.toLocaleString()} simulated clusters, ${READERS} readers, sweeping in ${COLLECTOR === "web" ? "npm start's background process" : "a collector worker"}`,
+    );
     sim = await startSimulator(CLUSTERS, dir);
     await registerFleet(sim.kubeconfig);
     await closeDb();

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Page } from "@playwright/test";
+import { chromium } from "@playwright/test";
 import { freePort, runStart } from "../e2e/console";
 import { sealCredentials } from "../server/clusters/registration";
 import { RolloutRequestSchema } from "../server/domain/rollouts/request";
@@ -24,7 +24,7 @@ import { hashPassword } from "../server/auth/password";
 import { createUser } from "../server/store/users";
 import { seedFleetRows } from "../server/testing/fleetRows";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { fmt, percentile } from "./common";
+import { bytesDuring, fmt, percentile } from "./common";
 
 const SIZE = Number(process.env.BENCH_ROLLOUT_PAGE_CLUSTERS ?? 10_000);
 /** Clusters per wave, of each site's 250: "5%" makes 801 waves, "250" makes 41. */
@@ -41,21 +41,6 @@ const MCO_REASON =
 
 const report = (figure: string, result: string, target: string | null, met: boolean | null) =>
   console.log(`  ${figure}: ${result}${target ? ` (target ${target}${met === null ? "" : met ? ": met" : ": MISSED"})` : ""}`);
-
-/** Transfer sizes (headers and body, as on the wire) of every response a page receives while `work` runs. */
-async function bytesDuring(page: Page, work: () => Promise<void>): Promise<{ bytes: number; responses: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Network.enable");
-  let bytes = 0;
-  let responses = 0;
-  cdp.on("Network.loadingFinished", (e) => {
-    bytes += e.encodedDataLength;
-    responses++;
-  });
-  await work();
-  await cdp.detach();
-  return { bytes, responses };
-}
 
 /** A rollout over every seeded cluster, saved, approved, part-way through and paused (nothing moves while it is measured). */
 async function seedRollout(): Promise<{ id: string; number: number }> {
