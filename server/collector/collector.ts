@@ -170,8 +170,9 @@ export class Collector {
       });
       return { cluster: claim.name, outcome: "failed", stored, error: `${failure.status}: ${failure.error}`, durationMs: elapsed() };
     };
+    let client: ClusterClient | undefined;
     try {
-      const client = await this.clientFor(claim);
+      client = await this.clientFor(claim);
       client.startRead();
       const objects = await withDeadline(readClusterObjects(client), this.options.clusterTimeoutMs, `reading ${claim.name}`);
       const readMs = elapsed();
@@ -232,6 +233,9 @@ export class Collector {
       } catch {
         return { cluster: claim.name, outcome: "failed", stored: "lease-lost", error: message, durationMs: elapsed() };
       }
+    } finally {
+      // The sweep's objects are digested and dropped: its bytes no longer count against the process.
+      client?.endRead();
     }
   }
 

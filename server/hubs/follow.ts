@@ -117,7 +117,10 @@ async function followHub(hub: HubRecord, options: FollowOptions, signal: AbortSi
   }
 }
 
-/** One term of following every hub; resolves when the term is over. A hub registered during the term is followed within seconds. */
+/**
+ * One term of following every hub; resolves when the term is over. A hub registered during the term
+ * is followed within `lookForNewHubsMs`: that first sync is its first after registration.
+ */
 export async function followHubs(options: FollowOptions & { lookForNewHubsMs?: number }): Promise<void> {
   const term = new AbortController();
   const timer = setTimeout(() => term.abort(), options.termMs);
@@ -127,7 +130,7 @@ export async function followHubs(options: FollowOptions & { lookForNewHubsMs?: n
       for (const hub of await listHubRecords()) if (!followed.has(hub.id)) followed.set(hub.id, followHub(hub, options, term.signal));
       // Nothing to follow: end the term, the background job looks again shortly.
       if (followed.size === 0) break;
-      await sleep(options.lookForNewHubsMs ?? 10_000, term.signal);
+      await sleep(options.lookForNewHubsMs ?? 2_000, term.signal);
     }
     await Promise.all(followed.values());
   } finally {

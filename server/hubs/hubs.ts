@@ -95,7 +95,8 @@ export async function registerHub(input: z.output<typeof RegisterHubSchema>, act
     if (error instanceof HubNameTakenError) throw new UserFacingError(409, error.message);
     throw error;
   }
-  void resyncHub(input.name).catch((error) => console.error(`fleetskew: first sync of hub ${input.name}: ${(error as Error).message}`));
+  // Its first sync is the follower's (the `hub-sync` job, in the background process, within seconds):
+  // syncs run only where hubs are followed, so a hub's answers never cost the web process.
   return (await listHubSummaries()).find((h) => h.name === input.name)!;
 }
 

@@ -5,7 +5,10 @@ import {
   labelsOf,
   permissionSubject,
   usableClusterName,
+  type AddOnObject,
   type ClusterInfoObject,
+  type ManagedClusterObject,
+  type PermissionObject,
   type HubClusterState,
   type ServiceAccountObject,
 } from "../domain/hubEligibility";
@@ -130,23 +133,46 @@ function reportedTokens(accounts: ServiceAccountObject[], secrets: HubSecret[]):
   return tokens;
 }
 
+/**
+ * A list's objects screened page by page as they arrive (./objects.ts): only the checked fields of
+ * each object are kept, and objects of a wrong shape are set aside with their reason.
+ */
+function screening<T>(screen: (items: unknown[]) => { kept: T[]; setAside: SetAside[] }) {
+  const setAside: SetAside[] = [];
+  return {
+    setAside,
+    page: (items: unknown[]) => {
+      const screened = screen(items);
+      setAside.push(...screened.setAside);
+      return screened.kept;
+    },
+  };
+}
+
 /** What one full look at a hub read: the listings, and Fleetskew's objects per cluster namespace. */
 async function readHub(own: HubClient, viaAccounts: boolean) {
+  const screens = {
+    clusters: screening(screenManagedClusters),
+    addOns: screening(screenAddOns),
+    permissions: screening(screenPermissions),
+    infos: screening(screenClusterInfos),
+    accounts: screening(screenServiceAccounts),
+  };
   const [clusters, addOns, permissions, infos, accounts, tokenSecrets] = await Promise.all([
-    own.list(HUB_KINDS.managedCluster),
-    own.list(HUB_KINDS.managedClusterAddOn),
-    own.list(HUB_KINDS.clusterPermission),
-    unlessNotServed(own.list(HUB_KINDS.managedClusterInfo)),
-    viaAccounts ? own.list(HUB_KINDS.managedServiceAccount) : NONE,
+    own.list(HUB_KINDS.managedCluster, screens.clusters.page),
+    own.list(HUB_KINDS.managedClusterAddOn, screens.addOns.page),
+    own.list(HUB_KINDS.clusterPermission, screens.permissions.page),
+    unlessNotServed(own.list(HUB_KINDS.managedClusterInfo, screens.infos.page)),
+    viaAccounts ? own.list(HUB_KINDS.managedServiceAccount, screens.accounts.page) : NONE,
     viaAccounts ? own.serviceAccountSecrets() : [],
   ]);
   // Every object is checked before use; one of a wrong shape is set aside with its reason (./objects.ts).
   const screened = {
-    clusters: screenManagedClusters(clusters.items),
-    addOns: screenAddOns(addOns.items),
-    permissions: screenPermissions(permissions.items),
-    infos: screenClusterInfos(infos.items),
-    accounts: screenServiceAccounts(accounts.items),
+    clusters: { kept: clusters.items as ManagedClusterObject[], setAside: screens.clusters.setAside },
+    addOns: { kept: addOns.items as AddOnObject[], setAside: screens.addOns.setAside },
+    permissions: { kept: permissions.items as PermissionObject[], setAside: screens.permissions.setAside },
+    infos: { kept: infos.items as ClusterInfoObject[], setAside: screens.infos.setAside },
+    accounts: { kept: accounts.items as ServiceAccountObject[], setAside: screens.accounts.setAside },
   };
   const setAside = Object.values(screened).flatMap((s) => s.setAside);
   return {
@@ -360,7 +386,7 @@ export async function syncHub(hub: HubRecord, client?: HubClient): Promise<SyncR
   const viaAccounts = hub.access === "managed-service-account";
   try {
     own.startRead();
-    const view = await readHub(own, viaAccounts);
+    const view = await readHub(own, viaAccounts).finally(() => own.endRead());
     const verdicts = judgeMembers(hub, view, viaAccounts);
     const created = await createMissingRights(own, verdicts, view, secrets, viaAccounts);
     const credentialOf = (name: string): Credential | null =>

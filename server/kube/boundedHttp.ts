@@ -83,11 +83,25 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
     const own = new AbortController();
     const deadline = request.getSignal() as AbortSignal | undefined;
     const signal = own.signal;
-    if (deadline) {
-      if (deadline.aborted) own.abort();
-      else deadline.addEventListener("abort", () => own.abort(), { once: true });
-    }
     const abort = () => own.abort();
+    if (deadline?.aborted) own.abort();
+    else deadline?.addEventListener("abort", abort, { once: true });
+    try {
+      return await this.exchange(method, url, signal, abort, request);
+    } finally {
+      // The deadline's timer lives on for its whole length: left attached, this listener would keep
+      // the request, and through it the answer's body, alive that long after the answer was read.
+      deadline?.removeEventListener("abort", abort);
+    }
+  }
+
+  private async exchange(
+    method: string,
+    url: string,
+    signal: AbortSignal,
+    abort: () => void,
+    request: k8s.RequestContext,
+  ): Promise<k8s.ResponseContext> {
     const response = await fetch(url, {
       method,
       body: request.getBody() as string | undefined,

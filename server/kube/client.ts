@@ -206,6 +206,8 @@ export async function collectPages(
   source: "cluster" | "hub",
   limits: ListLimits,
   fetchPage: (token: string | undefined, onAnswer: AnswerObserver) => Promise<ListPage>,
+  /** What of a page's objects to keep (the fields the caller reads): the rest of each page is dropped as it arrives. */
+  keep: (items: unknown[]) => unknown[] = (items) => items,
 ): Promise<{ items: unknown[]; resourceVersion: string }> {
   const items: unknown[] = [];
   let bytes = 0;
@@ -221,7 +223,7 @@ export async function collectPages(
     if (!page || !Array.isArray(page.items)) throw new KubeError("malformed", `the ${source}'s answer to the ${what} has no items`);
     if (items.length + page.items.length > limits.maxItems) throw tooLarge(`${limits.maxItems} objects`);
     if (bytes > limits.maxBytes) throw tooLarge(describeBytes(limits.maxBytes));
-    for (const item of page.items) items.push(item);
+    for (const item of keep(page.items)) items.push(item);
     token = page.metadata?._continue || page.metadata?.continue || undefined;
     // The first page's version is the list's snapshot; later pages continue that same snapshot.
     resourceVersion ||= page.metadata?.resourceVersion ?? "";
@@ -281,8 +283,14 @@ export class ClusterClient implements ObjectSource {
     this.budget.restart();
   }
 
+  /** Ends a read of this cluster: what it read no longer counts against the process (MAX_PROCESS_READ_BYTES). */
+  endRead(): void {
+    this.budget.release();
+  }
+
   /** Closes the pooled connections; the client must not be used afterwards. */
   close(): void {
+    this.budget.release();
     this.agent.destroy();
   }
 

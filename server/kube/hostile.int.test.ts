@@ -11,7 +11,9 @@ import { ClusterClient, KubeError } from "./client";
 import { testConnection } from "./connection";
 import { HUB_KINDS, HubClient } from "./hub";
 import { KINDS } from "./kinds";
-import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES } from "./limits";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES, processReadBudget } from "./limits";
 
 const MiB = 1024 * 1024;
 let tls: ServingCertificate;
@@ -100,6 +102,47 @@ describe("many lists at once", () => {
       expect(single.kind).toBe("too-large");
     } finally {
       client.close();
+    }
+  });
+});
+
+describe("what a read holds", () => {
+  it("counts against the process only while its sweep or sync lasts", async () => {
+    const server = await start((_req, res) => json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }));
+    const cluster = clusterAt(server);
+    const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "sha256~reader" });
+    const before = processReadBudget.bytes;
+    cluster.startRead();
+    hub.startRead();
+    await cluster.list(KINDS.node);
+    await hub.list(HUB_KINDS.managedCluster);
+    expect(processReadBudget.bytes - before).toBeGreaterThan(2 * MiB);
+    cluster.endRead();
+    hub.close();
+    expect(processReadBudget.bytes).toBe(before);
+    cluster.close();
+  });
+
+  it("lets every answer go once it is read: a hundred answers of a megabyte are not held on to", async () => {
+    // Collect garbage on demand, to see what is still held rather than what is not yet collected.
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const server = await start((_req, res) => json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }));
+    const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "sha256~reader" });
+    try {
+      gc();
+      const before = process.memoryUsage().arrayBuffers;
+      for (let i = 0; i < 10; i++) {
+        hub.startRead();
+        // Only the names are kept, as the sync keeps only what it reads of each object.
+        await Promise.all(Array.from({ length: 10 }, () => hub.list(HUB_KINDS.managedCluster, (items) => items.map(() => ({})))));
+        hub.endRead();
+      }
+      gc();
+      // Each answer's body was a megabyte; a request's deadline (30 s) once kept them all until it passed.
+      expect((process.memoryUsage().arrayBuffers - before) / MiB).toBeLessThan(20);
+    } finally {
+      hub.close();
     }
   });
 });

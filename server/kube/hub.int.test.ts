@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe("the hub client", () => {
   it("lists every managed cluster with the version a watch continues from, and the watch brings a change", async () => {
-    const listed = await client.list(HUB_KINDS.managedCluster, 2);
+    const listed = await client.list(HUB_KINDS.managedCluster, undefined, 2);
     expect(listed.items).toHaveLength(6);
     expect(listed.resourceVersion).toMatch(/^\d+$/);
     const events: WatchEvent[] = [];

@@ -56,6 +56,21 @@ export type HubSecret = {
   metadata?: { namespace?: string; name?: string; uid?: string; resourceVersion?: string };
   data?: Record<string, string>;
 };
+/** A Secret as the sync keeps it (whatever else the hub put in it is dropped as the page arrives). */
+function secretFacts(item: unknown): HubSecret {
+  const s = item as HubSecret | null;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const token = text(s?.data?.token);
+  return {
+    metadata: {
+      namespace: text(s?.metadata?.namespace),
+      name: text(s?.metadata?.name),
+      uid: text(s?.metadata?.uid),
+      resourceVersion: text(s?.metadata?.resourceVersion),
+    },
+    ...(token !== undefined ? { data: { token } } : {}),
+  };
+}
 export type WatchEvent = { type: "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK"; object: unknown };
 
 /** The rules Fleetskew needs on a managed cluster: what the collector reads, and what the workflows write. */
@@ -141,20 +156,30 @@ export class HubClient {
   }
 
   close(): void {
+    this.budget.release();
     this.reader.close();
   }
 
-  /** Every object of a kind across namespaces, page by page, with the resourceVersion a watch continues from. */
-  async list(ref: KindRef, pageSize = 500): Promise<HubListing> {
-    return collectPages(`${ref.kind} list`, "hub", this.listLimits, (token, onAnswer) =>
-      this.call(
-        `${ref.kind} list`,
-        () =>
-          this.custom.listClusterCustomObject(
-            { group: ref.group, version: ref.version, plural: ref.plural, limit: pageSize, _continue: token },
-            this.options(onAnswer),
-          ) as Promise<ListPage>,
-      ),
+  /**
+   * Every object of a kind across namespaces, page by page, with the resourceVersion a watch continues
+   * from. `keep` takes what the caller reads of each page as it arrives, so a hub's pages cost no more
+   * than that, however much else they carry.
+   */
+  async list(ref: KindRef, keep?: (items: unknown[]) => unknown[], pageSize = 500): Promise<HubListing> {
+    return collectPages(
+      `${ref.kind} list`,
+      "hub",
+      this.listLimits,
+      (token, onAnswer) =>
+        this.call(
+          `${ref.kind} list`,
+          () =>
+            this.custom.listClusterCustomObject(
+              { group: ref.group, version: ref.version, plural: ref.plural, limit: pageSize, _continue: token },
+              this.options(onAnswer),
+            ) as Promise<ListPage>,
+        ),
+      keep,
     );
   }
 
@@ -181,7 +206,11 @@ export class HubClient {
 
   /** Every token Secret the managed-serviceaccount agent wrote, across cluster namespaces. */
   async serviceAccountSecrets(pageSize = 500): Promise<HubSecret[]> {
-    const { items } = await collectPages("Secret list", "hub", this.listLimits, (token, onAnswer) =>
+    const { items } = await collectPages(
+      "Secret list",
+      "hub",
+      this.listLimits,
+      (token, onAnswer) =>
       this.call(
         "Secret list",
         () =>
@@ -196,7 +225,9 @@ export class HubClient {
             },
             this.options(onAnswer),
           ) as Promise<ListPage>,
-      ),
+        ),
+      // Of each Secret only where it is, its version and the token: the rest of its data is never held.
+      (page) => page.map(secretFacts),
     );
     return items as HubSecret[];
   }
@@ -288,6 +319,11 @@ export class HubClient {
   /** Begins a new read of the hub (a sync): from here its answers count afresh against MAX_READ_BYTES. */
   startRead(): void {
     this.budget.restart();
+  }
+
+  /** Ends a read of the hub: what it read no longer counts against the process (MAX_PROCESS_READ_BYTES). */
+  endRead(): void {
+    this.budget.release();
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {

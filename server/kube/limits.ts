@@ -24,6 +24,13 @@ export const MAX_LIST_BYTES = 128 * MiB;
  * the lists and objects it reads at once share it, so their sum, not each alone, is bounded.
  */
 export const MAX_READ_BYTES = 128 * MiB;
+/**
+ * Bytes every sweep and sync in progress in one process have read together, each counted until its
+ * sweep or sync ends. Three sources at their own limit fit; past it, the answer that crosses is
+ * refused and its cluster or hub is read again on its next turn, so any number of hostile
+ * clusters cost one process a bounded amount, and the collector's heap (768 MiB) keeps room for its work.
+ */
+export const MAX_PROCESS_READ_BYTES = 3 * MAX_READ_BYTES;
 /** One line (one event) of a watch: a watch that sends a longer one is closed. */
 export const MAX_WATCH_LINE_BYTES = 4 * MiB;
 /** The body of an error answer (a Status), which is only read for its message. */
@@ -53,22 +60,62 @@ export const DEFAULT_LIST_LIMITS: ListLimits = { maxPages: MAX_LIST_PAGES, maxIt
  */
 export class ReadBudget {
   private used = 0;
+  /** Of `used`, what counts against the process. */
+  private shared_ = 0;
+  /** Which limit the last refused `take` crossed. */
+  private crossed: "own" | "process" = "own";
   constructor(
     readonly source: "cluster" | "hub",
     readonly max = MAX_READ_BYTES,
+    private readonly shared: ProcessReadBudget = processReadBudget,
   ) {}
+  /** Starts counting afresh: what the last sweep or sync read no longer counts, here or for the process. */
   restart(): void {
+    this.shared.give(this.shared_);
     this.used = 0;
+    this.shared_ = 0;
   }
-  /** Counts `bytes`; false once the total is past the limit. */
+  /** The sweep or sync is over: its bytes no longer count against the process. */
+  release(): void {
+    this.restart();
+  }
+  /** Counts `bytes`; false once this source's total or the process's is past its limit (the bytes stay counted until release). */
   take(bytes: number): boolean {
     this.used += bytes;
-    return this.used <= this.max;
+    if (this.used > this.max) {
+      this.crossed = "own";
+      return false;
+    }
+    this.shared_ += bytes;
+    if (!this.shared.take(bytes)) {
+      this.crossed = "process";
+      return false;
+    }
+    return true;
   }
   get message(): string {
+    if (this.crossed === "process")
+      return `Fleetskew is already reading ${mib(this.shared.max)} from its clusters and hubs at once, the most one process holds; this ${this.source} is read again on its next turn`;
     return `the ${this.source}'s answers to one ${this.source === "hub" ? "sync" : "sweep"} go past ${mib(this.max)}, the most Fleetskew reads from one ${this.source} at a time`;
   }
 }
+
+/** What every sweep and sync in progress in this process have read together (MAX_PROCESS_READ_BYTES). */
+export class ProcessReadBudget {
+  private held = 0;
+  constructor(readonly max = MAX_PROCESS_READ_BYTES) {}
+  get bytes(): number {
+    return this.held;
+  }
+  take(bytes: number): boolean {
+    this.held += bytes;
+    return this.held <= this.max;
+  }
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+export const processReadBudget = new ProcessReadBudget();
 
 const mib = (bytes: number) => (bytes >= MiB ? `${Math.round((bytes / MiB) * 10) / 10} MiB` : `${bytes} bytes`);
 export const describeBytes = mib;
