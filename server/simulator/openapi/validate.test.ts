@@ -235,6 +235,16 @@ describe("updates", () => {
     ]);
   });
 
+  it("show a rule at the root the object's name", () => {
+    const schema: Schema = {
+      type: "object",
+      properties: { metadata: { type: "object" }, spec: { type: "object" } },
+      "x-kubernetes-validations": [{ rule: "self.metadata.name == 'cluster'", message: "the only object is named cluster" }],
+    };
+    expect(errors(schema, { metadata: { name: "cluster", labels: { a: "b" } }, spec: {} })).toEqual([]);
+    expect(errors(schema, { metadata: { name: "other" }, spec: {} })).toEqual(["<nil>: Invalid value: the only object is named cluster"]);
+  });
+
   it("skip a rule marked unsupported, and word a messageExpression and a fieldPath as the API server does", () => {
     const schema: Schema = {
       type: "object",

@@ -313,16 +313,15 @@ function celErrors(schema: Schema, value: unknown, old: Old, path: string, root:
   const ratchet = unchanged(value, old);
   const rules = schema["x-kubernetes-validations"] ?? [];
   if (rules.length) {
-    let selfValue = value;
-    if (root && isObject(value) && isObject(value.metadata)) {
+    const self = toCel(schema, value);
+    if (root && isObject(value) && isObject(value.metadata) && isObject(self)) {
       // WithTypeAndObjectMeta: a rule at the root sees metadata.name and generateName only.
-      const { name, generateName } = value.metadata as Record<string, unknown>;
-      selfValue = {
-        ...value,
-        metadata: { ...(name !== undefined ? { name } : {}), ...(generateName !== undefined ? { generateName } : {}) },
+      const { name, generateName } = value.metadata;
+      (self as Record<string, CelInput>).metadata = {
+        ...(typeof name === "string" ? { name } : {}),
+        ...(typeof generateName === "string" ? { generateName } : {}),
       };
     }
-    const self = toCel(schema, selfValue);
     const oldSelf = old.present ? toCel(schema, old.value) : undefined;
     const display = schema.type === "object" || schema.type === "array" ? OMIT : value;
     for (const rule of rules) {
