@@ -120,11 +120,25 @@ export function setBootImageSkewEnforcement(
   });
 }
 
-/** Starts an upgrade: ClusterVersion spec.desiredUpdate. */
+/**
+ * Starts an upgrade: ClusterVersion spec.desiredUpdate. An `architecture` left by an earlier
+ * update (`oc adm upgrade --to-multi-arch`) is cleared: the API refuses it next to an image
+ * ("cannot set both Architecture and Image", docs/openshift.md §26), and a merge patch would keep it.
+ */
 export function setDesiredUpdate(client: ClusterClient, update: { version: string; image: string }) {
   return patchWithPrecondition(client, KINDS.clusterVersion, "version", (current) => {
-    const desired = (current.spec as { desiredUpdate?: { version?: string; image?: string } } | undefined)?.desiredUpdate;
-    if (desired?.image === update.image) return null;
-    return { spec: { desiredUpdate: { version: update.version, image: update.image, force: false } } };
+    const desired = (current.spec as { desiredUpdate?: { version?: string; image?: string; architecture?: string } } | undefined)
+      ?.desiredUpdate;
+    if (desired?.image === update.image && !desired.architecture) return null;
+    return {
+      spec: {
+        desiredUpdate: {
+          version: update.version,
+          image: update.image,
+          force: false,
+          ...(desired?.architecture ? { architecture: null } : {}),
+        },
+      },
+    };
   });
 }

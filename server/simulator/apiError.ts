@@ -4,7 +4,12 @@ export class ApiError extends Error {
     readonly code: number,
     readonly reason: string,
     message: string,
-    readonly details?: { name?: string; group?: string; kind?: string },
+    readonly details?: {
+      name?: string;
+      group?: string;
+      kind?: string;
+      causes?: { reason: string; message: string; field: string }[];
+    },
   ) {
     super(message);
   }

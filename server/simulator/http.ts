@@ -18,6 +18,7 @@ import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
+import { admit } from "./openapi/admission";
 import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
@@ -133,14 +134,14 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
     warnings.length ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
   if (verb === "create") {
     if (name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-    const { object, warnings } = store.create(info, namespace, (await readJson(req)) as KubeObject);
+    const { object, warnings } = store.create(info, namespace, (await readJson(req)) as KubeObject, admit);
     return send(res, 201, object, warn(warnings));
   }
   if (!name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   if (verb === "update") {
     const body = (await readJson(req)) as KubeObject;
     if (!body || typeof body !== "object" || typeof body.metadata !== "object") throw badRequest("metadata: Required value");
-    const { object, warnings } = store.replace(info, namespace, name, body, subresource);
+    const { object, warnings } = store.replace(info, namespace, name, body, subresource, admit);
     return send(res, 200, object, warn(warnings));
   }
   if (verb === "patch") {
@@ -157,7 +158,7 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
       current = store.replace(info, namespace, name, { ...current, metadata: { ...current.metadata, annotations } }).object;
     }
     const patched = applyPatchRequest(req.headers["content-type"], current, patch);
-    const { object, warnings } = store.replace(info, namespace, name, patched, subresource);
+    const { object, warnings } = store.replace(info, namespace, name, patched, subresource, admit);
     return send(res, 200, object, warn(warnings));
   }
   if (verb === "delete") {

@@ -35,6 +35,9 @@ export type StoreEnv = {
 
 export type WriteResult = { object: KubeObject; warnings: string[] };
 
+/** Checks an object about to be stored (with the stored one on an update) and throws to refuse it. */
+export type Admit = (info: KindInfo, next: KubeObject, old?: KubeObject) => void;
+
 const EVENT_LOG_SIZE = 1000;
 
 export const kindKey = (info: KindInfo) => `${info.group}/${info.plural}`;
@@ -118,7 +121,7 @@ export class ObjectStore {
     return obj;
   }
 
-  create(info: KindInfo, namespace: string | undefined, body: KubeObject): WriteResult {
+  create(info: KindInfo, namespace: string | undefined, body: KubeObject, admit?: Admit): WriteResult {
     const obj = structuredClone(body);
     obj.metadata ??= {};
     if (!obj.metadata.name && obj.metadata.generateName) {
@@ -138,6 +141,7 @@ export class ObjectStore {
     const warnings = this.env.prune?.(info, obj) ?? [];
     obj.apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     obj.kind = info.kind;
+    admit?.(info, obj);
     obj.metadata.uid = this.env.uid();
     obj.metadata.creationTimestamp = this.env
       .now()
@@ -153,9 +157,17 @@ export class ObjectStore {
   /**
    * Replaces an object (PUT), or only its status when `subresource` is "status". A resourceVersion
    * in the body must be the current one. Kinds with a status subresource keep their status on a
-   * main-resource write, and their spec on a status write.
+   * main-resource write, and their spec on a status write. `admit` sees the object about to be
+   * stored (the API server's validation) and may refuse it.
    */
-  replace(info: KindInfo, namespace: string | undefined, name: string, body: KubeObject, subresource?: "status"): WriteResult {
+  replace(
+    info: KindInfo,
+    namespace: string | undefined,
+    name: string,
+    body: KubeObject,
+    subresource?: "status",
+    admit?: Admit,
+  ): WriteResult {
     const current = this.get(info, namespace, name);
     if (body.metadata?.name && body.metadata.name !== name) {
       throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
@@ -181,6 +193,7 @@ export class ObjectStore {
     const warnings = this.env.prune?.(info, next) ?? [];
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
+    admit?.(info, next, current);
     next.metadata.generation = (current.metadata.generation ?? 1) + (specOf(next) !== specOf(current) ? 1 : 0);
     if (JSON.stringify(next) === JSON.stringify({ ...current, metadata: { ...current.metadata, generation: next.metadata.generation } })) {
       return { object: current, warnings }; // a no-op write keeps the resourceVersion, as the API server does

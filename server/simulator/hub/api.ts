@@ -20,6 +20,7 @@ import { applyPatchRequest } from "../patch";
 import type { HubIdentity, SimHub } from "./hub";
 import { HUB_KIND_LIST, HUB_KINDS } from "./kinds";
 import { validateSpec } from "./schemas";
+import { admit } from "../openapi/admission";
 import { tableOf, wantsTable } from "./table";
 import { DISCOVERY_RULE, forbiddenMessage, requestAttributes, ruleAllows } from "./rbac";
 
@@ -167,7 +168,7 @@ async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.Ser
     const body = await readJson(req);
     if (!body || typeof body !== "object" || Array.isArray(body)) throw badRequest("Object 'Kind' is missing in the request body");
     validateSpec(info, body as KubeObject);
-    const { object } = store.create(info, namespace, body as KubeObject);
+    const { object } = store.create(info, namespace, body as KubeObject, admit);
     hub.afterWrite(info, "create", object);
     return send(res, 201, object);
   }
@@ -199,7 +200,7 @@ async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.Ser
   } else throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   if (!next || typeof next !== "object" || Array.isArray(next)) throw badRequest("the patched object is not an object");
   validateSpec(info, next);
-  const { object } = store.replace(info, namespace, name, next, subresource);
+  const { object } = store.replace(info, namespace, name, next, subresource, admit);
   hub.afterWrite(info, subresource ? "status" : "update", object);
   return send(res, 200, object);
 }

@@ -387,6 +387,32 @@ describe("ClusterPermission and ManagedServiceAccount controllers", () => {
     expect(none.items.map((o) => o.metadata.name)).not.toContain("bad");
   });
 
+  it("refuses a binding without a subject, and a ManagedServiceAccount TTL of zero, by the CRDs' own rules", async () => {
+    const noSubject = await failure(
+      api().createNamespacedCustomObject({
+        ...PERMISSIONS,
+        namespace: "prod-east",
+        body: { metadata: { name: "no-subject" }, spec: { clusterRole: { rules: [] }, clusterRoleBinding: { name: "fleetskew" } } },
+      }),
+    );
+    expect(noSubject.code).toBe(422);
+    expect(JSON.parse(noSubject.body).message).toBe(
+      'ClusterPermission.rbac.open-cluster-management.io "no-subject" is invalid: spec.clusterRoleBinding: Invalid value: Either subject or subjects has to exist in clusterRoleBinding',
+    );
+    const ttl = await failure(
+      api().createNamespacedCustomObject({
+        ...MSAS,
+        namespace: "prod-east",
+        body: { metadata: { name: "zero-ttl" }, spec: { rotation: {}, ttlSecondsAfterCreation: 0 } },
+      }),
+    );
+    expect(JSON.parse(ttl.body).message).toBe(
+      'ManagedServiceAccount.authentication.open-cluster-management.io "zero-ttl" is invalid: spec.ttlSecondsAfterCreation: Invalid value: 0: spec.ttlSecondsAfterCreation in body should be greater than 0',
+    );
+    const none = (await api().listNamespacedCustomObject({ ...PERMISSIONS, namespace: "prod-east" })) as List;
+    expect(none.items.map((o) => o.metadata.name)).not.toContain("no-subject");
+  });
+
   it("waits with a ClusterPermission while the cluster is offline", async () => {
     sim.expireLease("dc-west-0004");
     const body = {
