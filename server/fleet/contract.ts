@@ -214,6 +214,10 @@ export type ContactStatus = z.output<typeof ContactStatus>;
 
 /** One row of the fleet table: a registered cluster (never its credentials) with its newest summary. */
 export const FleetClusterAnswer = ClusterSummaryAnswer.extend({
+  apiUrl: z
+    .string()
+    .nullable()
+    .meta({ description: "Admins only (for a hub's cluster it is the hub's proxy URL); null for every other role" }),
   offline: z.boolean().meta({ description: "Imported from object dumps, or a hub cluster not contacted: never swept" }),
   version: z.string().nullable(),
   skewStatus: SkewStatus,

@@ -18,7 +18,7 @@ import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
 import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
-import { currentFleetFacets, versionsOf } from "./fleetPage";
+import { currentFleetFacets, shownRow, versionsOf } from "./fleetPage";
 import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./contract";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
@@ -69,8 +69,9 @@ async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
   return ((await findClusterState(row.id))?.snapshot as ClusterSnapshot | undefined) ?? null;
 }
 
-export async function clusterDetail(name: string): Promise<ClusterDetail> {
-  const cluster = await clusterOrThrow(name);
+/** One cluster's page; its API URL only when `apiUrls` (admins). */
+export async function clusterDetail(name: string, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<ClusterDetail> {
+  const cluster = shownRow(await clusterOrThrow(name), apiUrls);
   const state = await findClusterState(cluster.id);
   const snapshot = (state?.snapshot as ClusterSnapshot | undefined) ?? null;
   if (!snapshot)

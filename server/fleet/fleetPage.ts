@@ -4,12 +4,27 @@ import type { FleetRow } from "../store/fleet";
 import { staleBefore } from "./fleetList";
 import { encodeCursor, filterOf, sortOf, type FleetListQuery } from "./fleetQuery";
 
-/** GET /api/v1/clusters: one window of the filtered, sorted fleet, the count of matches, and where the next window starts. */
-export type FleetPage = { clusters: FleetRow[]; total: number; next: string | null };
+/** A fleet row as one person sees it: the API URL only for admins. */
+export type ShownFleetRow = Omit<FleetRow, "apiUrl"> & { apiUrl: string | null };
 
-export async function fleetPage(q: FleetListQuery): Promise<FleetPage> {
+/**
+ * Where a cluster's API is — for a hub's cluster, the hub's proxy URL — is an admin's to see, as the
+ * hub's own URLs are: everyone else gets null.
+ */
+export function shownRow(row: FleetRow, apiUrls: boolean): ShownFleetRow {
+  return apiUrls ? row : { ...row, apiUrl: null };
+}
+
+/** GET /api/v1/clusters: one window of the filtered, sorted fleet, the count of matches, and where the next window starts. */
+export type FleetPage = { clusters: ShownFleetRow[]; total: number; next: string | null };
+
+export async function fleetPage(q: FleetListQuery, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<FleetPage> {
   const window = await fleetWindow(filterOf(q), sortOf(q), q.after ?? null, q.limit, staleBefore());
-  return { clusters: window.rows, total: window.total, next: window.next ? encodeCursor(window.next) : null };
+  return {
+    clusters: window.rows.map((r) => shownRow(r, apiUrls)),
+    total: window.total,
+    next: window.next ? encodeCursor(window.next) : null,
+  };
 }
 
 export type { FleetFacets };

@@ -1,11 +1,16 @@
 /**
  * What a registered hub shows to whom: its name, sync status and counts to everyone signed in; where
- * it is (its API and cluster-proxy URLs) and who registered it only to admins.
+ * it is (its API and cluster-proxy URLs, which its clusters' API URLs start with) and who registered it only to admins.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as hubRoute } from "@/app/api/v1/hubs/[name]/route";
 import { GET as hubsRoute, POST as registerHubRoute } from "@/app/api/v1/hubs/route";
+import { GET as clusterRoute } from "@/app/api/v1/clusters/[name]/route";
+import { GET as clustersRoute } from "@/app/api/v1/clusters/route";
+import { eventually } from "../simulator/hub/testing";
+import { findHubRecord } from "../store/hubs";
+import { syncHub } from "./sync";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { addUser } from "../auth/users";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
@@ -52,6 +57,31 @@ describe("a hub's URLs and registrant", () => {
         expect(text, role).not.toContain('"admin"');
       }
       expect(text).not.toContain(body.readerToken);
+    }
+  });
+});
+
+describe("a hub's clusters", () => {
+  it("show their API URL (the hub's proxy URL and the cluster's name) to admins only, in the fleet list and the detail", async () => {
+    const body = hubRegistrationBody(sim, "hub-west");
+    // The first sync creates the ClusterPermissions; a later one registers the clusters the hub applied them on.
+    const name = await eventually(async () => {
+      await syncHub((await findHubRecord("hub-west"))!);
+      const list = await (await clustersRoute(request("/api/v1/clusters?sort=name", { cookie: cookies.admin }))).json();
+      return list.clusters[0]?.name as string | undefined;
+    }, 30_000);
+    for (const [role, cookie] of Object.entries(cookies)) {
+      const list = await clustersRoute(request("/api/v1/clusters?sort=name", { cookie }));
+      const detail = await clusterRoute(request(`/api/v1/clusters/${name}`, { cookie }), params({ name }));
+      expect([list.status, detail.status], role).toEqual([200, 200]);
+      const row = (await list.json()).clusters.find((c: { name: string }) => c.name === name);
+      const shown = (await detail.json()).cluster;
+      if (role === "admin") {
+        expect(row.apiUrl).toBe(`${body.proxyUrl}/${name}`);
+        expect(shown.apiUrl).toBe(`${body.proxyUrl}/${name}`);
+      } else {
+        expect([row.apiUrl, shown.apiUrl], role).toEqual([null, null]);
+      }
     }
   });
 });

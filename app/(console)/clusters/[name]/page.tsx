@@ -19,11 +19,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ClusterPage({ params }: Props) {
-  await requirePageUser(SECTIONS.fleet.access);
+  const user = await requirePageUser(SECTIONS.fleet.access);
   const name = decodeURIComponent((await params).name);
   let detail: ClusterDetail;
   try {
-    detail = await clusterDetail(name);
+    detail = await clusterDetail(name, { apiUrls: user.role === "admin" });
   } catch (error) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;

@@ -14,12 +14,16 @@ export const dynamic = "force-dynamic";
  * asked for by many people at once is read once (server/fleet/sharedAnswers.ts); an unchanged window
  * answers 304 to If-None-Match.
  */
-export const GET = apiRoute(fleetEndpoints.list, async ({ request, query }) =>
-  etaggedResponse(
+export const GET = apiRoute(fleetEndpoints.list, async ({ request, query, user }) => {
+  // Admins see API URLs, everyone else does not: each gets answers shared with their own kind only.
+  const apiUrls = user.role === "admin";
+  return etaggedResponse(
     request,
-    await sharedAnswer(answerKey("clusters.json", query), async () => etagged((await fleetPage(query)) satisfies ClusterList)),
-  ),
-);
+    await sharedAnswer(answerKey(apiUrls ? "clusters.json:admin" : "clusters.json", query), async () =>
+      etagged((await fleetPage(query, { apiUrls })) satisfies ClusterList),
+    ),
+  );
+});
 
 /** Register a cluster (admin): tests the connection, stores the credentials encrypted. */
 export const POST = apiRoute(clusterAdminEndpoints.register, async ({ body, actor }) => registerCluster(body, actor));
