@@ -273,6 +273,7 @@ export const bundleEndpoints = {
     access: ["technician"],
     params: z.object({ digest: z.string().min(1) }),
     query: PrecheckQuery,
+    work: { kind: "precheck" },
     answer: PrecheckResultSchema,
   }),
   applications: endpoint({

@@ -4,7 +4,7 @@
  * total, and what a refused request is told. Pure: the counting is in server/security/workLimiter.ts.
  */
 
-export const WORK_KINDS = ["preview", "connection-test", "export", "bulk", "rollout-plan"] as const;
+export const WORK_KINDS = ["preview", "connection-test", "precheck", "export", "bulk", "rollout-plan"] as const;
 export type WorkKind = (typeof WORK_KINDS)[number];
 
 export type WorkLimit = {
@@ -20,11 +20,12 @@ export type WorkLimit = {
 /**
  * Sized so that one person cannot hold more than a small share of a web process, and all of them
  * together leave the event loop and the database pool free for ordinary pages: a fleet preview reads
- * up to a few hundred clusters, an export streams the whole fleet, a bulk upload parses up to 32 MiB.
+ * up to a few hundred clusters, a connection test or a bundle precheck reads one cluster live, an export streams the whole fleet, a bulk upload parses up to 32 MiB.
  */
 export const WORK_LIMITS: Readonly<Record<WorkKind, WorkLimit>> = {
   preview: { perPerson: 2, total: 6, one: "preview", many: "previews" },
   "connection-test": { perPerson: 2, total: 8, one: "connection test", many: "connection tests" },
+  precheck: { perPerson: 2, total: 8, one: "bundle precheck", many: "bundle prechecks" },
   export: { perPerson: 1, total: 4, one: "export", many: "exports" },
   bulk: { perPerson: 1, total: 2, one: "bulk upload", many: "bulk uploads" },
   "rollout-plan": { perPerson: 1, total: 4, one: "rollout plan", many: "rollout plans" },

@@ -82,6 +82,7 @@ const LIMITED: Record<string, Partial<Record<Method, { kind: WorkKind; query?: s
   "app/api/v1/clusters/[name]/preview/route.ts": { POST: { kind: "preview" } },
   "app/api/v1/clusters/[name]/test/route.ts": { POST: { kind: "connection-test" } },
   "app/api/v1/connection-tests/route.ts": { POST: { kind: "connection-test" } },
+  "app/api/v1/bundles/[digest]/precheck/route.ts": { GET: { kind: "precheck", query: "?cluster=prod-east" } },
   "app/api/v1/fleet/clusters.csv/route.ts": { GET: { kind: "export" } },
   "app/api/v1/audit/route.ts": { GET: { kind: "export", query: "?format=csv" } },
   "app/api/v1/clusters/import/route.ts": { POST: { kind: "bulk" } },
