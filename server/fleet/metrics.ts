@@ -5,6 +5,8 @@ import { staleBefore } from "./fleetList";
 import { isDatabaseUnavailable } from "../store/errors";
 import { fleetCounts, listClustersNeedingAction, listRolloutsNeedingAction } from "../store/alerts";
 import { attentionMetrics } from "../alerts/metrics";
+import { activeRolloutCounts } from "../store/rollouts";
+import { ROLLOUT_SERIES_LIMIT, rolloutMetrics } from "../rollouts/metrics";
 
 /**
  * Prometheus exposition (prom-client, text format 0.0.4) of fleet and collector figures: aggregates,
@@ -32,7 +34,7 @@ const seconds = (d: Date | null) => (d ? d.getTime() / 1000 : 0);
 /** What one scrape reads from the database. */
 async function readFigures() {
   // The fleet's counts come from one grouped query, not from 10,000 rows read into memory.
-  const [fleet, workers, schedule, processes, jobs, attention, needing, rollouts] = await Promise.all([
+  const [fleet, workers, schedule, processes, jobs, attention, needing, rollouts, active] = await Promise.all([
     fleetCounts(staleBefore()),
     listWorkerStats(),
     scheduleSummary(),
@@ -41,8 +43,9 @@ async function readFigures() {
     attentionFigures(),
     listClustersNeedingAction(),
     listRolloutsNeedingAction(),
+    activeRolloutCounts(ROLLOUT_SERIES_LIMIT),
   ]);
-  return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts } };
+  return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts }, active };
 }
 type Figures = Awaited<ReturnType<typeof readFigures>>;
 type Read = () => Promise<Figures>;
@@ -213,6 +216,7 @@ export async function metricsText(): Promise<string> {
   processMetrics(registry, read);
   backgroundJobMetrics(registry, read);
   attentionMetrics(registry, async () => (await read()).needing);
+  rolloutMetrics(registry, async () => (await read()).active);
   return registry.metrics();
 }
 

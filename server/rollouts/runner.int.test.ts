@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { prodEastObjects } from "../simulator/scenarios/prodEast";
 import { Collector } from "../collector/collector";
 import { Fleet } from "../simulator/cluster";
@@ -12,20 +13,20 @@ import { getPool } from "../store/db";
 import { makeAllDue } from "../store/sweeps";
 import { testActor } from "../testing/actors";
 import type { Actor } from "../auth/actor";
-import { useMigratedDatabase } from "../testing/database";
+import { serverUrl, useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { changeRollout, proposeRollout } from "./manage";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { advanceRollouts } from "./runner";
 
 /**
- * Rollouts run by their runner against 60 simulated clusters over real HTTP, on real Postgres: the
+ * Rollouts run by their runner against 80 simulated clusters over real HTTP, on real Postgres: the
  * simulated CVO plays each upgrade (in scaled time), and the simulator counts every write it gets.
  */
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-useMigratedDatabase();
+const database = useMigratedDatabase();
 
-const NAMES = Array.from({ length: 60 }, (_, i) => `c${String(i).padStart(2, "0")}`);
+const NAMES = Array.from({ length: 80 }, (_, i) => `c${String(i).padStart(2, "0")}`);
 let fleet: Fleet;
 let sim: SimulatorServer;
 let reconciler: Reconciler;
@@ -85,6 +86,7 @@ beforeAll(async () => {
 const degraded: [string, string][] = [];
 const troubled: string[] = [];
 const children: ChildProcess[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 const degrade = (cluster: string, pool: string) => {
   setPoolDegraded(fleet, cluster, pool, true);
   degraded.push([cluster, pool]);
@@ -96,6 +98,7 @@ afterEach(async () => {
     fleet.setFaults(name, undefined);
   }
   for (const child of children.splice(0)) child.kill("SIGKILL");
+  for (const cleanup of cleanups.splice(0)) await cleanup();
   await getPool().query(`UPDATE "Rollout" SET "status" = 'aborted', "finishedAt" = now() WHERE "status" <> ALL('{completed,aborted}')`);
 });
 afterAll(() => {
@@ -240,4 +243,118 @@ describe("what goes wrong on a cluster", () => {
     expect(clusters.filter((n) => s[n] !== "succeeded")).toEqual([]);
     expect(clusters.map(cvPatches)).toEqual(clusters.map(() => 1));
   }, 200_000);
+
+  it("Postgres restarted under a running rollout, three times, mid-wave: every cluster is written once and the rollout completes", async () => {
+    const clusters = NAMES.slice(60, 80);
+    // Slow answers keep writes in flight while the connections are cut.
+    for (const name of clusters) {
+      fleet.setFaults(name, { latencyMs: 150 });
+      troubled.push(name);
+    }
+    const id = await planned(clusters, { maxConcurrency: 5, maxFailures: 0 });
+    // What a restart looks like from the console: a session of its own (on the server's other
+    // database, so that it may refuse connections to this one) ends every session of the test
+    // database; while `refuse` holds, new ones are refused ("not currently accepting connections").
+    // The server itself, which other tests share, is left alone.
+    const { name } = database();
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    const cut = async () =>
+      Number(
+        (
+          await admin.query(
+            `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+            [name],
+          )
+        ).rows[0].n,
+      );
+    const refuse = (refusing: boolean) => admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS ${refusing ? "false" : "true"}`);
+    // A loaded database: each change of a rollout's clusters takes 100 ms, so cuts land on statements in flight.
+    await getPool()
+      .query(`CREATE FUNCTION slow_rollout_changes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.1); RETURN NULL; END $$;
+      CREATE TRIGGER slow_rollout_changes BEFORE UPDATE ON "RolloutCluster" FOR EACH STATEMENT EXECUTE FUNCTION slow_rollout_changes()`);
+    // The runner ticks as its background job does: a tick that throws is counted and the next one runs.
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    let ticking = true;
+    let failedTicks = 0;
+    const runner = (async () => {
+      while (ticking) {
+        await advanceRollouts().catch(() => failedTicks++);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    cleanups.push(async () => {
+      ticking = false;
+      await runner;
+      spy.mockRestore();
+      await refuse(false).catch(() => undefined);
+      await admin.end();
+      await getPool().query(
+        `DROP TRIGGER IF EXISTS slow_rollout_changes ON "RolloutCluster"; DROP FUNCTION IF EXISTS slow_rollout_changes()`,
+      );
+    });
+    // The test's own reads share the console's pool: they retry over an outage, as a person reloading would.
+    const read = async <T>(query: () => Promise<T>): Promise<T> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await query();
+        } catch (error) {
+          if (attempt > 50) throw error;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    };
+    const startedSteps = async () =>
+      Number(
+        (await getPool().query(`SELECT count(*) FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "startedAt" IS NOT NULL`, [id])).rows[0]
+          .count,
+      );
+    const troubleSeen = () => failedTicks + logged.length;
+
+    // Three outages, in waves 0, 1 and 2 (5 clusters each) while their steps are written; the second
+    // also refuses new connections for 2.5 s. Sessions opened again meanwhile are cut too, for 1.5 s:
+    // a write to a cluster takes about half a second, so the records that follow it fall inside.
+    let terminated = 0;
+    const seen: number[] = [];
+    // Past this, the test stops waiting and its assertions say what did not happen.
+    const giveUp = Date.now() + 50_000;
+    for (const [steps, refusing] of [
+      [1, false],
+      [6, true],
+      [11, false],
+    ] as const) {
+      while ((await read(startedSteps)) < steps && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 10));
+      seen.push(troubleSeen());
+      if (refusing) await refuse(true);
+      for (const stop = Date.now() + 1_500; Date.now() < stop;) {
+        terminated += await cut();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      if (refusing) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        await refuse(false);
+      }
+    }
+    while ((await read(() => status(id))).status !== "completed" && Date.now() < giveUp) await new Promise((r) => setTimeout(r, 200));
+    ticking = false;
+    await runner;
+    seen.push(troubleSeen());
+
+    // Each outage reached the runner: a tick failed or a step's record could not be written.
+    expect(terminated).toBeGreaterThan(0);
+    expect(seen.slice(1).map((n, i) => n - seen[i]! > 0)).toEqual([true, true, true]);
+    expect(logged.some((l) => /^fleetskew: rollout \d+:/.test(l))).toBe(true);
+    expect((await status(id)).status).toBe("completed");
+    const s = await states(id);
+    expect(clusters.filter((n) => s[n] !== "succeeded")).toEqual([]);
+    // Every patch request the simulated API server received, taken or refused with a conflict.
+    expect(clusters.map(cvPatches)).toEqual(clusters.map(() => 1));
+    // Some steps lost their record of being written and were written again: the cluster confirmed them.
+    const confirmed = await getPool().query(
+      `SELECT count(*) FROM "AuditEvent" WHERE "action" = 'cluster.write' AND "targetId" = ANY($1) AND "summary" LIKE '%desiredUpdate already set'`,
+      [clusters],
+    );
+    expect(Number(confirmed.rows[0].count)).toBeGreaterThan(0);
+  }, 90_000);
 });

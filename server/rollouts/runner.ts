@@ -19,20 +19,12 @@ import {
   type RunnerCluster,
 } from "../store/rollouts";
 import { EXECUTORS, StepRefused, type Executor } from "./executors";
+import { eachLimited } from "./limited";
 import { EXPECTED_STEP_MS, windowResolver } from "./plan";
 import { clusterAnswer } from "../clusters/access";
 
 /** Clusters written or followed at once per rollout: a wave of 1,000 is worked through, not opened at once. */
 const CONCURRENCY = 16;
-
-async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-}
 
 const systemAudit = (r: RolloutRecord, action: string, summary: string) => ({
   actor: `rollout ${r.number}`,

@@ -478,3 +478,60 @@ export async function rolloutsOfCluster(
     clusterFinishedAt: iso(r.finishedAt),
   }));
 }
+
+/** One rollout that has not ended, with its clusters counted per wave and state, as /metrics reports it. */
+export type ActiveRolloutCounts = {
+  number: number;
+  kind: string;
+  status: string;
+  /** As the plan stored them: `{count}` or `{percent}`, and the soak in ms. */
+  maxFailures: unknown;
+  minSuccessTime: unknown;
+  /** The rollout's waves, in order (a wave may have no cluster). */
+  waves: number[];
+  groups: { wave: number; state: string; count: number; lastFinishedMs: number }[];
+};
+
+/**
+ * The rollouts that have not ended (running first, then paused, then awaiting approval; oldest
+ * first), at most `limit` of them, each with its clusters counted per wave and state, and how many
+ * there are in all: one query, whose cost is the clusters of those rollouts (read through the
+ * `(rolloutId, state)` index), never the fleet's or the finished rollouts'.
+ */
+export async function activeRolloutCounts(limit: number): Promise<{ total: number; rollouts: ActiveRolloutCounts[] }> {
+  const rows = await queryText(
+    `WITH active AS (
+       SELECT r."id", r."number", r."kind", r."status", r."request"->'strategy' AS strategy, count(*) OVER () AS total,
+              (SELECT coalesce(array_agg(w."index" ORDER BY w."index"), '{}') FROM "RolloutWave" w WHERE w."rolloutId" = r."id") AS waves
+         FROM "Rollout" r WHERE r."status" = ANY($1::text[])
+        ORDER BY array_position($1::text[], r."status"), r."number" LIMIT $2)
+     SELECT a."number", a."kind", a."status", a.total, a.strategy->'maxFailures', a.strategy->'minSuccessTime', array_to_json(a.waves),
+            k."wave", k."state", k.n, k."lastEnd"
+       FROM active a LEFT JOIN LATERAL (
+              SELECT rc."wave", rc."state", count(*) AS n, coalesce(EXTRACT(EPOCH FROM max(rc."finishedAt")) * 1000, 0)::float8 AS "lastEnd"
+                FROM "RolloutCluster" rc WHERE rc."rolloutId" = a."id" GROUP BY rc."wave", rc."state") k ON true
+      ORDER BY array_position($1::text[], a."status"), a."number", k."wave", k."state"`,
+    [["running", "paused", "awaiting-approval"] satisfies RolloutStatus[], limit],
+  );
+  const rollouts = new Map<number, ActiveRolloutCounts>();
+  let total = 0;
+  for (const r of rows) {
+    const number = Number(r[0]);
+    total = Number(r[3]);
+    let rollout = rollouts.get(number);
+    if (!rollout) {
+      rollout = {
+        number,
+        kind: r[1]!,
+        status: r[2]!,
+        maxFailures: r[4] ? JSON.parse(r[4]) : null,
+        minSuccessTime: r[5] ? JSON.parse(r[5]) : null,
+        waves: JSON.parse(r[6] ?? "[]") as number[],
+        groups: [],
+      };
+      rollouts.set(number, rollout);
+    }
+    if (r[8] !== null) rollout.groups.push({ wave: Number(r[7]), state: r[8]!, count: Number(r[9]), lastFinishedMs: Number(r[10]) });
+  }
+  return { total, rollouts: [...rollouts.values()] };
+}

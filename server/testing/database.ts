@@ -7,7 +7,7 @@ import { createTestDatabase, migrationsDir, type TestDatabase } from "./postgres
  * Integration tests run against real Postgres (see ./postgres for which server). Each test file
  * gets a database of its own, dropped afterwards.
  */
-export { createTestDatabase, migrationsDir, projectMigrations, type TestDatabase } from "./postgres";
+export { createTestDatabase, migrationsDir, projectMigrations, serverUrl, type TestDatabase } from "./postgres";
 
 /**
  * Registers hooks giving this test file a fresh, migrated database that the store (getDb) uses.

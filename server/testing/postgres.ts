@@ -10,6 +10,9 @@ import pg from "pg";
  */
 const baseUrl = process.env.FLEETSKEW_TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 
+/** The database tests are created from: a session there can act on a test database from outside it. */
+export const serverUrl = baseUrl;
+
 export const migrationsDir = path.resolve(__dirname, "../../prisma/migrations");
 
 /** The project's migrations by name, oldest first. */

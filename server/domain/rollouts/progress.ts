@@ -49,17 +49,43 @@ export type Decision =
 
 const isTerminal = (c: ProgressCluster) => TERMINAL.includes(c.state);
 
-/** The wave being worked on: the first whose clusters have not all ended, or that is still soaking. */
-function currentWave(waves: readonly ProgressWave[], clusters: readonly ProgressCluster[], soakMs: number, now: Date) {
+/** What deciding the current wave needs of each wave: whether all its clusters ended, and when the last did (ms, 0: never). */
+export type WaveSummary = { index: number; ended: boolean; lastEndMs: number };
+
+/**
+ * The wave being worked on: the first whose clusters have not all ended, or that is still soaking
+ * (every wave but the last soaks `soakMs` after its last cluster ended); null once all are done.
+ * `waves` in order. The runner decides from it, and /metrics reports it from per-wave counts.
+ */
+export function waveInProgress(waves: readonly WaveSummary[], soakMs: number, now: Date): { index: number; soakUntil: Date | null } | null {
   for (const wave of waves) {
-    const members = clusters.filter((c) => c.wave === wave.index);
-    if (!members.every(isTerminal)) return { wave, members, soakUntil: null };
-    const lastEnd = Math.max(0, ...members.map((c) => c.finishedAt?.getTime() ?? 0));
-    const soakUntil = new Date(lastEnd + soakMs);
+    if (!wave.ended) return { index: wave.index, soakUntil: null };
+    const soakUntil = new Date(wave.lastEndMs + soakMs);
     const isLast = wave.index === waves[waves.length - 1]!.index;
-    if (!isLast && soakMs > 0 && soakUntil > now) return { wave, members, soakUntil };
+    if (!isLast && soakMs > 0 && soakUntil > now) return { index: wave.index, soakUntil };
   }
   return null;
+}
+
+function currentWave(waves: readonly ProgressWave[], clusters: readonly ProgressCluster[], soakMs: number, now: Date) {
+  const byWave = new Map<number, ProgressCluster[]>();
+  for (const c of clusters) {
+    const members = byWave.get(c.wave);
+    if (members) members.push(c);
+    else byWave.set(c.wave, [c]);
+  }
+  const summaries = waves.map((w) => {
+    const members = byWave.get(w.index) ?? [];
+    return {
+      index: w.index,
+      ended: members.every(isTerminal),
+      lastEndMs: members.reduce((last, c) => Math.max(last, c.finishedAt?.getTime() ?? 0), 0),
+    };
+  });
+  const found = waveInProgress(summaries, soakMs, now);
+  if (!found) return null;
+  const wave = waves.find((w) => w.index === found.index)!;
+  return { wave, members: byWave.get(wave.index) ?? [], soakUntil: found.soakUntil };
 }
 
 export function decideProgress(
