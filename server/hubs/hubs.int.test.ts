@@ -49,7 +49,7 @@ afterAll(() => sim?.close());
 const registration = () => hubRegistrationBody(sim, "hub-east", { concurrency: 24 });
 const detail = async (): Promise<HubDetail> =>
   (await hubRoute(request("/api/v1/hubs/hub-east", { cookie: viewer }), params({ name: "hub-east" }))).json();
-const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }));
+const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }), { apiUrls: true });
 const hubRecord = async () => (await findHubRecord("hub-east"))!;
 
 describe("registering a hub", () => {
