@@ -188,14 +188,12 @@ export type FiringAlert = {
   description: string | null;
 };
 
-/** The cluster's firing alerts, read from its Thanos querier through the API server's service proxy (docs/openshift.md §25). */
+/** The cluster's firing alerts, read from its Thanos querier through the API server's service proxy (docs/openshift.md §27). */
 export type AlertFacts = {
   /** Firing alerts of the groups the update tooling checks, at most MAX_STORED_ALERTS (server/collector/alerts.ts). */
   firing: FiringAlert[];
   /** How many such alerts were firing; more than `firing.length` when some were left out. */
   relevant: number;
-  /** Every alert the querier returned, firing or pending, of any group. */
-  total: number;
 };
 
 /** One part of the read that failed; the rest of the snapshot stands. */

@@ -4,7 +4,7 @@ import { plural, problemOf, unknown, warn, pass, type Context, type Draft, type 
 /**
  * The checks `oc adm upgrade recommend` makes from the cluster's firing alerts, group by group, as
  * openshift/oc pkg/cli/admin/upgrade/recommend/alerts.go `(*options).alerts` makes them
- * (docs/openshift.md §25): it skips alerts without a name and pending ones, then puts each firing
+ * (docs/openshift.md §27): it skips alerts without a name and pending ones, then puts each firing
  * alert in the first group that takes it, in this order:
  *
  * 1. CriticalAlerts: severity "critical" (a critical PodDisruptionBudgetLimit also counts against the

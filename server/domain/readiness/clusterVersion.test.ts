@@ -270,7 +270,7 @@ describe("conditional-update-risks (docs/openshift.md §20.4)", () => {
   });
 });
 
-describe("conditional-update-risks with Applies and accepted risks (openshift/api ClusterUpdateAcceptRisks, docs/openshift.md §25.1)", () => {
+describe("conditional-update-risks with Applies and accepted risks (openshift/api ClusterUpdateAcceptRisks, docs/openshift.md §27.1)", () => {
   const withRisks = (risks: ConditionalUpdate["risks"], acceptRisks?: string[] | null) =>
     healthyCluster({
       version: {

@@ -319,7 +319,7 @@ export function conditionalRisksCheck(c: Context): Draft {
   if (conditional.length) {
     // Accepted risks (spec.desiredUpdate.acceptRisks, gate ClusterUpdateAcceptRisks): the CVO goes ahead with a
     // conditional update when each of its risks does not apply (Applies=False) or is accepted (openshift/api
-    // config/v1 ConditionalUpdate.riskNames, docs/openshift.md §25.1).
+    // config/v1 ConditionalUpdate.riskNames, docs/openshift.md §27.1).
     const accepted = new Set(Array.isArray(c.s.version.acceptRisks) ? c.s.version.acceptRisks : []);
     const clear = (r: ConditionalUpdateRisk) => r.applies === "False" || accepted.has(r.name);
     const risks = conditional.flatMap((u) => (u.risks ?? []).map((r) => ({ version: u.version, ...r })));

@@ -138,7 +138,7 @@ export function healthyCluster(overrides: Partial<ClusterSnapshot> = {}): Cluste
     imageMode: [],
     adminGates: {},
     adminAcks: {},
-    alerts: { firing: [], relevant: 0, total: 1 },
+    alerts: { firing: [], relevant: 0 },
     problems: [],
     ...overrides,
   };
