@@ -51,12 +51,11 @@ export const MAX_ALERT_LABEL = 128;
 /** Alerts named in one check's detail; the rest are counted. */
 const NAMED = 10;
 
-const EVIDENCE = (a?: FiringAlert): Evidence => ({
-  kind: "Alert",
-  name: a?.name ?? "thanos-querier /api/v1/alerts",
-  namespace: a?.namespace ?? "openshift-monitoring",
-  ...(a ? { field: `labels.severity=${a.severity ?? ""}` } : {}),
-});
+/** A firing alert by name; without one, where the alerts are read (the querier's Service). */
+const EVIDENCE = (a?: FiringAlert): Evidence =>
+  a
+    ? { kind: "Alert", name: a.name, ...(a.namespace ? { namespace: a.namespace } : {}), field: `labels.severity=${a.severity ?? ""}` }
+    : { kind: "Service", name: "thanos-querier", namespace: "openshift-monitoring", field: "/api/v1/alerts" };
 
 function describe(a: FiringAlert): string {
   const where = [a.namespace ? `namespace ${a.namespace}` : "", a.podDisruptionBudget ? `PodDisruptionBudget ${a.podDisruptionBudget}` : ""]
