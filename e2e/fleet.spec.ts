@@ -49,6 +49,12 @@ test("a cluster page explains its skew, draws its timeline and checks readiness 
   await expect(skewCheck).toHaveAttribute("data-status", "warn");
   await expect(skewCheck).toContainText("ClusterBootImageSkewError");
   await snap(page, testInfo, "21-cluster-prod-east");
+  // The alert groups `oc adm upgrade recommend` checks: the simulated querier fires only Watchdog and the receivers warning.
+  const criticalAlerts = page.locator('[data-check="alerts-critical"]');
+  await expect(criticalAlerts).toHaveAttribute("data-status", "pass");
+  await expect(criticalAlerts).toContainText("No critical alerts firing.");
+  await expect(page.locator('[data-check="alerts-pdb"]')).toContainText("No PodDisruptionBudget alerts firing.");
+  await snap(page, testInfo, "21-cluster-prod-east-alert-checks");
 
   await page.goto("/clusters/prod-east-422");
   await page.getByLabel("Target version").fill("4.23");

@@ -6,7 +6,7 @@ import { skewLimits } from "../fleet/fleet";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { CapturedCluster } from "../kube/captured";
 import { DumpParseError, parseDumpFile, type DumpObject } from "../kube/dumps";
-import { readClusterObjects, type ClusterObjects } from "../kube/readers";
+import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { ClusterNameTakenError } from "../store/clusters";
 import { loadCatalog } from "../store/history";
 import { OfflineCaptureRefused, recordOfflineCapture } from "../store/offline";
@@ -95,6 +95,8 @@ function describeRead(objects: ClusterObjects): { read: number; warnings: string
   const platform = infra?.platformStatus?.type ?? infra?.platform;
   for (const [key, result] of Object.entries(objects) as [string, ClusterObjects[keyof ClusterObjects]][]) {
     const onlyOn = PLATFORM_PARTS[key as keyof ClusterObjects];
+    // Firing alerts come from a live querier, never from a dump: the snapshot records them as not read.
+    if (OPTIONAL_PARTS.has(key) || result.status === "unknown") continue;
     if (result.status === "not-available") {
       if (RARE_PARTS.has(key as keyof ClusterObjects)) continue;
       if (!onlyOn || !platform || platform === onlyOn) missing.push(partName(key));

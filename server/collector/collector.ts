@@ -4,7 +4,7 @@ import { openCredentials } from "../clusters/registration";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { ClusterClient, configuredClientOptions, type ClientOptions } from "../kube/client";
-import { readClusterObjects, type ClusterObjects } from "../kube/readers";
+import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
@@ -59,7 +59,7 @@ type Failure = { status: "unreachable" | "unauthorized" | "stale"; error: string
  * a change (MachineSets "disappearing"), so the cluster is marked stale and its last state kept.
  */
 export function judgeRead(objects: ClusterObjects): Failure | null {
-  const parts = Object.entries(objects);
+  const parts = Object.entries(objects).filter(([part]) => !OPTIONAL_PARTS.has(part));
   const errors = parts.flatMap(([part, r]) => (r.status === "error" ? [{ part, error: r.error }] : []));
   if (errors.some((e) => e.error.kind === "unauthorized"))
     return { status: "unauthorized", error: errors.find((e) => e.error.kind === "unauthorized")!.error.message };

@@ -5,6 +5,7 @@ import type {
   ClusterSnapshot,
   Condition,
   ConditionalUpdate,
+  ConditionalUpdateRisk,
   EnforcementValue,
   ImageModeFacts,
   MachineSetFacts,
@@ -16,6 +17,7 @@ import type {
 import { conditionOf } from "../domain/snapshot";
 import { formatVersion, parseOcpVersion } from "../domain/versions";
 import type { ClusterObjects } from "../kube/readers";
+import { alertFacts } from "./alerts";
 import { internalReleaseImageFacts } from "./internalReleaseImage";
 import { arr, conditionsOf, obj, str, type Any } from "./fields";
 
@@ -172,20 +174,72 @@ function readParts(read: ClusterObjects, problems: ReadProblem[]) {
   return parts;
 }
 
+/** Bounds on what one ClusterVersion's risks keep (the API allows 500 updates of 200 risks, with messages of any length). */
+const MAX_RISKS_PER_UPDATE = 50;
+const MAX_RISK_MESSAGE = 1000;
+const MAX_CONDITION_MESSAGE = 300;
+const MAX_ACCEPTED_RISKS = 200;
+const MAX_RISK_NAME = 256;
+const cut = (text: string | null, max: number) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * The risk's Applies condition (openshift/api config/v1 ConditionalUpdateRisk.conditions, gate
+ * ClusterUpdateAcceptRisks): from the risk itself, else from its entry in status.conditionalUpdateRisks.
+ */
+function appliesOf(own: Any, shared: Any | undefined): Pick<ConditionalUpdateRisk, "applies" | "appliesReason" | "appliesMessage"> {
+  const c = conditionOf(conditionsOf(own.conditions), "Applies") ?? conditionOf(conditionsOf(shared?.conditions), "Applies");
+  if (!c) return {};
+  return {
+    applies: c.status === "True" || c.status === "False" ? c.status : "Unknown",
+    appliesReason: cut(c.reason, MAX_RISK_NAME),
+    appliesMessage: cut(c.message, MAX_CONDITION_MESSAGE),
+  };
+}
+
 function conditionalUpdatesOf(cvStatus: Any): ConditionalUpdate[] {
+  const shared = new Map(
+    arr(cvStatus.conditionalUpdateRisks)
+      .map(obj)
+      .filter((r) => str(r.name))
+      .map((r) => [String(r.name), r] as const),
+  );
+  const riskOf = (r: Any): ConditionalUpdateRisk => {
+    const name = str(r.name) ?? "unnamed risk";
+    return {
+      name: cut(name, MAX_RISK_NAME)!,
+      message: cut(str(r.message), MAX_RISK_MESSAGE) ?? "",
+      url: cut(str(r.url), MAX_RISK_MESSAGE),
+      ...appliesOf(r, shared.get(name)),
+    };
+  };
   return arr(cvStatus.conditionalUpdates)
     .map(obj)
     .map((u) => {
       const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
+      const own = arr(u.risks).map(obj);
+      // riskNames (gate ClusterUpdateAcceptRisks) may name risks kept only in status.conditionalUpdateRisks.
+      const byName = arr(u.riskNames)
+        .map(str)
+        .filter((n): n is string => !!n && !own.some((r) => r.name === n) && shared.has(n))
+        .map((n) => shared.get(n)!);
       return {
         version: str(obj(u.release).version) ?? "",
         recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
-        risks: arr(u.risks)
-          .map(obj)
-          .map((r) => ({ name: str(r.name) ?? "unnamed risk", message: str(r.message) ?? "", url: str(r.url) })),
+        risks: [...own, ...byName].slice(0, MAX_RISKS_PER_UPDATE).map(riskOf),
       };
     })
     .filter((u) => u.version);
+}
+
+/** spec.desiredUpdate.acceptRisks[].name; null when not set (or not served: the gate is off). */
+function acceptRisksOf(cv: Any | null): string[] | null {
+  const list = obj(obj(cv?.spec).desiredUpdate).acceptRisks;
+  if (!Array.isArray(list)) return null;
+  return list
+    .map((r) => str(obj(r).name))
+    .filter((n): n is string => !!n)
+    .slice(0, MAX_ACCEPTED_RISKS)
+    .map((n) => cut(n, MAX_RISK_NAME)!);
 }
 
 /** ClusterVersion: the version history, the current version and what the cluster may update to. */
@@ -216,6 +270,7 @@ function versionFacts(cv: Any | null) {
           .filter((v): v is string => !!v),
         conditionalUpdates: conditionalUpdatesOf(cvStatus),
         multiArch: str(obj(cvStatus.desired).architecture) === "Multi",
+        acceptRisks: acceptRisksOf(cv),
       }
     : null;
   return { history, current, version };
@@ -310,7 +365,10 @@ function machineSetFactsOf(machineSets: Any[], context: ClusterBootContext, cata
       };
       // By each MCO line's rules too, for predictions at a later release (mcoRelease.ts).
       const ifAllManagedAt = Object.fromEntries(
-        (Object.keys(MCO_RULES) as McoRelease[]).map((line) => [line, resolveBootImage(input, { ...whatIf, release: `${line}.0` }, catalog).mco]),
+        (Object.keys(MCO_RULES) as McoRelease[]).map((line) => [
+          line,
+          resolveBootImage(input, { ...whatIf, release: `${line}.0` }, catalog).mco,
+        ]),
       );
       return { ...resolved, replicas: num(spec.replicas), ifAllManaged: resolveBootImage(input, whatIf, catalog).mco, ifAllManagedAt };
     })
@@ -472,6 +530,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     adminAcks: parts.adminAcks,
     bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
     internalReleaseImage: internalReleaseImageFacts(read, problems),
+    alerts: alertFacts(read, problems),
     problems,
   };
 }

@@ -11,10 +11,26 @@ export type Condition = { type: string; status: string; reason: string | null; m
 
 export type VersionHistoryEntry = { version: string; state: string; startedTime: string | null; completionTime: string | null };
 
+/**
+ * One risk of a conditional update. `applies` is the risk's `Applies` condition (openshift/api
+ * config/v1 ConditionalUpdateRisk.conditions, gate ClusterUpdateAcceptRisks, TechPreview in 4.22):
+ * from the risk in `conditionalUpdates[].risks` or its entry in `status.conditionalUpdateRisks`.
+ * Absent or null where the cluster does not report it (the gate off, older releases, older snapshots).
+ */
+export type ConditionalUpdateRisk = {
+  name: string;
+  message: string;
+  url: string | null;
+  applies?: "True" | "False" | "Unknown" | null;
+  /** The Applies condition's reason and message (message truncated). */
+  appliesReason?: string | null;
+  appliesMessage?: string | null;
+};
+
 export type ConditionalUpdate = {
   version: string;
   recommended: "True" | "False" | "Unknown";
-  risks: { name: string; message: string; url: string | null }[];
+  risks: ConditionalUpdateRisk[];
 };
 
 export type ClusterVersionFacts = {
@@ -30,6 +46,11 @@ export type ClusterVersionFacts = {
   availableUpdates: string[];
   conditionalUpdates: ConditionalUpdate[];
   multiArch: boolean;
+  /**
+   * spec.desiredUpdate.acceptRisks[].name: the conditional-update risks the admin accepted (gate
+   * ClusterUpdateAcceptRisks). Absent from older snapshots and null where the field is not set (or not served).
+   */
+  acceptRisks?: string[] | null;
 };
 
 export type EnforcementValue = { ocpVersion: string | null; rhcosVersion: string | null };
@@ -151,6 +172,30 @@ export type InternalReleaseImageFacts = {
   nodes: IriNodeFacts[];
 };
 
+/**
+ * One firing alert of a kind `oc adm upgrade recommend` looks at (server/domain/readiness/alerts.ts
+ * `alertGroupOf`), as the cluster's Thanos querier reported it; strings truncated.
+ */
+export type FiringAlert = {
+  name: string;
+  severity: string | null;
+  namespace: string | null;
+  /** The `poddisruptionbudget` label of the PodDisruptionBudget*Limit alerts. */
+  podDisruptionBudget: string | null;
+  /** Labelled openShiftUpdatePrecheck="true". */
+  updatePrecheck: boolean;
+  summary: string | null;
+  description: string | null;
+};
+
+/** The cluster's firing alerts, read from its Thanos querier through the API server's service proxy (docs/openshift.md §27). */
+export type AlertFacts = {
+  /** Firing alerts of the groups the update tooling checks, at most MAX_STORED_ALERTS (server/collector/alerts.ts). */
+  firing: FiringAlert[];
+  /** How many such alerts were firing; more than `firing.length` when some were left out. */
+  relevant: number;
+};
+
 /** One part of the read that failed; the rest of the snapshot stands. */
 export type ReadProblem = { part: string; kind: "not-available" | "error"; message: string };
 
@@ -196,6 +241,11 @@ export type ClusterSnapshot = {
    * with part "InternalReleaseImage" says why).
    */
   internalReleaseImage?: InternalReleaseImageFacts | null;
+  /**
+   * Firing alerts. Null when they could not be read (a problem with part "Alerts" says why: no
+   * permission, no querier, the querier refused); absent from snapshots stored before Fleetskew read them.
+   */
+  alerts?: AlertFacts | null;
   problems: ReadProblem[];
 };
 

@@ -348,10 +348,20 @@ export const ClusterSnapshotAnswer = z
           z.object({
             version: z.string(),
             recommended: z.enum(["True", "False", "Unknown"]),
-            risks: z.array(z.object({ name: z.string(), message: z.string(), url: z.string().nullable() })),
+            risks: z.array(
+              z.object({
+                name: z.string(),
+                message: z.string(),
+                url: z.string().nullable(),
+                applies: z.enum(["True", "False", "Unknown"]).nullable().optional(),
+                appliesReason: z.string().nullable().optional(),
+                appliesMessage: z.string().nullable().optional(),
+              }),
+            ),
           }),
         ),
         multiArch: z.boolean(),
+        acceptRisks: z.array(z.string()).nullable().optional(),
       })
       .nullable(),
     platform: z.string().nullable(),
@@ -434,6 +444,23 @@ export const ClusterSnapshotAnswer = z
       })
       .nullable()
       .optional(),
+    alerts: z
+      .object({
+        firing: z.array(
+          z.object({
+            name: z.string(),
+            severity: z.string().nullable(),
+            namespace: z.string().nullable(),
+            podDisruptionBudget: z.string().nullable(),
+            updatePrecheck: z.boolean(),
+            summary: z.string().nullable(),
+            description: z.string().nullable(),
+          }),
+        ),
+        relevant: z.number(),
+      })
+      .nullable()
+      .optional(),
     problems: z.array(z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() })),
   })
   .meta({
@@ -449,13 +476,10 @@ const Source = z.enum(["cluster", "predicted"]);
 /** A cluster's boot-image skew at one release, the MCO's way (docs/openshift.md §15–§17). */
 export const SkewAssessment = z.strictObject({
   release: z.string(),
-  mcoRelease: z
-    .enum(["4.22", "4.23"])
-    .optional()
-    .meta({
-      description:
-        "The MCO release line whose rules the assessment follows (docs/openshift.md §25); absent in records stored before it was kept",
-    }),
+  mcoRelease: z.enum(["4.22", "4.23"]).optional().meta({
+    description:
+      "The MCO release line whose rules the assessment follows (docs/openshift.md §25); absent in records stored before it was kept",
+  }),
   limits: z.strictObject({ ocpVersion: z.string(), rhelVersion: z.string() }).nullable(),
   enforcement: z.strictObject({
     mode: EnforcementMode,

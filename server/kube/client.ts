@@ -384,6 +384,37 @@ export class ClusterClient implements ObjectSource {
     return items;
   }
 
+  /**
+   * GET `path` of a Service through the API server's service proxy
+   * (`/api/v1/namespaces/{namespace}/services/{service}/proxy/{path}`, `service` as `scheme:name:port`), as any
+   * other read: the same connections, deadline, answer size and read budget. One attempt: what answers is
+   * a workload behind the API server, and the callers treat a failure as "not known".
+   */
+  async serviceProxyGet(namespace: string, service: string, path: string): Promise<unknown> {
+    const what = `GET ${path} of service ${namespace}/${service}`;
+    const opts = this.requestOptions();
+    // The generated client escapes the name's colons and the path's slashes; the API server is asked for them plain, as kubectl does.
+    const plainPath: k8s.ObservableMiddleware = {
+      pre: (context) => {
+        context.setUrl(
+          context
+            .getUrl()
+            .replace(`/services/${encodeURIComponent(service)}/proxy/${encodeURIComponent(path)}`, `/services/${service}/proxy/${path}`),
+        );
+        return new k8s.Observable(Promise.resolve(context));
+      },
+      post: (response) => new k8s.Observable(Promise.resolve(response)),
+    };
+    try {
+      return await this.core.connectGetNamespacedServiceProxyWithPath(
+        { name: service, namespace, path },
+        { ...opts, middleware: [...(opts.middleware ?? []), plainPath] },
+      );
+    } catch (error) {
+      throw classify(error, what);
+    }
+  }
+
   async create(ref: KindRef, body: unknown): Promise<unknown> {
     const opts = this.requestOptions();
     return this.write(`create ${ref.kind}`, () =>

@@ -1,7 +1,7 @@
 import { ClusterClient, KubeError, type ClientOptions } from "./client";
 import type { ClusterCredentials } from "./credentials";
-import { groupVersionOf, KINDS, READS } from "./kinds";
-import { readClusterVersion, readInfrastructure } from "./readers";
+import { groupVersionOf, KINDS, PROXY_READS, READS } from "./kinds";
+import { readClusterVersion, readInfrastructure, THANOS_QUERIER } from "./readers";
 
 export type ServedKind = { kind: string; groupVersion: string; served: boolean };
 export type MissingPermission = { verb: string; resource: string; group: string; namespace?: string; message: string };
@@ -87,6 +87,26 @@ async function probe(client: ClusterClient): Promise<ConnectionReport> {
         }
       }
     }),
+  );
+  // The service proxies Fleetskew reads through (firing alerts): only the API server's refusal is a missing permission;
+  // what the service behind it answers is its own business (docs/rbac.md, "Firing alerts").
+  await Promise.all(
+    PROXY_READS.flatMap((read) =>
+      read.names.map(async (name) => {
+        try {
+          await client.serviceProxyGet(read.namespace, name, THANOS_QUERIER.alertsPath);
+        } catch (error) {
+          if (error instanceof KubeError && error.kind === "forbidden" && error.status === 403 && /services\/proxy/.test(error.message))
+            report.forbidden.push({
+              verb: "get",
+              resource: read.resource,
+              group: read.group,
+              namespace: read.namespace,
+              message: error.message,
+            });
+        }
+      }),
+    ),
   );
   report.forbidden.sort((a, b) => `${a.resource}${a.verb}`.localeCompare(`${b.resource}${b.verb}`));
 

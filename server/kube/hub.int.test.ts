@@ -5,7 +5,8 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
-import { KubeError } from "./client";
+import { ClusterClient, KubeError } from "./client";
+import { readAlerts } from "./readers";
 import { permissionSubject } from "../domain/hubEligibility";
 import { eventually } from "../simulator/hub/testing";
 import {
@@ -100,6 +101,31 @@ describe("the hub client", () => {
     await client.deleteFrom(HUB_KINDS.clusterPermission, "prod-east", PERMISSION_NAME);
     await client.deleteFrom(HUB_KINDS.clusterPermission, "prod-east", PERMISSION_NAME);
     expect((await client.list(HUB_KINDS.clusterPermission)).items).toHaveLength(0);
+  });
+
+  it("Fleetskew's ClusterPermission lets the cluster-proxy reach the cluster's Thanos querier through its service proxy", async () => {
+    const r = sim.registration();
+    const through = new ClusterClient({
+      server: `${r.proxyUrl}/prod-east`,
+      token: r.proxyToken,
+      certificateAuthority: r.proxyCa,
+      insecureSkipTlsVerify: false,
+    });
+    try {
+      // Without the permission the managed cluster refuses the impersonated identity.
+      const refused = await readAlerts(through);
+      expect(refused).toMatchObject({ status: "unknown", reason: expect.stringContaining("no permission to proxy to the Thanos querier") });
+      const body = clusterPermission("prod-east", permissionSubject("prod-east", { mode: "impersonation", user: r.proxyImpersonatedUser }));
+      expect(await client.createIn(HUB_KINDS.clusterPermission, "prod-east", body)).toBe("created");
+      const read = await eventually(async () => {
+        const result = await readAlerts(through);
+        return result.status === "ok" ? result : undefined;
+      });
+      expect(read.value.data.alerts.map((a) => a.labels?.alertname)).toContain("Watchdog");
+    } finally {
+      through.close();
+      await client.deleteFrom(HUB_KINDS.clusterPermission, "prod-east", PERMISSION_NAME);
+    }
   });
 
   it("creates a ManagedServiceAccount and reads the token Secret the hub reports for it, by its label", async () => {

@@ -5,7 +5,7 @@ import { DEFAULT_LIST_LIMITS, ReadBudget, type ListLimits } from "./limits";
 import { streamWatch } from "./watchStream";
 import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
-import { KINDS, READS } from "./kinds";
+import { KINDS, PROXY_READS, READS } from "./kinds";
 
 /**
  * An ACM hub's API as Fleetskew uses it (docs/acm.md): list and watch the managed clusters, their
@@ -79,8 +79,16 @@ export function managedClusterRules(): { apiGroups: string[]; resources: string[
     const kind = KINDS[r.kind];
     return { apiGroups: [kind.group], resources: [kind.plural], verbs: [...r.verbs], ...(r.names ? { resourceNames: r.names } : {}) };
   });
+  // A ClusterRole names no namespace: the service-proxy grant holds for that service name in any namespace.
+  const proxies = PROXY_READS.map((r) => ({
+    apiGroups: [r.group],
+    resources: [r.resource],
+    verbs: [...r.verbs],
+    resourceNames: [...r.names],
+  }));
   return [
     ...rules,
+    ...proxies,
     { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
     {
       apiGroups: [KINDS.pinnedImageSet.group],
@@ -211,20 +219,20 @@ export class HubClient {
       "hub",
       this.listLimits,
       (token, onAnswer) =>
-      this.call(
-        "Secret list",
-        () =>
-          this.core.listSecretForAllNamespaces(
-            // By name as well: a reader whose RBAC names only the `fleetskew` Secrets (deploy/hub) may list
-            // them only with this field selector; the label alone would be a 403.
-            {
-              labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`,
-              fieldSelector: `metadata.name=${SERVICE_ACCOUNT_NAME}`,
-              limit: pageSize,
-              _continue: token,
-            },
-            this.options(onAnswer),
-          ) as Promise<ListPage>,
+        this.call(
+          "Secret list",
+          () =>
+            this.core.listSecretForAllNamespaces(
+              // By name as well: a reader whose RBAC names only the `fleetskew` Secrets (deploy/hub) may list
+              // them only with this field selector; the label alone would be a 403.
+              {
+                labelSelector: `${SERVICE_ACCOUNT_SECRET_LABEL}=true`,
+                fieldSelector: `metadata.name=${SERVICE_ACCOUNT_NAME}`,
+                limit: pageSize,
+                _continue: token,
+              },
+              this.options(onAnswer),
+            ) as Promise<ListPage>,
         ),
       // Of each Secret only where it is, its version and the token: the rest of its data is never held.
       (page) => page.map(secretFacts),
@@ -287,7 +295,11 @@ export class HubClient {
           settle(() =>
             reject(
               o?.code === 410
-                ? new KubeError("server-error", `the hub's ${ref.kind} watch expired: ${String(o.message ?? "410 Gone").slice(0, 300)}`, 410)
+                ? new KubeError(
+                    "server-error",
+                    `the hub's ${ref.kind} watch expired: ${String(o.message ?? "410 Gone").slice(0, 300)}`,
+                    410,
+                  )
                 : classify({ code: typeof o?.code === "number" ? o.code : 500, body: o }, `${ref.kind} watch`),
             ),
           );

@@ -54,3 +54,13 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "provisioning", verbs: ["get"], names: ["provisioning-configuration"] },
   { kind: "internalReleaseImage", verbs: ["get"], names: ["cluster"] },
 ];
+
+/**
+ * What Fleetskew reads through a service proxy (server/kube/readers.ts readAlerts): `get` on the
+ * `services/proxy` subresource, named as the proxy path names the service (`scheme:name:port`; the API
+ * server authorizes that whole string as the resource name). Kept apart from READS, which are objects
+ * the connection test gets or lists; docs/rbac.md, "Firing alerts".
+ */
+export const PROXY_READS: { group: ""; resource: "services/proxy"; verbs: ["get"]; namespace: string; names: string[] }[] = [
+  { group: "", resource: "services/proxy", verbs: ["get"], namespace: "openshift-monitoring", names: ["https:thanos-querier:web"] },
+];

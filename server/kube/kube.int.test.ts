@@ -83,6 +83,27 @@ describe("testConnection", () => {
     ]);
   });
 
+  it("names a refused service proxy to the Thanos querier, but not what the querier itself answers", async () => {
+    const cluster = fleet.get("prod-east")!;
+    try {
+      cluster.spec.forbidden = [{ verb: "get", resource: "services/proxy", group: "" }];
+      expect((await testConnection(creds("prod-east"))).forbidden).toEqual([
+        expect.objectContaining({
+          verb: "get",
+          resource: "services/proxy",
+          namespace: "openshift-monitoring",
+          message: expect.stringContaining('cannot get resource "services/proxy"'),
+        }),
+      ]);
+      cluster.spec.forbidden = undefined;
+      fleet.setMonitoring("prod-east", { querier: "refuses-anonymous" });
+      expect((await testConnection(creds("prod-east"))).forbidden).toEqual([]);
+    } finally {
+      cluster.spec.forbidden = undefined;
+      fleet.setMonitoring("prod-east", undefined);
+    }
+  });
+
   it("says when the credentials are refused", async () => {
     const report = await testConnection({ ...creds("prod-east"), token: "wrong" });
     expect(report).toMatchObject({ reachable: true, authenticated: false });

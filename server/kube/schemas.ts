@@ -192,3 +192,20 @@ export type ConfigMap = z.infer<typeof ConfigMapSchema>;
 export type MachineConfigNode = z.infer<typeof MachineConfigNodeSchema>;
 export type Pod = z.infer<typeof PodSchema>;
 export type InternalReleaseImage = z.infer<typeof InternalReleaseImageSchema>;
+
+/**
+ * The Prometheus HTTP API answer of GET /api/v1/alerts (as the Thanos querier serves it; openshift/oc
+ * pkg/cli/admin/upgrade/status/alerts.go AlertData): labels and annotations are free-form strings.
+ */
+export const AlertsAnswerSchema = z.looseObject({
+  status: z.string().optional(),
+  data: z.looseObject({
+    alerts: z.array(
+      z.looseObject({
+        labels: z.record(z.string(), z.unknown()).optional().nullable(),
+        annotations: z.record(z.string(), z.unknown()).optional().nullable(),
+        state: z.string().optional().nullable(),
+      }),
+    ),
+  }),
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
+import type { MonitoringSpec } from "./monitoring";
 import { ObjectStore, type KubeObject } from "./objectStore";
 
 /** Ways a simulated cluster misbehaves, for testing that one bad cluster never breaks the others. */
@@ -43,6 +44,8 @@ export type ClusterSpec = {
    * never completes.
    */
   upgradeTrouble?: UpgradeTrouble;
+  /** The cluster's Thanos querier behind the service proxy: which alerts fire, and how it answers (./monitoring.ts). */
+  monitoring?: MonitoringSpec;
   /** Feature set; TechPreviewNoUpgrade serves fields earlier (docs/openshift.md §14). */
   featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
   /**
@@ -201,6 +204,13 @@ export class Fleet {
     const cluster = this.clusters.get(name);
     if (!cluster) throw new Error(`no simulated cluster named ${name}`);
     cluster.spec.upgradeTrouble = trouble;
+  }
+
+  /** Which alerts the cluster's Thanos querier reports, and how it answers (./monitoring.ts). */
+  setMonitoring(name: string, monitoring: MonitoringSpec | undefined): void {
+    const cluster = this.clusters.get(name);
+    if (!cluster) throw new Error(`no simulated cluster named ${name}`);
+    cluster.spec.monitoring = monitoring;
   }
 
   setFaults(name: string, faults: Faults | undefined): void {

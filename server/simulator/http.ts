@@ -18,6 +18,7 @@ import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
+import { serviceProxy } from "./monitoring";
 import { admit } from "./openapi/admission";
 import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
@@ -306,6 +307,25 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
     return discovery
       ? reply(200, discovery)
       : sendError(res, new ApiError(404, "NotFound", "the server could not find the requested resource"));
+  }
+
+  // The Thanos querier behind the service proxy (./monitoring.ts), authorized as the API server does: get services/proxy on the named service.
+  const proxied = req.method === "GET" ? serviceProxy(cluster.spec.monitoring, segments.map(decodeURIComponent)) : null;
+  if (proxied) {
+    const name = decodeURIComponent(segments[5]!);
+    if ((cluster.spec.forbidden ?? []).some((f) => f.verb === "get" && f.resource === "services/proxy" && f.group === ""))
+      return sendError(
+        res,
+        new ApiError(
+          403,
+          "Forbidden",
+          `services "${name}" is forbidden: User "${user}" cannot get resource "services/proxy" in API group "" in the namespace "openshift-monitoring"`,
+          { name, group: "", kind: "services" },
+        ),
+      );
+    if (fault === "malformed") return reply(200, {});
+    res.writeHead(proxied.status, { "content-type": proxied.contentType });
+    return res.end(proxied.body);
   }
 
   const target = resolveTarget(cluster.kinds, segments);

@@ -11,6 +11,7 @@ import {
   versionFacts,
 } from "../testing/snapshots";
 import { check, run, withCv, cvPlus } from "./testing";
+import type { ConditionalUpdate } from "../snapshot";
 
 describe("target-version", () => {
   it.each([
@@ -266,5 +267,70 @@ describe("conditional-update-risks (docs/openshift.md §20.4)", () => {
     const c = run(onlyRisky, "4.20", "conditional-update-risks");
     expect(c.status).toBe("warn");
     expect(c.detail).toContain("AWSMetadataRace (4.20.2)");
+  });
+});
+
+describe("conditional-update-risks with Applies and accepted risks (openshift/api ClusterUpdateAcceptRisks, docs/openshift.md §27.1)", () => {
+  const withRisks = (risks: ConditionalUpdate["risks"], acceptRisks?: string[] | null) =>
+    healthyCluster({
+      version: {
+        ...versionFacts(history("4.21.5"), {
+          availableUpdates: ["4.21.6"],
+          conditionalUpdates: [{ version: "4.22.1", recommended: "False", risks }],
+        }),
+        acceptRisks,
+      },
+    });
+  const applying = {
+    name: "SRIOVFailedToConfigureVF",
+    message: "VFs may fail.",
+    url: "https://issues.redhat.com/browse/OCPBUGS-2",
+    applies: "True" as const,
+  };
+  const notApplying = {
+    name: "AzureDiskAttach",
+    message: "Disks attach slowly on Azure.",
+    url: "https://issues.redhat.com/browse/OCPBUGS-3",
+    applies: "False" as const,
+  };
+
+  it("names each risk with whether it applies to this cluster, and warns while one applies", () => {
+    const c = run(withRisks([applying, notApplying]), "4.22.1", "conditional-update-risks");
+    expect(c.status).toBe("warn");
+    expect(c.detail).toContain(
+      "SRIOVFailedToConfigureVF [applies to this cluster]: VFs may fail. (https://issues.redhat.com/browse/OCPBUGS-2)",
+    );
+    expect(c.detail).toContain("AzureDiskAttach [does not apply to this cluster]");
+  });
+
+  it("passes when no risk applies, as the CVO then recommends the update", () => {
+    const c = run(withRisks([notApplying]), "4.22.1", "conditional-update-risks");
+    expect(c.status).toBe("pass");
+    expect(c.detail).toContain("does not apply");
+  });
+
+  it("passes when every applying risk is accepted in spec.desiredUpdate.acceptRisks, and names what the cluster accepts", () => {
+    const c = run(withRisks([applying, notApplying], ["SRIOVFailedToConfigureVF", "OldRisk"]), "4.22.1", "conditional-update-risks");
+    expect(c.status).toBe("pass");
+    expect(c.detail).toContain("SRIOVFailedToConfigureVF [applies to this cluster; accepted by the cluster]");
+    expect(c.detail).toContain("accepts the risks OldRisk, SRIOVFailedToConfigureVF (spec.desiredUpdate.acceptRisks)");
+    expect(c.evidence.map((e) => e.field)).toContain("spec.desiredUpdate.acceptRisks");
+  });
+
+  it("a risk whose Applies is Unknown or not reported still warns unless accepted", () => {
+    const unknownRisk = { ...applying, applies: "Unknown" as const, appliesReason: "EvaluationFailed" };
+    expect(run(withRisks([unknownRisk]), "4.22.1", "conditional-update-risks")).toMatchObject({ status: "warn" });
+    expect(run(withRisks([unknownRisk]), "4.22.1", "conditional-update-risks").detail).toContain(
+      "whether it applies is unknown (EvaluationFailed)",
+    );
+    const unreported = { name: applying.name, message: applying.message, url: applying.url };
+    expect(run(withRisks([unreported]), "4.22.1", "conditional-update-risks").status).toBe("warn");
+    expect(run(withRisks([unreported], [applying.name]), "4.22.1", "conditional-update-risks").status).toBe("pass");
+  });
+
+  it("a target neither available nor conditional says so", () => {
+    const c = run(withRisks([applying]), "4.22.3", "conditional-update-risks");
+    expect(c.status).toBe("warn");
+    expect(c.detail).toContain("does not list 4.22.3");
   });
 });

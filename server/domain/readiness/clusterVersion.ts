@@ -1,5 +1,5 @@
 import { UPGRADEABLE_SKEW_REASON } from "../skew";
-import { conditionOf, type Condition } from "../snapshot";
+import { conditionOf, type Condition, type ConditionalUpdateRisk } from "../snapshot";
 import { compareVersions, formatMinor, parseOcpVersion } from "../versions";
 import {
   CO_MC,
@@ -317,15 +317,48 @@ export function conditionalRisksCheck(c: Context): Draft {
       [evAvailable],
     );
   if (conditional.length) {
+    // Accepted risks (spec.desiredUpdate.acceptRisks, gate ClusterUpdateAcceptRisks): the CVO goes ahead with a
+    // conditional update when each of its risks does not apply (Applies=False) or is accepted (openshift/api
+    // config/v1 ConditionalUpdate.riskNames, docs/openshift.md §27.1).
+    const accepted = new Set(Array.isArray(c.s.version.acceptRisks) ? c.s.version.acceptRisks : []);
+    const clear = (r: ConditionalUpdateRisk) => r.applies === "False" || accepted.has(r.name);
     const risks = conditional.flatMap((u) => (u.risks ?? []).map((r) => ({ version: u.version, ...r })));
+    const applies = (r: ConditionalUpdateRisk) =>
+      r.applies === "True"
+        ? "applies to this cluster"
+        : r.applies === "False"
+          ? "does not apply to this cluster"
+          : r.applies === "Unknown"
+            ? `whether it applies is unknown${r.appliesReason ? ` (${r.appliesReason})` : ""}`
+            : null;
     const described = risks.length
-      ? risks.map((r) => `${r.name}${c.target.minorOnly ? ` (${r.version})` : ""}: ${r.message}${r.url ? ` (${r.url})` : ""}`).join("; ")
+      ? risks
+          .map((r) => {
+            const notes = [applies(r), accepted.has(r.name) ? "accepted by the cluster" : null].filter(Boolean);
+            return `${r.name}${c.target.minorOnly ? ` (${r.version})` : ""}${notes.length ? ` [${notes.join("; ")}]` : ""}: ${r.message}${r.url ? ` (${r.url})` : ""}`;
+          })
+          .join("; ")
       : "no risk details given";
+    const acceptedText = accepted.size
+      ? ` The cluster accepts the risks ${list([...accepted].sort())} (spec.desiredUpdate.acceptRisks).`
+      : "";
+    const what = c.target.minorOnly ? list(conditional.map((u) => u.version)) : c.target.text;
+    const evidence = [
+      evConditional,
+      ...(accepted.size ? [{ kind: "ClusterVersion", name: "version", field: "spec.desiredUpdate.acceptRisks" }] : []),
+    ];
+    const cleared = conditional.find((u) => (u.risks ?? []).length > 0 && (u.risks ?? []).every(clear));
+    if (cleared)
+      return pass(
+        `${cleared.version} is offered as a conditional update, and each of its risks either does not apply to this cluster or is accepted: ${described}.${acceptedText}`,
+        evidence,
+      );
     return warn(
-      `${c.target.minorOnly ? list(conditional.map((u) => u.version)) : c.target.text} ${conditional.length === 1 ? "is" : "are"} offered only as a conditional update with known risks for this cluster: ${described}. ` +
+      `${what} ${conditional.length === 1 ? "is" : "are"} offered only as a conditional update with known risks for this cluster: ${described}.${acceptedText} ` +
         "It can still be applied after accepting the risks.",
-      [evConditional],
-      "Read each risk and decide whether it applies; to go ahead, accept it explicitly (oc adm upgrade --to ... --allow-not-recommended), or wait for a release without the risk.",
+      evidence,
+      "Read each risk and decide whether it applies; to go ahead, accept it explicitly (oc adm upgrade --to ... --allow-not-recommended; " +
+        "where the cluster serves spec.desiredUpdate.acceptRisks, `oc adm upgrade accept <risk>`), or wait for a release without the risk.",
     );
   }
   const retrieved = conditionOf(c.s.version.conditions, "RetrievedUpdates");

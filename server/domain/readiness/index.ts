@@ -1,6 +1,14 @@
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../skew";
 import type { ClusterSnapshot } from "../snapshot";
 import { compareVersions, parseOcpVersion } from "../versions";
+import {
+  criticalAlertsCheck,
+  imagePullAlertsCheck,
+  nodeAlertsCheck,
+  pdbAlertsCheck,
+  updatePrecheckAlertsCheck,
+  virtAlertsCheck,
+} from "./alerts";
 import { bootImageSkewCheck, machineSetsSkippedCheck, rhelMajorChangeCheck } from "./bootImages";
 import {
   adminAcksCheck,
@@ -80,6 +88,13 @@ const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
   { id: "single-node", title: "Single-node cluster", run: singleNodeCheck },
   { id: "bare-metal", title: "Bare metal", run: bareMetalCheck },
   { id: "registry-less", title: "Registry-less release source", run: registryLessCheck },
+  // The groups `oc adm upgrade recommend` checks in the firing alerts (./alerts.ts).
+  { id: "alerts-critical", title: "Critical alerts", run: criticalAlertsCheck },
+  { id: "alerts-pdb", title: "PodDisruptionBudget alerts", run: pdbAlertsCheck },
+  { id: "alerts-image-pull", title: "Image pull alerts", run: imagePullAlertsCheck },
+  { id: "alerts-node", title: "Node alerts", run: nodeAlertsCheck },
+  { id: "alerts-update-precheck", title: "Update precheck alerts", run: updatePrecheckAlertsCheck },
+  { id: "alerts-virt", title: "Virtualization alerts", run: virtAlertsCheck },
 ];
 
 export function evaluateReadiness(s: ClusterSnapshot, target: string, options: { limits?: SkewLimitEntry[] } = {}): Readiness {

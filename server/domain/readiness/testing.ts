@@ -37,4 +37,10 @@ export const STABLE_IDS = [
   "single-node",
   "bare-metal",
   "registry-less",
+  "alerts-critical",
+  "alerts-pdb",
+  "alerts-image-pull",
+  "alerts-node",
+  "alerts-update-precheck",
+  "alerts-virt",
 ];

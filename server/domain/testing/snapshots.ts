@@ -138,6 +138,7 @@ export function healthyCluster(overrides: Partial<ClusterSnapshot> = {}): Cluste
     imageMode: [],
     adminGates: {},
     adminAcks: {},
+    alerts: { firing: [], relevant: 0 },
     problems: [],
     ...overrides,
   };

@@ -10,7 +10,8 @@ export { paramsFor, type ClusterParams, type Enforcement, type PinnedState, type
 
 /**
  * The fleet for `--clusters N --seed S`: the two reference clusters, the registry-less one, then
- * N-3 generated ones.
+ * N-3 generated ones. Every cluster's Thanos querier reports the quiet alerts of a healthy cluster,
+ * but every 11th generated one fires a critical alert and a PodDisruptionBudget alert (monitoring.ts).
  */
 export function generateFleet(count: number, seed: number): ClusterSpec[] {
   const specs: ClusterSpec[] = [
@@ -41,6 +42,8 @@ export function generateFleet(count: number, seed: number): ClusterSpec[] {
       token: tokenFor(params.name, seed),
       readOnlyToken: tokenFor(`${params.name}-reader`, seed),
       faults: params.faults,
+      // Every 11th generated cluster fires a critical alert and a PodDisruptionBudget at its limit (no random draw, so the other parameters stay as they were).
+      ...(i % 11 === 4 ? { monitoring: { alerts: "critical-and-pdb" as const } } : {}),
       objects: () => generatedObjects(params),
     });
   }
