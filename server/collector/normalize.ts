@@ -1,5 +1,5 @@
 import { MCO_RULES, type McoRelease } from "../domain/mcoRelease";
-import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext } from "../domain/bootImages";
+import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext, type VSphereInfrastructure } from "../domain/bootImages";
 import type {
   BareMetalProvisioningFacts,
   ClusterSnapshot,
@@ -426,6 +426,32 @@ function pinnedImageSetFactsOf(pinnedSets: Any[]): ClusterSnapshot["pinnedImageS
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * What the boot image controller matches a vSphere MachineSet's workspace against
+ * (vsphere_helpers.go createNewVMTemplate): Infrastructure spec.platformSpec.vsphere's vCenters and
+ * failure domains; null when the field is unset, undefined when the Infrastructure was not read.
+ */
+function vsphereInfrastructureOf(infra: Any | null): VSphereInfrastructure | null | undefined {
+  if (!infra) return undefined;
+  const vsphere = obj(obj(infra.spec).platformSpec).vsphere;
+  if (vsphere == null) return null;
+  const v = obj(vsphere);
+  return {
+    vcenters: arr(v.vcenters).map((c) => str(obj(c).server) ?? ""),
+    failureDomains: arr(v.failureDomains).map((f) => {
+      const fd = obj(f);
+      const topology = obj(fd.topology);
+      return {
+        server: str(fd.server) ?? "",
+        datacenter: str(topology.datacenter) ?? "",
+        datastore: str(topology.datastore) ?? "",
+        resourcePool: str(topology.resourcePool) ?? "",
+        vmGroup: str(obj(obj(fd.zoneAffinity).hostGroup).vmGroup) ?? "",
+      };
+    }),
+  };
+}
+
 export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
   const problems: ReadProblem[] = [];
   const parts = readParts(read, problems);
@@ -446,6 +472,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     multiArch: version?.multiArch,
     azureCloudName,
     controlPlaneArchitecture,
+    vsphere: platform === "VSphere" ? vsphereInfrastructureOf(parts.infra) : undefined,
     controllerSettled:
       conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
       conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",

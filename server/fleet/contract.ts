@@ -302,7 +302,9 @@ const McoDecision = z.object({
   action: z.enum(["update", "skip", "exclude", "error"]),
   reason: z.string(),
   error: z.string().optional(),
-  basis: z.enum(["observed", "assumed"]).optional(),
+  basis: z.enum(["observed", "assumed", "unknown"]).optional(),
+  ifFails: z.string().optional(),
+  rhcosVersion: z.string().optional(),
   amiList: z.string().optional(),
   crash: z.literal(true).optional(),
 });
@@ -465,6 +467,7 @@ export const SkewAssessment = z.strictObject({
     installVersionFallback: z.boolean(),
     degradedController: z.string().nullable().optional(),
     assumption: z.string().nullable().optional(),
+    undetermined: z.string().nullable().optional(),
   }),
   verdict: z
     .discriminatedUnion("outcome", [

@@ -97,14 +97,19 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
   });
 
-  it("from 4.23 the MCO asks EC2 for the owner: an AMI no stream has named is assumed skipped, and says so", async () => {
-    const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
-      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
-    )!;
-    const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
-    const mode = effectiveEnforcement(before, "4.23.1");
-    expect(mode.basis).toMatch(/skips/);
-    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs \(from 4\.23 the MCO asks EC2 who owns each AMI, aws_helpers\.go detectAMIKind: .*AWS Marketplace.*\)$/);
+  it("from 4.23 the MCO asks EC2 for the owner: installer-published AMIs are placed, a custom one leaves the outcome to EC2 (aws_helpers.go detectAMIKind)", async () => {
+    const pick = (custom: boolean) =>
+      Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
+        (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && c.customAmi === custom,
+      )!;
+    // The generated world's AMIs are real ones from the installer's rhcos.json: Red Hat owns them.
+    const published = effectiveEnforcement(await snapshotOf(generatedObjects(pick(false)), { lookup: () => null }), "4.23.1");
+    expect(published.basis).not.toMatch(/skips/);
+    expect(published.undetermined ?? null).toBeNull();
+    // A site's own AMI: skipped if the site owns it, updated if it is a Marketplace one, an error if EC2 cannot describe it.
+    const custom = effectiveEnforcement(await snapshotOf(generatedObjects(pick(true)), { lookup: () => null }), "4.23.1");
+    expect(custom).toMatchObject({ mode: "Automatic", value: null });
+    expect(custom.undetermined).toMatch(/depends on EC2: .*detectAMIKind.*Should that fail, the controller goes Degraded with error syncing MAPI MachineSet .*AMI ami-0[0-9a-f]+ not found/);
   });
 });
 
