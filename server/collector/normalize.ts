@@ -6,6 +6,7 @@ import type {
   Condition,
   ConditionalUpdate,
   EnforcementValue,
+  FeatureGateFacts,
   ImageModeFacts,
   MachineSetFacts,
   NodeFacts,
@@ -427,6 +428,24 @@ function pinnedImageSetFactsOf(pinnedSets: Any[]): ClusterSnapshot["pinnedImageS
 }
 
 /**
+ * FeatureGate/cluster: spec.featureSet ("" means Default) and the gates enabled for the cluster's
+ * current version (status.featureGates[].version). A cluster that does not serve it is left null
+ * without a problem; a read error is a problem.
+ */
+export function featureGateFacts(r: ClusterObjects["featureGate"], current: string | null, problems: ReadProblem[]): FeatureGateFacts | null {
+  if (r.status !== "ok") {
+    if (r.status === "error") problems.push({ part: "FeatureGate", kind: "error", message: r.error.message });
+    return null;
+  }
+  const entry = (r.value.status?.featureGates ?? []).find((g) => g && current && g.version === current) ?? null;
+  return {
+    featureSet: r.value.spec?.featureSet || "Default",
+    version: entry?.version ?? null,
+    enabled: entry ? (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])).sort() : null,
+  };
+}
+
+/**
  * What the boot image controller matches a vSphere MachineSet's workspace against
  * (vsphere_helpers.go createNewVMTemplate): Infrastructure spec.platformSpec.vsphere's vCenters and
  * failure domains; null when the field is unset, undefined when the Infrastructure was not read.
@@ -499,6 +518,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     adminAcks: parts.adminAcks,
     bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
     internalReleaseImage: internalReleaseImageFacts(read, problems),
+    featureGate: featureGateFacts(read.featureGate, current, problems),
     problems,
   };
 }

@@ -436,6 +436,11 @@ export const ClusterSnapshotAnswer = z
       })
       .nullable()
       .optional(),
+    featureGate: z
+      .object({ featureSet: z.string(), version: z.string().nullable(), enabled: z.array(z.string()).nullable() })
+      .nullable()
+      .optional()
+      .meta({ description: "FeatureGate/cluster: its feature set and the gates enabled at the cluster's version (docs/openshift.md §25)" }),
     problems: z.array(z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() })),
   })
   .meta({

@@ -12,6 +12,7 @@ import type { DumpObject } from "../kube/dumps";
 import type { ClusterCredentials } from "../kube/credentials";
 import {
   readClusterVersion,
+  readFeatureGate,
   readInfrastructure,
   readMachineConfigPools,
   readMachineConfigs,
@@ -51,6 +52,23 @@ export async function readProposedMachineConfig(text: string): Promise<ProposedC
   const inflated: Inflated = new Map();
   await decodeWithinLimits(config, inflated, { status: 413, subject: "The MachineConfig" });
   return { config, inflated };
+}
+
+/**
+ * What FeatureGate/cluster says for a preview at `release`: the feature set ("" is Default) and the
+ * gates its status lists as enabled for that version; nulls when it could not be read (stored
+ * inputs from before Fleetskew kept it, or no permission).
+ */
+export function featureGateOf(
+  r: Awaited<ReturnType<typeof readFeatureGate>>,
+  release: string | null,
+): { featureSet: string | null; enabledFeatureGates: { version: string; enabled: string[] } | null } {
+  if (r.status !== "ok") return { featureSet: null, enabledFeatureGates: null };
+  const entry = release ? (r.value.status?.featureGates ?? []).find((g) => g?.version === release) : undefined;
+  return {
+    featureSet: r.value.spec?.featureSet || "Default",
+    enabledFeatureGates: entry && release ? { version: release, enabled: (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])) } : null,
+  };
 }
 
 /** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
@@ -150,13 +168,14 @@ export async function previewFrom(
   const proposed = proposedInput.config;
   // The proposal's inflated contents are shared; the cluster's are kept only for this preview.
   const inflated: Inflated = new Map(proposedInput.inflated);
-  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion] = await Promise.all([
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate] = await Promise.all([
     readMachineConfigPools(cluster),
     readMachineConfigs(cluster),
     readMachineConfiguration(cluster),
     readInfrastructure(cluster),
     readMachineOSConfigs(cluster),
     readClusterVersion(cluster),
+    readFeatureGate(cluster),
   ]);
   for (const r of [pools, configs]) {
     if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
@@ -177,6 +196,7 @@ export async function previewFrom(
     ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
         ?.irreconcilableValidationOverrides?.storage
     : undefined) ?? []) as never[];
+  const { featureSet, enabledFeatureGates } = featureGateOf(featureGate, release);
   const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
   const imageModePools = new Set(machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : []);
   const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
@@ -232,8 +252,10 @@ export async function previewFrom(
       policies,
       policySource: source,
       storageOverrides: overrides,
-      // FeatureGate/cluster is not read: the overrides' presence tells whether the gate is on (mcoRelease.ts).
+      // FeatureGate/cluster decides whether the MCO reads them; unreadable, their presence tells (mcoRelease.ts).
       release,
+      featureSet,
+      enabledFeatureGates,
       firstBoot: legacy,
       inflated,
     });
