@@ -113,6 +113,33 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
   });
 });
 
+describe("vSphere: a workspace matching no failure domain (vsphere_helpers.go createNewVMTemplate)", () => {
+  it("Fleetskew predicts the MCO's Degraded error and the block it causes, word for word", async () => {
+    const p = clusters.find((c) => c.platform === "VSphere" && c.topology === "standard" && /^4\.21\./.test(c.history[0]!))!;
+    expect(p).toBeDefined();
+    const moved = (objects: Any[]) => {
+      const infra = objects.find((o) => o.kind === "Infrastructure")!;
+      infra.spec.platformSpec.vsphere.failureDomains[0].topology.datastore = "datastore2";
+      return objects;
+    };
+    const before = await snapshotOf(moved(generatedObjects(p)));
+    const predicted = assessSkew(before, "4.22.1");
+    expect(predicted.enforcement.degradedController).toMatch(/does not match any vCenter\/failure domain in the Infrastructure object/);
+    // The simulated MCO at 4.22 with the same Infrastructure.
+    const { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration } = await import("./mco");
+    const { arrayView } = await import("./scenarios/settle");
+    const after = moved(generatedObjects(at422(p)));
+    const view = arrayView(after as never, "4.22.1", new Date("2026-06-01T00:00:00Z"), true);
+    reconcileMachineConfiguration(view);
+    reconcileMachineConfigUpgradeable(view);
+    const degraded = (after.find((o) => o.kind === "MachineConfiguration")!.status.conditions as Any[]).find(
+      (c) => c.type === "BootImageUpdateDegraded",
+    )!;
+    expect(degraded.status).toBe("True");
+    expect(upgradeableOf(after)).toMatchObject({ status: "False", message: predicted.block!.message });
+  });
+});
+
 describe("the simulated MCO against the reference cluster's own capture", () => {
   it("settles prod-east at 4.22.3 to the skew status and Upgradeable=False message the projected capture records", async () => {
     const { prodEast422Objects } = await import("./scenarios/prodEast");
