@@ -158,3 +158,27 @@ describe("vSphere: reconcileVSphereProviderSpec, createNewVMTemplate", () => {
     expect(a.block?.message).toMatch(/^Upgrades have been disabled due to boot image update failures: Boot image controller is degraded: /);
   });
 });
+
+describe("readiness boot-image-skew when the 4.23 MCO's outcome depends on EC2", () => {
+  it("is unknown, names what it depends on and the MCO's error should it fail; never a warning of a block", async () => {
+    const { run } = await import("./readiness/testing");
+    const { versionFacts, history } = await import("./testing/snapshots");
+    const decision = resolveBootImage(awsSet(CUSTOM), aws("4.23.0")).mco;
+    const s = healthyCluster({
+      version: versionFacts(history("4.22.5", "4.19.10", "4.12.7"), { availableUpdates: ["4.23.1"] }),
+      enforcement: {
+        served: true,
+        spec: null,
+        status: { mode: "Automatic", automatic: { ocpVersion: "4.22.0", rhcosVersion: null }, manual: null },
+      },
+      machineSets: [{ ...machineSet("w-1a", { ocpVersion: "4.12.7" }), ifAllManagedAt: { "4.23": decision } }],
+    });
+    const c = run(s, "4.23.1", "boot-image-skew");
+    expect(c.status).toBe("unknown");
+    expect(c.detail).toMatch(
+      /^Whether the Machine Config Operator blocks minor updates once at 4\.23 depends on what Fleetskew cannot read: w-1a: depends on EC2/,
+    );
+    expect(c.detail).toContain(`AMI ${CUSTOM} not found`);
+    expect(c.detail).toContain("Predicted by the rules of the 4.23 MCO (release-4.23 at d20efd9b9bdb)");
+  });
+});
