@@ -182,3 +182,17 @@ describe("readiness boot-image-skew when the 4.23 MCO's outcome depends on EC2",
     expect(c.detail).toContain("Predicted by the rules of the 4.23 MCO (release-4.23 at d20efd9b9bdb)");
   });
 });
+
+describe("what an older controller left alone says nothing about 4.23's owner rule", () => {
+  it("a 4.19 controller that settled with a Marketplace AMI in place: at 4.23 the AMI is judged afresh, not an observed skip", () => {
+    const settledAt419 = { ...aws("4.23.0"), controllerSettled: true };
+    expect(resolveBootImage(awsSet(CUSTOM, ROSA_TAGS), settledAt419).mco).toMatchObject({
+      action: "update",
+      rhcosVersion: "9.8.20261001-0",
+    });
+    expect(resolveBootImage(awsSet(CUSTOM), settledAt419).mco).toMatchObject({ action: "skip", basis: "unknown" });
+    // A 4.23 controller that settled with it in place: EC2 answered and the owner was not one it updates.
+    const settledAt423 = { ...settledAt419, history: [{ version: "4.23.2", state: "Completed" }] };
+    expect(resolveBootImage(awsSet(CUSTOM), settledAt423).mco).toMatchObject({ action: "skip", basis: "observed" });
+  });
+});

@@ -307,7 +307,10 @@ function awsDecision(
   // Secret, DescribeImages on the AMI) for every AMI, then the owner decides (detectAMIKind).
   if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
   const ec2 = ec2Dependency(ms.name, ref.ami);
-  if (context.controllerSettled && !(target && ref.ami === target.image))
+  // What the running controller left alone says something only when it follows the same rules: an
+  // older MCO judged by its compiled list, which leaves Marketplace AMIs alone that 4.23 updates.
+  const sameRules = mcoRulesFor(context.history?.[0]?.version).awsAmiRecognition === rules.awsAmiRecognition;
+  if (context.controllerSettled && sameRules && !(target && ref.ami === target.image))
     return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
   // Published by Red Hat's account (531415883065): named by a boot image stream, learned from one,
   // or in the installer's every published RHCOS AMI (release-4.22's AllowedAMIs, the same source).
