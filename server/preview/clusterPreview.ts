@@ -3,6 +3,7 @@ import { previewDisruption, requiresRebuild, type Preview } from "../domain/disr
 import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
+import { runcOnRhel10Refusal } from "../domain/disruption/osStreams";
 import { RegistriesConfError } from "../domain/disruption/registries";
 import { explained, NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
@@ -125,6 +126,23 @@ export async function previewOnCluster(
 class ClusterUnreadable extends UserFacingError {}
 
 /**
+ * render_controller.go validateNoRuncOnRHEL10FromOSImageStream (release-4.23; docs/openshift.md
+ * §25.1): a pool on a RHEL 10 stream whose merged configuration makes runc CRI-O's runtime is not rendered.
+ */
+function renderRefusal(
+  pool: { metadata: { name: string }; spec?: unknown },
+  before: RenderedConfig,
+  after: RenderedConfig,
+  inflated: Inflated,
+): string | null {
+  const stream = (pool.spec as { osImageStream?: { name?: string } } | undefined)?.osImageStream?.name ?? null;
+  const refusedAfter = runcOnRhel10Refusal(pool.metadata.name, stream, after, inflated);
+  if (!refusedAfter) return null;
+  const already = runcOnRhel10Refusal(pool.metadata.name, stream, before, inflated) !== null;
+  return `pool ${pool.metadata.name} is on OS image stream ${stream}, and ${already ? "already before this change" : "with this change"} the MCO's render controller refuses to render it ("${refusedAfter}"): its nodes keep their current configuration until that is fixed`;
+}
+
+/**
  * One pool's configuration before and after the proposal (its sources merged, the proposal
  * replacing a source of the same name), and what the MCO does to its nodes for the difference.
  * A merge or a registries.conf the MCO would refuse is the person's to fix: a 422.
@@ -196,7 +214,6 @@ export async function previewFrom(
     ? (machineConfiguration.value.spec as { irreconcilableValidationOverrides?: { storage?: unknown } } | undefined)
         ?.irreconcilableValidationOverrides?.storage
     : undefined) ?? []) as never[];
-  const { featureSet, enabledFeatureGates } = featureGateOf(featureGate, release);
   const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
   const imageModePools = new Set(machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : []);
   const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
@@ -254,11 +271,12 @@ export async function previewFrom(
       storageOverrides: overrides,
       // FeatureGate/cluster decides whether the MCO reads them; unreadable, their presence tells (mcoRelease.ts).
       release,
-      featureSet,
-      enabledFeatureGates,
+      ...featureGateOf(featureGate, release),
       firstBoot: legacy,
       inflated,
     });
+    const refused = renderRefusal(pool, before, after, inflated);
+    if (refused) notes.push(refused);
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {
       notes.push(
