@@ -114,7 +114,7 @@ describe("offline import", () => {
     });
     expect(result.counts).toEqual({ files: 11, objects: 21, read: 21 });
     expect(result.warnings).toEqual([
-      "Not in the upload, so shown as not available: Infrastructure cluster, ConfigMap openshift-config-managed/admin-gates, ConfigMap openshift-config/admin-acks, Provisioning provisioning-configuration",
+      "Not in the upload, so shown as not available: Infrastructure cluster, FeatureGate cluster, ConfigMap openshift-config-managed/admin-gates, ConfigMap openshift-config/admin-acks, Provisioning provisioning-configuration",
     ]);
 
     const row = await fleetRow("site-12");

@@ -56,6 +56,7 @@ const PART_NAMES: Partial<Record<keyof ClusterObjects, string>> = {
   clusterVersion: "ClusterVersion version",
   machineConfigOperator: "ClusterOperator machine-config",
   infrastructure: "Infrastructure cluster",
+  featureGate: "FeatureGate cluster",
   machineConfiguration: "MachineConfiguration cluster",
   machineSets: "MachineSets",
   bootImages: "ConfigMap openshift-machine-config-operator/coreos-bootimages",

@@ -1,5 +1,5 @@
 import { MCO_RULES, type McoRelease } from "../domain/mcoRelease";
-import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext } from "../domain/bootImages";
+import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext, type VSphereInfrastructure } from "../domain/bootImages";
 import type {
   BareMetalProvisioningFacts,
   ClusterSnapshot,
@@ -7,6 +7,7 @@ import type {
   ConditionalUpdate,
   ConditionalUpdateRisk,
   EnforcementValue,
+  FeatureGateFacts,
   ImageModeFacts,
   MachineSetFacts,
   NodeFacts,
@@ -484,6 +485,50 @@ function pinnedImageSetFactsOf(pinnedSets: Any[]): ClusterSnapshot["pinnedImageS
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * FeatureGate/cluster: spec.featureSet ("" means Default) and the gates enabled for the cluster's
+ * current version (status.featureGates[].version). A cluster that does not serve it is left null
+ * without a problem; a read error is a problem.
+ */
+export function featureGateFacts(r: ClusterObjects["featureGate"], current: string | null, problems: ReadProblem[]): FeatureGateFacts | null {
+  if (r.status !== "ok") {
+    if (r.status === "error") problems.push({ part: "FeatureGate", kind: "error", message: r.error.message });
+    return null;
+  }
+  const entry = (r.value.status?.featureGates ?? []).find((g) => g && current && g.version === current) ?? null;
+  return {
+    featureSet: r.value.spec?.featureSet || "Default",
+    version: entry?.version ?? null,
+    enabled: entry ? (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])).sort() : null,
+  };
+}
+
+/**
+ * What the boot image controller matches a vSphere MachineSet's workspace against
+ * (vsphere_helpers.go createNewVMTemplate): Infrastructure spec.platformSpec.vsphere's vCenters and
+ * failure domains; null when the field is unset, undefined when the Infrastructure was not read.
+ */
+function vsphereInfrastructureOf(infra: Any | null): VSphereInfrastructure | null | undefined {
+  if (!infra) return undefined;
+  const vsphere = obj(obj(infra.spec).platformSpec).vsphere;
+  if (vsphere == null) return null;
+  const v = obj(vsphere);
+  return {
+    vcenters: arr(v.vcenters).map((c) => str(obj(c).server) ?? ""),
+    failureDomains: arr(v.failureDomains).map((f) => {
+      const fd = obj(f);
+      const topology = obj(fd.topology);
+      return {
+        server: str(fd.server) ?? "",
+        datacenter: str(topology.datacenter) ?? "",
+        datastore: str(topology.datastore) ?? "",
+        resourcePool: str(topology.resourcePool) ?? "",
+        vmGroup: str(obj(obj(fd.zoneAffinity).hostGroup).vmGroup) ?? "",
+      };
+    }),
+  };
+}
+
 export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalog = emptyCatalog): ClusterSnapshot {
   const problems: ReadProblem[] = [];
   const parts = readParts(read, problems);
@@ -504,6 +549,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     multiArch: version?.multiArch,
     azureCloudName,
     controlPlaneArchitecture,
+    vsphere: platform === "VSphere" ? vsphereInfrastructureOf(parts.infra) : undefined,
     controllerSettled:
       conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
       conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
@@ -531,6 +577,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     bareMetalProvisioning: bareMetalProvisioning(read.provisioning),
     internalReleaseImage: internalReleaseImageFacts(read, problems),
     alerts: alertFacts(read, problems),
+    featureGate: featureGateFacts(read.featureGate, current, problems),
     problems,
   };
 }

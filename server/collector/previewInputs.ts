@@ -39,6 +39,8 @@ export function previewInputsKeyOf(objects: ClusterObjects): string | null {
       spec(mc).irreconcilableValidationOverrides ?? null,
     ],
     topology: status(infra).controlPlaneTopology ?? null,
+    // Whether the MCO reads irreconcilableValidationOverrides (docs/openshift.md §25).
+    featureGate: objects.featureGate.status === "ok" ? objects.featureGate.value : null,
     // Without a policy status the defaults are the cluster's release's (docs/openshift.md §21).
     release: releaseOf(objects),
     imageMode:
@@ -77,6 +79,7 @@ export function previewInputsOf(objects: ClusterObjects, machineConfigs: Obj[]):
     ...configs,
     ...one(objects.machineConfiguration as { status: string; value?: unknown }),
     ...one(objects.infrastructure as { status: string; value?: unknown }),
+    ...one(objects.featureGate as { status: string; value?: unknown }),
     // Only what says the release: the newest history entry.
     ...(release
       ? [

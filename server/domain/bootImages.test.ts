@@ -106,8 +106,12 @@ describe("resolveBootImage on the reference cluster", () => {
       });
     // aws_helpers.go detectAMIKind from 4.23: the owner, which Fleetskew cannot ask EC2 for.
     const at423 = { ...all, release: "4.23.1" };
-    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423).mco).toMatchObject({ action: "skip", basis: "assumed" });
-    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423, known).mco).toEqual({ action: "update", reason: "all MachineSets are managed (mode All)" });
+    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423).mco).toMatchObject({ action: "skip", basis: "unknown" });
+    expect(resolveBootImage({ ...ms, providerSpec: copied }, at423, known).mco).toMatchObject({
+      action: "update",
+      reason: "all MachineSets are managed (mode All); ami-0123456789abcdef0 is a published RHCOS AMI",
+      ifFails: expect.stringContaining("AMI ami-0123456789abcdef0 not found"),
+    });
     expect(resolveBootImage(ms, { ...all, machineManagers: null }).mco.action).toBe("exclude");
   });
 

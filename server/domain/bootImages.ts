@@ -44,6 +44,12 @@ export type MachineManager = {
   selection?: { mode?: string; partial?: { machineResourceSelector?: LabelSelector } };
 };
 
+/** What createNewVMTemplate reads of Infrastructure spec.platformSpec.vsphere. */
+export type VSphereInfrastructure = {
+  vcenters: string[];
+  failureDomains: { server: string; datacenter: string; datastore: string; resourcePool: string; vmGroup: string }[];
+};
+
 export type ClusterBootContext = {
   /** The `stream` value of coreos-bootimages, parsed; null when unreadable. */
   stream: unknown;
@@ -60,6 +66,12 @@ export type ClusterBootContext = {
   azureCloudName?: string | null;
   /** kubernetes.io/arch of the control-plane nodes (Go name, e.g. amd64): the MCO's own architecture. */
   controlPlaneArchitecture?: string | null;
+  /**
+   * vSphere: Infrastructure spec.platformSpec.vsphere, as createNewVMTemplate matches a MachineSet's
+   * workspace against it; null when the field is unset (the MCO then does nothing), undefined when
+   * not read (older snapshots, a what-if without it).
+   */
+  vsphere?: VSphereInfrastructure | null;
   /** The release whose MCO decides; its rules differ (release-4.22 vs later). Default: the newest history entry. */
   release?: string | null;
   /**
@@ -90,8 +102,19 @@ export type McoDecision = {
   reason: string;
   /** The error the MCO records (error only), as it appears in BootImageUpdateDegraded's message. */
   error?: string;
-  /** "assumed": Fleetskew cannot see what decides it and assumes the MCO's cautious outcome (see reason). */
-  basis?: "observed" | "assumed";
+  /**
+   * "assumed": Fleetskew cannot see what decides it and assumes the outcome in `action` (see reason).
+   * "unknown": Fleetskew cannot tell the outcome at all (`reason` says what it depends on); `action`
+   * is then only the cautious reading, and predictions built on it say "unknown", never a verdict.
+   */
+  basis?: "observed" | "assumed" | "unknown";
+  /**
+   * What the MCO would write in BootImageUpdateDegraded should what Fleetskew cannot read fail (EC2,
+   * a Secret): an error that blocks upgrades in Automatic mode. Its own words, as far as they are fixed.
+   */
+  ifFails?: string;
+  /** update only: the record the MCO writes for it instead of an OCP version (AWS Marketplace, `updateClusterBootImage`). */
+  rhcosVersion?: string;
   /** AWS: the compiled AMI list that decided (release-4.22's AllowedAMIs), named with its source commit. */
   amiList?: string;
   /**
@@ -280,20 +303,78 @@ function awsDecision(
       return { ...skip(`${ref.ami} is not in ${list.label}, so the ${rules.release} MCO skips it`, "observed"), amiList: list.label };
     return { action: "update", reason: `${enrolled}; ${ref.ami} is in ${list.label}`, amiList: list.label };
   }
+  // aws_helpers.go reconcileAWSProviderSpec: ami.id first, then EC2 (the aws-cloud-credentials
+  // Secret, DescribeImages on the AMI) for every AMI, then the owner decides (detectAMIKind).
   if (!ref.ami) return skip(`ami.id is not set (the AMI is chosen by ${ref.via}), so the MCO skips it`);
-  if (target && ref.ami === target.image) return { action: "update", reason: enrolled };
-  const recognised = streamAmis(context.stream).has(ref.ami) || (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null);
-  if (context.controllerSettled)
+  const ec2 = ec2Dependency(ms.name, ref.ami);
+  // What the running controller left alone says something only when it follows the same rules: an
+  // older MCO judged by its compiled list, which leaves Marketplace AMIs alone that 4.23 updates.
+  const sameRules = mcoRulesFor(context.history?.[0]?.version).awsAmiRecognition === rules.awsAmiRecognition;
+  if (context.controllerSettled && sameRules && !(target && ref.ami === target.image))
     return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
-  // The owner EC2 reports (detectAMIKind) is not readable here.
-  if (!recognised)
-    return skip(
-      `assumed skipped: ${ref.ami} is in no boot image stream Fleetskew has seen, and the ${rules.release} MCO updates only AMIs Red Hat owns (it asks EC2)`,
-      "assumed",
-    );
-  if (!target) return skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`);
-  return { action: "update", reason: enrolled };
+  // Published by Red Hat's account (531415883065): named by a boot image stream, learned from one,
+  // or in the installer's every published RHCOS AMI (release-4.22's AllowedAMIs, the same source).
+  const published = allowedAmisFor("4.22");
+  const standard =
+    (target !== null && ref.ami === target.image) ||
+    streamAmis(context.stream).has(ref.ami) ||
+    (catalogKey(ref) !== null && catalog.lookup(catalogKey(ref)!) !== null) ||
+    (published?.has(ref.ami) ?? false);
+  if (standard) {
+    if (!target) return { ...skip(`region ${ref.region ?? "(none)"} has no ${arch} AMI in the cluster's boot image stream`), ifFails: ec2 };
+    return { action: "update", reason: ref.ami === target.image ? enrolled : `${enrolled}; ${ref.ami} is a published RHCOS AMI`, ifFails: ec2 };
+  }
+  // ROSA Classic boots from its AWS Marketplace product (rosaProductID): detectAMIKind → amiKindROSA.
+  if (rosaTagged(ms.providerSpec)) {
+    const token = marketplaceTarget(context.stream, arch);
+    return {
+      action: "update",
+      reason:
+        `${enrolled}; a ROSA MachineSet (tag red-hat-clustertype: rosa) boots from ROSA's AWS Marketplace AMIs, which the ${rules.release} MCO replaces ` +
+        `with the newest one at RHCOS ${token?.token ?? "(the stream's aws release)"} or older in the region (findMarketplaceAMI), recording an rhcosVersion; ` +
+        `none published there yet → skipped`,
+      basis: "assumed",
+      ...(token ? { rhcosVersion: token.release } : {}),
+      ifFails: ec2,
+    };
+  }
+  // The owner EC2 reports decides, and Fleetskew cannot ask EC2.
+  return {
+    action: "skip",
+    reason:
+      `depends on EC2: ${ref.ami} is in no boot image stream Fleetskew has seen nor among the installer's published RHCOS AMIs; the ${rules.release} MCO asks EC2 who owns it ` +
+      `(detectAMIKind): Red Hat's (531415883065) are updated, AWS Marketplace ones (679593333241) too with an rhcosVersion record, any other owner (a custom or copied AMI) skipped, ` +
+      `and an AMI it cannot describe degrades the controller`,
+    basis: "unknown",
+    ifFails: ec2,
+  };
 }
+
+/** The AWS MachineSet carries ROSA's tag (providerSpec tags, from the installer's userTags; Infrastructure resourceTags carry the same). */
+function rosaTagged(providerSpec: unknown): boolean {
+  const tags = obj(providerSpec).tags;
+  return Array.isArray(tags) && tags.some((t) => str(obj(t).name) === "red-hat-clustertype" && str(obj(t).value) === "rosa");
+}
+
+/**
+ * `resolveMarketplaceAMI` → `marketplaceVersionToken`: the stream's `artifacts.aws.release` for the
+ * architecture, cut to "major.minor"; findMarketplaceAMI takes the newest AMI at that version or
+ * older, and its description's full release becomes the record. Null when the stream does not say.
+ */
+function marketplaceTarget(stream: unknown, arch: string): { token: string; release: string } | null {
+  const release = str(obj(obj(obj(obj(obj(stream).architectures)[arch]).artifacts).aws).release);
+  if (!release) return null;
+  const m = /^(\d+\.\d+)\.(?:\d{8}|\d{12})-\d+$/.exec(release);
+  return m && Number(m[1]!.split(".")[0]) < 100 ? { token: m[1]!, release } : null;
+}
+
+/**
+ * What the MCO writes when EC2 fails it (aws_helpers.go getAWSEC2Client, describeAMI), wrapped as
+ * syncMAPIMachineSet wraps it. A reading Fleetskew cannot make: the text of the failure case.
+ */
+const ec2Dependency = (ms: string, ami: string) =>
+  reconcileError(ms, `AMI ${ami} not found`) +
+  ` (or "failed to fetch aws-cloud-credentials secret: …", "DescribeImages failed for ${ami}: …" when the credentials or EC2 fail)`;
 
 /** Azure: `reconcileAzureProviderSpec` — marketplace images only, per variant and Hyper-V generation. */
 function azureDecision(
@@ -349,13 +430,38 @@ function azureDecision(
   return { action: "update", reason: enrolled };
 }
 
+/** Go's path.Clean, for the resource pool paths createNewVMTemplate compares. */
+export function goPathClean(p: string): string {
+  if (p === "") return ".";
+  const rooted = p.startsWith("/");
+  const out: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (out.length && out[out.length - 1] !== "..") out.pop();
+      else if (!rooted) out.push("..");
+    } else out.push(part);
+  }
+  const joined = out.join("/");
+  return rooted ? `/${joined}` : joined || ".";
+}
+
 /**
- * vSphere: `reconcileVSphereProviderSpec` (platform_helpers.go): the architecture must be in the
- * stream and have a `vmware` artifact, else an error in stream-metadata-go's words. What comes after
- * (the `vsphere-creds` Secret in kube-system, a failure domain for the workspace, creating the
- * template: `createNewVMTemplate`) Fleetskew cannot see, so an update there is assumed.
+ * vSphere: `reconcileVSphereProviderSpec` (platform_helpers.go) and `createNewVMTemplate`
+ * (vsphere_helpers.go), release-4.22 and release-4.23 alike: Infrastructure spec.platformSpec.vsphere
+ * unset → nothing done and nothing skipped; the architecture must be in the stream with a `vmware`
+ * artifact; the `vsphere-creds` Secret in kube-system (Fleetskew does not read Secrets); then the
+ * workspace must match a vCenter and a failure domain of the Infrastructure (server, datacenter,
+ * datastore, vmGroup, resource pool after path.Clean), else an error. Making the template in vCenter
+ * Fleetskew cannot see: an update there is assumed.
  */
 function vsphereDecision(ms: MachineSetInput, context: ClusterBootContext, arch: string, enrolled: string): McoDecision {
+  const infra = context.vsphere;
+  if (infra === null)
+    return {
+      action: "update",
+      reason: `${enrolled}; Infrastructure spec.platformSpec.vsphere is not set, so the MCO does nothing to it and counts it as reconciled, not skipped (its template is not refreshed)`,
+    };
   const architectures = obj(obj(context.stream).architectures);
   if (context.stream != null && !Object.prototype.hasOwnProperty.call(architectures, arch))
     return failed("the boot image stream has no entry for its architecture", reconcileError(ms.name, archNotInStream(context.stream, arch)));
@@ -364,10 +470,50 @@ function vsphereDecision(ms: MachineSetInput, context: ClusterBootContext, arch:
       "the boot image stream has no vmware artifact for its architecture",
       reconcileError(ms.name, `${streamNameOf(context.stream)}/${arch}: artifact 'vmware' not found`),
     );
+  const credentials = reconcileError(ms.name, `failed to fetch vsphere-creds Secret during machineset sync: secrets "vsphere-creds" not found`);
+  const credsUnknown = "whether the kube-system/vsphere-creds Secret exists is not known to Fleetskew, which does not read Secrets";
+  if (infra === undefined)
+    return {
+      action: "update",
+      reason: `${enrolled}; assumed to succeed: the Infrastructure's vCenters and failure domains were not read, and ${credsUnknown}`,
+      basis: "assumed",
+      ifFails: credentials,
+    };
+  const ws = obj(obj(ms.providerSpec).workspace);
+  if (obj(ms.providerSpec).workspace == null)
+    return crashed("its providerSpec has no workspace", "createNewVMTemplate");
+  const w = {
+    server: str(ws.server) ?? "",
+    datacenter: str(ws.datacenter) ?? "",
+    datastore: str(ws.datastore) ?? "",
+    resourcePool: str(ws.resourcePool) ?? "",
+    vmGroup: str(ws.vmGroup) ?? "",
+  };
+  const matches =
+    infra.vcenters.includes(w.server) &&
+    infra.failureDomains.some(
+      (fd) =>
+        fd.datacenter === w.datacenter &&
+        fd.datastore === w.datastore &&
+        fd.server === w.server &&
+        fd.vmGroup === w.vmGroup &&
+        goPathClean(fd.resourcePool) === goPathClean(w.resourcePool),
+    );
+  if (!matches) {
+    const details =
+      `server: ${w.server}, datacenter: ${w.datacenter}, datastore: ${w.datastore}, resourcePool: ${w.resourcePool}` +
+      (w.vmGroup ? `, vmGroup: ${w.vmGroup}` : "");
+    return failed(
+      "its workspace matches no vCenter and failure domain of the Infrastructure (spec.platformSpec.vsphere), so the MCO cannot make the new template" +
+        ` (should the vsphere-creds Secret be missing, the MCO fails on that first: ${credentials})`,
+      reconcileError(ms.name, `providerSpec workspace (${details}) does not match any vCenter/failure domain in the Infrastructure object`),
+    );
+  }
   return {
     action: "update",
-    reason: `${enrolled}; assumed to succeed: the vsphere-creds Secret and the failure domain the MCO needs to make the new template are not read`,
+    reason: `${enrolled}; its workspace matches a failure domain; assumed to succeed: ${credsUnknown}, and the template is made in vCenter`,
     basis: "assumed",
+    ifFails: credentials,
   };
 }
 

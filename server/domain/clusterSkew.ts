@@ -42,6 +42,12 @@ export type EffectiveEnforcement = {
   degradedController?: string | null;
   /** Predicted only: what the prediction assumes where Fleetskew cannot see what the MCO sees (e.g. an AMI's owner). */
   assumption?: string | null;
+  /**
+   * Predicted only: the outcome depends on what Fleetskew cannot read (a MachineSet decision with
+   * basis "unknown", e.g. an AMI's owner in EC2 from 4.23); the value is then null and no verdict is
+   * given. Says what it depends on, with the MCO's words for the failure case.
+   */
+  undetermined?: string | null;
 };
 
 export type SkewBlock = { reason: string; message: string; source: "cluster" | "predicted" };
@@ -102,6 +108,119 @@ export function predictedDegradedMessage(errors: string[]): string {
   return `${errors.length} Degraded MAPI MachineSets | 0 Degraded ControlPlaneMachineSets | 0 Degraded CAPI MachineSets | 0 Degraded CAPI MachineDeployments | Error(s): ${aggregate}`;
 }
 
+/** aws_helpers.go cmpRHCOSVersion: by "major.minor" only (the date stamp does not order). */
+function compareRhcosToken(a: string, b: string): number {
+  const token = (v: string) => v.split(".").slice(0, 2).map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [token(a), token(b)];
+  return (x[0]! - y[0]!) || ((x[1] ?? 0) - (y[1] ?? 0));
+}
+
+/** §16.1 rule 4 with the controller's pass (§15.6): what the Automatic record becomes once it runs at `release`. */
+function automaticEnforcement(s: ClusterSnapshot, release: string, install: string): EffectiveEnforcement {
+  const predicted = predictedEnforcement;
+  const fallbackValue = { ocpVersion: install, rhcosVersion: null };
+  const crashing = s.machineSets.filter((m) => decisionAt(m, release).action === "error" && decisionAt(m, release).crash);
+  if (crashing.length > 0)
+    // No Degraded message to predict: the controller panics. Its record then stays as it was.
+    return {
+      ...predicted(
+        "Automatic",
+        `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
+        fallbackValue,
+        true,
+      ),
+      assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
+    };
+  const failing = s.machineSets.filter((m) => decisionAt(m, release).action === "error");
+  if (failing.length > 0)
+    return {
+      ...predicted(
+        "Automatic",
+        `managed boot images, but the boot image controller fails on ${failing.map((m) => m.machineSet).join(", ")} and goes Degraded`,
+        fallbackValue,
+        true,
+      ),
+      degradedController: predictedDegradedMessage(failing.map((m) => decisionAt(m, release).error ?? decisionAt(m, release).reason)),
+    };
+  // What Fleetskew cannot place (basis "unknown"): no verdict, say what it depends on.
+  const open = s.machineSets.filter((m) => decisionAt(m, release).basis === "unknown");
+  if (open.length > 0) {
+    const ifFails = [...new Set(open.flatMap((m) => decisionAt(m, release).ifFails ?? []))];
+    return {
+      ...predicted(
+        "Automatic",
+        `managed boot images, but what the ${mcoReleaseFor(release)} MCO does with ${open.map((m) => m.machineSet).join(", ")} depends on what Fleetskew cannot read`,
+        null,
+      ),
+      undetermined:
+        open.map((m) => `${m.machineSet}: ${decisionAt(m, release).reason}`).join("; ") +
+        (ifFails.length ? `. Should that fail, the controller goes Degraded with ${ifFails.join("; ")}, which blocks minor updates` : ""),
+    };
+  }
+  // Updates that rest on what Fleetskew cannot read (a Secret, EC2): the prediction says so.
+  const resting = s.machineSets.filter((m) => decisionAt(m, release).basis === "assumed" && decisionAt(m, release).action === "update");
+  const restingOn = resting.length
+    ? `assuming the MCO can update ${resting.map((m) => m.machineSet).join(", ")} (${[...new Set(resting.map((m) => decisionAt(m, release).reason))].join("; ")})` +
+      ([...new Set(resting.flatMap((m) => decisionAt(m, release).ifFails ?? []))].map((e) => `; otherwise it goes Degraded: ${e}`).join(""))
+    : null;
+  // Which compiled AMI list decided (release-4.22's AllowedAMIs), named with its commit.
+  const lists = [...new Set(s.machineSets.flatMap((m) => decisionAt(m, release).amiList ?? []))];
+  const decidedBy = lists.length ? `; AMIs judged by ${lists.join(", ")}` : "";
+  const skipped = s.machineSets.filter((m) => decisionAt(m, release).action === "skip");
+  if (skipped.length > 0) {
+    const assumed = skipped.filter((m) => decisionAt(m, release).basis === "assumed");
+    return {
+      ...predicted(
+        "Automatic",
+        `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version` +
+          (assumed.length
+            ? ` (assumed for ${assumed.map((m) => m.machineSet).join(", ")}: Fleetskew cannot confirm their AMIs are published RHCOS AMIs)`
+            : "") +
+          decidedBy,
+        fallbackValue,
+        true,
+      ),
+      assumption: assumed.length
+        ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs` +
+          (mcoRulesFor(release).awsAmiRecognition === "ec2-owner"
+            ? ` (from 4.23 the MCO asks EC2 who owns each AMI, aws_helpers.go detectAMIKind: Red Hat's are updated, AWS Marketplace ones too with an rhcosVersion record, other owners skipped, and one it cannot describe degrades the controller)`
+            : "")
+        : null,
+    };
+  }
+  // updateClusterBootImage: AWS Marketplace MachineSets record the oldest RHCOS version they got
+  // (syncMAPIMachineSets keeps the lowest, cmpRHCOSVersion), instead of the OCP version.
+  const marketplace = s.machineSets.flatMap((m) => decisionAt(m, release).rhcosVersion ?? []);
+  if (marketplace.length > 0) {
+    const oldest = [...marketplace].sort(compareRhcosToken)[0]!;
+    return {
+      ...predicted(
+        "Automatic",
+        `managed boot images: every MachineSet is updated, AWS Marketplace ones to the newest marketplace AMI at RHCOS ${oldest} or older (findMarketplaceAMI), so the record is an rhcosVersion${decidedBy}`,
+        { ocpVersion: null, rhcosVersion: oldest },
+      ),
+      assumption: restingOn,
+    };
+  }
+  // updateClusterBootImage: coreos-bootimages releaseVersion, parsed with ParseGeneric, as x.y.z.
+  const releaseVersion = parseGenericVersion(sameMinor(release, s.version?.current) ? s.bootImageRelease : release);
+  const result = releaseVersion
+    ? predicted("Automatic", `managed boot images: every MachineSet is moved to the release's boot image${decidedBy}`, {
+        ocpVersion: genericMajorMinorPatch(releaseVersion),
+        rhcosVersion: null,
+      })
+    : predicted("Automatic", "managed boot images, but the boot image release is unknown", fallbackValue, true);
+  return restingOn ? { ...result, assumption: restingOn } : result;
+}
+
+const predictedEnforcement = (mode: EnforcementMode, basis: string, value: EnforcementValue | null, fallback = false): EffectiveEnforcement => ({
+  mode,
+  value,
+  source: "predicted",
+  basis,
+  installVersionFallback: fallback,
+});
+
 /** The effective enforcement mode and value at `release` (§16.1, first match wins). */
 export function effectiveEnforcement(s: ClusterSnapshot, release: string): EffectiveEnforcement {
   const install = installVersion(historyOf(s));
@@ -156,64 +275,7 @@ export function effectiveEnforcement(s: ClusterSnapshot, release: string): Effec
           : null) ??
       "None");
   const fallbackValue = { ocpVersion: install, rhcosVersion: null };
-  if (supported && managed === "All") {
-    const crashing = s.machineSets.filter((m) => decisionAt(m, release).action === "error" && decisionAt(m, release).crash);
-    if (crashing.length > 0)
-      // No Degraded message to predict: the controller panics. Its record then stays as it was.
-      return {
-        ...predicted(
-          "Automatic",
-          `managed boot images, but the MCO's boot image controller crashes on ${crashing.map((m) => `${m.machineSet} (${decisionAt(m, release).reason})`).join(", ")}, so it never finishes a pass and keeps the install version`,
-          fallbackValue,
-          true,
-        ),
-        assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
-      };
-    const failing = s.machineSets.filter((m) => decisionAt(m, release).action === "error");
-    if (failing.length > 0)
-      return {
-        ...predicted(
-          "Automatic",
-          `managed boot images, but the boot image controller fails on ${failing.map((m) => m.machineSet).join(", ")} and goes Degraded`,
-          fallbackValue,
-          true,
-        ),
-        degradedController: predictedDegradedMessage(failing.map((m) => decisionAt(m, release).error ?? decisionAt(m, release).reason)),
-      };
-    // Which compiled AMI list decided (release-4.22's AllowedAMIs), named with its commit.
-    const lists = [...new Set(s.machineSets.flatMap((m) => decisionAt(m, release).amiList ?? []))];
-    const decidedBy = lists.length ? `; AMIs judged by ${lists.join(", ")}` : "";
-    const skipped = s.machineSets.filter((m) => decisionAt(m, release).action === "skip");
-    if (skipped.length > 0) {
-      const assumed = skipped.filter((m) => decisionAt(m, release).basis === "assumed");
-      return {
-        ...predicted(
-          "Automatic",
-          `managed boot images, but the MCO skips ${skipped.map((m) => m.machineSet).join(", ")}, so it keeps the install version` +
-            (assumed.length
-              ? ` (assumed for ${assumed.map((m) => m.machineSet).join(", ")}: Fleetskew cannot confirm their AMIs are published RHCOS AMIs)`
-              : "") +
-            decidedBy,
-          fallbackValue,
-          true,
-        ),
-        assumption: assumed.length
-          ? `assuming the MCO skips ${assumed.map((m) => m.machineSet).join(", ")}, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs` +
-            (mcoRulesFor(release).awsAmiRecognition === "ec2-owner"
-              ? ` (from 4.23 the MCO asks EC2 who owns each AMI, aws_helpers.go detectAMIKind: Red Hat's are updated, AWS Marketplace ones too with an rhcosVersion record, other owners skipped, and one it cannot describe degrades the controller)`
-              : "")
-          : null,
-      };
-    }
-    // updateClusterBootImage: coreos-bootimages releaseVersion, parsed with ParseGeneric, as x.y.z.
-    const releaseVersion = parseGenericVersion(sameMinor(release, s.version?.current) ? s.bootImageRelease : release);
-    return releaseVersion
-      ? predicted("Automatic", `managed boot images: every MachineSet is moved to the release's boot image${decidedBy}`, {
-          ocpVersion: genericMajorMinorPatch(releaseVersion),
-          rhcosVersion: null,
-        })
-      : predicted("Automatic", "managed boot images, but the boot image release is unknown", fallbackValue, true);
-  }
+  if (supported && managed === "All") return automaticEnforcement(s, release, install);
   const why = !supported
     ? s.platform === "Azure" && s.azureCloudName === "AzureStackCloud"
       ? `the MCO does not update boot images on Azure Stack Hub (AzureStackCloud)`
@@ -298,6 +360,7 @@ function assessSkewAt(s: ClusterSnapshot, release: string, table: SkewLimitEntry
     return { release, limits, enforcement, verdict, block: null, notes };
   }
 
+  if (enforcement.undetermined) notes.push(`not predicted: ${enforcement.undetermined}`);
   if (enforcement.mode === "None" || !enforcement.value) return { release, limits, enforcement, verdict: null, block: null, notes };
   // Once at `release`, its newest history entry is `release`: that is the docs link version the MCO uses.
   const verdict = checkBootImageSkew(enforcement.value, limits, release);
@@ -373,6 +436,8 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
       effectiveMode,
     };
   if (now.limits) {
+    if (!now.block && now.enforcement.undetermined)
+      return { status: "unknown", summary: `depends on what Fleetskew cannot read: ${now.enforcement.undetermined}`, assessment: now, oldest, effectiveMode };
     if (now.block) return { status: "blocked", summary: `Upgradeable=False (${now.block.reason})`, assessment: now, oldest, effectiveMode };
     return {
       status: "ok",
@@ -385,6 +450,14 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
   if (!enforcing)
     return { status: "ok", summary: "no release in the limits table enforces skew yet", assessment: now, oldest, effectiveMode };
   const later = assessSkew(s, enforcing, table);
+  if (!later.block && later.enforcement.undetermined)
+    return {
+      status: "unknown",
+      summary: `whether minor updates are blocked once at ${enforcing} depends on what Fleetskew cannot read: ${later.enforcement.undetermined}`,
+      assessment: later,
+      oldest,
+      effectiveMode,
+    };
   if (later.block)
     return {
       status: "at-risk",

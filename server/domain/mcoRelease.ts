@@ -63,6 +63,9 @@ export const mcoRulesFor = (release: string | null | undefined): McoRules => MCO
 /** How a prediction names the MCO it follows, e.g. "the 4.22 MCO (release-4.22 at 9027c94cde45)". */
 export const describeMcoRelease = (r: McoRelease) => `the ${r} MCO (${MCO_RULES[r].mco.branch} at ${MCO_RULES[r].mco.commit})`;
 
+/** The gate's name in openshift/api features/features.go and in FeatureGate status. */
+export const IRRECONCILABLE_GATE = "IrreconcilableMachineConfig";
+
 export type IrreconcilableGate = {
   /** Whether the MCO of `release` reads the overrides. */
   enabled: boolean;
@@ -71,8 +74,9 @@ export type IrreconcilableGate = {
 };
 
 /**
- * Whether the MCO of `release` reads spec.irreconcilableValidationOverrides. The feature set comes
- * from FeatureGate/cluster; when it is not known, the overrides being present decides: openshift/api
+ * Whether the MCO of `release` reads spec.irreconcilableValidationOverrides. FeatureGate/cluster
+ * decides: its status's list of enabled gates for `release` when given (the cluster's own version),
+ * else its spec.featureSet by the release's table; when neither is known, the overrides being present decides: openshift/api
  * marks the field `+openshift:enable:FeatureGate=IrreconcilableMachineConfig`, so an API server
  * whose feature set leaves the gate off prunes it, and a live object that has them has the gate on.
  */
@@ -80,9 +84,18 @@ export function irreconcilableOverridesGate(
   release: string | null | undefined,
   featureSet: FeatureSet | string | null | undefined,
   overridesPresent: boolean,
+  enabledAtRelease?: { version: string; enabled: readonly string[] } | null,
 ): IrreconcilableGate {
   const rules = mcoRulesFor(release);
   const where = `IrreconcilableMachineConfig is on in ${rules.irreconcilableOverridesIn.filter((s) => s !== "OKD").join(", ")} at ${rules.release} (openshift/api ${rules.api.branch})`;
+  // FeatureGate/cluster status.featureGates for this very version: what the cluster's operators read.
+  if (enabledAtRelease) {
+    const enabled = enabledAtRelease.enabled.includes(IRRECONCILABLE_GATE);
+    return {
+      enabled,
+      basis: `FeatureGate/cluster status lists ${IRRECONCILABLE_GATE} as ${enabled ? "enabled" : "not enabled"} at ${enabledAtRelease.version}${featureSet ? ` (feature set ${featureSet})` : ""}`,
+    };
+  }
   if (featureSet) {
     const enabled = (rules.irreconcilableOverridesIn as readonly string[]).includes(featureSet);
     return { enabled, basis: `${where}; this cluster's feature set is ${featureSet}` };

@@ -246,7 +246,26 @@ export type ClusterSnapshot = {
    * permission, no querier, the querier refused); absent from snapshots stored before Fleetskew read them.
    */
   alerts?: AlertFacts | null;
+  /**
+   * FeatureGate/cluster: null when it could not be read (a problem with part "FeatureGate" says why
+   * when it was an error), absent in snapshots stored before Fleetskew read it.
+   */
+  featureGate?: FeatureGateFacts | null;
   problems: ReadProblem[];
+};
+
+/**
+ * FeatureGate/cluster (openshift/api config/v1 types_feature.go; docs/openshift.md §25): the feature
+ * set decides gates such as IrreconcilableMachineConfig, and status lists the gates each release
+ * version the cluster has run turned on.
+ */
+export type FeatureGateFacts = {
+  /** spec.featureSet, "Default" when empty or unset (the API's meaning of ""). */
+  featureSet: string;
+  /** The version of the status entry for the cluster's current release, when there is one. */
+  version: string | null;
+  /** The gates status.featureGates lists as enabled for that version; null when no entry matches. */
+  enabled: string[] | null;
 };
 
 export const conditionOf = (conditions: Condition[] | null | undefined, type: string): Condition | null =>

@@ -302,7 +302,9 @@ const McoDecision = z.object({
   action: z.enum(["update", "skip", "exclude", "error"]),
   reason: z.string(),
   error: z.string().optional(),
-  basis: z.enum(["observed", "assumed"]).optional(),
+  basis: z.enum(["observed", "assumed", "unknown"]).optional(),
+  ifFails: z.string().optional(),
+  rhcosVersion: z.string().optional(),
   amiList: z.string().optional(),
   crash: z.literal(true).optional(),
 });
@@ -461,6 +463,11 @@ export const ClusterSnapshotAnswer = z
       })
       .nullable()
       .optional(),
+    featureGate: z
+      .object({ featureSet: z.string(), version: z.string().nullable(), enabled: z.array(z.string()).nullable() })
+      .nullable()
+      .optional()
+      .meta({ description: "FeatureGate/cluster: its feature set and the gates enabled at the cluster's version (docs/openshift.md §25)" }),
     problems: z.array(z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() })),
   })
   .meta({
@@ -489,6 +496,7 @@ export const SkewAssessment = z.strictObject({
     installVersionFallback: z.boolean(),
     degradedController: z.string().nullable().optional(),
     assumption: z.string().nullable().optional(),
+    undetermined: z.string().nullable().optional(),
   }),
   verdict: z
     .discriminatedUnion("outcome", [

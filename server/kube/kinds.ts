@@ -13,6 +13,8 @@ export const KINDS = {
   clusterVersion: ref("config.openshift.io", "v1", "ClusterVersion", "clusterversions"),
   clusterOperator: ref("config.openshift.io", "v1", "ClusterOperator", "clusteroperators"),
   infrastructure: ref("config.openshift.io", "v1", "Infrastructure", "infrastructures"),
+  /** The singleton `cluster`: its feature set decides gates such as IrreconcilableMachineConfig (docs/openshift.md §25). */
+  featureGate: ref("config.openshift.io", "v1", "FeatureGate", "featuregates"),
   machineConfiguration: ref("operator.openshift.io", "v1", "MachineConfiguration", "machineconfigurations"),
   machineSet: ref("machine.openshift.io", "v1beta1", "MachineSet", "machinesets", true),
   machineConfig: ref("machineconfiguration.openshift.io", "v1", "MachineConfig", "machineconfigs"),
@@ -39,6 +41,7 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "clusterVersion", verbs: ["get"], names: ["version"] },
   { kind: "clusterOperator", verbs: ["get"], names: ["machine-config"] },
   { kind: "infrastructure", verbs: ["get"], names: ["cluster"] },
+  { kind: "featureGate", verbs: ["get"], names: ["cluster"] },
   { kind: "machineConfiguration", verbs: ["get"], names: ["cluster"] },
   { kind: "machineSet", verbs: ["list"], namespace: "openshift-machine-api" },
   { kind: "configMap", verbs: ["get"], namespace: "openshift-machine-config-operator", names: ["coreos-bootimages"] },

@@ -76,6 +76,8 @@ export async function readList<T extends z.ZodType>(
 export const readClusterVersion = (c: ObjectSource) => readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema);
 export const readMachineConfigOperator = (c: ObjectSource) => readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema);
 export const readInfrastructure = (c: ObjectSource) => readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema);
+/** FeatureGate `cluster`: the feature set, and the gates enabled for each release the cluster has run. */
+export const readFeatureGate = (c: ObjectSource) => readOne(c, KINDS.featureGate, "cluster", S.FeatureGateSchema);
 export const readMachineConfiguration = (c: ObjectSource) =>
   readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema);
 export const readMachineSets = (c: ObjectSource) =>
@@ -152,6 +154,7 @@ const READ_SET = {
   clusterVersion: readClusterVersion,
   machineConfigOperator: readMachineConfigOperator,
   infrastructure: readInfrastructure,
+  featureGate: readFeatureGate,
   machineConfiguration: readMachineConfiguration,
   machineSets: readMachineSets,
   bootImages: readBootImagesConfigMap,

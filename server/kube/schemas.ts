@@ -109,6 +109,24 @@ export const MachineConfigPoolSchema = object({
  * entry must not hide the rest, nor make the whole object unreadable.
  */
 const tolerantList = <T extends z.ZodType>(item: T) => z.array(item.nullable().catch(null)).optional().catch(undefined);
+
+/**
+ * FeatureGate `cluster` (openshift/api config/v1 types_feature.go): spec.featureSet ("" is Default),
+ * status.featureGates[] one entry per release version with the gates enabled and disabled by name.
+ */
+const FeatureGateNames = tolerantList(z.looseObject({ name: z.string() }));
+export const FeatureGateSchema = object({
+  spec: z.looseObject({ featureSet: z.string().optional().nullable() }).optional().catch(undefined),
+  status: z
+    .looseObject({
+      featureGates: tolerantList(
+        z.looseObject({ version: z.string().optional(), enabled: FeatureGateNames, disabled: FeatureGateNames }),
+      ),
+    })
+    .optional()
+    .catch(undefined),
+});
+export type FeatureGate = z.infer<typeof FeatureGateSchema>;
 const IriRelease = z.looseObject({
   name: z.string(),
   image: z.string().optional().nullable().catch(null),

@@ -3,6 +3,7 @@ import { previewDisruption, requiresRebuild, type Preview } from "../domain/disr
 import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
+import { runcOnRhel10Refusal } from "../domain/disruption/osStreams";
 import { RegistriesConfError } from "../domain/disruption/registries";
 import { explained, NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
@@ -12,6 +13,7 @@ import type { DumpObject } from "../kube/dumps";
 import type { ClusterCredentials } from "../kube/credentials";
 import {
   readClusterVersion,
+  readFeatureGate,
   readInfrastructure,
   readMachineConfigPools,
   readMachineConfigs,
@@ -51,6 +53,23 @@ export async function readProposedMachineConfig(text: string): Promise<ProposedC
   const inflated: Inflated = new Map();
   await decodeWithinLimits(config, inflated, { status: 413, subject: "The MachineConfig" });
   return { config, inflated };
+}
+
+/**
+ * What FeatureGate/cluster says for a preview at `release`: the feature set ("" is Default) and the
+ * gates its status lists as enabled for that version; nulls when it could not be read (stored
+ * inputs from before Fleetskew kept it, or no permission).
+ */
+export function featureGateOf(
+  r: Awaited<ReturnType<typeof readFeatureGate>>,
+  release: string | null,
+): { featureSet: string | null; enabledFeatureGates: { version: string; enabled: string[] } | null } {
+  if (r.status !== "ok") return { featureSet: null, enabledFeatureGates: null };
+  const entry = release ? (r.value.status?.featureGates ?? []).find((g) => g?.version === release) : undefined;
+  return {
+    featureSet: r.value.spec?.featureSet || "Default",
+    enabledFeatureGates: entry && release ? { version: release, enabled: (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])) } : null,
+  };
 }
 
 /** Parses the proposed MachineConfig (YAML or JSON text); a 400 says what is wrong, with the line. */
@@ -107,6 +126,23 @@ export async function previewOnCluster(
 class ClusterUnreadable extends UserFacingError {}
 
 /**
+ * render_controller.go validateNoRuncOnRHEL10FromOSImageStream (release-4.23; docs/openshift.md
+ * §25.1): a pool on a RHEL 10 stream whose merged configuration makes runc CRI-O's runtime is not rendered.
+ */
+function renderRefusal(
+  pool: { metadata: { name: string }; spec?: unknown },
+  before: RenderedConfig,
+  after: RenderedConfig,
+  inflated: Inflated,
+): string | null {
+  const stream = (pool.spec as { osImageStream?: { name?: string } } | undefined)?.osImageStream?.name ?? null;
+  const refusedAfter = runcOnRhel10Refusal(pool.metadata.name, stream, after, inflated);
+  if (!refusedAfter) return null;
+  const already = runcOnRhel10Refusal(pool.metadata.name, stream, before, inflated) !== null;
+  return `pool ${pool.metadata.name} is on OS image stream ${stream}, and ${already ? "already before this change" : "with this change"} the MCO's render controller refuses to render it ("${refusedAfter}"): its nodes keep their current configuration until that is fixed`;
+}
+
+/**
  * One pool's configuration before and after the proposal (its sources merged, the proposal
  * replacing a source of the same name), and what the MCO does to its nodes for the difference.
  * A merge or a registries.conf the MCO would refuse is the person's to fix: a 422.
@@ -150,13 +186,14 @@ export async function previewFrom(
   const proposed = proposedInput.config;
   // The proposal's inflated contents are shared; the cluster's are kept only for this preview.
   const inflated: Inflated = new Map(proposedInput.inflated);
-  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion] = await Promise.all([
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate] = await Promise.all([
     readMachineConfigPools(cluster),
     readMachineConfigs(cluster),
     readMachineConfiguration(cluster),
     readInfrastructure(cluster),
     readMachineOSConfigs(cluster),
     readClusterVersion(cluster),
+    readFeatureGate(cluster),
   ]);
   for (const r of [pools, configs]) {
     if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
@@ -232,11 +269,14 @@ export async function previewFrom(
       policies,
       policySource: source,
       storageOverrides: overrides,
-      // FeatureGate/cluster is not read: the overrides' presence tells whether the gate is on (mcoRelease.ts).
+      // FeatureGate/cluster decides whether the MCO reads them; unreadable, their presence tells (mcoRelease.ts).
       release,
+      ...featureGateOf(featureGate, release),
       firstBoot: legacy,
       inflated,
     });
+    const refused = renderRefusal(pool, before, after, inflated);
+    if (refused) notes.push(refused);
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {
       notes.push(

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { featureGateObject, type SimFeatureSet } from "./featureGate";
 import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { MonitoringSpec } from "./monitoring";
 import { ObjectStore, type KubeObject } from "./objectStore";
@@ -47,7 +48,7 @@ export type ClusterSpec = {
   /** The cluster's Thanos querier behind the service proxy: which alerts fire, and how it answers (./monitoring.ts). */
   monitoring?: MonitoringSpec;
   /** Feature set; TechPreviewNoUpgrade serves fields earlier (docs/openshift.md §14). */
-  featureSet?: "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
+  featureSet?: SimFeatureSet;
   /**
    * The simulated MCO's pinned-image timing: the daemon's prefetch timeout (default: the release's,
    * 120 s before 4.22 and 300 s from it) and how long one image takes on one prefetch worker.
@@ -112,7 +113,12 @@ export class SimCluster {
   get store(): ObjectStore {
     if (!this.storeInstance) {
       const store = new ObjectStore({ ...this.env, prune: (info, obj) => this.prune(info, obj) });
-      for (const obj of this.spec.objects()) {
+      const objects = this.spec.objects();
+      // Every OpenShift cluster has FeatureGate/cluster; a capture without one gets the spec's feature set.
+      const withFeatureGate = objects.some((o) => o.kind === "FeatureGate")
+        ? objects
+        : [...objects, featureGateObject(this.spec.ocpVersion, this.spec.featureSet) as KubeObject];
+      for (const obj of withFeatureGate) {
         const info = this.kindFor(obj);
         if (info) {
           this.prune(info, obj);

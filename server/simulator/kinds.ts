@@ -40,6 +40,7 @@ export const KINDS: KindInfo[] = [
     status: true,
   }),
   k({ group: "config.openshift.io", version: "v1", kind: "Infrastructure", plural: "infrastructures", namespaced: false, status: true }),
+  k({ group: "config.openshift.io", version: "v1", kind: "FeatureGate", plural: "featuregates", namespaced: false, status: true }),
   k({
     group: "operator.openshift.io",
     version: "v1",

@@ -97,14 +97,46 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
   });
 
-  it("from 4.23 the MCO asks EC2 for the owner: an AMI no stream has named is assumed skipped, and says so", async () => {
-    const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
-      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+  it("from 4.23 the MCO asks EC2 for the owner: installer-published AMIs are placed, a custom one leaves the outcome to EC2 (aws_helpers.go detectAMIKind)", async () => {
+    const pick = (custom: boolean) =>
+      Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
+        (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && c.customAmi === custom,
+      )!;
+    // The generated world's AMIs are real ones from the installer's rhcos.json: Red Hat owns them.
+    const published = effectiveEnforcement(await snapshotOf(generatedObjects(pick(false)), { lookup: () => null }), "4.23.1");
+    expect(published.basis).not.toMatch(/skips/);
+    expect(published.undetermined ?? null).toBeNull();
+    // A site's own AMI: skipped if the site owns it, updated if it is a Marketplace one, an error if EC2 cannot describe it.
+    const custom = effectiveEnforcement(await snapshotOf(generatedObjects(pick(true)), { lookup: () => null }), "4.23.1");
+    expect(custom).toMatchObject({ mode: "Automatic", value: null });
+    expect(custom.undetermined).toMatch(/depends on EC2: .*detectAMIKind.*Should that fail, the controller goes Degraded with error syncing MAPI MachineSet .*AMI ami-0[0-9a-f]+ not found/);
+  });
+});
+
+describe("vSphere: a workspace matching no failure domain (vsphere_helpers.go createNewVMTemplate)", () => {
+  it("Fleetskew predicts the MCO's Degraded error and the block it causes, word for word", async () => {
+    const p = clusters.find((c) => c.platform === "VSphere" && c.topology === "standard" && /^4\.21\./.test(c.history[0]!))!;
+    expect(p).toBeDefined();
+    const moved = (objects: Any[]) => {
+      const infra = objects.find((o) => o.kind === "Infrastructure")!;
+      infra.spec.platformSpec.vsphere.failureDomains[0].topology.datastore = "datastore2";
+      return objects;
+    };
+    const before = await snapshotOf(moved(generatedObjects(p)));
+    const predicted = assessSkew(before, "4.22.1");
+    expect(predicted.enforcement.degradedController).toMatch(/does not match any vCenter\/failure domain in the Infrastructure object/);
+    // The simulated MCO at 4.22 with the same Infrastructure.
+    const { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration } = await import("./mco");
+    const { arrayView } = await import("./scenarios/settle");
+    const after = moved(generatedObjects(at422(p)));
+    const view = arrayView(after as never, "4.22.1", new Date("2026-06-01T00:00:00Z"), true);
+    reconcileMachineConfiguration(view);
+    reconcileMachineConfigUpgradeable(view);
+    const degraded = (after.find((o) => o.kind === "MachineConfiguration")!.status.conditions as Any[]).find(
+      (c) => c.type === "BootImageUpdateDegraded",
     )!;
-    const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
-    const mode = effectiveEnforcement(before, "4.23.1");
-    expect(mode.basis).toMatch(/skips/);
-    expect(mode.assumption).toMatch(/^assuming the MCO skips .*, whose AMIs Fleetskew cannot confirm are published RHCOS AMIs \(from 4\.23 the MCO asks EC2 who owns each AMI, aws_helpers\.go detectAMIKind: .*AWS Marketplace.*\)$/);
+    expect(degraded.status).toBe("True");
+    expect(upgradeableOf(after)).toMatchObject({ status: "False", message: predicted.block!.message });
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Fleet, SimCluster } from "./cluster";
 import { cvoInputsOf, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
+import { withVersion } from "./featureGate";
 import type { KindInfo } from "./kinds";
 import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration, type ClusterView } from "./mco";
 import { reconcileInternalReleaseImage } from "./mco/internalReleaseImage";
@@ -432,6 +433,9 @@ export class Reconciler {
       next.data.MCOReleaseImageVersion = version;
       this.write(cluster, "ConfigMap", next);
     }
+    // The operators list the gates of the release now running (status.featureGates, newest first).
+    const fg = this.find(cluster, "FeatureGate", "cluster") as Any | null;
+    if (fg) this.write(cluster, "FeatureGate", withVersion(structuredClone(fg), version, cluster.spec.featureSet ?? "Default"), "status");
     const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
     if (co)
       this.write(

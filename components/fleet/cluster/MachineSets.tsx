@@ -65,10 +65,19 @@ export function MachineSets({ detail }: { detail: ClusterDetail }) {
             head: "MCO",
             cell: (m) => (
               <>
-                <span className={m.mco.action === "update" ? "text-ok" : "text-warn"}>
-                  {m.mco.action === "update" ? "Managed" : "Skipped"}
+                <span className={m.mco.basis === "unknown" ? "text-muted" : m.mco.action === "update" ? "text-ok" : "text-warn"}>
+                  {m.mco.basis === "unknown"
+                    ? "Not known"
+                    : m.mco.action === "update"
+                      ? "Managed"
+                      : m.mco.action === "error"
+                        ? "Fails"
+                        : m.mco.action === "exclude"
+                          ? "Left out"
+                          : "Skipped"}
                 </span>
                 <div className="text-xs text-muted">{m.mco.reason}</div>
+                {m.mco.ifFails ? <div className="text-xs text-muted">If that fails: {m.mco.ifFails}</div> : null}
               </>
             ),
           },

@@ -52,6 +52,11 @@ export type PreviewOptions = {
   release?: string | null;
   /** FeatureGate/cluster spec.featureSet, when known: it decides whether IrreconcilableMachineConfig is on. */
   featureSet?: string | null;
+  /**
+   * FeatureGate/cluster status.featureGates' enabled gates for `release`, when the cluster lists that
+   * version (a live cluster's own release): it decides before the feature set's table.
+   */
+  enabledFeatureGates?: { version: string; enabled: readonly string[] } | null;
   /** Gzip contents inflated ahead of time by the caller (asynchronously, within limits). */
   inflated?: InflatedSources;
 };
@@ -402,7 +407,7 @@ function imageModeOf(from: RenderedConfig, to: RenderedConfig, firstBoot: boolea
 function overridesRead(options: PreviewOptions, warnings: string[]): StorageOverride[] {
   const overrides = options.storageOverrides ?? [];
   if (options.firstBoot) return [];
-  const gate = irreconcilableOverridesGate(options.release, options.featureSet, overrides.length > 0);
+  const gate = irreconcilableOverridesGate(options.release, options.featureSet, overrides.length > 0, options.enabledFeatureGates);
   if (gate.enabled) return overrides;
   if (overrides.length)
     warnings.push(

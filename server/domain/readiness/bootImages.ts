@@ -128,6 +128,13 @@ export function bootImageSkewCheck(c: Context): Draft {
       skewRemediation(s),
     );
   if (!later.limits) return pass(`${targetMinor} does not enforce boot-image skew (Fleetskew's limits table).`, skewEvidence(c, later));
+  if (later.enforcement.undetermined)
+    return unknown(
+      `Whether the Machine Config Operator blocks minor updates once at ${targetMinor} depends on what Fleetskew cannot read: ${later.enforcement.undetermined}. ` +
+        `Predicted by the rules of ${describeMcoRelease(later.mcoRelease)}.`,
+      skewEvidence(c, later),
+      skewRemediation(s),
+    );
   if (later.enforcement.mode === "None")
     return pass(`At ${targetMinor} boot-image skew is not enforced: ${later.enforcement.basis}.`, skewEvidence(c, later));
   const verdict = later.verdict;

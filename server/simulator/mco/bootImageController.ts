@@ -173,12 +173,56 @@ function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): R
   return same ? nothing : { patch: (v) => (v.image = next), skipped: false };
 }
 
-/** reconcileVSphereProviderSpec: the template named after the failure domain is refreshed in place. */
-function reconcileVSphere(input: PassInputs, ms: Any, _value: Any, arch: string): Reconciled {
+/** Go's path.Clean (the resource pools createNewVMTemplate compares). */
+function goClean(p: string): string {
+  if (p === "") return ".";
+  const rooted = p.startsWith("/");
+  const parts: string[] = [];
+  for (const part of p.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === ".." && parts.length && parts[parts.length - 1] !== "..") parts.pop();
+    else if (part !== ".." || !rooted) parts.push(part);
+  }
+  return (rooted ? "/" : "") + parts.join("/") || (rooted ? "/" : ".");
+}
+
+/**
+ * reconcileVSphereProviderSpec (platform_helpers.go) and createNewVMTemplate (vsphere_helpers.go),
+ * release-4.22 and release-4.23: Infrastructure spec.platformSpec.vsphere unset → nothing, before
+ * anything else; the stream's architecture and `vmware` artifact; the kube-system/vsphere-creds
+ * Secret (every simulated vSphere cluster has one: the simulator does not serve Secrets); then the
+ * workspace must match a vCenter and a failure domain (server, datacenter, datastore, vmGroup,
+ * resource pool after path.Clean), else an error. The template named after the failure domain is
+ * refreshed in place: the MachineSet itself does not change.
+ */
+function reconcileVSphere(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
+  const vsphere = (input.infra as Any | null)?.spec?.platformSpec?.vsphere;
+  if (vsphere == null) return nothing;
   const release = input.stream?.architectures?.[arch]?.artifacts?.vmware?.release;
   if (!input.stream?.architectures?.[arch]) throw reconcileError(ms.metadata.name, noArchitecture(input.stream, arch));
   if (!release) throw reconcileError(ms.metadata.name, `${input.stream?.stream ?? ""}/${arch}: artifact 'vmware' not found`);
-  return nothing;
+  const ws = value.workspace;
+  if (ws == null) throw new ControllerPanic("createNewVMTemplate: invalid memory address or nil pointer dereference");
+  const field = (v: unknown) => (typeof v === "string" ? v : "");
+  for (const vcenter of (vsphere.vcenters ?? []) as Any[]) {
+    if (field(vcenter.server) !== field(ws.server)) continue;
+    for (const fd of (vsphere.failureDomains ?? []) as Any[]) {
+      const vmGroup = field(fd.zoneAffinity?.hostGroup?.vmGroup);
+      if (
+        field(ws.datacenter) !== field(fd.topology?.datacenter) ||
+        field(ws.datastore) !== field(fd.topology?.datastore) ||
+        field(vcenter.server) !== field(fd.server) ||
+        field(ws.vmGroup) !== vmGroup ||
+        goClean(field(ws.resourcePool)) !== goClean(field(fd.topology?.resourcePool))
+      )
+        continue;
+      return nothing;
+    }
+  }
+  const details =
+    `server: ${field(ws.server)}, datacenter: ${field(ws.datacenter)}, datastore: ${field(ws.datastore)}, resourcePool: ${field(ws.resourcePool)}` +
+    (field(ws.vmGroup) ? `, vmGroup: ${field(ws.vmGroup)}` : "");
+  throw reconcileError(ms.metadata.name, `providerSpec workspace (${details}) does not match any vCenter/failure domain in the Infrastructure object`);
 }
 
 /** syncMAPIMachineSet: owner references skip; other streams and Windows are excluded; then the platform's rule. */

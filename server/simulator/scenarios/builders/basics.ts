@@ -27,7 +27,33 @@ export function infrastructure({ p, controlPlaneTopology }: ClusterPlan): KubeOb
       apiVersion: "config.openshift.io/v1",
       kind: "Infrastructure",
       metadata: { name: "cluster", uid: uidOf(`${p.name}/infra`) },
-      spec: { platformSpec: { type: p.platform } },
+      spec: {
+        platformSpec:
+          p.platform === "VSphere"
+            ? {
+                type: p.platform,
+                // As the installer writes it since 4.13: the vCenter and one failure domain the MachineSets' workspace names.
+                vsphere: {
+                  vcenters: [{ server: "vcenter.example.com", port: 443, datacenters: [p.region] }],
+                  failureDomains: [
+                    {
+                      name: "generated-zone",
+                      region: p.region,
+                      zone: "generated-zone",
+                      server: "vcenter.example.com",
+                      topology: {
+                        datacenter: p.region,
+                        datastore: "datastore1",
+                        computeCluster: `/${p.region}/host/cluster1`,
+                        networks: ["VM Network"],
+                        folder: `/${p.region}/vm/${p.infraId}`,
+                      },
+                    },
+                  ],
+                },
+              }
+            : { type: p.platform },
+      },
       status: {
         infrastructureName: p.infraId,
         platform: p.platform,
