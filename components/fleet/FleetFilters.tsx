@@ -22,15 +22,21 @@ function DebouncedText({
   ...props
 }: { value: string; onChange: (value: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
   const [text, setText] = useState(value);
-  // The view changed from elsewhere (a tile, "Clear filters", the back button): show its value.
   const [shown, setShown] = useState(value);
+  // What this field last handed to the view: when it comes back as `value`, it is our own change,
+  // and what was typed meanwhile stays (a keystroke between the two would otherwise be undone).
+  const [sent, setSent] = useState<string | null>(null);
   if (value !== shown) {
     setShown(value);
-    setText(value);
+    // The view changed from elsewhere (a tile, "Clear filters", the back button): show its value.
+    if (value !== sent) setText(value);
   }
   useEffect(() => {
     if (text === value) return;
-    const timer = setTimeout(() => onChange(text), TYPING_MS);
+    const timer = setTimeout(() => {
+      setSent(text);
+      onChange(text);
+    }, TYPING_MS);
     return () => clearTimeout(timer);
   }, [text, value, onChange]);
   return <TextInput {...props} value={text} onChange={(e) => setText(e.target.value)} />;

@@ -1,5 +1,6 @@
 "use client";
 
+import { memo } from "react";
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { CheckStatus, FleetSummary, SkewStatus } from "@/server/fleet/contract";
 import { Card } from "../ui";
@@ -36,6 +37,45 @@ function StatTile({
 }
 
 const toneOf = (className: string) => className.split(" ").find((c) => c.startsWith("text-")) ?? "";
+
+/**
+ * Clusters per minor version; a bar filters the table. Memoised: it changes only with the counts or
+ * the chosen version, not with every keystroke in the fleet's search.
+ */
+const VersionChart = memo(function VersionChart({
+  versions,
+  version,
+  set,
+}: {
+  versions: FleetSummary["versions"];
+  version: string;
+  set: (patch: Partial<FleetViewState>) => void;
+}) {
+  return (
+    <Card className="p-4">
+      <h2 className="font-semibold">Versions</h2>
+      <div className="mt-2 h-44" role="img" aria-label={`Cluster versions: ${versions.map((v) => `${v.minor}: ${v.count}`).join(", ")}`}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={versions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
+            <XAxis dataKey="minor" tick={{ fontSize: 11 }} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+            <Tooltip />
+            <Bar
+              dataKey="count"
+              name="clusters"
+              fill="#0b63c5"
+              onClick={(bar) => {
+                // recharts hands back the bar's own data point: one of the versions.
+                const minor = String(bar.payload?.minor ?? "");
+                set({ version: version === minor ? "" : minor });
+              }}
+            />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+});
 
 /** The fleet's counts (whole fleet, from the server's aggregates); a tile or a bar filters the table. */
 export function FleetSummaryCards({
@@ -108,32 +148,7 @@ export function FleetSummaryCards({
           </p>
         ) : null}
       </Card>
-      <Card className="p-4">
-        <h2 className="font-semibold">Versions</h2>
-        <div
-          className="mt-2 h-44"
-          role="img"
-          aria-label={`Cluster versions: ${summary.versions.map((v) => `${v.minor}: ${v.count}`).join(", ")}`}
-        >
-          <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={summary.versions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
-              <XAxis dataKey="minor" tick={{ fontSize: 11 }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-              <Tooltip />
-              <Bar
-                dataKey="count"
-                name="clusters"
-                fill="#0b63c5"
-                onClick={(bar) => {
-                  // recharts hands back the bar's own data point: one of summary.versions.
-                  const minor = String(bar.payload?.minor ?? "");
-                  set({ version: view.version === minor ? "" : minor });
-                }}
-              />
-            </BarChart>
-          </ResponsiveContainer>
-        </div>
-      </Card>
+      <VersionChart versions={summary.versions} version={view.version} set={set} />
     </div>
   );
 }
