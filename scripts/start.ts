@@ -264,6 +264,8 @@ async function main() {
   } else if (demo) {
     demoFleet = await startDemoFleet({ dataDir: config.dataDir, clusters: DEMO_CLUSTERS });
     const added = await registerDemoFleet(demoFleet);
+    // The demo clusters' Routes (the alerts' Thanos querier) are served by the simulator, not by DNS.
+    process.env.FLEETSKEW_CONNECT_TO = [process.env.FLEETSKEW_CONNECT_TO, demoFleet.sim.connectTo].filter(Boolean).join(",");
     log(
       `demo fleet: ${demoFleet.specs.length} simulated clusters on ${demoFleet.sim.url}${added ? ` (${added} registered now)` : ""}; register a real cluster under Admin → Clusters`,
     );

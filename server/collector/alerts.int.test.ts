@@ -10,6 +10,7 @@ import { findClusterState } from "../store/history";
 import { makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
+import { parseConnectTo } from "../kube/connectTo";
 import { Collector } from "./collector";
 
 /**
@@ -26,9 +27,9 @@ const snapshotOf = async (name: string) => {
   const summary = await findClusterSummary(name);
   return (await findClusterState(summary!.id))!.snapshot as ClusterSnapshot;
 };
-const sweep = async () => {
+const sweep = async (connectTo = parseConnectTo(sim.connectTo)) => {
   await makeAllDue();
-  return new Collector(testCollectorOptions("alerts")).runOnce();
+  return new Collector(testCollectorOptions("alerts", { client: { timeoutMs: 2_000, retries: 0, retryDelayMs: 10, connectTo } })).runOnce();
 };
 const check = (s: ClusterSnapshot, target: string, id: string) => evaluateReadiness(s, target).checks.find((c) => c.id === id)!;
 
@@ -101,14 +102,13 @@ beforeEach(() => {
 describe("readiness as the update tooling judges it", () => {
   it("shows a conditional update's risks with whether each applies, and the alert checks of oc adm upgrade recommend", async () => {
     fleet.setMonitoring(CLUSTER, { alerts: "critical-and-pdb" });
-    const proxied: string[] = [];
-    const observe = (req: { url?: string }) => req.url?.includes("/proxy/") && proxied.push(req.url);
+    const routed: string[] = [];
+    const observe = (req: { url?: string; headers: Record<string, unknown> }) =>
+      String(req.headers.host).startsWith("thanos-querier-") && routed.push(`${String(req.headers.host)}${req.url}`);
     sim.server.on("request", observe);
     const results = await sweep().finally(() => sim.server.off("request", observe));
-    // The path as kubectl sends it: the service's scheme:name:port and the querier's path unescaped.
-    expect(proxied).toContain(
-      `/clusters/${CLUSTER}/api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:web/proxy/api/v1/alerts`,
-    );
+    // As oc reads them: the Route's admitted host, its certificate of the cluster's ingress CA, the alerts API.
+    expect(routed).toContain(`thanos-querier-openshift-monitoring.apps.${CLUSTER}.sim.fleetskew.test/api/v1/alerts`);
     expect(results.find((r) => r.cluster === CLUSTER)!.outcome).toBe("ok");
     const s = await snapshotOf(CLUSTER);
     // Only the alerts of oc's groups are kept (no Watchdog, no pending KubeNodeNotReady).
@@ -138,36 +138,47 @@ describe("readiness as the update tooling judges it", () => {
     expect(check(quiet, "4.19.11", "alerts-critical")).toMatchObject({ status: "pass", detail: "No critical alerts firing." });
   });
 
-  it("is unknown, never a pass, when the service proxy answers 403, and the sweep still succeeds", async () => {
-    fleet.get(CLUSTER)!.spec.forbidden = [{ verb: "get", resource: "services/proxy", group: "" }];
+  it("is unknown, never a pass, when the querier refuses Fleetskew's user (403), and the sweep still succeeds", async () => {
+    fleet.get(CLUSTER)!.spec.forbidden = [{ verb: "get", resource: "prometheuses/api", group: "monitoring.coreos.com" }];
     const results = await sweep();
     expect(results.find((r) => r.cluster === CLUSTER)!.outcome).toBe("ok");
     expect((await findClusterSummary(CLUSTER))!.lastContactStatus).toBe("ok");
     const s = await snapshotOf(CLUSTER);
     expect(s.alerts).toBeNull();
-    expect(s.problems.find((p) => p.part === "Alerts")!.message).toContain('cannot get resource "services/proxy"');
+    expect(s.problems.find((p) => p.part === "Alerts")!.message).toContain("Forbidden (user=system:serviceaccount:fleetskew:fleetskew-admin, verb=get, resource=prometheuses, subresource=api)");
     for (const id of ["alerts-critical", "alerts-pdb", "alerts-image-pull", "alerts-node", "alerts-update-precheck", "alerts-virt"]) {
       const c = check(s, "4.22.5", id);
       expect(c.status).toBe("unknown");
-      expect(c.detail).toContain("no permission to proxy to the Thanos querier");
+      expect(c.detail).toContain("no permission to read alerts from the Thanos querier");
     }
   });
 
-  it("is unknown when the querier refuses the proxied request as anonymous (401), without marking the cluster unauthorized", async () => {
-    fleet.setMonitoring(CLUSTER, { querier: "refuses-anonymous" });
-    await sweep();
+  it("is unknown when the Route's host cannot be reached, or its certificate is not trusted, without marking the cluster unreachable", async () => {
+    // No FLEETSKEW_CONNECT_TO: the simulated ingress names are in no DNS.
+    await sweep([]);
     expect((await findClusterSummary(CLUSTER))!.lastContactStatus).toBe("ok");
-    const s = await snapshotOf(CLUSTER);
+    let s = await snapshotOf(CLUSTER);
     expect(check(s, "4.22.5", "alerts-critical").status).toBe("unknown");
-    expect(check(s, "4.22.5", "alerts-critical").detail).toContain("refused the request (401)");
+    expect(s.problems.find((p) => p.part === "Alerts")!.message).toMatch(/cannot reach the cluster \((ENOTFOUND|EAI_AGAIN)\)/);
+
+    // Without the published ingress CA (no permission to read it), the router's certificate is not trusted.
+    fleet.get(CLUSTER)!.spec.forbidden = [{ verb: "get", resource: "configmaps", group: "" }];
+    await sweep();
+    s = await snapshotOf(CLUSTER);
+    expect(s.problems.find((p) => p.part === "Alerts")!.message).toMatch(/certificate is not trusted/);
   });
 
-  it("is unknown when the cluster has no querier (404) or it has no endpoints (503)", async () => {
+  it("is unknown when the cluster has no querier Route (404) or the querier has no endpoints (the router's 503)", async () => {
+    const reasons: string[] = [];
     for (const querier of ["absent", "unavailable"] as const) {
       fleet.setMonitoring(CLUSTER, { querier });
       await sweep();
       expect((await findClusterSummary(CLUSTER))!.lastContactStatus).toBe("ok");
-      expect(check(await snapshotOf(CLUSTER), "4.22.5", "alerts-pdb").status).toBe("unknown");
+      const s = await snapshotOf(CLUSTER);
+      expect(check(s, "4.22.5", "alerts-pdb").status).toBe("unknown");
+      reasons.push(s.problems.find((p) => p.part === "Alerts")!.message);
     }
+    expect(reasons[0]).toContain("the cluster has no openshift-monitoring/thanos-querier Route");
+    expect(reasons[1]).toContain("was answered 503: Application is not available");
   });
 });

@@ -1,3 +1,4 @@
+import { ConnectToError, parseConnectTo, type ConnectTo } from "../kube/connectTo";
 import path from "node:path";
 import { z } from "zod";
 import { readSsoConfig, SsoConfigError, type AuthProxyConfig, type OidcConfig } from "./sso";
@@ -74,6 +75,17 @@ const EnvSchema = z.object({
     .optional(),
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
+  FLEETSKEW_CONNECT_TO: z
+    .string()
+    .optional()
+    .superRefine((text, ctx) => {
+      try {
+        parseConnectTo(text ?? "");
+      } catch (error) {
+        if (!(error instanceof ConnectToError)) throw error;
+        ctx.addIssue({ code: "custom", message: error.message });
+      }
+    }),
   FLEETSKEW_DEMO: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
   FLEETSKEW_SWEEP_INTERVAL_SECONDS: z.coerce.number().min(1, "must be at least 1").max(86_400).default(300),
   FLEETSKEW_SWEEP_CONCURRENCY: z.coerce.number().int().min(1).max(1000, "must be at most 1000").default(32),
@@ -115,7 +127,7 @@ export type AppConfig = {
   /** How many proxies in front of the console append to X-Forwarded-For (0: none is trusted). */
   trustedProxyHops: number;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
-  kube: { timeoutMs: number; retries: number };
+  kube: { timeoutMs: number; retries: number; connectTo: ConnectTo[] };
   /** Connection tests of a bulk registration run at once per process. */
   registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
@@ -184,7 +196,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     publicUrl: publicUrlOrigin,
     trustedProxyHops: e.FLEETSKEW_TRUST_PROXY_HOPS ?? (e.FLEETSKEW_TRUST_PROXY === "1" || e.FLEETSKEW_TRUST_PROXY === "true" ? 1 : 0),
-    kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES },
+    kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES, connectTo: parseConnectTo(e.FLEETSKEW_CONNECT_TO ?? "") },
     registrationConcurrency: e.FLEETSKEW_REGISTRATION_CONCURRENCY,
     collector: {
       intervalMs: e.FLEETSKEW_SWEEP_INTERVAL_SECONDS * 1000,

@@ -188,7 +188,7 @@ export type FiringAlert = {
   description: string | null;
 };
 
-/** The cluster's firing alerts, read from its Thanos querier through the API server's service proxy (docs/openshift.md §27). */
+/** The cluster's firing alerts, read from its Thanos querier through its Route or a hub's cluster-proxy (docs/openshift.md §27.3). */
 export type AlertFacts = {
   /** Firing alerts of the groups the update tooling checks, at most MAX_STORED_ALERTS (server/collector/alerts.ts). */
   firing: FiringAlert[];

@@ -73,6 +73,7 @@ export const proxiedCredentials = (proxyUrl: string, cluster: string, token: str
   token,
   certificateAuthority: proxyCa,
   insecureSkipTlsVerify: false,
+  reach: "cluster-proxy",
 });
 
 export type SyncResult = {

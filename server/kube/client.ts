@@ -3,6 +3,7 @@ import https from "node:https";
 import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
+import { connectTarget, hostPort, type ConnectTo } from "./connectTo";
 import type { ClusterCredentials } from "./credentials";
 import { DEFAULT_LIST_LIMITS, describeBytes, ReadBudget, type ListLimits } from "./limits";
 
@@ -43,6 +44,8 @@ export type ClientOptions = {
   retryDelayMs: number;
   /** How far one list may go (server/kube/limits.ts); the defaults unless a test narrows them. */
   listLimits?: ListLimits;
+  /** Where connections to Route hosts go instead of what DNS says (FLEETSKEW_CONNECT_TO; ./connectTo.ts). */
+  connectTo?: ConnectTo[];
 };
 
 /**
@@ -57,10 +60,11 @@ export interface ObjectSource {
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };
 
 /** The options for work on registered clusters, as FLEETSKEW_KUBE_TIMEOUT_MS and FLEETSKEW_KUBE_RETRIES configure them. */
-export const configuredClientOptions = (kube: { timeoutMs: number; retries: number }): ClientOptions => ({
+export const configuredClientOptions = (kube: { timeoutMs: number; retries: number; connectTo?: ConnectTo[] }): ClientOptions => ({
   timeoutMs: kube.timeoutMs,
   retries: kube.retries,
   retryDelayMs: DEFAULT_CLIENT_OPTIONS.retryDelayMs,
+  ...(kube.connectTo?.length ? { connectTo: kube.connectTo } : {}),
 });
 
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
@@ -238,6 +242,51 @@ export async function collectPages(
  */
 const pageSizeOf = (ref: KindRef) => (ref.plural === "machineconfigs" ? 16 : 500);
 
+/**
+ * One GET outside the generated API clients (a Route, cluster-proxy's service path), through the same
+ * bounded sender: no redirects followed, the answer capped and counted against the read budget, a
+ * deadline. A non-2xx answer becomes the KubeError of its status; the body is parsed as JSON.
+ */
+async function plainGet(
+  what: string,
+  url: string,
+  options: { agent: https.Agent; headers: Record<string, string>; timeoutMs: number; budget: ReadBudget },
+): Promise<unknown> {
+  const request = new k8s.RequestContext(url, k8s.HttpMethod.GET);
+  for (const [name, value] of Object.entries(options.headers)) request.setHeaderParam(name, value);
+  request.setAgent(options.agent);
+  request.setSignal(AbortSignal.timeout(options.timeoutMs));
+  let text: string;
+  let status: number;
+  try {
+    const response = await new BoundedHttpLibrary(undefined, options.budget).send(request).toPromise();
+    status = response.httpStatusCode;
+    text = await response.body.text();
+  } catch (error) {
+    throw classify(error, what);
+  }
+  if (status < 200 || status > 299) {
+    // Whatever answers here is not an API server: its body may be a Status, plain text or a router's HTML page.
+    const message = plainMessage(text);
+    const kind: KubeErrorKind =
+      status === 401 ? "unauthorized" : status === 403 ? "forbidden" : status === 404 ? "not-found" : status >= 500 ? "server-error" : "invalid";
+    throw new KubeError(kind, `${what} was answered ${status}${message ? `: ${message}` : ""}`, status);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new KubeError("malformed", `the answer to ${what} is not valid JSON`);
+  }
+}
+
+/** A short, printable message from an error answer: a Status's message, else its first line of text without markup. */
+function plainMessage(text: string): string {
+  const status = statusBody(text);
+  const raw = typeof status.message === "string" ? status.message : "";
+  const line = raw.includes("<") ? raw.replace(/<[^>]*>/g, " ") : raw;
+  return line.replace(/[^\x20-\x7e]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
 /** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */
 const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
 
@@ -256,7 +305,7 @@ export class ClusterClient implements ObjectSource {
   private readonly budget = new ReadBudget("cluster");
 
   constructor(
-    credentials: ClusterCredentials,
+    private readonly credentials: ClusterCredentials,
     readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
     this.kc = kubeConfigFor(credentials);
@@ -385,34 +434,61 @@ export class ClusterClient implements ObjectSource {
   }
 
   /**
-   * GET `path` of a Service through the API server's service proxy
-   * (`/api/v1/namespaces/{namespace}/services/{service}/proxy/{path}`, `service` as `scheme:name:port`), as any
-   * other read: the same connections, deadline, answer size and read budget. One attempt: what answers is
-   * a workload behind the API server, and the callers treat a failure as "not known".
+   * GET `path` below this cluster's own server URL, outside the Kubernetes API: cluster-proxy's
+   * service path (`<proxy>/<cluster>/api/v1/namespaces/<ns>/services/<scheme:name:port>/proxy-service/<path>`,
+   * docs/acm.md §2), which hands the request, bearer token included, to a Service on the cluster.
+   * The same connections, deadline, answer size and read budget as every read; one attempt.
    */
-  async serviceProxyGet(namespace: string, service: string, path: string): Promise<unknown> {
-    const what = `GET ${path} of service ${namespace}/${service}`;
-    const opts = this.requestOptions();
-    // The generated client escapes the name's colons and the path's slashes; the API server is asked for them plain, as kubectl does.
-    const plainPath: k8s.ObservableMiddleware = {
-      pre: (context) => {
-        context.setUrl(
-          context
-            .getUrl()
-            .replace(`/services/${encodeURIComponent(service)}/proxy/${encodeURIComponent(path)}`, `/services/${service}/proxy/${path}`),
-        );
-        return new k8s.Observable(Promise.resolve(context));
-      },
-      post: (response) => new k8s.Observable(Promise.resolve(response)),
-    };
+  async serverGet(path: string): Promise<unknown> {
+    const base = this.credentials.server.replace(/\/$/, "");
+    return plainGet(`GET ${path.split("?")[0]}`, `${base}${path}`, {
+      agent: this.agent,
+      headers: this.bearerHeaders(),
+      timeoutMs: this.options.timeoutMs,
+      budget: this.budget,
+    });
+  }
+
+  /**
+   * GET `https://<host><path>`: a Route of the cluster, reached through its ingress as `oc` reaches one
+   * (openshift/oc pkg/cli/admin/inspectalerts `GetAlerts`: the session's bearer token and TLS settings).
+   * The ingress certificate is trusted if the cluster's CA bundle or `ingressCa` (the cluster's
+   * published ingress CA) signed it. `connectTo` (FLEETSKEW_CONNECT_TO) may send the connection to
+   * another address; the TLS name and Host stay the Route's. One attempt, bounded like every read.
+   */
+  async routeGet(host: string, path: string, ingressCa?: string): Promise<unknown> {
+    const target = connectTarget(this.options.connectTo ?? [], host, 443);
+    const ca = [this.credentials.certificateAuthority, ingressCa].filter(Boolean).join("\n");
+    const agent = new https.Agent({
+      keepAlive: false,
+      ...(ca ? { ca } : {}),
+      servername: host,
+      rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
+    });
     try {
-      return await this.core.connectGetNamespacedServiceProxyWithPath(
-        { name: service, namespace, path },
-        { ...opts, middleware: [...(opts.middleware ?? []), plainPath] },
-      );
-    } catch (error) {
-      throw classify(error, what);
+      return await plainGet(`GET https://${host}${path}`, `https://${hostPort(target.host, target.port)}${path}`, {
+        agent,
+        headers: { ...this.bearerHeaders(), host },
+        timeoutMs: this.options.timeoutMs,
+        budget: this.budget,
+      });
+    } finally {
+      agent.destroy();
     }
+  }
+
+  /** Whether this client authenticates with a bearer token (Thanos behind kube-rbac-proxy accepts nothing else). */
+  get hasToken(): boolean {
+    return Boolean(this.credentials.token);
+  }
+
+  /** Whether this cluster is reached through an ACM hub's cluster-proxy (server/hubs/sync.ts proxiedCredentials). */
+  get throughClusterProxy(): boolean {
+    return this.credentials.reach === "cluster-proxy";
+  }
+
+  private bearerHeaders(): Record<string, string> {
+    return { accept: "application/json", ...(this.credentials.token ? { authorization: `Bearer ${this.credentials.token}` } : {}) };
   }
 
   async create(ref: KindRef, body: unknown): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { ClusterClient, KubeError, type ClientOptions } from "./client";
 import type { ClusterCredentials } from "./credentials";
-import { groupVersionOf, KINDS, PROXY_READS, READS } from "./kinds";
-import { readClusterVersion, readInfrastructure, THANOS_QUERIER } from "./readers";
+import { groupVersionOf, KINDS, QUERIER_ACCESS, READS } from "./kinds";
+import { readAlerts, readClusterVersion, readInfrastructure } from "./readers";
 
 export type ServedKind = { kind: string; groupVersion: string; served: boolean };
 export type MissingPermission = { verb: string; resource: string; group: string; namespace?: string; message: string };
@@ -88,26 +88,17 @@ async function probe(client: ClusterClient): Promise<ConnectionReport> {
       }
     }),
   );
-  // The service proxies Fleetskew reads through (firing alerts): only the API server's refusal is a missing permission;
-  // what the service behind it answers is its own business (docs/rbac.md, "Firing alerts").
-  await Promise.all(
-    PROXY_READS.flatMap((read) =>
-      read.names.map(async (name) => {
-        try {
-          await client.serviceProxyGet(read.namespace, name, THANOS_QUERIER.alertsPath);
-        } catch (error) {
-          if (error instanceof KubeError && error.kind === "forbidden" && error.status === 403 && /services\/proxy/.test(error.message))
-            report.forbidden.push({
-              verb: "get",
-              resource: read.resource,
-              group: read.group,
-              namespace: read.namespace,
-              message: error.message,
-            });
-        }
-      }),
-    ),
-  );
+  // The alerts (docs/rbac.md, "Firing alerts"): only the querier's refusal of the token is a missing
+  // permission; an ingress Fleetskew cannot reach is the read's reason, not a permission.
+  const alerts = await readAlerts(client);
+  if (alerts.status === "unknown" && alerts.failure?.at === "querier" && alerts.failure.status === 403 && !/allowlist/.test(alerts.reason))
+    report.forbidden.push({
+      verb: "get",
+      resource: QUERIER_ACCESS.resource,
+      group: QUERIER_ACCESS.group,
+      namespace: QUERIER_ACCESS.namespace,
+      message: alerts.reason,
+    });
   report.forbidden.sort((a, b) => `${a.resource}${a.verb}`.localeCompare(`${b.resource}${b.verb}`));
 
   const [cv, infra] = await Promise.all([readClusterVersion(client), readInfrastructure(client)]);

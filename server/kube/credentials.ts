@@ -16,6 +16,8 @@ export const CredentialsSchema = z.object({
   /** PEM of the CA that signed the API server's certificate. */
   certificateAuthority: z.string().optional(),
   insecureSkipTlsVerify: z.boolean().default(false),
+  /** How the server is reached: an ACM hub's cluster-proxy user-server (server/hubs/sync.ts), or the cluster itself. */
+  reach: z.enum(["direct", "cluster-proxy"]).optional(),
 });
 export type ClusterCredentials = z.infer<typeof CredentialsSchema>;
 

@@ -5,7 +5,7 @@ import { DEFAULT_LIST_LIMITS, ReadBudget, type ListLimits } from "./limits";
 import { streamWatch } from "./watchStream";
 import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
-import { KINDS, PROXY_READS, READS } from "./kinds";
+import { KINDS, QUERIER_ACCESS, READS } from "./kinds";
 
 /**
  * An ACM hub's API as Fleetskew uses it (docs/acm.md): list and watch the managed clusters, their
@@ -79,16 +79,17 @@ export function managedClusterRules(): { apiGroups: string[]; resources: string[
     const kind = KINDS[r.kind];
     return { apiGroups: [kind.group], resources: [kind.plural], verbs: [...r.verbs], ...(r.names ? { resourceNames: r.names } : {}) };
   });
-  // A ClusterRole names no namespace: the service-proxy grant holds for that service name in any namespace.
-  const proxies = PROXY_READS.map((r) => ({
-    apiGroups: [r.group],
-    resources: [r.resource],
-    verbs: [...r.verbs],
-    resourceNames: [...r.names],
-  }));
+  // What the Thanos querier asks before it answers the alerts. A ClusterRole names no namespace: the
+  // grant holds for a Prometheus of that name in any namespace, as cluster-monitoring-view's does.
+  const querier = {
+    apiGroups: [QUERIER_ACCESS.group],
+    resources: [QUERIER_ACCESS.resource],
+    verbs: [...QUERIER_ACCESS.verbs],
+    resourceNames: [...QUERIER_ACCESS.names],
+  };
   return [
     ...rules,
-    ...proxies,
+    querier,
     { apiGroups: [""], resources: ["pods"], verbs: ["list"] },
     {
       apiGroups: [KINDS.pinnedImageSet.group],

@@ -27,6 +27,8 @@ export const KINDS = {
   internalReleaseImage: ref("machineconfiguration.openshift.io", "v1", "InternalReleaseImage", "internalreleaseimages"),
   /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (docs/openshift.md §16.1). */
   provisioning: ref("metal3.io", "v1alpha1", "Provisioning", "provisionings"),
+  /** Only the platform Thanos querier's Route, where firing alerts are read (docs/openshift.md §27.3). */
+  route: ref("route.openshift.io", "v1", "Route", "routes", true),
   node: ref("", "v1", "Node", "nodes"),
   configMap: ref("", "v1", "ConfigMap", "configmaps", true),
   pod: ref("", "v1", "Pod", "pods", true),
@@ -56,14 +58,20 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "machineOSBuild", verbs: ["list"] },
   { kind: "provisioning", verbs: ["get"], names: ["provisioning-configuration"] },
   { kind: "internalReleaseImage", verbs: ["get"], names: ["cluster"] },
+  { kind: "route", verbs: ["get"], namespace: "openshift-monitoring", names: ["thanos-querier"] },
+  { kind: "configMap", verbs: ["get"], namespace: "openshift-config-managed", names: ["default-ingress-cert"] },
 ];
 
 /**
- * What Fleetskew reads through a service proxy (server/kube/readers.ts readAlerts): `get` on the
- * `services/proxy` subresource, named as the proxy path names the service (`scheme:name:port`; the API
- * server authorizes that whole string as the resource name). Kept apart from READS, which are objects
- * the connection test gets or lists; docs/rbac.md, "Firing alerts".
+ * What the Thanos querier's kube-rbac-proxy asks of the token before it answers the alerts
+ * (openshift/cluster-monitoring-operator assets/thanos-querier/kube-rbac-proxy-web-secret.yaml):
+ * `get` on `prometheuses/api` named `k8s` in openshift-monitoring, which `cluster-monitoring-view`
+ * grants. Not an API object Fleetskew gets, so kept apart from READS; docs/rbac.md, "Firing alerts".
  */
-export const PROXY_READS: { group: ""; resource: "services/proxy"; verbs: ["get"]; namespace: string; names: string[] }[] = [
-  { group: "", resource: "services/proxy", verbs: ["get"], namespace: "openshift-monitoring", names: ["https:thanos-querier:web"] },
-];
+export const QUERIER_ACCESS = {
+  group: "monitoring.coreos.com",
+  resource: "prometheuses/api",
+  verbs: ["get"],
+  namespace: "openshift-monitoring",
+  names: ["k8s"],
+} as const;

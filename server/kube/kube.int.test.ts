@@ -1,3 +1,4 @@
+import { parseConnectTo } from "./connectTo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fleet } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
@@ -83,24 +84,28 @@ describe("testConnection", () => {
     ]);
   });
 
-  it("names a refused service proxy to the Thanos querier, but not what the querier itself answers", async () => {
+  it("names the querier's refusal of Fleetskew's user as a missing permission, but not an ingress it cannot reach", async () => {
     const cluster = fleet.get("prod-east")!;
+    const routed = { ...fast, connectTo: parseConnectTo(sim.connectTo) };
     try {
-      cluster.spec.forbidden = [{ verb: "get", resource: "services/proxy", group: "" }];
-      expect((await testConnection(creds("prod-east"))).forbidden).toEqual([
+      cluster.spec.forbidden = [{ verb: "get", resource: "prometheuses/api", group: "monitoring.coreos.com" }];
+      expect((await testConnection(creds("prod-east"), routed)).forbidden).toEqual([
         expect.objectContaining({
           verb: "get",
-          resource: "services/proxy",
+          resource: "prometheuses/api",
+          group: "monitoring.coreos.com",
           namespace: "openshift-monitoring",
-          message: expect.stringContaining('cannot get resource "services/proxy"'),
+          message: expect.stringContaining("Forbidden (user=system:serviceaccount:fleetskew:fleetskew-admin"),
         }),
       ]);
-      cluster.spec.forbidden = undefined;
-      fleet.setMonitoring("prod-east", { querier: "refuses-anonymous" });
-      expect((await testConnection(creds("prod-east"))).forbidden).toEqual([]);
+      // The same refusal behind an ingress Fleetskew cannot resolve is not a permission it lacks.
+      expect((await testConnection(creds("prod-east"), fast)).forbidden).toEqual([]);
+      cluster.spec.forbidden = [{ verb: "get", resource: "routes", group: "route.openshift.io" }];
+      expect((await testConnection(creds("prod-east"), routed)).forbidden).toEqual([
+        expect.objectContaining({ verb: "get", resource: "routes", group: "route.openshift.io", namespace: "openshift-monitoring" }),
+      ]);
     } finally {
       cluster.spec.forbidden = undefined;
-      fleet.setMonitoring("prod-east", undefined);
     }
   });
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { KubeError, type KindRef, type ObjectSource } from "./client";
+import { readAlerts } from "./alertsReader";
 import { KINDS } from "./kinds";
 import * as S from "./schemas";
 
@@ -107,48 +108,6 @@ export const readInternalReleaseImage = (c: ObjectSource) =>
 /** Every pod of the cluster: only bundle prechecks read them (which pods pull from a registry after a reboot). */
 export const readPods = (c: ObjectSource) => readList(c, KINDS.pod, S.PodSchema);
 
-/**
- * The cluster's Thanos querier behind the API server's service proxy (openshift/cluster-monitoring-operator
- * assets/thanos-querier/service.yaml: Service thanos-querier, port `web` 9091, TLS; docs/openshift.md §27.3).
- * Through the proxy, so that it works through an ACM hub's cluster-proxy as every other read does.
- */
-export const THANOS_QUERIER = {
-  namespace: "openshift-monitoring",
-  service: "https:thanos-querier:web",
-  alertsPath: "api/v1/alerts",
-} as const;
-
-/** What reads through a service proxy: a live cluster; captured clusters (dumps) cannot. */
-export type ServiceProxySource = { serviceProxyGet(namespace: string, service: string, path: string): Promise<unknown> };
-
-/**
- * An optional read: whatever stops it (no permission, no querier, the querier refusing) leaves the
- * alerts "unknown" with the reason, and never makes the sweep fail or the cluster stale.
- */
-export type AlertsResult = { status: "ok"; value: z.infer<typeof S.AlertsAnswerSchema> } | { status: "unknown"; reason: string };
-
-export async function readAlerts(c: ObjectSource | (ObjectSource & ServiceProxySource)): Promise<AlertsResult> {
-  if (!("serviceProxyGet" in c)) return { status: "unknown", reason: "alerts are read only from a live cluster" };
-  const { namespace, service, alertsPath } = THANOS_QUERIER;
-  try {
-    const parsed = S.AlertsAnswerSchema.safeParse(await c.serviceProxyGet(namespace, service, alertsPath));
-    if (!parsed.success)
-      return { status: "unknown", reason: `the Thanos querier's answer has an unexpected shape (${describeIssue(parsed.error)})` };
-    return { status: "ok", value: parsed.data };
-  } catch (error) {
-    if (!(error instanceof KubeError)) throw error;
-    const reason =
-      error.kind === "unauthorized"
-        ? "the Thanos querier refused the request (401): its kube-rbac-proxy did not see Fleetskew's token, which the API server does not pass on through its service proxy"
-        : error.kind === "forbidden"
-          ? `no permission to proxy to the Thanos querier (get services/proxy on ${service} in ${namespace}): ${error.message}`
-          : error.kind === "not-found" || error.kind === "not-served"
-            ? `the cluster has no Thanos querier service (${namespace}/thanos-querier): ${error.message}`
-            : error.message;
-    return { status: "unknown", reason };
-  }
-}
-
 /** Everything the console reads from one cluster; each part stands on its own when others fail. */
 const READ_SET = {
   clusterVersion: readClusterVersion,
@@ -180,3 +139,5 @@ export async function readClusterObjects(c: ObjectSource): Promise<ClusterObject
   const entries = await Promise.all(Object.entries(READ_SET).map(async ([key, read]) => [key, await read(c)] as const));
   return Object.fromEntries(entries) as ClusterObjects;
 }
+
+export { readAlerts, THANOS_QUERIER, type AlertsResult } from "./alertsReader";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { featureGateObject, type SimFeatureSet } from "./featureGate";
 import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
-import type { MonitoringSpec } from "./monitoring";
+import type { IngressAuthority } from "./ingress";
+import { ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
 import { ObjectStore, type KubeObject } from "./objectStore";
 
 /** Ways a simulated cluster misbehaves, for testing that one bad cluster never breaks the others. */
@@ -84,6 +85,8 @@ export class SimCluster {
     readonly spec: ClusterSpec,
     private readonly env: SimEnv,
     private readonly onMaterialize: (cluster: SimCluster) => void = () => undefined,
+    /** The fleet's ingress CA, once a server serves it: every cluster then has the querier's Route and the published CA. */
+    private readonly ingress: () => IngressAuthority | undefined = () => undefined,
   ) {
     this.minor = parseMinor(spec.ocpVersion);
     this.kinds = kindsServedAt(this.minor);
@@ -118,7 +121,7 @@ export class SimCluster {
       const withFeatureGate = objects.some((o) => o.kind === "FeatureGate")
         ? objects
         : [...objects, featureGateObject(this.spec.ocpVersion, this.spec.featureSet) as KubeObject];
-      for (const obj of withFeatureGate) {
+      for (const obj of [...withFeatureGate, ...this.monitoringObjects(objects)]) {
         const info = this.kindFor(obj);
         if (info) {
           this.prune(info, obj);
@@ -130,6 +133,17 @@ export class SimCluster {
     }
     this.onMaterialize(this);
     return this.storeInstance;
+  }
+
+  /** Cluster monitoring's Route and the ingress CA, unless the capture has its own. */
+  private monitoringObjects(objects: KubeObject[]): KubeObject[] {
+    const ingress = this.ingress();
+    if (!ingress) return [];
+    const has = (kind: string, name: string) => objects.some((o) => o.kind === kind && o.metadata.name === name);
+    return [
+      ...(has("Route", "thanos-querier") ? [] : [querierRoute(this.name, ingress.domain) as KubeObject]),
+      ...(has("ConfigMap", "default-ingress-cert") ? [] : [ingressCaConfigMap(ingress.ca.cert) as KubeObject]),
+    ];
   }
 
   /** Drops the objects if they can be rebuilt identically from the spec; returns whether it did. */
@@ -173,6 +187,8 @@ export class Fleet {
   private readonly recent = new Map<SimCluster, true>();
   /** Called after every successful write through the API (the reconciler listens here). */
   onWrite?: (cluster: SimCluster) => void;
+  /** The clusters' ingress (./ingress.ts), set by the server that serves their Routes. */
+  ingress?: IngressAuthority;
 
   constructor(
     readonly env: SimEnv = defaultEnv(),
@@ -193,7 +209,12 @@ export class Fleet {
   add(spec: ClusterSpec): SimCluster {
     if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(spec.name)) throw new Error(`cluster name "${spec.name}" must be a DNS label`);
     if (this.clusters.has(spec.name)) throw new Error(`cluster "${spec.name}" is already served`);
-    const cluster = new SimCluster(spec, this.env, (c) => this.touched(c));
+    const cluster = new SimCluster(
+      spec,
+      this.env,
+      (c) => this.touched(c),
+      () => this.ingress,
+    );
     this.clusters.set(spec.name, cluster);
     return cluster;
   }

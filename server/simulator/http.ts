@@ -18,7 +18,8 @@ import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
-import { serviceProxy } from "./monitoring";
+import { IngressAuthority } from "./ingress";
+import { querierAnswer, querierRouteHost, QUERIER_ROUTE, routerUnavailable, serviceProxy } from "./monitoring";
 import { admit } from "./openapi/admission";
 import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
@@ -217,13 +218,26 @@ export type SimulatorServer = {
   url: string;
   /** PEM of the certificate clients must trust (kubeconfig certificate-authority-data). */
   ca: string;
+  /** FLEETSKEW_CONNECT_TO for the clusters' Routes: every name of the simulated ingress domain to this server. */
+  connectTo: string;
   close: () => Promise<void>;
 };
 
 /** Serves every cluster of `fleet` under /clusters/<name> on one port, over https like a real API server. */
 export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): https.Server {
   const sockets = new Set<Duplex>();
-  const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+  const server = https.createServer(
+    {
+      cert: tls.cert,
+      key: tls.key,
+      // A cluster's ingress names get its wildcard certificate of the ingress CA; anything else the API server's.
+      SNICallback: (servername, done) => {
+        const context = fleet.ingress?.contextFor(servername);
+        if (!context) return done(null, undefined);
+        context.then((c) => done(null, c), done);
+      },
+    },
+    (req, res) => {
     handle(fleet, req, res).catch((error) => {
       if (error instanceof ApiError) return sendError(res, error);
       if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
@@ -231,7 +245,8 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
       if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
       else res.end();
     });
-  });
+    },
+  );
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
@@ -240,7 +255,32 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
   return server;
 }
 
+/**
+ * The default router of a cluster's ingress: only the Thanos querier's Route (path `/api`) is served;
+ * any other host or path gets the router's 503 page, as a host no Route admits does.
+ */
+function serveRoute(fleet: Fleet, name: string, req: http.IncomingMessage, res: http.ServerResponse) {
+  const cluster = fleet.get(name);
+  const url = new URL(req.url ?? "/", "https://router");
+  const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  const onRoute = cluster && host === querierRouteHost(name, fleet.ingress!.domain) && /^\/api(\/|$)/.test(url.pathname);
+  let answer = routerUnavailable();
+  if (cluster && onRoute && req.method === "GET") {
+    cluster.requestCount++;
+    const auth = req.headers.authorization ?? "";
+    const token = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
+    const user = token && token === cluster.spec.token ? ADMIN_USER : token && token === cluster.spec.readOnlyToken ? READER_USER : null;
+    // kube-rbac-proxy's SubjectAccessReview: get prometheuses/api "k8s" (cluster-monitoring-view grants it).
+    const allowed = !(cluster.spec.forbidden ?? []).some((f) => f.resource === "prometheuses/api" && f.group === "monitoring.coreos.com");
+    answer = querierAnswer(cluster.spec.monitoring, url.pathname, user, allowed);
+  }
+  res.writeHead(answer.status, { "content-type": answer.contentType, "content-length": Buffer.byteLength(answer.body) });
+  res.end(answer.body);
+}
+
 async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse) {
+  const routed = fleet.ingress?.clusterOf(req.headers.host ?? "");
+  if (routed) return serveRoute(fleet, routed, req, res);
   const url = new URL(req.url ?? "/", "http://simulator");
   const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
   if (!m) {
@@ -340,6 +380,14 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
     if (fault === "malformed") return reply(200, { items: cluster.store.list(target.info, target.namespace) });
     return handleList(res, cluster, target, url.searchParams);
   }
+  if (
+    verb === "get" &&
+    cluster.spec.monitoring?.querier === "absent" &&
+    target.info.kind === "Route" &&
+    target.namespace === QUERIER_ROUTE.namespace &&
+    target.name === QUERIER_ROUTE.name
+  )
+    return sendError(res, new ApiError(404, "NotFound", `routes.route.openshift.io "${target.name}" not found`, { name: target.name, group: "route.openshift.io", kind: "routes" }));
   if (verb === "get") return reply(200, cluster.store.get(target.info, target.namespace, target.name!));
   await handleWrite(req, res, cluster, target, verb);
   fleet.onWrite?.(cluster);
@@ -352,6 +400,7 @@ export async function startSimulator(
 ): Promise<SimulatorServer> {
   const host = options.host ?? "127.0.0.1";
   const tls = options.tls ?? (await servingCertificate(["localhost", "127.0.0.1", "::1", host]));
+  fleet.ingress ??= await IngressAuthority.create();
   const server = createSimulatorServer(fleet, tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -362,6 +411,7 @@ export async function startSimulator(
     server,
     url: `https://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     ca: tls.cert,
+    connectTo: `*.${fleet.ingress.domain}::${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -29,6 +29,7 @@ export const KINDS: KindInfo[] = [
   k({ group: "", version: "v1", kind: "Node", plural: "nodes", namespaced: false, shortNames: ["no"], status: true }),
   k({ group: "", version: "v1", kind: "ConfigMap", plural: "configmaps", namespaced: true, shortNames: ["cm"], status: false }),
   k({ group: "", version: "v1", kind: "Pod", plural: "pods", namespaced: true, shortNames: ["po"], status: true }),
+  k({ group: "route.openshift.io", version: "v1", kind: "Route", plural: "routes", namespaced: true, status: true }),
   k({ group: "config.openshift.io", version: "v1", kind: "ClusterVersion", plural: "clusterversions", namespaced: false, status: true }),
   k({
     group: "config.openshift.io",

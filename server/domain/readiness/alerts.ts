@@ -51,11 +51,11 @@ export const MAX_ALERT_LABEL = 128;
 /** Alerts named in one check's detail; the rest are counted. */
 const NAMED = 10;
 
-/** A firing alert by name; without one, where the alerts are read (the querier's Service). */
+/** A firing alert by name; without one, where the alerts are read (the querier's Route). */
 const EVIDENCE = (a?: FiringAlert): Evidence =>
   a
     ? { kind: "Alert", name: a.name, ...(a.namespace ? { namespace: a.namespace } : {}), field: `labels.severity=${a.severity ?? ""}` }
-    : { kind: "Service", name: "thanos-querier", namespace: "openshift-monitoring", field: "/api/v1/alerts" };
+    : { kind: "Route", name: "thanos-querier", namespace: "openshift-monitoring", field: "/api/v1/alerts" };
 
 function describe(a: FiringAlert): string {
   const where = [a.namespace ? `namespace ${a.namespace}` : "", a.podDisruptionBudget ? `PodDisruptionBudget ${a.podDisruptionBudget}` : ""]
@@ -73,8 +73,8 @@ function unread(s: ClusterSnapshot): string | null {
 }
 
 const UNREAD_HINT =
-  "Fleetskew reads alerts through the cluster's API server service proxy to the Thanos querier (docs/rbac.md, “Firing alerts”); " +
-  "until it can, run `oc adm upgrade recommend` on the cluster, which reads them through the thanos-querier Route.";
+  "Fleetskew reads alerts from the Thanos querier through its Route, or through the hub's cluster-proxy (docs/rbac.md, “Firing alerts”); " +
+  "until it can, run `oc adm upgrade recommend` on the cluster, which reads the same alerts.";
 
 function groupCheck(
   c: Context,
