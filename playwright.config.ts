@@ -44,6 +44,15 @@ const server = (mode: "postgres" | "embedded", port: string | undefined, url: st
     FLEETSKEW_DEMO: mode === "embedded" ? "1" : "0",
     // Every answer the browser tests receive is checked against its endpoint's schema: a drift is a 500.
     FLEETSKEW_CHECK_ANSWERS: "1",
+    // The simulated clusters' Routes (the Thanos querier, for the alert checks) are served by their simulators.
+    FLEETSKEW_CONNECT_TO: [
+      process.env.FLEETSKEW_E2E_SIMULATOR_PORT,
+      process.env.FLEETSKEW_E2E_WORKFLOW_SIMULATOR_PORT,
+      process.env.FLEETSKEW_E2E_BULK_SIMULATOR_PORT,
+      process.env.FLEETSKEW_E2E_ROLLOUT_SIMULATOR_PORT,
+    ]
+      .map((p) => `*.s${p}.sim.fleetskew.test::127.0.0.1:${p}`)
+      .join(","),
   },
 });
 

@@ -138,6 +138,7 @@ async function main() {
   console.log(
     `simulator: serving ${fleet.list().length} cluster${fleet.list().length === 1 ? "" : "s"} on ${sim.url}/clusters/<name> (simulated time runs ${speed}× real time)`,
   );
+  console.log(`simulator: the clusters' Routes are served here too; point Fleetskew at them with FLEETSKEW_CONNECT_TO=${sim.connectTo}`);
   if (values.kubeconfig) {
     await mkdir(path.dirname(path.resolve(values.kubeconfig)), { recursive: true });
     await writeFile(values.kubeconfig, kubeconfigFor(fleet.list(), sim.url, sim.ca), { mode: 0o600 });

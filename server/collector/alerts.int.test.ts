@@ -108,7 +108,9 @@ describe("readiness as the update tooling judges it", () => {
     sim.server.on("request", observe);
     const results = await sweep().finally(() => sim.server.off("request", observe));
     // As oc reads them: the Route's admitted host, its certificate of the cluster's ingress CA, the alerts API.
-    expect(routed).toContain(`thanos-querier-openshift-monitoring.apps.${CLUSTER}.sim.fleetskew.test/api/v1/alerts`);
+    expect(routed).toContain(
+      `thanos-querier-openshift-monitoring.apps.${CLUSTER}.s${new URL(sim.url).port}.sim.fleetskew.test/api/v1/alerts`,
+    );
     expect(results.find((r) => r.cluster === CLUSTER)!.outcome).toBe("ok");
     const s = await snapshotOf(CLUSTER);
     // Only the alerts of oc's groups are kept (no Watchdog, no pending KubeNodeNotReady).
@@ -145,7 +147,9 @@ describe("readiness as the update tooling judges it", () => {
     expect((await findClusterSummary(CLUSTER))!.lastContactStatus).toBe("ok");
     const s = await snapshotOf(CLUSTER);
     expect(s.alerts).toBeNull();
-    expect(s.problems.find((p) => p.part === "Alerts")!.message).toContain("Forbidden (user=system:serviceaccount:fleetskew:fleetskew-admin, verb=get, resource=prometheuses, subresource=api)");
+    expect(s.problems.find((p) => p.part === "Alerts")!.message).toContain(
+      "Forbidden (user=system:serviceaccount:fleetskew:fleetskew-admin, verb=get, resource=prometheuses, subresource=api)",
+    );
     for (const id of ["alerts-critical", "alerts-pdb", "alerts-image-pull", "alerts-node", "alerts-update-precheck", "alerts-virt"]) {
       const c = check(s, "4.22.5", id);
       expect(c.status).toBe("unknown");

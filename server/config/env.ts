@@ -196,7 +196,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     publicUrl: publicUrlOrigin,
     trustedProxyHops: e.FLEETSKEW_TRUST_PROXY_HOPS ?? (e.FLEETSKEW_TRUST_PROXY === "1" || e.FLEETSKEW_TRUST_PROXY === "true" ? 1 : 0),
-    kube: { timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS, retries: e.FLEETSKEW_KUBE_RETRIES, connectTo: parseConnectTo(e.FLEETSKEW_CONNECT_TO ?? "") },
+    kube: {
+      timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS,
+      retries: e.FLEETSKEW_KUBE_RETRIES,
+      connectTo: parseConnectTo(e.FLEETSKEW_CONNECT_TO ?? ""),
+    },
     registrationConcurrency: e.FLEETSKEW_REGISTRATION_CONCURRENCY,
     collector: {
       intervalMs: e.FLEETSKEW_SWEEP_INTERVAL_SECONDS * 1000,

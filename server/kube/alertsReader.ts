@@ -87,11 +87,19 @@ export async function readAlerts(c: ObjectSource): Promise<AlertsResult> {
       answer = await firstAnswer(c, hosts, await ingressCa(c));
     }
     const parsed = S.AlertsAnswerSchema.safeParse(answer);
-    if (!parsed.success) return { status: "unknown", reason: `the Thanos querier's answer has an unexpected shape (${parsed.error.issues[0]?.message ?? "invalid"})` };
+    if (!parsed.success)
+      return {
+        status: "unknown",
+        reason: `the Thanos querier's answer has an unexpected shape (${parsed.error.issues[0]?.message ?? "invalid"})`,
+      };
     return { status: "ok", value: parsed.data };
   } catch (error) {
     if (!(error instanceof KubeError)) throw error;
-    return { status: "unknown", reason: reasonFor(error, at, c.throughClusterProxy), failure: { at, kind: error.kind, status: error.status } };
+    return {
+      status: "unknown",
+      reason: reasonFor(error, at, c.throughClusterProxy),
+      failure: { at, kind: error.kind, status: error.status },
+    };
   }
 }
 
@@ -136,13 +144,18 @@ async function firstAnswer(c: AlertSource, hosts: string[], ca: string | undefin
   }
   const last = failures[failures.length - 1]!;
   if (failures.length === 1) throw last;
-  throw new KubeError(last.kind, `none of the ${failures.length} hosts of the Route answered: ${failures.map((f) => f.message).join("; ")}`, last.status);
+  throw new KubeError(
+    last.kind,
+    `none of the ${failures.length} hosts of the Route answered: ${failures.map((f) => f.message).join("; ")}`,
+    last.status,
+  );
 }
 
 function reasonFor(error: KubeError, at: "route" | "querier", throughClusterProxy: boolean): string {
   const { namespace, route } = THANOS_QUERIER;
   if (at === "route") {
-    if (error.kind === "forbidden") return `no permission to read the ${namespace}/${route} Route (get routes.route.openshift.io): ${error.message}`;
+    if (error.kind === "forbidden")
+      return `no permission to read the ${namespace}/${route} Route (get routes.route.openshift.io): ${error.message}`;
     if (error.kind === "not-found" || error.kind === "not-served")
       return `the cluster has no ${namespace}/${route} Route (${error.message}); is cluster monitoring installed?`;
     return error.message;

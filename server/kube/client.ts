@@ -269,7 +269,15 @@ async function plainGet(
     // Whatever answers here is not an API server: its body may be a Status, plain text or a router's HTML page.
     const message = plainMessage(text);
     const kind: KubeErrorKind =
-      status === 401 ? "unauthorized" : status === 403 ? "forbidden" : status === 404 ? "not-found" : status >= 500 ? "server-error" : "invalid";
+      status === 401
+        ? "unauthorized"
+        : status === 403
+          ? "forbidden"
+          : status === 404
+            ? "not-found"
+            : status >= 500
+              ? "server-error"
+              : "invalid";
     throw new KubeError(kind, `${what} was answered ${status}${message ? `: ${message}` : ""}`, status);
   }
   try {
@@ -284,7 +292,11 @@ function plainMessage(text: string): string {
   const status = statusBody(text);
   const raw = typeof status.message === "string" ? status.message : "";
   const line = raw.includes("<") ? raw.replace(/<[^>]*>/g, " ") : raw;
-  return line.replace(/[^\x20-\x7e]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+  return line
+    .replace(/[^\x20-\x7e]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
 }
 
 /** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */

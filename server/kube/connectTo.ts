@@ -34,7 +34,8 @@ export function parseConnectTo(text: string): ConnectTo[] {
     const m = ENTRY.exec(entry);
     if (!m) throw new ConnectToError(`"${entry.slice(0, 100)}" is not HOST1:PORT1:HOST2:PORT2`);
     const host = m[1]!.toLowerCase();
-    if (host.includes("*") && !/^\*\.[a-z0-9.-]+$/.test(host)) throw new ConnectToError(`"${entry}": a wildcard is only allowed as "*.domain"`);
+    if (host.includes("*") && !/^\*\.[a-z0-9.-]+$/.test(host))
+      throw new ConnectToError(`"${entry}": a wildcard is only allowed as "*.domain"`);
     if (m[3]!.includes("*")) throw new ConnectToError(`"${entry}": the address to connect to cannot be a wildcard`);
     return { host: unbracket(host), port: port(m[2]!, entry), toHost: m[3] ? unbracket(m[3]) : null, toPort: port(m[4]!, entry) };
   });

@@ -28,7 +28,11 @@ const clusterAt = (s: HostileServer, path = "") =>
     { server: `${s.url}${path}`, token: "sha256~fleetskew-token", certificateAuthority: s.ca, insecureSkipTlsVerify: false },
     { timeoutMs: 20_000, retries: 2, retryDelayMs: 10 },
   );
-const failure = (p: Promise<unknown>) => p.then(() => expect.fail("expected a failure"), (e: unknown) => e as KubeError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.fail("expected a failure"),
+    (e: unknown) => e as KubeError,
+  );
 
 beforeAll(async () => {
   tls = await servingCertificate(["127.0.0.1", "localhost"]);
@@ -108,7 +112,9 @@ describe("many lists at once", () => {
 
 describe("what a read holds", () => {
   it("counts against the process only while its sweep or sync lasts", async () => {
-    const server = await start((_req, res) => json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }));
+    const server = await start((_req, res) =>
+      json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }),
+    );
     const cluster = clusterAt(server);
     const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "sha256~reader" });
     const before = processReadBudget.bytes;
@@ -127,7 +133,9 @@ describe("what a read holds", () => {
     // Collect garbage on demand, to see what is still held rather than what is not yet collected.
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
-    const server = await start((_req, res) => json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }));
+    const server = await start((_req, res) =>
+      json(res, 200, { metadata: {}, items: [{ metadata: { name: "a" }, padding: "p".repeat(MiB) }] }),
+    );
     const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "sha256~reader" });
     try {
       gc();
@@ -161,7 +169,9 @@ describe("an answer that never ends", () => {
     try {
       const error = await failure(client.list(KINDS.machineSet, { namespace: "openshift-machine-api" }));
       expect(error.kind).toBe("too-large");
-      expect(error.message).toMatch(/^the answer to GET \/apis\/machine\.openshift\.io\/v1beta1\/namespaces\/openshift-machine-api\/machinesets is larger than 32 MiB/);
+      expect(error.message).toMatch(
+        /^the answer to GET \/apis\/machine\.openshift\.io\/v1beta1\/namespaces\/openshift-machine-api\/machinesets is larger than 32 MiB/,
+      );
       // The server could write at most the limit and what the sockets buffer before the client hung up.
       await expect.poll(() => server.received.length).toBe(1);
       expect(server.written()).toBeLessThan(MAX_ANSWER_BYTES + 16 * MiB);
@@ -198,9 +208,7 @@ describe("an answer that never ends", () => {
     const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "reader" });
     const events: string[] = [];
     try {
-      const error = await failure(
-        hub.watch(HUB_KINDS.managedCluster, "1", (e) => events.push(e.type), new AbortController().signal),
-      );
+      const error = await failure(hub.watch(HUB_KINDS.managedCluster, "1", (e) => events.push(e.type), new AbortController().signal));
       expect(error.kind).toBe("too-large");
       expect(error.message).toMatch(/^one event of the watch is larger than 4 MiB/);
       expect(events).toEqual(["ADDED"]);
@@ -216,9 +224,7 @@ describe("redirects", () => {
     const elsewhere = await start((_req, res) => json(res, 200, {}));
     const cluster = await start((req, res) => {
       if (req.url!.startsWith("/clusters/one/"))
-        return res
-          .writeHead(307, { location: `${elsewhere.url}/clusters/two${req.url!.slice("/clusters/one".length)}?token=x` })
-          .end();
+        return res.writeHead(307, { location: `${elsewhere.url}/clusters/two${req.url!.slice("/clusters/one".length)}?token=x` }).end();
       json(res, 200, {});
     });
     const client = clusterAt(cluster, "/clusters/one");
@@ -261,7 +267,9 @@ describe("redirects", () => {
     const server = await start((req, res) => res.writeHead(308, { location: `${elsewhere.url}${req.url}` }).end());
     const report = await testConnection({ server: server.url, token: "t", certificateAuthority: server.ca, insecureSkipTlsVerify: false });
     expect(report.reachable).toBe(false);
-    expect(report.problem).toMatch(/^GET \/version was answered 308, a redirect to https:\/\/127\.0\.0\.1:\d+\/version; Fleetskew follows no redirect/);
+    expect(report.problem).toMatch(
+      /^GET \/version was answered 308, a redirect to https:\/\/127\.0\.0\.1:\d+\/version; Fleetskew follows no redirect/,
+    );
     const hub = new HubClient({ apiUrl: server.url, ca: server.ca, readerToken: "reader" });
     try {
       const error = await failure(hub.watch(HUB_KINDS.managedCluster, "1", () => undefined, new AbortController().signal));

@@ -119,9 +119,7 @@ export const FeatureGateSchema = object({
   spec: z.looseObject({ featureSet: z.string().optional().nullable() }).optional().catch(undefined),
   status: z
     .looseObject({
-      featureGates: tolerantList(
-        z.looseObject({ version: z.string().optional(), enabled: FeatureGateNames, disabled: FeatureGateNames }),
-      ),
+      featureGates: tolerantList(z.looseObject({ version: z.string().optional(), enabled: FeatureGateNames, disabled: FeatureGateNames })),
     })
     .optional()
     .catch(undefined),

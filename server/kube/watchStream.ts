@@ -38,9 +38,7 @@ export async function streamWatch(
     throw redirectError("GET", url.toString(), response.status, response.headers.get("location"));
   }
   if (response.status !== 200) {
-    const body = await readBounded(response, MAX_ERROR_BYTES, "the watch's error answer", () => own.abort()).catch(() =>
-      Buffer.alloc(0),
-    );
+    const body = await readBounded(response, MAX_ERROR_BYTES, "the watch's error answer", () => own.abort()).catch(() => Buffer.alloc(0));
     throw { code: response.status, body: body.toString("utf8") };
   }
   const body = response.body as NodeJS.ReadableStream & { destroy?: () => void };

@@ -18,7 +18,7 @@ import type { Fleet, SimCluster } from "./cluster";
 import { apiVersionOf, kubernetesMinorFor } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
 import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
-import { IngressAuthority } from "./ingress";
+import { IngressAuthority, SIM_INGRESS_DOMAIN } from "./ingress";
 import { querierAnswer, querierRouteHost, QUERIER_ROUTE, routerUnavailable, serviceProxy } from "./monitoring";
 import { admit } from "./openapi/admission";
 import { applyPatchRequest } from "./patch";
@@ -238,13 +238,13 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
       },
     },
     (req, res) => {
-    handle(fleet, req, res).catch((error) => {
-      if (error instanceof ApiError) return sendError(res, error);
-      if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
-      console.error("simulator:", error);
-      if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
-      else res.end();
-    });
+      handle(fleet, req, res).catch((error) => {
+        if (error instanceof ApiError) return sendError(res, error);
+        if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
+        console.error("simulator:", error);
+        if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
+        else res.end();
+      });
     },
   );
   server.on("connection", (s) => {
@@ -387,7 +387,14 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
     target.namespace === QUERIER_ROUTE.namespace &&
     target.name === QUERIER_ROUTE.name
   )
-    return sendError(res, new ApiError(404, "NotFound", `routes.route.openshift.io "${target.name}" not found`, { name: target.name, group: "route.openshift.io", kind: "routes" }));
+    return sendError(
+      res,
+      new ApiError(404, "NotFound", `routes.route.openshift.io "${target.name}" not found`, {
+        name: target.name,
+        group: "route.openshift.io",
+        kind: "routes",
+      }),
+    );
   if (verb === "get") return reply(200, cluster.store.get(target.info, target.namespace, target.name!));
   await handleWrite(req, res, cluster, target, verb);
   fleet.onWrite?.(cluster);
@@ -400,13 +407,14 @@ export async function startSimulator(
 ): Promise<SimulatorServer> {
   const host = options.host ?? "127.0.0.1";
   const tls = options.tls ?? (await servingCertificate(["localhost", "127.0.0.1", "::1", host]));
-  fleet.ingress ??= await IngressAuthority.create();
   const server = createSimulatorServer(fleet, tls);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as { port: number };
+  // Each simulator's clusters have an ingress domain of their own, so several simulators can be told apart in FLEETSKEW_CONNECT_TO.
+  fleet.ingress ??= await IngressAuthority.create(`s${address.port}.${SIM_INGRESS_DOMAIN}`);
   return {
     server,
     url: `https://${host.includes(":") ? `[${host}]` : host}:${address.port}`,

@@ -120,7 +120,11 @@ export const ingressCaConfigMap = (caPem: string) => ({
   data: { "ca-bundle.crt": caPem },
 });
 
-const plainText = (status: number, message: string): ProxyAnswer => ({ status, contentType: "text/plain; charset=utf-8", body: `${message}\n` });
+const plainText = (status: number, message: string): ProxyAnswer => ({
+  status,
+  contentType: "text/plain; charset=utf-8",
+  body: `${message}\n`,
+});
 
 /** The OpenShift router's page for a host or path no ready endpoint serves. */
 export const routerUnavailable = (): ProxyAnswer => ({

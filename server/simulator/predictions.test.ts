@@ -92,15 +92,27 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     )!;
     const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
     // Without any catalog: the list knows the AMI, as the simulated MCO (built from the same data) does.
-    expect(effectiveEnforcement(before, "4.22.1")).toMatchObject({ mode: "Automatic", value: { ocpVersion: "4.22.1" }, installVersionFallback: false });
-    expect(before.machineSets.find((m) => m.reference.platform === "AWS" && !m.windows)?.ifAllManaged.amiList).toMatch(/^release-4\.22's AllowedAMIs \(pkg\/controller\/bootimage\/ami\.go at 9027c94cde45/);
+    expect(effectiveEnforcement(before, "4.22.1")).toMatchObject({
+      mode: "Automatic",
+      value: { ocpVersion: "4.22.1" },
+      installVersionFallback: false,
+    });
+    expect(before.machineSets.find((m) => m.reference.platform === "AWS" && !m.windows)?.ifAllManaged.amiList).toMatch(
+      /^release-4\.22's AllowedAMIs \(pkg\/controller\/bootimage\/ami\.go at 9027c94cde45/,
+    );
     expect(skewStatusOf(generatedObjects(at422(p)))).toEqual({ mode: "Automatic", automatic: { ocpVersion: "4.22.1" } });
   });
 
   it("from 4.23 the MCO asks EC2 for the owner: installer-published AMIs are placed, a custom one leaves the outcome to EC2 (aws_helpers.go detectAMIKind)", async () => {
     const pick = (custom: boolean) =>
       Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
-        (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && c.customAmi === custom,
+        (c) =>
+          c.platform === "AWS" &&
+          c.topology === "standard" &&
+          c.history[0]!.startsWith("4.18.") &&
+          !c.installVersion.startsWith("4.18.") &&
+          c.managedBootImages === "unset" &&
+          c.customAmi === custom,
       )!;
     // The generated world's AMIs are real ones from the installer's rhcos.json: Red Hat owns them.
     const published = effectiveEnforcement(await snapshotOf(generatedObjects(pick(false)), { lookup: () => null }), "4.23.1");
@@ -109,7 +121,9 @@ describe("predicted at 4.19–4.21, reported by the simulated MCO at 4.22", () =
     // A site's own AMI: skipped if the site owns it, updated if it is a Marketplace one, an error if EC2 cannot describe it.
     const custom = effectiveEnforcement(await snapshotOf(generatedObjects(pick(true)), { lookup: () => null }), "4.23.1");
     expect(custom).toMatchObject({ mode: "Automatic", value: null });
-    expect(custom.undetermined).toMatch(/depends on EC2: .*detectAMIKind.*Should that fail, the controller goes Degraded with error syncing MAPI MachineSet .*AMI ami-0[0-9a-f]+ not found/);
+    expect(custom.undetermined).toMatch(
+      /depends on EC2: .*detectAMIKind.*Should that fail, the controller goes Degraded with error syncing MAPI MachineSet .*AMI ami-0[0-9a-f]+ not found/,
+    );
   });
 });
 
@@ -162,7 +176,13 @@ describe("the simulated MCO against the reference cluster's own capture", () => 
 describe("the skew prediction says which release's AMI list decided", () => {
   it("at 4.22: release-4.22's AllowedAMIs with its commit; at 4.23 no compiled list", async () => {
     const p = Array.from({ length: 600 }, (_, i) => paramsFor(i, 1)).find(
-      (c) => c.platform === "AWS" && c.topology === "standard" && c.history[0]!.startsWith("4.18.") && !c.installVersion.startsWith("4.18.") && c.managedBootImages === "unset" && !c.customAmi,
+      (c) =>
+        c.platform === "AWS" &&
+        c.topology === "standard" &&
+        c.history[0]!.startsWith("4.18.") &&
+        !c.installVersion.startsWith("4.18.") &&
+        c.managedBootImages === "unset" &&
+        !c.customAmi,
     )!;
     const before = await snapshotOf(generatedObjects(p), { lookup: () => null });
     expect(effectiveEnforcement(before, "4.22.1").basis).toContain(

@@ -226,15 +226,26 @@ describe("platform_helpers.go reconcileGCPProviderSpec: the simulated controller
       {
         release: "4.22.0",
         machineConfiguration: {
-          status: { managedBootImagesStatus: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] } },
+          status: {
+            managedBootImagesStatus: {
+              machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+            },
+          },
         },
         machineSets: [
           {
             metadata: { name: "gcp-worker-a", labels: {} },
-            spec: { template: { metadata: { labels: {} }, spec: { providerSpec: { value: { disks: [{ boot: true, image: "projects/rhcos-cloud/global/images/old" }] } } } } },
+            spec: {
+              template: {
+                metadata: { labels: {} },
+                spec: { providerSpec: { value: { disks: [{ boot: true, image: "projects/rhcos-cloud/global/images/old" }] } } },
+              },
+            },
           },
         ],
-        configMap: { data: { stream: JSON.stringify({ stream: "rhcos-4.22", architectures: { x86_64: { images: {} } } }), releaseVersion: "4.22.0" } },
+        configMap: {
+          data: { stream: JSON.stringify({ stream: "rhcos-4.22", architectures: { x86_64: { images: {} } } }), releaseVersion: "4.22.0" },
+        },
         infra: infra("GCP"),
         clusterVersion: { status: { history: [{ state: "Completed", version: "4.22.0" }], desired: {} } },
         controlPlaneArch: "amd64",

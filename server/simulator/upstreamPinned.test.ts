@@ -78,7 +78,11 @@ describe("pkg/controller/pinnedimageset/pinned_image_set_test.go TestSyncHandler
 });
 
 describe("pinned_image_set.go getPoolsForPinnedImageSet: the simulated controller gives no set to a pool with an empty selector (selector.Empty())", () => {
-  it.each([["{}", {}], ["empty lists", { matchLabels: {}, matchExpressions: [] }], ["nil", undefined]])("%s", (_name, selector) => {
+  it.each([
+    ["{}", {}],
+    ["empty lists", { matchLabels: {}, matchExpressions: [] }],
+    ["nil", undefined],
+  ])("%s", (_name, selector) => {
     const pool = { metadata: { name: "loose" }, spec: { machineConfigSelector: selector } };
     expect(poolPinnedImageSets(pool, [set("any", ["image1"], { "machineconfiguration.openshift.io/role": "worker" })])).toEqual([]);
   });

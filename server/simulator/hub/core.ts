@@ -35,6 +35,12 @@ export type HubOptions = {
    * service account's token reaches no managed cluster but the hub itself.
    */
   mceVersion?: string;
+  /**
+   * Services the user-server lets through its service path (`…/services/<svc>/proxy-service/…`):
+   * cluster-proxy's exposed-services allowlist, default-deny since open-cluster-management-io/cluster-proxy
+   * 0e87c0b5 (docs/acm.md §2). Default here: the Thanos querier, as docs/acm.md tells hub admins to expose it.
+   */
+  exposedServices?: { namespace: string; service: string }[];
 };
 
 /** A managed cluster as the hub knows it, and the simulated cluster its agents run on (none: nothing to proxy to). */
@@ -68,6 +74,7 @@ export class HubCore {
   /** ManagedServiceAccount tokens the managed clusters accept, each until it expires (a rotated one stays valid until then). */
   protected readonly msaTokens = new Map<string, { cluster: string; name: string; expires: number }>();
   readonly mceVersion: string;
+  exposedServices: { namespace: string; service: string }[];
   protected readonly identities = new Map<string, HubIdentity>();
   protected readonly timers = new Set<NodeJS.Timeout>();
   protected readonly intervals: NodeJS.Timeout[] = [];
@@ -84,6 +91,7 @@ export class HubCore {
     this.managedCa = options.managedCa ?? "";
     this.bookmarkIntervalMs = options.bookmarkIntervalMs ?? 60_000;
     this.mceVersion = options.mceVersion ?? "2.9.0";
+    this.exposedServices = options.exposedServices ?? [{ namespace: "openshift-monitoring", service: "thanos-querier" }];
     this.tokens = { admin: newToken(), reader: newToken(), proxy: newToken(), ...options.tokens };
     const all: PolicyRule = { apiGroups: ["*"], resources: ["*"], verbs: ["*"], nonResourceURLs: ["*"] };
     this.identities.set(this.tokens.admin, { user: HUB_ADMIN_USER, groups: ["system:masters", "system:authenticated"], rules: [all] });

@@ -1,5 +1,9 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClusterClient } from "../../kube/client";
+import { clusterPermission } from "../../kube/hub";
+import { readAlerts } from "../../kube/readers";
+import { proxiedCredentials } from "../../hubs/sync";
 import { HUB_PROXY_USER } from "./hub";
 import { startHubSimulator, type HubSimulator } from "./server";
 import { clientConfig, conditionOf, eventually, failure, rawGet } from "./testing";
@@ -174,6 +178,73 @@ describe("the cluster-proxy user-server", () => {
     expect((await nodes("hcp-tenant-1", token)).items.length).toBeGreaterThan(0);
     // The token is the cluster's: another cluster does not accept it.
     expect((await failure(nodes("prod-east-422", token))).code).toBe(401);
+  });
+
+  it("reaches the Thanos querier through the service path with a ManagedServiceAccount token that Fleetskew's ClusterPermission grants, and only an exposed service", async () => {
+    const cluster = "prod-east";
+    await hub().createNamespacedCustomObject({
+      ...MSAS,
+      namespace: cluster,
+      body: { metadata: { name: "fleetskew-alerts" }, spec: { rotation: {} } },
+    });
+    const core = clientConfig(sim.hubUrl, sim.ca, sim.tokens.reader).makeApiClient(k8s.CoreV1Api);
+    const secret = await eventually(() =>
+      core.readNamespacedSecret({ namespace: cluster, name: "fleetskew-alerts" }).catch(() => undefined),
+    );
+    const token = Buffer.from(secret.data!.token!, "base64").toString();
+    sim.fleet.setMonitoring(cluster, { alerts: "critical-and-pdb" });
+    const client = new ClusterClient(proxiedCredentials(sim.proxyUrl, cluster, token, sim.ca), {
+      timeoutMs: 2_000,
+      retries: 0,
+      retryDelayMs: 0,
+    });
+    try {
+      // Known to the cluster but not granted: the querier's kube-rbac-proxy refuses the account.
+      const refused = await readAlerts(client);
+      expect(refused).toMatchObject({ status: "unknown", failure: { at: "querier", status: 403 } });
+      expect(refused.status === "unknown" && refused.reason).toContain(
+        "Forbidden (user=system:serviceaccount:open-cluster-management-agent-addon:fleetskew-alerts, verb=get, resource=prometheuses, subresource=api)",
+      );
+      const subject = {
+        kind: "ManagedServiceAccount" as const,
+        apiGroup: "authentication.open-cluster-management.io",
+        name: "fleetskew-alerts",
+      };
+      await hub().createNamespacedCustomObject({
+        ...PERMISSIONS,
+        namespace: cluster,
+        body: { ...(clusterPermission(cluster, subject) as object), metadata: { name: "fleetskew-alerts", namespace: cluster } },
+      });
+      const read = await eventually(async () => {
+        const r = await readAlerts(client);
+        return r.status === "ok" ? r : undefined;
+      });
+      expect(read.value.data.alerts.map((a) => a.labels?.alertname)).toContain("KubeAPIErrorBudgetBurn");
+
+      // A hub token is not the cluster's: the querier cannot review it (the service-proxy impersonates only for the API server).
+      const hubToken = new ClusterClient(proxiedCredentials(sim.proxyUrl, cluster, sim.tokens.proxy, sim.ca), {
+        timeoutMs: 2_000,
+        retries: 0,
+        retryDelayMs: 0,
+      });
+      expect(await readAlerts(hubToken)).toMatchObject({ status: "unknown", failure: { at: "querier", status: 401 } });
+      hubToken.close();
+
+      // A hub that exposes no monitoring service refuses the path with the allowlist's words.
+      const exposed = sim.hub.exposedServices;
+      sim.hub.exposedServices = [];
+      try {
+        const closed = await readAlerts(client);
+        expect(closed.status === "unknown" && closed.reason).toContain(
+          "the hub's cluster-proxy does not expose openshift-monitoring/thanos-querier (GET /api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:9091/proxy-service/api/v1/alerts was answered 403: service openshift-monitoring/thanos-querier is not in the exposed services allowlist)",
+        );
+      } finally {
+        sim.hub.exposedServices = exposed;
+      }
+    } finally {
+      client.close();
+      sim.fleet.setMonitoring(cluster, undefined);
+    }
   });
 
   it("streams a watch through the tunnel and ends it when the cluster goes offline", async () => {

@@ -1,7 +1,8 @@
 import type http from "node:http";
 import https from "node:https";
 import { send } from "../apiServer";
-import type { SimulatorServer } from "../http";
+import { ADMIN_USER, READER_USER, type SimulatorServer } from "../http";
+import { querierAnswer } from "../monitoring";
 import type { SimHub } from "./hub";
 import { allowedBy, type ClusterIdentity } from "./permissions";
 import { DISCOVERY_RULE, forbiddenMessage, requestAttributes, ruleAllows } from "./rbac";
@@ -35,6 +36,70 @@ const UNAUTHORIZED = {
 
 const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
 
+/** utilnet.SplitSchemeNamePort: `[scheme:]name[:port]`, scheme http or https. */
+function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
+  const parts = id.split(":");
+  if (parts.length === 1) return parts[0] ? { scheme: "", name: parts[0], port: "" } : null;
+  if (parts.length === 2) return parts[0] ? { scheme: "", name: parts[0], port: parts[1]! } : null;
+  if (parts.length === 3 && (parts[0] === "http" || parts[0] === "https") && parts[1])
+    return { scheme: parts[0], name: parts[1], port: parts[2]! };
+  return null;
+}
+
+/**
+ * The user-server's service path (cluster-proxy pkg/utils GetTargetServiceConfig, pkg/userserver
+ * user_server.go): `/<cluster>/api/v1/namespaces/<ns>/services/<[scheme:]name[:port]>/proxy-service/<path>`
+ * reaches `<scheme>://<name>.<ns>.svc:<port>` on the cluster through its tunnel, only for an exposed
+ * service (403 otherwise); the service-proxy passes the request, bearer token included, on unchanged
+ * (service_proxy.go: authentication only for kubernetes.default.svc). The simulated services: the
+ * Thanos querier, whose kube-rbac-proxy reviews the token on the cluster (its own tokens and its
+ * ManagedServiceAccounts' are known there, a hub token is not) and asks for `get prometheuses/api`.
+ */
+function serviceRequest(hub: SimHub, cluster: string, parts: string[], req: http.IncomingMessage, res: http.ServerResponse) {
+  const target = splitSchemeNamePort(decodeURIComponent(parts[7]!));
+  if (!target) return text(res, 400, `invalid service name "${parts[7]}"`);
+  const namespace = parts[5]!;
+  if (!hub.exposedServices.some((e) => e.namespace === namespace && e.service === target.name))
+    return text(res, 403, `service ${namespace}/${target.name} is not in the exposed services allowlist`);
+  const down = hub.tunnelDown(cluster);
+  if (down) return text(res, 502, `proxy to anp-proxy-server failed because ${down}`);
+  const backing = hub.member(cluster)!.backing!;
+  const path = `/${parts.slice(9).join("/").split("?")[0]}`;
+  // Only the querier's web port over TLS is there; anything else is a dial the service-proxy cannot make.
+  const querier =
+    namespace === "openshift-monitoring" &&
+    target.name === "thanos-querier" &&
+    (target.scheme || "https") === "https" &&
+    (target.port === "9091" || target.port === "web");
+  if (!querier || target.port === "web")
+    return text(res, 502, `dial tcp: lookup ${target.name}.${namespace}.svc${target.port ? `:${target.port}` : ""}: no such host`);
+  backing.requestCount++;
+  const token = bearer(req);
+  const own = token && (token === backing.spec.token || token === backing.spec.readOnlyToken);
+  const identity = own
+    ? { user: token === backing.spec.token ? ADMIN_USER : READER_USER, groups: [] }
+    : hub.managedServiceAccountIdentity(cluster, token);
+  const review = {
+    kind: "resource" as const,
+    attrs: {
+      verb: "get",
+      group: "monitoring.coreos.com",
+      version: "v1",
+      resource: "prometheuses",
+      subresource: "api",
+      namespace,
+      name: "k8s",
+    },
+  };
+  const allowed = !!identity && (own || allowedBy(hub.bindingsOn(cluster), identity, review));
+  const forbiddenHere = (backing.spec.forbidden ?? []).some(
+    (f) => f.resource === "prometheuses/api" && f.group === "monitoring.coreos.com",
+  );
+  const answer = querierAnswer(backing.spec.monitoring, path, identity?.user ?? null, allowed && !forbiddenHere);
+  res.writeHead(answer.status, { "content-type": answer.contentType, "content-length": Buffer.byteLength(answer.body) });
+  res.end(answer.body);
+}
+
 /**
  * The cluster-proxy user-server (docs/acm.md §2): `/<cluster>/<kube API path>` is forwarded through
  * the cluster's tunnel to its kube-apiserver, here the simulated cluster it runs on. In front of the
@@ -67,6 +132,7 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
       return text(res, 400, `invalid URL escape in ${uri}`);
     }
     const rest = `/${parts.slice(2).join("/")}`;
+    if (parts.length > 9 && parts[8] === "proxy-service") return serviceRequest(hub, cluster, parts, req, res);
     const down = hub.tunnelDown(cluster);
     if (down) return text(res, 502, `proxy to anp-proxy-server failed because ${down}`);
     const backing = hub.member(cluster)!.backing!;
