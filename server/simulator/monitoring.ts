@@ -94,7 +94,7 @@ export function querierRoute(cluster: string, domain: string) {
       host,
       path: "/api",
       port: { targetPort: "web" },
-      tls: { termination: "reencrypt", insecureEdgeTerminationPolicy: "Redirect" },
+      tls: { termination: "Reencrypt", insecureEdgeTerminationPolicy: "Redirect" },
       to: { kind: "Service", name: "thanos-querier", weight: 100 },
       wildcardPolicy: "None",
     },
