@@ -1,5 +1,6 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
+import { retryOnConflict } from "./errors";
 import { Prisma } from "./generated/prisma/client";
 
 export type ContactStatus = "unknown" | "ok" | "unreachable" | "unauthorized" | "stale";
@@ -197,13 +198,20 @@ export async function updateCluster(name: string, change: ClusterChange, actor: 
   });
 }
 
+/**
+ * Removes a cluster and everything kept of it (cascading to its state, history, schedule and more).
+ * The cascade locks rows a sweep or a hub sync of the same cluster may be writing in another order:
+ * PostgreSQL then breaks the deadlock by rolling one back, and a rolled-back removal runs again.
+ */
 export async function deleteCluster(name: string, actor: Actor): Promise<boolean> {
-  return getDb().$transaction(async (tx) => {
-    const { count } = await tx.cluster.deleteMany({ where: { name } });
-    if (count === 0) return false;
-    await tx.auditEvent.create({ data: auditRow({ ...actor, action: "cluster.remove", targetType: "cluster", targetId: name }) });
-    return true;
-  });
+  return retryOnConflict(() =>
+    getDb().$transaction(async (tx) => {
+      const { count } = await tx.cluster.deleteMany({ where: { name } });
+      if (count === 0) return false;
+      await tx.auditEvent.create({ data: auditRow({ ...actor, action: "cluster.remove", targetType: "cluster", targetId: name }) });
+      return true;
+    }),
+  );
 }
 
 /** The outcome of a connection test, as the cluster's last contact, with its audit event in the same transaction. */
