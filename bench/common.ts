@@ -24,6 +24,8 @@ export type Simulator = {
   startupMs: number;
   /** The simulator's peak resident memory so far, in MiB. */
   peakRssMiB: () => number;
+  /** FLEETSKEW_CONNECT_TO for the simulated clusters' Routes (the alerts' Thanos querier). */
+  connectTo: string;
 };
 
 /** Starts scripts/simulator.ts with `clusters` generated clusters on a free port, its kubeconfig in `dir`. */
@@ -46,8 +48,12 @@ export async function startSimulator(clusters: number, dir: string): Promise<Sim
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
+  let printed = "";
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("kubeconfig") && resolve());
+    child.stdout!.on("data", (d: Buffer) => {
+      printed += d.toString();
+      if (printed.includes("kubeconfig")) resolve();
+    });
     child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
   });
   const startupMs = performance.now() - started;
@@ -56,6 +62,7 @@ export async function startSimulator(clusters: number, dir: string): Promise<Sim
     child,
     kubeconfig: readFileSync(kubeconfigFile, "utf8"),
     startupMs,
+    connectTo: /FLEETSKEW_CONNECT_TO=(\S+)/.exec(printed)?.[1] ?? "",
     peakRssMiB: () => {
       try {
         peak = Math.max(peak, procStatus(child.pid!, "VmHWM"));

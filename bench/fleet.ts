@@ -16,6 +16,7 @@ import { stringify } from "yaml";
 import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
 import { POST as loginRoute } from "../app/api/v1/session/route";
 import { ensureInitialAccounts } from "../server/auth/bootstrap";
+import { parseConnectTo } from "../server/kube/connectTo";
 import { Collector, defaultCollectorOptions, workerName, type SweepResult } from "../server/collector/collector";
 import { clusterTimeline, invalidateFleetList, listFleet } from "../server/fleet/fleet";
 import { appConfig } from "../server/config/current";
@@ -493,7 +494,9 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
 
     const base = defaultCollectorOptions(appConfig(), workerName("bench"));
     // One pass must not run into the next interval (at 10,000 clusters it can take longer than 5 minutes).
-    const collector = new Collector({ ...base, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
+    // The clusters' Routes (alerts) are the simulator's, as FLEETSKEW_CONNECT_TO would say.
+    const client = { ...base.client, connectTo: parseConnectTo(sim.connectTo) };
+    const collector = new Collector({ ...base, client, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
     const tick = () => sim!.peakRssMiB();
 
     resetPeakRss();

@@ -70,6 +70,7 @@ async function main() {
       FLEETSKEW_SECRET_KEY: process.env.FLEETSKEW_SECRET_KEY,
       FLEETSKEW_DATA_DIR: dir,
       FLEETSKEW_SWEEP_INTERVAL_SECONDS: "3600",
+      FLEETSKEW_CONNECT_TO: sim.connectTo,
     };
     const started = await runStart({
       PORT: String(port),
