@@ -106,15 +106,25 @@ type Extracted = { source: Source; group: string; version: string; kind: string;
 /** The CRD at `file` on `ref` (or its `-Default` manifest when `preferDefault`), or undefined when the ref has neither. */
 function extract(ref: string, file: string, featureSet?: string): Extracted | undefined {
   const commit = git("rev-parse", ref).trim();
-  const candidates = featureSet ? [file.replace(/\.crd\.yaml$/, `-${featureSet}.crd.yaml`), ...(featureSet === "Default" ? [file] : [])] : [file];
+  const candidates = featureSet
+    ? [file.replace(/\.crd\.yaml$/, `-${featureSet}.crd.yaml`), ...(featureSet === "Default" ? [file] : [])]
+    : [file];
   const found = candidates.find((c) => git("ls-tree", "--name-only", commit, c).trim() === c);
   if (!found) return undefined;
   const crd = parse(git("show", `${commit}:${found}`));
   const annotated = crd.metadata.annotations?.["release.openshift.io/feature-set"] as string | undefined;
-  if (featureSet && annotated && !annotated.split(",").includes(featureSet)) fail(`${ref}:${found} is not the ${featureSet} feature set's manifest`);
+  if (featureSet && annotated && !annotated.split(",").includes(featureSet))
+    fail(`${ref}:${found} is not the ${featureSet} feature set's manifest`);
   const version = (crd.spec.versions as Node[]).find((v) => v.storage) as { name: string; schema: { openAPIV3Schema: Node } };
   return {
-    source: { repository, ref, commit, path: found, fileCommit: git("log", "-1", "--format=%H", commit, "--", found).trim(), ...(annotated ? { featureSet: annotated } : {}) },
+    source: {
+      repository,
+      ref,
+      commit,
+      path: found,
+      fileCommit: git("log", "-1", "--format=%H", commit, "--", found).trim(),
+      ...(annotated ? { featureSet: annotated } : {}),
+    },
     group: crd.spec.group,
     version: version.name,
     kind: crd.spec.names.kind,
@@ -131,7 +141,9 @@ for (const spec of crds) {
   if (!refs) {
     const data = extract(required("ref"), file) ?? fail(`${file} is not on ${option("ref")}`);
     writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
-    console.log(`data/openapi/${name}.json: ${data.kind}.${data.group}/${data.version} from ${repository}@${data.source.commit.slice(0, 12)}:${file}`);
+    console.log(
+      `data/openapi/${name}.json: ${data.kind}.${data.group}/${data.version} from ${repository}@${data.source.commit.slice(0, 12)}:${file}`,
+    );
     continue;
   }
   const releases: Record<string, { source: Source; schema: number }> = {};
@@ -156,7 +168,9 @@ for (const spec of crds) {
       let index = schemas.findIndex((s) => isDeepStrictEqual(s, each.schema));
       if (index < 0) index = schemas.push(each.schema) - 1;
       releases[key] = { source: each.source, schema: index };
-      console.log(`data/openapi/${name}.json: ${key} ${each.kind} from ${repository}@${each.source.commit.slice(0, 12)}:${each.source.path} (schema ${index})`);
+      console.log(
+        `data/openapi/${name}.json: ${key} ${each.kind} from ${repository}@${each.source.commit.slice(0, 12)}:${each.source.path} (schema ${index})`,
+      );
     }
   }
   if (!kind) fail(`${file} is on none of ${refs.join(", ")}`);

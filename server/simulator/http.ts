@@ -151,9 +151,7 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
   // field the schema dropped costs the request — nothing (Ignore), a warning (Warn), or the request (Strict).
   const fieldValidation = new URL(req.url ?? "/", "http://simulator").searchParams.get("fieldValidation") ?? "Warn";
   const warn = (warnings: string[]): Record<string, string> =>
-    warnings.length && fieldValidation !== "Ignore"
-      ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") }
-      : {};
+    warnings.length && fieldValidation !== "Ignore" ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
   const admitWith =
     (patched?: KubeObject): Admit =>
     (kind, next, old, warnings) => {

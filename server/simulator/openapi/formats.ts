@@ -80,9 +80,32 @@ export function isRequestURI(raw: string): boolean {
 
 /** The string formats a CRD schema may name that the API server checks (formats.go `supportedVersionedFormats`). */
 export const SUPPORTED_STRING_FORMATS = [
-  "bsonobjectid", "uri", "email", "hostname", "ipv4", "ipv6", "cidr", "mac", "uuid", "uuid3", "uuid4", "uuid5",
-  "isbn", "isbn10", "isbn13", "creditcard", "ssn", "hexcolor", "rgbcolor", "byte", "password", "date", "duration",
-  "datetime", "k8s-short-name", "k8s-long-name",
+  "bsonobjectid",
+  "uri",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "cidr",
+  "mac",
+  "uuid",
+  "uuid3",
+  "uuid4",
+  "uuid5",
+  "isbn",
+  "isbn10",
+  "isbn13",
+  "creditcard",
+  "ssn",
+  "hexcolor",
+  "rgbcolor",
+  "byte",
+  "password",
+  "date",
+  "duration",
+  "datetime",
+  "k8s-short-name",
+  "k8s-long-name",
 ];
 
 const CHECKS: Record<string, (value: string) => boolean> = { datetime: isDateTime, uri: isRequestURI };

@@ -29,7 +29,10 @@ describe("the schema of a cluster's release", () => {
   it("is its release line's, the nearest older line's, or the oldest line's for a cluster older than all", () => {
     expect(releaseLines(MC)).toEqual(["4.16", "4.17", "4.18", "4.19", "4.20", "4.21", "4.22", "4.23"]);
     expect(schemaAt("MachineConfiguration", 19).release).toBe("4.19");
-    expect(schemaAt("MachineConfiguration", 19).source).toMatchObject({ ref: "release-4.19", commit: "1ebdd7bba8e6c503a1f61c6d467ed877783826e1" });
+    expect(schemaAt("MachineConfiguration", 19).source).toMatchObject({
+      ref: "release-4.19",
+      commit: "1ebdd7bba8e6c503a1f61c6d467ed877783826e1",
+    });
     expect(schemaAt("MachineConfiguration", 24).release).toBe("4.23");
     expect(schemaAt("MachineConfiguration", 12).release).toBe("4.16");
     expect(schemaAt("PinnedImageSet", 18).release).toBe("4.19");
@@ -38,7 +41,8 @@ describe("the schema of a cluster's release", () => {
   });
 
   it("has spec.bootImageSkewEnforcement from 4.22, and from 4.21 in TechPreviewNoUpgrade and DevPreviewNoUpgrade", () => {
-    const has = (minor: number, featureSet?: string) => !!schemaAt("MachineConfiguration", minor, featureSet).schema.properties!.spec!.properties!.bootImageSkewEnforcement;
+    const has = (minor: number, featureSet?: string) =>
+      !!schemaAt("MachineConfiguration", minor, featureSet).schema.properties!.spec!.properties!.bootImageSkewEnforcement;
     expect([19, 20, 21, 22, 23].map((m) => has(m, "Default"))).toEqual([false, false, false, true, true]);
     expect([20, 21].map((m) => has(m, "TechPreviewNoUpgrade"))).toEqual([false, true]);
     expect([20, 21].map((m) => has(m, "DevPreviewNoUpgrade"))).toEqual([false, true]);
@@ -73,7 +77,7 @@ describe("pruning (apiextensions-apiserver pruning/algorithm.go)", () => {
   });
 
   it("drops unknown fields at any depth, in list items, sorted; keeps apiVersion, kind and metadata at the root; keeps what x-kubernetes-preserve-unknown-fields holds", () => {
-    const object = {
+    const object: Record<string, unknown> = {
       ...machineConfiguration({
         zeta: 1,
         unsupportedConfigOverrides: { anything: { goes: true } },
@@ -90,13 +94,25 @@ describe("pruning (apiextensions-apiserver pruning/algorithm.go)", () => {
   });
 
   it("drops metadata fields ObjectMeta does not have (first, as GetObjectMetaWithOptions reports them)", () => {
-    const object = { ...machineConfiguration({ zeta: 1 }), metadata: { name: "cluster", labels: { a: "b" }, bogus: 1, ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid: "u", extra: 1 }] } };
+    const object: Record<string, unknown> = {
+      ...machineConfiguration({ zeta: 1 }),
+      metadata: {
+        name: "cluster",
+        labels: { a: "b" },
+        bogus: 1,
+        ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid: "u", extra: 1 }],
+      },
+    };
     expect(coerceObject(schemaAt("MachineConfiguration", 22).schema, object)).toEqual([
       "metadata.bogus",
       "metadata.ownerReferences[0].extra",
       "spec.zeta",
     ]);
-    expect(object.metadata).toEqual({ name: "cluster", labels: { a: "b" }, ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid: "u" }] });
+    expect(object.metadata).toEqual({
+      name: "cluster",
+      labels: { a: "b" },
+      ownerReferences: [{ apiVersion: "v1", kind: "X", name: "x", uid: "u" }],
+    });
   });
 });
 
@@ -111,7 +127,11 @@ describe("nulls and defaults (apiextensions-apiserver defaulting/prunenulls.go, 
   });
 
   it("defaults nothing under an absent parent: no spec, no logLevel", () => {
-    const object: Record<string, unknown> = { apiVersion: "operator.openshift.io/v1", kind: "MachineConfiguration", metadata: { name: "cluster" } };
+    const object: Record<string, unknown> = {
+      apiVersion: "operator.openshift.io/v1",
+      kind: "MachineConfiguration",
+      metadata: { name: "cluster" },
+    };
     coerceObject(schemaAt("MachineConfiguration", 22).schema, object);
     expect(object).not.toHaveProperty("spec");
   });
@@ -137,7 +157,7 @@ describe("nulls and defaults (apiextensions-apiserver defaulting/prunenulls.go, 
     expect([...new Set(defaults)].sort()).toEqual([
       'MachineConfiguration.spec.logLevel="Normal"',
       'MachineConfiguration.spec.operatorLogLevel="Normal"',
-      'ManagedServiceAccount.spec.rotation.enabled=true',
+      "ManagedServiceAccount.spec.rotation.enabled=true",
       'ManagedServiceAccount.spec.rotation.validity="8640h0m0s"',
     ]);
   });
@@ -153,7 +173,13 @@ describe("formats (kube-openapi strfmt, as apiextensions-apiserver keeps them)",
       walk(node.items);
       if (typeof node.additionalProperties === "object") walk(node.additionalProperties);
     };
-    for (const s of [...machineConfigurations.schemas, ...clusterVersions.schemas, ...pinnedImageSets.schemas, clusterPermissions.schema, managedServiceAccounts.schema])
+    for (const s of [
+      ...machineConfigurations.schemas,
+      ...clusterVersions.schemas,
+      ...pinnedImageSets.schemas,
+      clusterPermissions.schema,
+      managedServiceAccounts.schema,
+    ])
       walk(s as Schema);
     expect([...used].sort()).toEqual(["integer:int32", "integer:int64", "string:date-time", "string:uri"]);
     for (const f of used) if (f.startsWith("string:")) expect(CHECKED_FORMATS).toContain(f.slice(7).replace(/-/g, ""));
@@ -163,14 +189,39 @@ describe("formats (kube-openapi strfmt, as apiextensions-apiserver keeps them)",
   it("date-time: strfmt IsDateTime", () => {
     for (const ok of ["2026-11-27T00:18:27Z", "2026-11-27t00:18:27.123z", "2024-02-29T23:59:59+05:30", "2026-11-27T00:18:27.5-01:00"])
       expect(isDateTime(ok), ok).toBe(true);
-    for (const bad of ["yesterday", "2026-11-27", "2026-11-27 00:18:27Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-11-27T24:00:00Z", "2026-11-27T00:18:27", "26-11-27T00:18:27Z"])
+    for (const bad of [
+      "yesterday",
+      "2026-11-27",
+      "2026-11-27 00:18:27Z",
+      "2026-02-30T00:00:00Z",
+      "2025-02-29T00:00:00Z",
+      "2026-11-27T24:00:00Z",
+      "2026-11-27T00:18:27",
+      "26-11-27T00:18:27Z",
+    ])
       expect(isDateTime(bad), bad).toBe(false);
   });
 
   it("uri: Go's url.ParseRequestURI", () => {
-    for (const ok of ["https://access.redhat.com/solutions/1", "http://[::1]:8080/x", "urn:isbn:123", "/relative/path", "https://user:pw@host/p?q=1#f", "*"])
+    for (const ok of [
+      "https://access.redhat.com/solutions/1",
+      "http://[::1]:8080/x",
+      "urn:isbn:123",
+      "/relative/path",
+      "https://user:pw@host/p?q=1#f",
+      "*",
+    ])
       expect(isRequestURI(ok), ok).toBe(true);
-    for (const bad of ["", "not a uri", "access.redhat.com/x", "https://host:port/", "https://ho st/", "/a%zz", ":no-scheme", "https://host/\u0001"])
+    for (const bad of [
+      "",
+      "not a uri",
+      "access.redhat.com/x",
+      "https://host:port/",
+      "https://ho st/",
+      "/a%zz",
+      ":no-scheme",
+      "https://host/\u0001",
+    ])
       expect(isRequestURI(bad), bad).toBe(false);
   });
 

@@ -71,7 +71,12 @@ export function pruneObjectMeta(object: Json): string[] {
 }
 
 const subSchema = (s: Schema, key: string): Schema | null | undefined =>
-  s.properties?.[key] ?? (s.additionalProperties === undefined || s.additionalProperties === false ? undefined : typeof s.additionalProperties === "object" ? s.additionalProperties : null);
+  s.properties?.[key] ??
+  (s.additionalProperties === undefined || s.additionalProperties === false
+    ? undefined
+    : typeof s.additionalProperties === "object"
+      ? s.additionalProperties
+      : null);
 
 /**
  * Step 2 (pruning/algorithm.go `prune`): drops the fields `schema` does not specify, in place, and

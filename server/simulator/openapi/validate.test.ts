@@ -10,7 +10,11 @@ import { resolveSchema } from "./schemas";
 import { errorString, validateObject, type Schema } from "./validate";
 
 const DIGEST = `sha256:${"a".repeat(64)}`;
-const at422 = (kind: string) => resolveSchema(KINDS.find((k) => k.kind === kind)!, { minor: 22 })!.schema;
+const at422 = (kind: string) =>
+  resolveSchema(
+    KINDS.find((k) => k.kind === kind)!,
+    { minor: 22 },
+  )!.schema;
 const PIS = at422("PinnedImageSet");
 const MC = at422("MachineConfiguration");
 const CV = at422("ClusterVersion");
@@ -37,7 +41,9 @@ describe("the extracted CRD schemas", () => {
   const schemas: [string, unknown][] = [
     ...hub.map((f) => [f.kind, f.schema] as [string, unknown]),
     ...perRelease.flatMap((f) =>
-      Object.entries(f.releases as Record<string, { schema: number }>).map(([line, r]) => [`${f.kind} ${line}`, f.schemas[r.schema]] as [string, unknown]),
+      Object.entries(f.releases as Record<string, { schema: number }>).map(
+        ([line, r]) => [`${f.kind} ${line}`, f.schemas[r.schema]] as [string, unknown],
+      ),
     ),
   ];
 
@@ -46,7 +52,16 @@ describe("the extracted CRD schemas", () => {
     for (const f of perRelease)
       for (const [line, r] of Object.entries(f.releases as Record<string, { source: { repository: string; ref: string } }>))
         expect(r.source).toMatchObject({ repository: "openshift/api", ref: `release-${line.split("/")[0]}` });
-    expect(Object.keys(machineConfigurations.releases).filter((k) => !k.includes("/"))).toEqual(["4.16", "4.17", "4.18", "4.19", "4.20", "4.21", "4.22", "4.23"]);
+    expect(Object.keys(machineConfigurations.releases).filter((k) => !k.includes("/"))).toEqual([
+      "4.16",
+      "4.17",
+      "4.18",
+      "4.19",
+      "4.20",
+      "4.21",
+      "4.22",
+      "4.23",
+    ]);
     expect(Object.keys(pinnedImageSets.releases)).toEqual(["4.19", "4.20", "4.21", "4.22", "4.23"]);
   });
 
