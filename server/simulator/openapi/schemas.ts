@@ -41,6 +41,15 @@ const minorOf = (line: string) => Number(line.split(".")[1]);
  * no schema for the kind.
  */
 export function resolveSchema(kind: { group: string; version: string; kind: string }, target?: SchemaTarget): ResolvedSchema | undefined {
+  // Asked on every write and by the reconciler's ticks: the answer per kind and target is kept.
+  const key = `${kind.group}/${kind.version}/${kind.kind}|${target?.minor ?? ""}|${target?.featureSet ?? ""}`;
+  if (!RESOLVED.has(key)) RESOLVED.set(key, resolve(kind, target));
+  return RESOLVED.get(key);
+}
+
+const RESOLVED = new Map<string, ResolvedSchema | undefined>();
+
+function resolve(kind: { group: string; version: string; kind: string }, target?: SchemaTarget): ResolvedSchema | undefined {
   const file = BY_KIND.get(`${kind.group}/${kind.version}/${kind.kind}`);
   if (!file) return undefined;
   if ("schema" in file) return { schema: file.schema as Schema, source: file.source };
