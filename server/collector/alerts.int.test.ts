@@ -88,6 +88,9 @@ function offerConditionalUpdate() {
 
 beforeAll(async () => {
   ({ fleet, sim } = await startTestSimulator());
+  // The gate's fields (acceptRisks, riskNames, conditionalUpdateRisks) are in the TechPreview CRD
+  // only: a Default cluster's API would drop them (docs/openshift.md §26.2).
+  fleet.get(CLUSTER)!.spec.featureSet = "TechPreviewNoUpgrade";
   await registerSimulatedClusters(sim, fleet.list());
   offerConditionalUpdate();
 });

@@ -94,12 +94,12 @@ export type { SkewEnforcementSpec };
  * since changed to something else is refused rather than overwritten; one that already holds the
  * value is left alone.
  */
-export function setBootImageSkewEnforcement(
+export async function setBootImageSkewEnforcement(
   client: ClusterClient,
   value: SkewEnforcementSpec,
   options: { baseline?: EnforcementSpecValue | null } = {},
 ) {
-  return patchWithPrecondition(client, KINDS.machineConfiguration, "cluster", (current) => {
+  const outcome = await patchWithPrecondition(client, KINDS.machineConfiguration, "cluster", (current) => {
     const now = ((current.spec ?? {}) as { bootImageSkewEnforcement?: EnforcementSpecValue }).bootImageSkewEnforcement ?? null;
     if (sameSpec(now, value)) return null;
     if (options.baseline !== undefined && !sameSpec(now, options.baseline))
@@ -118,6 +118,25 @@ export function setBootImageSkewEnforcement(
       },
     };
   });
+  // The API server drops a field its CRD schema does not have (pruning) and still answers 200 with
+  // the stored object: only what it sent back tells whether the write took (docs/openshift.md §26).
+  if (outcome.result === "patched") {
+    const stored =
+      ((outcome.object as Obj).spec as { bootImageSkewEnforcement?: EnforcementSpecValue } | undefined)?.bootImageSkewEnforcement ?? null;
+    if (!sameSpec(stored, value)) throw droppedWrite("MachineConfiguration cluster", "spec.bootImageSkewEnforcement", describeSpec(stored));
+  }
+  return outcome;
+}
+
+/**
+ * A write the API server accepted without keeping what was written: its CRD schema on this
+ * cluster's release does not have the field, so it was pruned and the write changed nothing.
+ */
+function droppedWrite(object: string, field: string, now: string): KubeError {
+  return new KubeError(
+    "not-served",
+    `the cluster accepted the write but did not keep ${field}: the ${object} API of its OpenShift release has no such field (it dropped it), so nothing changed (on the cluster it is ${now})`,
+  );
 }
 
 /**

@@ -3,7 +3,9 @@ import { featureGateObject, type SimFeatureSet } from "./featureGate";
 import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { IngressAuthority } from "./ingress";
 import { ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
-import { ObjectStore, type KubeObject } from "./objectStore";
+import { ObjectStore, type Admit, type KubeObject } from "./objectStore";
+import { admit, coerce, schemaFor } from "./openapi/admission";
+import type { SchemaTarget } from "./openapi/schemas";
 
 /** Ways a simulated cluster misbehaves, for testing that one bad cluster never breaks the others. */
 export type Faults = {
@@ -92,12 +94,25 @@ export class SimCluster {
     this.kinds = kindsServedAt(this.minor);
   }
 
-  /** After an upgrade: the API now serves what the new release serves. */
+  /**
+   * After an upgrade: the API now serves what the new release serves, and holds objects to its
+   * schemas; stored objects read back pruned and defaulted by them.
+   */
   setVersion(ocpVersion: string): void {
     this.spec.ocpVersion = ocpVersion;
     this.minor = parseMinor(ocpVersion);
     this.kinds = kindsServedAt(this.minor);
+    const store = this.storeInstance;
+    if (store) for (const info of this.kinds) store.reread(info, (obj) => this.prune(info, obj));
   }
+
+  /** Which CRD schemas this cluster's API holds objects to (openapi/schemas.ts): its release line and feature set. */
+  get schemaTarget(): SchemaTarget {
+    return { minor: this.minor, featureSet: this.spec.featureSet ?? "Default" };
+  }
+
+  /** Refuses a write that breaks its kind's schema on this cluster's release (a 422). */
+  readonly admit: Admit = (info, next, old) => admit(info, next, old, this.schemaTarget);
 
   get materialized(): boolean {
     return this.storeInstance !== undefined;
@@ -107,10 +122,14 @@ export class SimCluster {
     return this.spec.name;
   }
 
-  /** Whether the MachineConfiguration API has the boot-image skew fields (GA 4.22; TP 4.21; DevPreview 4.20). */
+  /**
+   * Whether the MachineConfiguration API has the boot-image skew fields: whether the release's CRD
+   * schema has them (Default from 4.22, TechPreviewNoUpgrade and DevPreviewNoUpgrade from 4.21).
+   */
   get servesSkewEnforcement(): boolean {
-    const from = this.spec.featureSet === "DevPreviewNoUpgrade" ? 20 : this.spec.featureSet === "TechPreviewNoUpgrade" ? 21 : 22;
-    return this.minor >= from;
+    const mc = KINDS.find((k) => k.kind === "MachineConfiguration")!;
+    const spec = schemaFor(mc, this.schemaTarget)?.properties?.spec;
+    return !!spec?.properties?.bootImageSkewEnforcement;
   }
 
   get store(): ObjectStore {
@@ -158,21 +177,12 @@ export class SimCluster {
     return this.kinds.find((k) => (k.group ? `${k.group}/${k.version}` : k.version) === obj.apiVersion && k.kind === obj.kind);
   }
 
-  /** Like a structural CRD schema: fields this version does not know are dropped, with a warning. */
+  /**
+   * As the API server decodes a custom resource: fields the release's CRD schema does not know are
+   * dropped (returned as warnings), its defaults filled in (openapi/structural.ts).
+   */
   private prune(info: KindInfo, obj: KubeObject): string[] {
-    if (info.kind !== "MachineConfiguration" || this.servesSkewEnforcement) return [];
-    const warnings: string[] = [];
-    const spec = obj.spec as Record<string, unknown> | undefined;
-    const status = obj.status as Record<string, unknown> | undefined;
-    if (spec && "bootImageSkewEnforcement" in spec) {
-      delete spec.bootImageSkewEnforcement;
-      warnings.push('unknown field "spec.bootImageSkewEnforcement"');
-    }
-    if (status && "bootImageSkewEnforcementStatus" in status) {
-      delete status.bootImageSkewEnforcementStatus;
-      warnings.push('unknown field "status.bootImageSkewEnforcementStatus"');
-    }
-    return warnings;
+    return coerce(info, obj, this.schemaTarget);
   }
 
   isForbidden(verb: string, info: KindInfo): boolean {

@@ -15,12 +15,11 @@ import {
   type Target,
 } from "./apiServer";
 import type { Fleet, SimCluster } from "./cluster";
-import { apiVersionOf, kubernetesMinorFor } from "./kinds";
+import { apiVersionOf, kubernetesMinorFor, type KindInfo } from "./kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector, SelectorError } from "./selectors";
-import { kindKey, type KubeObject, type WatchEvent } from "./objectStore";
+import { kindKey, type Admit, type KubeObject, type WatchEvent } from "./objectStore";
 import { IngressAuthority, SIM_INGRESS_DOMAIN } from "./ingress";
 import { querierAnswer, querierRouteHost, QUERIER_ROUTE, routerUnavailable, serviceProxy } from "./monitoring";
-import { admit } from "./openapi/admission";
 import { applyPatchRequest } from "./patch";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
@@ -127,13 +126,40 @@ function handleWatch(req: http.IncomingMessage, res: http.ServerResponse, cluste
   res.on("close", finish);
 }
 
+/**
+ * A strict request's answer to fields the schema does not know (apiserver handlers/create.go and
+ * update.go: `transformDecodeError`, 400; handlers/patch.go `applyPatchToCurrentObject`: 422 on the
+ * field `patch` with the patched object), each as `unknown field "<path>"` (runtime.strictDecodingError).
+ */
+function strictDecodingError(info: KindInfo, warnings: string[], patched?: KubeObject): ApiError {
+  const detail = `strict decoding error: ${warnings.join(", ")}`;
+  if (!patched) return badRequest(`${info.kind} in version ${JSON.stringify(info.version)} cannot be handled as a ${info.kind}: ${detail}`);
+  const body = `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${detail}`;
+  return new ApiError(422, "Invalid", ` "" is invalid: patch: ${body}`, {
+    name: "",
+    group: "",
+    kind: "",
+    causes: [{ reason: "FieldValueInvalid", message: body, field: "patch" }],
+  });
+}
+
 async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, cluster: SimCluster, target: Target, verb: string) {
   const { info, namespace, name, subresource } = target;
   const store = cluster.store;
   const counted = `${verb} ${info.kind}${subresource ? `/${subresource}` : ""}`;
   cluster.writeRequests.set(counted, (cluster.writeRequests.get(counted) ?? 0) + 1);
+  // fieldValidation (apiserver handlers/rest.go `fieldValidation`: Warn when not given): what a
+  // field the schema dropped costs the request — nothing (Ignore), a warning (Warn), or the request (Strict).
+  const fieldValidation = new URL(req.url ?? "/", "http://simulator").searchParams.get("fieldValidation") ?? "Warn";
   const warn = (warnings: string[]): Record<string, string> =>
-    warnings.length ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
+    warnings.length && fieldValidation !== "Ignore" ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
+  const admitWith =
+    (patched?: KubeObject): Admit =>
+    (kind, next, old, warnings) => {
+      if (fieldValidation === "Strict" && warnings.length) throw strictDecodingError(kind, warnings, patched);
+      cluster.admit(kind, next, old, warnings);
+    };
+  const admit = admitWith();
   if (verb === "create") {
     if (name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
     const { object, warnings } = store.create(info, namespace, (await readJson(req)) as KubeObject, admit);
@@ -160,7 +186,7 @@ async function handleWrite(req: http.IncomingMessage, res: http.ServerResponse, 
       current = store.replace(info, namespace, name, { ...current, metadata: { ...current.metadata, annotations } }).object;
     }
     const patched = applyPatchRequest(req.headers["content-type"], current, patch);
-    const { object, warnings } = store.replace(info, namespace, name, patched, subresource, admit);
+    const { object, warnings } = store.replace(info, namespace, name, patched, subresource, admitWith(patched));
     return send(res, 200, object, warn(warnings));
   }
   if (verb === "delete") {

@@ -27,7 +27,7 @@ export type WatchEvent = { type: "ADDED" | "MODIFIED" | "DELETED"; object: KubeO
 export type StoreEnv = {
   now: () => Date;
   uid: () => string;
-  /** Drops fields this cluster's API version does not have, returning what was dropped (as warnings). */
+  /** Drops fields this cluster's API version does not have and fills defaults, returning what was dropped (as warnings). */
   prune?: (info: KindInfo, obj: KubeObject) => string[];
   /** How many events watches can resume from (default 1,000); older resourceVersions get 410. */
   eventLogSize?: number;
@@ -35,8 +35,11 @@ export type StoreEnv = {
 
 export type WriteResult = { object: KubeObject; warnings: string[] };
 
-/** Checks an object about to be stored (with the stored one on an update) and throws to refuse it. */
-export type Admit = (info: KindInfo, next: KubeObject, old?: KubeObject) => void;
+/**
+ * Checks an object about to be stored (with the stored one on an update) and throws to refuse it;
+ * `warnings` are what `prune` dropped (a strict request refuses those).
+ */
+export type Admit = (info: KindInfo, next: KubeObject, old: KubeObject | undefined, warnings: string[]) => void;
 
 const EVENT_LOG_SIZE = 1000;
 
@@ -106,6 +109,14 @@ export class ObjectStore {
     this.bucket(info).set(objectKey(info.namespaced ? copy.metadata.namespace : undefined, copy.metadata.name!), copy);
   }
 
+  /**
+   * Applies `fn` to every stored object of a kind, in place, with no new resourceVersion and no event:
+   * what the API server's decoding does to objects read from storage after their schema changed.
+   */
+  reread(info: KindInfo, fn: (obj: KubeObject) => void): void {
+    for (const obj of this.bucket(info).values()) fn(obj);
+  }
+
   list(info: KindInfo, namespace: string | undefined, labels: Requirement[] = []): KubeObject[] {
     const items = [...this.bucket(info).values()].filter(
       (o) => (namespace === undefined || o.metadata.namespace === namespace) && matchesLabels(labels, o.metadata.labels),
@@ -141,7 +152,7 @@ export class ObjectStore {
     const warnings = this.env.prune?.(info, obj) ?? [];
     obj.apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
     obj.kind = info.kind;
-    admit?.(info, obj);
+    admit?.(info, obj, undefined, warnings);
     obj.metadata.uid = this.env.uid();
     obj.metadata.creationTimestamp = this.env
       .now()
@@ -193,7 +204,7 @@ export class ObjectStore {
     const warnings = this.env.prune?.(info, next) ?? [];
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
-    admit?.(info, next, current);
+    admit?.(info, next, current, warnings);
     next.metadata.generation = (current.metadata.generation ?? 1) + (specOf(next) !== specOf(current) ? 1 : 0);
     if (JSON.stringify(next) === JSON.stringify({ ...current, metadata: { ...current.metadata, generation: next.metadata.generation } })) {
       return { object: current, warnings }; // a no-op write keeps the resourceVersion, as the API server does

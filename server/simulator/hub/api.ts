@@ -15,12 +15,12 @@ import {
 } from "../apiServer";
 import { apiVersionOf, type KindInfo } from "../kinds";
 import { matchesLabels, parseFieldSelector, parseLabelSelector } from "../selectors";
-import { kindKey, type KubeObject, type ObjectStore, type WatchEvent } from "../objectStore";
+import { kindKey, type Admit, type KubeObject, type ObjectStore, type WatchEvent } from "../objectStore";
 import { applyPatchRequest } from "../patch";
 import type { HubIdentity, SimHub } from "./hub";
 import { HUB_KIND_LIST, HUB_KINDS } from "./kinds";
 import { validateSpec } from "./schemas";
-import { admit } from "../openapi/admission";
+import { admit as admitAtAnyVersion } from "../openapi/admission";
 import { tableOf, wantsTable } from "./table";
 import { DISCOVERY_RULE, forbiddenMessage, requestAttributes, ruleAllows } from "./rbac";
 
@@ -158,6 +158,13 @@ function namespaceExists(hub: SimHub, name: string): boolean {
   }
 }
 
+/** The fields the hub's CRD schemas dropped, as the API server's warnings (docs/openshift.md §26.2). */
+const warningHeader = (warnings: string[]): Record<string, string> =>
+  warnings.length ? { warning: warnings.map((w) => `299 - "${w.replace(/"/g, '\\"')}"`).join(", ") } : {};
+
+/** The hub's CRDs do not depend on an OpenShift release: one schema each. */
+const admit: Admit = (info, next, old) => admitAtAnyVersion(info, next, old);
+
 async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.ServerResponse, target: Target, verb: string) {
   const { info, namespace, name, subresource } = target;
   const store = hub.store;
@@ -168,9 +175,9 @@ async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.Ser
     const body = await readJson(req);
     if (!body || typeof body !== "object" || Array.isArray(body)) throw badRequest("Object 'Kind' is missing in the request body");
     validateSpec(info, body as KubeObject);
-    const { object } = store.create(info, namespace, body as KubeObject, admit);
+    const { object, warnings } = store.create(info, namespace, body as KubeObject, admit);
     hub.afterWrite(info, "create", object);
-    return send(res, 201, object);
+    return send(res, 201, object, warningHeader(warnings));
   }
   if (!name) throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   let next: KubeObject;
@@ -200,9 +207,9 @@ async function handleWrite(hub: SimHub, req: http.IncomingMessage, res: http.Ser
   } else throw new ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   if (!next || typeof next !== "object" || Array.isArray(next)) throw badRequest("the patched object is not an object");
   validateSpec(info, next);
-  const { object } = store.replace(info, namespace, name, next, subresource, admit);
+  const { object, warnings } = store.replace(info, namespace, name, next, subresource, admit);
   hub.afterWrite(info, subresource ? "status" : "update", object);
-  return send(res, 200, object);
+  return send(res, 200, object, warningHeader(warnings));
 }
 
 const bearer = (req: http.IncomingMessage) => {

@@ -1,6 +1,7 @@
 import { defaultEnv, type ClusterSpec, type Fleet, type SimCluster, type SimEnv } from "../cluster";
 import type { KindInfo } from "../kinds";
 import { ObjectStore, type KubeObject } from "../objectStore";
+import { coerce } from "../openapi/admission";
 import { HUB_ADMIN_USER, HUB_PROXY_USER, HUB_READER_USER, newToken, READER_RULES, serviceAccountGroups } from "./identities";
 import { HUB_KINDS } from "./kinds";
 import {
@@ -103,6 +104,7 @@ export class HubCore {
     this.store = new ObjectStore({
       now: this.env.now,
       uid: this.env.uid,
+      prune: coerce,
       eventLogSize: options.eventLogSize ?? Math.max(1000, 2 * initial.length),
     });
     const at = this.now();

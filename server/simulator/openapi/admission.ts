@@ -1,26 +1,29 @@
-import clusterPermissions from "../../../data/openapi/clusterpermissions.json";
-import clusterVersions from "../../../data/openapi/clusterversions.json";
-import machineConfigurations from "../../../data/openapi/machineconfigurations.json";
-import managedServiceAccounts from "../../../data/openapi/managedserviceaccounts.json";
-import pinnedImageSets from "../../../data/openapi/pinnedimagesets.json";
 import { ApiError } from "../apiError";
 import type { KindInfo } from "../kinds";
 import type { KubeObject } from "../objectStore";
+import { resolveSchema, type SchemaTarget } from "./schemas";
+import { coerceObject } from "./structural";
 import { errorBody, errorString, validateObject, type FieldError, type Schema } from "./validate";
 
 /*
- * The CRD schemas the simulated API servers hold writes to (data/openapi, extracted by
- * scripts/extract-crd-schemas.ts with the upstream commit in each file; docs/simulator.md "What the
- * simulated API server refuses"), and the 422 they answer a write that breaks them with.
+ * What the simulated API servers do with a write to a kind whose CRD schema they hold
+ * (./schemas.ts picks the cluster's release line; docs/simulator.md "What the simulated API server
+ * refuses"): drop what the schema does not know and fill its defaults (./structural.ts), then
+ * answer a write that breaks the schema with a 422.
  */
 
-type SchemaFile = { source: Record<string, unknown>; group: string; version: string; kind: string; schema: unknown };
+/** The schema a kind is held to on a cluster (`target`: its minor and feature set; the newest line when omitted), or undefined when the simulator holds none. */
+export const schemaFor = (info: KindInfo, target?: SchemaTarget): Schema | undefined => resolveSchema(info, target)?.schema;
 
-const FILES: SchemaFile[] = [pinnedImageSets, machineConfigurations, clusterVersions, clusterPermissions, managedServiceAccounts];
-const SCHEMAS = new Map(FILES.map((f) => [`${f.group}/${f.version}/${f.kind}`, f.schema as Schema]));
-
-/** The schema a kind is validated against, or undefined when the simulator holds none for it. */
-export const schemaFor = (info: KindInfo): Schema | undefined => SCHEMAS.get(`${info.group}/${info.version}/${info.kind}`);
+/**
+ * Prunes and defaults `obj` in place as the API server does on decoding a request or reading from
+ * storage; returns the API server's `unknown field "<path>"` for each dropped field.
+ */
+export function coerce(info: KindInfo, obj: KubeObject, target?: SchemaTarget): string[] {
+  const schema = schemaFor(info, target);
+  if (!schema) return [];
+  return coerceObject(schema, obj as Record<string, unknown>).map((path) => `unknown field "${path}"`);
+}
 
 /**
  * apierrors.NewInvalid: 422 Invalid, a message naming the object and every error (one as is,
@@ -37,9 +40,9 @@ export function invalid(info: KindInfo, name: string, errors: FieldError[]): Api
   });
 }
 
-/** Throws the API server's 422 when `next` breaks its kind's schema; `old` is the stored object on an update. */
-export function admit(info: KindInfo, next: KubeObject, old?: KubeObject): void {
-  const schema = schemaFor(info);
+/** Throws the API server's 422 when `next` breaks its kind's schema on that cluster; `old` is the stored object on an update. */
+export function admit(info: KindInfo, next: KubeObject, old?: KubeObject, target?: SchemaTarget): void {
+  const schema = schemaFor(info, target);
   if (!schema) return;
   const errors = validateObject(schema, next as Record<string, unknown>, old as Record<string, unknown> | undefined);
   if (errors.length) throw invalid(info, next.metadata?.name ?? "", errors);

@@ -1,5 +1,6 @@
 import type { CelInput } from "@bufbuild/cel";
 import { compileRule } from "./cel";
+import { formatAccepts } from "./formats";
 
 /*
  * What the Kubernetes API server checks of a custom resource against its CRD's structural schema
@@ -41,13 +42,16 @@ export type Schema = {
   exclusiveMinimum?: boolean;
   exclusiveMaximum?: boolean;
   pattern?: string;
+  format?: string;
   nullable?: boolean;
+  default?: unknown;
   "x-kubernetes-validations"?: ValidationRule[];
   "x-kubernetes-list-type"?: "atomic" | "set" | "map";
   "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-map-type"?: "granular" | "atomic";
   "x-kubernetes-int-or-string"?: boolean;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
+  "x-kubernetes-embedded-resource"?: boolean;
 };
 
 export type ErrorType =
@@ -207,6 +211,14 @@ function schemaErrors(schema: Schema, value: unknown, old: Old, path: string, ou
       });
     if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
       out.push({ type: "FieldValueInvalid", field: path, value, detail: `${path} in body should match '${schema.pattern}'` });
+    // kube-openapi's formatValidator (errors.InvalidType, reported as field.TypeInvalid): ./formats.ts
+    if (schema.format !== undefined && !formatAccepts(schema.format, value))
+      out.push({
+        type: "FieldValueTypeInvalid",
+        field: path,
+        value,
+        detail: `${path} in body must be of type ${schema.format}: ${JSON.stringify(value)}`,
+      });
   }
   if (typeof value === "number") {
     if (schema.minimum !== undefined && (schema.exclusiveMinimum ? value <= schema.minimum : value < schema.minimum))
