@@ -54,6 +54,30 @@ describe("platform_helpers.go reconcileGCPProviderSpec: no GCP image for the arc
     expect(skew.assessment?.block?.message ?? "").not.toContain("no GCP image");
     expect(skew.assessment?.mcoRelease).toBe("4.22");
   });
+
+  it("a crashing controller blocks nothing: syncMAPIMachineSets sets Progressing True before the panic, so checkBootImageControllerReady skips the check", () => {
+    // Install 4.12.3 is below 4.13.0: a controller that finished its pass would block. The MCO's
+    // release-4.22 code run on this cluster left BootImageUpdateProgressing True and Upgradeable alone.
+    const s = healthyCluster({
+      platform: "GCP",
+      version: versionFacts(history("4.21.5", "4.12.3")),
+      managedMachineSets: { spec: "All", status: "All" },
+      machineSets: [
+        {
+          ...resolveBootImage(gcpSet, context("GCP", null)),
+          replicas: 1,
+          ifAllManaged: decide(gcpSet, "GCP", { stream: "s", architectures: {} }),
+        },
+      ],
+    });
+    const skew = clusterSkew(s);
+    expect(skew.assessment?.verdict?.outcome).toBe("below-limit");
+    expect(skew.assessment?.block).toBeNull();
+    expect(skew.assessment?.enforcement.skewCheckSkipped).toContain("checkBootImageControllerReady");
+    expect(skew.assessment?.notes.join(" ")).toContain("never finishes a pass");
+    expect(skew.status).toBe("at-risk");
+    expect(skew.summary).toContain("not blocked, but only because the boot image controller crashes on gcp-worker-a");
+  });
 });
 
 describe("stream-metadata-go GetArchitecture (via reconcileAzureProviderSpec, reconcileVSphereProviderSpec): its own error words", () => {

@@ -43,6 +43,14 @@ export type EffectiveEnforcement = {
   /** Predicted only: what the prediction assumes where Fleetskew cannot see what the MCO sees (e.g. an AMI's owner). */
   assumption?: string | null;
   /**
+   * Predicted only: why the MCO never runs the skew check although its mode is Automatic. The boot
+   * image controller crashes on a MachineSet: `syncMAPIMachineSets` writes BootImageUpdateProgressing
+   * True ("Reconciled 0 of N") before it walks the MachineSets, and the panic ends the pass there, on
+   * every restart; `checkBootImageControllerReady` then answers "not ready", so
+   * `checkBootImageSkewUpgradeableGuard` skips the check and blocks nothing (pkg/operator/status.go).
+   */
+  skewCheckSkipped?: string | null;
+  /**
    * Predicted only: the outcome depends on what Fleetskew cannot read (a MachineSet decision with
    * basis "unknown", e.g. an AMI's owner in EC2 from 4.23); the value is then null and no verdict is
    * given. Says what it depends on, with the MCO's words for the failure case.
@@ -130,6 +138,9 @@ function automaticEnforcement(s: ClusterSnapshot, release: string, install: stri
         true,
       ),
       assumption: `the MCO's own behaviour on ${crashing.map((m) => m.machineSet).join(", ")} is a crash (a nil pointer dereference); Fleetskew assumes the record stays at the install version`,
+      skewCheckSkipped:
+        `the boot image controller crashes on ${crashing.map((m) => m.machineSet).join(", ")} after setting BootImageUpdateProgressing True, ` +
+        "so it never finishes a pass and the MCO skips the skew check (checkBootImageControllerReady): minor updates are not blocked by boot-image skew while it crashes",
     };
   const failing = s.machineSets.filter((m) => decisionAt(m, release).action === "error");
   if (failing.length > 0)
@@ -364,6 +375,10 @@ function assessSkewAt(s: ClusterSnapshot, release: string, table: SkewLimitEntry
   if (enforcement.mode === "None" || !enforcement.value) return { release, limits, enforcement, verdict: null, block: null, notes };
   // Once at `release`, its newest history entry is `release`: that is the docs link version the MCO uses.
   const verdict = checkBootImageSkew(enforcement.value, limits, release);
+  if (enforcement.mode === "Automatic" && enforcement.skewCheckSkipped) {
+    notes.push(enforcement.skewCheckSkipped);
+    return { release, limits, enforcement, verdict, block: null, notes };
+  }
   if (enforcement.mode === "Automatic" && enforcement.degradedController)
     return {
       release,
@@ -436,6 +451,8 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
       effectiveMode,
     };
   if (now.limits) {
+    if (!now.block && now.enforcement.skewCheckSkipped)
+      return { status: "at-risk", summary: `not blocked, but only because ${now.enforcement.skewCheckSkipped.replace(/: minor updates.*$/, "")}`, assessment: now, oldest, effectiveMode };
     if (!now.block && now.enforcement.undetermined)
       return { status: "unknown", summary: `depends on what Fleetskew cannot read: ${now.enforcement.undetermined}`, assessment: now, oldest, effectiveMode };
     if (now.block) return { status: "blocked", summary: `Upgradeable=False (${now.block.reason})`, assessment: now, oldest, effectiveMode };
@@ -450,6 +467,14 @@ export function clusterSkew(s: ClusterSnapshot, table: SkewLimitEntry[] = MCO_SK
   if (!enforcing)
     return { status: "ok", summary: "no release in the limits table enforces skew yet", assessment: now, oldest, effectiveMode };
   const later = assessSkew(s, enforcing, table);
+  if (!later.block && later.enforcement.skewCheckSkipped)
+    return {
+      status: "at-risk",
+      summary: `once at ${enforcing} not blocked, but only because ${later.enforcement.skewCheckSkipped.replace(/: minor updates.*$/, "")}`,
+      assessment: later,
+      oldest,
+      effectiveMode,
+    };
   if (!later.block && later.enforcement.undetermined)
     return {
       status: "unknown",

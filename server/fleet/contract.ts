@@ -497,6 +497,10 @@ export const SkewAssessment = z.strictObject({
     degradedController: z.string().nullable().optional(),
     assumption: z.string().nullable().optional(),
     undetermined: z.string().nullable().optional(),
+    skewCheckSkipped: z.string().nullable().optional().meta({
+      description:
+        "Predicted only: the boot image controller crashes, so it never finishes a pass and the MCO skips the skew check (docs/openshift.md §15.4)",
+    }),
   }),
   verdict: z
     .discriminatedUnion("outcome", [

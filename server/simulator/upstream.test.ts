@@ -221,7 +221,7 @@ describe("boot_image_controller_test.go TestIsClusterStable: the simulated contr
 });
 
 describe("platform_helpers.go reconcileGCPProviderSpec: the simulated controller panics where the MCO dereferences a nil GCP image", () => {
-  it("no GCP image for the architecture: the pass writes no condition, record or patch", () => {
+  it("no GCP image for the architecture: the pass ends at the panic with Progressing True, and writes no record or patch", () => {
     const pass = syncBootImages(
       {
         release: "4.22.0",
@@ -256,7 +256,16 @@ describe("platform_helpers.go reconcileGCPProviderSpec: the simulated controller
       },
       "4.18.0",
     );
-    expect(pass).toMatchObject({ ran: false, outcomes: [], record: null });
+    // As the release-4.22 controller does when run on this stream (docs/openshift.md §15.4, §23.1).
+    expect(pass).toMatchObject({ ran: true, outcomes: [], machineSets: [], record: null });
     expect(pass.crashed).toMatch(/^panic: runtime error: reconcileGCPProviderSpec/);
+    expect(pass.conditions.find((c) => c.type === "BootImageUpdateProgressing")).toMatchObject({
+      status: "True",
+      message: "Reconciled 0 of 1 MAPI MachineSets | Reconciled 0 of 0 ControlPlaneMachineSets | Reconciled 0 of 0 CAPI MachineSets | Reconciled 0 of 0 CAPI MachineDeployments",
+    });
+    expect(pass.conditions.find((c) => c.type === "BootImageUpdateDegraded")).toMatchObject({
+      status: "False",
+      message: "0 Degraded MAPI MachineSets | 0 Degraded ControlPlaneMachineSets | 0 Degraded CAPI MachineSets | 0 CAPI MachineDeployments",
+    });
   });
 });

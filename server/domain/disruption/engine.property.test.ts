@@ -24,9 +24,10 @@ const files = fc.dictionary(path, fc.string({ maxLength: 20 }), { maxKeys: 6 });
 const shape = fc.record({
   files,
   kernelArguments: fc.array(fc.constantFrom("nosmt", "quiet", "a=b"), { maxLength: 2 }),
-  units: fc.array(
+  // Unique names: Ignition refuses a config naming a unit twice (ignitionDuplicates.ts).
+  units: fc.uniqueArray(
     fc.record({ name: fc.constantFrom("a.service", "iri-registry.service", "b.timer"), contents: fc.string({ maxLength: 10 }) }),
-    { maxLength: 2 },
+    { maxLength: 2, selector: (u) => u.name },
   ),
 }) as fc.Arbitrary<ConfigShape>;
 

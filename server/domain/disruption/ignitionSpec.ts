@@ -1,4 +1,5 @@
 import path from "node:path";
+import { duplicateEntries } from "./ignitionDuplicates";
 
 /**
  * A MachineConfig's Ignition config as the MCO holds it after `ParseAndConvertConfig`
@@ -273,6 +274,22 @@ function fromSpec2(config: Obj): ConvertedIgnition {
 const SUPPORTED = "2.2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5";
 
 /**
+ * A spec-3 config with two entries of the same key (two files at one path, a unit twice, …) is
+ * invalid to Ignition's parser (ignitionDuplicates.ts), so ParseAndConvertConfig fails. Judged on
+ * the keys the config's own spec version knows, as Ignition judges the Go types it decoded into.
+ */
+function withoutDuplicates(converted: Extract<ConvertedIgnition, { ok: true }>): ConvertedIgnition {
+  const duplicates = duplicateEntries(converted.config);
+  if (duplicates.length === 0) return converted;
+  return {
+    ok: false,
+    error:
+      "failed to parse Ignition config: parsing Ignition config spec v3 failed with error: config is not valid\nReport: " +
+      duplicates.map((at) => `error at ${at}: duplicate entry defined`).join("\n"),
+  };
+}
+
+/**
  * `ParseAndConvertConfig`: spec 3.0.0–3.5.0 (each only at x.y.0, as each spec's parser requires its
  * exact version) are pruned to their version's keys and translated up, losing the special mode bits
  * below 3.4; 2.0.0–2.2.0 are converted; anything else is the error the MCO gives. A config without a
@@ -281,7 +298,7 @@ const SUPPORTED = "2.2, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5";
 export function toIgnitionSpec35(config: unknown): ConvertedIgnition {
   const c = isObj(config) ? config : {};
   const version = isObj(c.ignition) ? c.ignition.version : undefined;
-  if (version === undefined || version === null) return { ok: true, config: prune(c, SHAPE, 5) as Obj, from: null };
+  if (version === undefined || version === null) return withoutDuplicates({ ok: true, config: prune(c, SHAPE, 5) as Obj, from: null });
   const m = typeof version === "string" ? SEMVER.exec(version) : null;
   if (!m) return { ok: false, error: `parsing Ignition config failed: invalid version. Supported spec versions: ${SUPPORTED}` };
   const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
@@ -290,7 +307,7 @@ export function toIgnitionSpec35(config: unknown): ConvertedIgnition {
     const out = prune(c, SHAPE, minor) as Obj;
     out.ignition = { ...(isObj(c.ignition) ? c.ignition : {}), version: IGNITION_SPEC };
     if (minor < 4) dropSpecialModeBits(out);
-    return { ok: true, config: out, from: version };
+    return withoutDuplicates({ ok: true, config: out, from: version });
   }
   if (major === 2 && minor <= 2) return fromSpec2(c);
   return { ok: false, error: `parsing Ignition config failed: unknown version. Supported spec versions: ${SUPPORTED}` };

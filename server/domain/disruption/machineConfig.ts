@@ -121,6 +121,12 @@ export type RenderedConfig = {
   /** Either image-mode annotation is present: the config is an image-mode pool's (docs/openshift.md §9). */
   imageMode: boolean;
   labels: Record<string, string>;
+  /**
+   * The Ignition spec version the config was written in (null: none given, read as the current spec;
+   * absent: built here, e.g. a merged rendered config, which the MCO writes as spec 3). It decides how
+   * an invalid config is refused: spec 3 by Ignition's parser, spec 2 by ValidateIgnition (§2).
+   */
+  ignitionSpec?: string | null;
 };
 
 /** A list as code reads it: an absent list has no entries. */
@@ -131,17 +137,18 @@ export class MachineConfigError extends Error {
 }
 
 /** The document with spec.config as the MCO parses and converts it (ignitionSpec.ts); its errors are the MCO's. */
-function withIgnitionSpec35(doc: unknown, label: string): unknown {
+function withIgnitionSpec35(doc: unknown, label: string): { doc: unknown; from: string | null } {
   const config = (doc as { spec?: { config?: unknown } } | null)?.spec?.config;
-  if (config === undefined || config === null || typeof config !== "object") return doc;
+  if (config === undefined || config === null || typeof config !== "object") return { doc, from: null };
   const converted = toIgnitionSpec35(config);
   if (!converted.ok) throw new MachineConfigError(`${label} cannot be read as the MCO reads it: ${converted.error}`);
-  return { ...(doc as object), spec: { ...(doc as { spec: object }).spec, config: converted.config } };
+  return { doc: { ...(doc as object), spec: { ...(doc as { spec: object }).spec, config: converted.config } }, from: converted.from };
 }
 
 /** Validates a parsed document as a MachineConfig and normalises it; throws MachineConfigError with the reason. */
 export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig {
-  const parsed = MachineConfigSchema.safeParse(withIgnitionSpec35(doc, label));
+  const converted = withIgnitionSpec35(doc, label);
+  const parsed = MachineConfigSchema.safeParse(converted.doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new MachineConfigError(`${label} is not a MachineConfig: ${issue.path.join(".") || "document"}: ${issue.message}`);
@@ -177,6 +184,7 @@ export function readMachineConfig(doc: unknown, label = "input"): RenderedConfig
     oclImage: annotations[OCL_IMAGE_ANNOTATION] || null,
     imageMode,
     labels: mc.metadata.labels ?? {},
+    ignitionSpec: converted.from,
   };
 }
 

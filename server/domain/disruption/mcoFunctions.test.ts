@@ -101,7 +101,7 @@ describe("update.go update / render_controller.go: irreconcilableValidationOverr
   });
 });
 
-describe("reconcile.go isReconcilable → helpers.go ValidateIgnition: an invalid new config is refused, not applied", () => {
+describe("reconcile.go isReconcilable → ParseAndConvertConfig (Ignition's parser validates spec 3) and helpers.go ValidateIgnition: an invalid new config is refused, not applied", () => {
   const withFile = (file: Record<string, unknown>, units: unknown[] = []) => {
     const doc = machineConfigDoc({ files: BASE_FILES }, "rendered-worker-new");
     (doc.spec.config.storage.files as unknown[]).push(file);
@@ -118,10 +118,13 @@ describe("reconcile.go isReconcilable → helpers.go ValidateIgnition: an invali
   });
 
   it("Ignition's fatal report: a relative path, an unknown compression and a unit without a systemd suffix, in Ignition's order", () => {
+    // A spec-3 config fails inside Ignition's parser before ValidateIgnition runs: the release-4.22
+    // daemon code, run on such configs, answers "parsing new Ignition config … config is not valid".
     const after = withFile({ path: "etc/relative", mode: 420, contents: { source: "data:,x", compression: "zstd" } }, [{ name: "backup", contents: "[Unit]\n" }]);
     const index = after.files!.length - 1;
     expect(refusedWith(after)).toEqual([
-      `validating new Ignition config from machineconfig "rendered-worker-new" failed: invalid ignition V3 config found: ` +
+      `parsing new Ignition config from machineconfig "rendered-worker-new" failed: failed to parse Ignition config: ` +
+        `parsing Ignition config spec v3 failed with error: config is not valid\nReport: ` +
         `error at $.storage.files.${index}.path: path not absolute\n` +
         `error at $.storage.files.${index}.contents.compression: invalid compression method\n` +
         `error at $.systemd.units.0.name: invalid systemd unit extension`,

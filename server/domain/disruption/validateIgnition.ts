@@ -55,9 +55,14 @@ function resourceErrors(at: string, resource: Record<string, unknown> | null | u
 const goOctal = (n: number) => `0${n.toString(8)}`;
 
 /**
- * The error `isReconcilable` returns for a new config `ValidateIgnition` refuses, worded as the MCO
- * words it ("validating new Ignition config from machineconfig … failed: …"); null when it passes.
- * The report lists every fatal entry ("error at $.path: message"), one per line, as vcontext prints it.
+ * The error `isReconcilable` returns for a new config Ignition's validation refuses, worded as the MCO
+ * words it; null when it passes. A spec-3 config is validated by Ignition's own parser inside
+ * `ParseAndConvertConfig`, so its fatal entries come out as a parse failure ("parsing new Ignition
+ * config from machineconfig … failed: … config is not valid\nReport: error at …"); a config converted
+ * from spec 2 reaches `ValidateIgnition` ("validating new Ignition config from machineconfig … failed:
+ * invalid ignition V3 config found: …"). Both list the fatal entries ("error at $.path: message"), one
+ * per line, as vcontext prints them, without the line and column the MCO adds nor Ignition's warnings.
+ * The file-mode rule is `ValidateIgnition`'s own, so it keeps that wording.
  */
 export function ignitionValidationError(config: RenderedConfig): string | null {
   const fatal: string[] = [];
@@ -78,7 +83,14 @@ export function ignitionValidationError(config: RenderedConfig): string | null {
     if (!UNIT_SUFFIXES.includes(path.posix.extname(String(u.name ?? "")))) fatal.push(`$.systemd.units.${i}.name: ${ERR.systemdExt}`);
   });
   const prefix = `validating new Ignition config from machineconfig "${config.name}" failed: `;
-  if (fatal.length) return `${prefix}invalid ignition V3 config found: ${fatal.map((f) => `error at ${f}`).join("\n")}`;
+  const report = fatal.map((f) => `error at ${f}`).join("\n");
+  if (fatal.length && config.ignitionSpec?.startsWith("2."))
+    return `${prefix}invalid ignition V3 config found: ${report}`;
+  if (fatal.length)
+    return (
+      `parsing new Ignition config from machineconfig "${config.name}" failed: failed to parse Ignition config: ` +
+      `parsing Ignition config spec v3 failed with error: config is not valid\nReport: ${report}`
+    );
   // validateIgn3FileModes: no setuid, setgid or sticky bit.
   for (const f of entries(config.files))
     if (typeof f.mode === "number" && f.mode > MODE_PERM)

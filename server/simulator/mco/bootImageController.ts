@@ -49,7 +49,11 @@ export type ControllerResult = {
   conditions: Condition[];
   /** What happens to status.bootImageSkewEnforcementStatus.automatic in Automatic mode. */
   record: { action: "update" | "reset"; ocpVersion: string } | null;
-  /** The controller panicked during the pass (the MCO's own nil pointer dereference): nothing was written. */
+  /**
+   * The controller panicked during the pass (the MCO's own nil pointer dereference). What it wrote
+   * before stays: Progressing True with the count so far, and the MachineSets it had patched; no
+   * Degraded message and no record.
+   */
   crashed?: string;
 };
 
@@ -303,6 +307,49 @@ function messages(release: string, mapi: Stats): { progressing: string; degraded
   };
 }
 
+/**
+ * A pass that panicked on a MachineSet. `syncMAPIMachineSets` (ms_helpers.go, release-4.22) writes
+ * BootImageUpdateProgressing True before it walks the MachineSets and again after each one
+ * (`updateConditions`, starting from `getDefaultConditions` when there are none), and patches as it
+ * goes; the panic ends the pass there, so Progressing stays True with the count so far — which is
+ * what makes `checkBootImageControllerReady` skip the skew check — and nothing else is written.
+ */
+function crashedPass(input: ControllerInputs, total: number, done: ReturnType<typeof syncMachineSet>[], crashed: string): ControllerResult {
+  const stats: Stats = {
+    total,
+    inProgress: done.filter((o) => o.outcome.outcome !== "error").length,
+    skipped: atLeast(input.release, 22) ? done.filter((o) => o.outcome.outcome === "skipped").length : 0,
+    errored: done.filter((o) => o.outcome.outcome === "error").length,
+  };
+  const zero = messages(input.release, { total: 0, inProgress: 0, skipped: 0, errored: 0 });
+  let conditions = (input.machineConfiguration.status?.conditions as Condition[] | undefined) ?? [];
+  if (conditions.length === 0)
+    conditions = [
+      { type: "BootImageUpdateProgressing", status: "False", reason: "NA", message: zero.progressing, lastTransitionTime: input.now },
+      {
+        type: "BootImageUpdateDegraded",
+        status: "False",
+        reason: "NA",
+        // getDefaultConditions' own text, which leaves "Degraded" out of the last segment.
+        message: zero.degraded.replace(/0 Degraded CAPI MachineDeployments$/, "0 CAPI MachineDeployments"),
+        lastTransitionTime: input.now,
+      },
+    ];
+  conditions = setCondition(
+    conditions,
+    { type: "BootImageUpdateProgressing", status: "True", reason: input.reason, message: messages(input.release, stats).progressing },
+    input.now,
+  );
+  return {
+    ran: true,
+    machineSets: done.flatMap((o) => (o.next ? [o.next] : [])),
+    outcomes: done.map((o) => o.outcome),
+    conditions,
+    record: null,
+    crashed,
+  };
+}
+
 function setCondition(conditions: Condition[], next: Condition, now: string): Condition[] {
   const old = conditions.find((c) => c.type === next.type);
   const changed = !old || old.status !== next.status || old.message !== next.message || old.reason !== next.reason;
@@ -347,13 +394,14 @@ export function syncBootImages(input: ControllerInputs, installVersion: string):
     stream = null;
   }
   const sets = enrolled(enrollingManagers(input.release, input.machineConfiguration), input.machineSets);
-  let outcomes: ReturnType<typeof syncMachineSet>[];
-  try {
-    outcomes = sets.map((ms) => syncMachineSet({ ...input, stream }, ms));
-  } catch (error) {
-    // The machine-config-controller crashes and restarts: no condition, no record, no patch.
-    if (error instanceof ControllerPanic) return { ...none, crashed: `panic: runtime error: ${error.message}` };
-    throw error;
+  const outcomes: ReturnType<typeof syncMachineSet>[] = [];
+  for (const ms of sets) {
+    try {
+      outcomes.push(syncMachineSet({ ...input, stream }, ms));
+    } catch (error) {
+      if (!(error instanceof ControllerPanic)) throw error;
+      return crashedPass(input, sets.length, outcomes, `panic: runtime error: ${error.message}`);
+    }
   }
   const stats: Stats = {
     total: sets.length,
