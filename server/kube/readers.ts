@@ -190,8 +190,8 @@ export const OPTIONAL_PARTS: ReadonlySet<string> = new Set(["alerts", "renderedC
 /**
  * What the RHEL 10 runc check needs of each pool's rendered MachineConfig (docs/openshift.md §25.1):
  * its CRI-O drop-ins (`DetectRuncInMachineConfig` reads only /etc/crio/crio.conf.d/) and the source
- * MachineConfig, if any, that overrides the OS image (spec.osImageURL; the last one by name wins, as
- * `MergeMachineConfigs` takes it). Bounded: at most MAX_DROP_INS drop-ins of at most
+ * MachineConfig, if any, that overrides the OS image (spec.osImageURL of a source no controller
+ * generated; the last one by name wins, as `MergeMachineConfigs` takes it). Bounded: at most MAX_DROP_INS drop-ins of at most
  * MAX_DROP_IN_SOURCE characters each per pool; a pool beyond either keeps `truncated` and no drop-ins.
  */
 export type RenderedConfigDigest = {
@@ -208,6 +208,7 @@ export type RenderedConfigsResult = { status: "ok"; value: RenderedConfigDigest[
 const MAX_DROP_INS = 64;
 const MAX_DROP_IN_SOURCE = 64 * 1024;
 const CRIO_DROP_IN_DIR = "/etc/crio/crio.conf.d/";
+const GENERATED_BY = "machineconfiguration.openshift.io/generated-by-controller-version";
 
 /**
  * Rendered configurations are named after a digest of their contents, so what was found in one stays
@@ -245,7 +246,10 @@ export function renderedConfigDigests(pools: PoolRef[], configs: { metadata: { n
       .sort();
     let osImageOverride: RenderedConfigDigest["osImageOverride"] = null;
     for (const name of sources) {
-      const url = byName.get(name)?.spec?.osImageURL;
+      const source = byName.get(name) as { metadata: { annotations?: Record<string, string> }; spec?: Record<string, unknown> } | undefined;
+      // MergeMachineConfigs skips configs a controller generated: only an admin's MachineConfig overrides the OS image.
+      if (source?.metadata.annotations?.[GENERATED_BY]) continue;
+      const url = source?.spec?.osImageURL;
       if (typeof url === "string" && url !== "") osImageOverride = { machineConfig: name.slice(0, 253), osImageURL: url.slice(0, 512) };
     }
     return [

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { featureGateObject, type SimFeatureSet } from "./featureGate";
-import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
+import { osImageStreamObject } from "./osImageStream";
+import { apiVersionOf, KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { MonitoringSpec } from "./monitoring";
 import { ObjectStore, type KubeObject } from "./objectStore";
 
@@ -86,14 +87,14 @@ export class SimCluster {
     private readonly onMaterialize: (cluster: SimCluster) => void = () => undefined,
   ) {
     this.minor = parseMinor(spec.ocpVersion);
-    this.kinds = kindsServedAt(this.minor);
+    this.kinds = kindsServedAt(this.minor, spec.featureSet);
   }
 
   /** After an upgrade: the API now serves what the new release serves. */
   setVersion(ocpVersion: string): void {
     this.spec.ocpVersion = ocpVersion;
     this.minor = parseMinor(ocpVersion);
-    this.kinds = kindsServedAt(this.minor);
+    this.kinds = kindsServedAt(this.minor, this.spec.featureSet);
   }
 
   get materialized(): boolean {
@@ -118,6 +119,10 @@ export class SimCluster {
       const withFeatureGate = objects.some((o) => o.kind === "FeatureGate")
         ? objects
         : [...objects, featureGateObject(this.spec.ocpVersion, this.spec.featureSet) as KubeObject];
+      // Where the cluster serves OSImageStream, the MCO has written its singleton (docs/openshift.md §25.1).
+      const streamKind = this.kinds.find((k) => k.kind === "OSImageStream");
+      if (streamKind && !withFeatureGate.some((o) => o.kind === "OSImageStream"))
+        withFeatureGate.push(osImageStreamObject(this.spec.ocpVersion, apiVersionOf(streamKind)) as KubeObject);
       for (const obj of withFeatureGate) {
         const info = this.kindFor(obj);
         if (info) {
@@ -146,6 +151,7 @@ export class SimCluster {
 
   /** Like a structural CRD schema: fields this version does not know are dropped, with a warning. */
   private prune(info: KindInfo, obj: KubeObject): string[] {
+    if (info.kind === "MachineConfigPool") return this.pruneOsImageStream(obj);
     if (info.kind !== "MachineConfiguration" || this.servesSkewEnforcement) return [];
     const warnings: string[] = [];
     const spec = obj.spec as Record<string, unknown> | undefined;
@@ -157,6 +163,25 @@ export class SimCluster {
     if (status && "bootImageSkewEnforcementStatus" in status) {
       delete status.bootImageSkewEnforcementStatus;
       warnings.push('unknown field "status.bootImageSkewEnforcementStatus"');
+    }
+    return warnings;
+  }
+
+  /** OSStreams on: the cluster serves OSImageStream (kinds.ts), as the gate's CRDs go together. */
+  get servesOsStreams(): boolean {
+    return this.kinds.some((k) => k.kind === "OSImageStream");
+  }
+
+  /** MachineConfigPool spec/status.osImageStream exist only where OSStreams is on (openshift/api `+openshift:enable:FeatureGate=OSStreams`). */
+  private pruneOsImageStream(obj: KubeObject): string[] {
+    if (this.servesOsStreams) return [];
+    const warnings: string[] = [];
+    for (const part of ["spec", "status"] as const) {
+      const o = obj[part] as Record<string, unknown> | undefined;
+      if (o && "osImageStream" in o) {
+        delete o.osImageStream;
+        warnings.push(`unknown field "${part}.osImageStream"`);
+      }
     }
     return warnings;
   }

@@ -136,19 +136,18 @@ describe("os-stream-runc readiness (validateNoRuncOnRHEL10FromOSImageStream at t
     expect(c.detail).toContain("GetBuiltinDefaultStreamName");
   });
 
-  it("respects the gate: at 4.22 only TechPreviewNoUpgrade/DevPreviewNoUpgrade refuse; before 4.22 nothing does", () => {
+  it("respects the gate and the release: the 4.22 MCO has no runc check, even in TechPreview; CustomNoUpgrade and HyperShift Default", () => {
     const refused = [streamPool("worker", "rhel-10", crio({ defaultRuntime: "runc" }))];
-    const at422 = (featureSet: string) =>
-      cluster423(refused, {
-        version: versionFacts(installedAt(["4.21.5", "2025-12-01T00:00:00Z"])),
-        featureGate: { featureSet, version: "4.21.5", enabled: [] },
-      });
-    expect(run(at422("Default"), "4.22.3", "os-stream-runc").status).toBe("pass");
-    expect(run(at422("TechPreviewNoUpgrade"), "4.22.3", "os-stream-runc").status).toBe("fail");
-    expect(run(at422("CustomNoUpgrade"), "4.22.3", "os-stream-runc").status).toBe("unknown");
-    const noFg = at422("Default");
-    noFg.featureGate = null;
-    expect(run(noFg, "4.22.3", "os-stream-runc").status).toBe("unknown");
+    const on = (featureSet: string | null, more: Partial<ClusterSnapshot> = {}) =>
+      cluster423(refused, { featureGate: featureSet ? { featureSet, version: "4.23.1", enabled: [] } : null, ...more });
+    const at421 = { version: versionFacts(installedAt(["4.21.5", "2025-12-01T00:00:00Z"])) };
+    expect(run(on("TechPreviewNoUpgrade", at421), "4.22.9", "os-stream-runc").status).toBe("pass");
+    expect(run(on("TechPreviewNoUpgrade", at421), "4.23.0", "os-stream-runc").status).toBe("fail");
+    expect(run(on("Default"), "5.0.1", "os-stream-runc").status).toBe("fail");
+    expect(run(on(null), "4.23.4", "os-stream-runc").status).toBe("fail");
+    expect(run(on("CustomNoUpgrade"), "4.23.4", "os-stream-runc").status).toBe("unknown");
+    expect(run(on("Default", { topology: "External" }), "4.23.4", "os-stream-runc").status).toBe("pass");
+    expect(run(on("TechPreviewNoUpgrade", { topology: "External" }), "4.23.4", "os-stream-runc").status).toBe("fail");
   });
 
   it("unknown, never a pass, when the rendered configuration or OSImageStream could not be read", () => {

@@ -17,30 +17,37 @@ const OS_IMAGE_STREAM = (field: string): Evidence => ({ kind: "OSImageStream", n
 const RENDERED = (name: string): Evidence => ({ kind: "MachineConfig", name, field: "spec.config.storage.files[/etc/crio/crio.conf.d/*]" });
 const STANDARD_POOLS = new Set(["master", "worker", "arbiter"]);
 
-/** Whether the target's MCO has OSStreams on (openshift/api features.go: TechPreview/DevPreview in 4.22, every feature set from 4.23). */
+/**
+ * Whether the target's MCO refuses at all: only release-4.23 and later have the runc check (release-4.22
+ * at 9027c94cde45 has neither `validateNoRuncOnRHEL10…` function), and it runs only with OSStreams on
+ * (`getOSImageStreamForPool`): openshift/api release-4.23 features.go turns it on for self-managed
+ * clusters in Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade and OKD, for HyperShift only in the two previews.
+ */
 function gateAtTarget(c: Context): { on: boolean; basis: string } | { unknown: string } {
   const t = c.target.version!;
-  if (t.major > 4 || t.minor >= 23)
-    return { on: true, basis: `OSStreams is on in every feature set from 4.23 (openshift/api release-4.23)` };
-  if (t.minor < 22) return { on: false, basis: `the ${t.major}.${t.minor} MCO has no OS image streams` };
-  const fg = c.s.featureGate;
-  if (!fg)
+  if (t.major === 4 && t.minor < 23)
     return {
-      unknown: "at 4.22 OSStreams is on only in TechPreviewNoUpgrade and DevPreviewNoUpgrade, and this cluster's FeatureGate was not read",
+      on: false,
+      basis: `the ${t.major}.${t.minor} MCO has no such check (release-4.22 at 9027c94cde45 has no validateNoRuncOnRHEL10 function)`,
     };
-  if (fg.featureSet === "TechPreviewNoUpgrade" || fg.featureSet === "DevPreviewNoUpgrade")
-    return { on: true, basis: `at 4.22 OSStreams is on in ${fg.featureSet}, this cluster's feature set` };
-  if (fg.featureSet === "CustomNoUpgrade") {
-    if (c.current?.major === 4 && c.current.minor === 22 && fg.enabled)
+  const featureSet = c.s.featureGate?.featureSet ?? null;
+  if (featureSet === "CustomNoUpgrade")
+    return { unknown: "the cluster's feature set is CustomNoUpgrade, whose OSStreams gate at the target Fleetskew cannot tell" };
+  const preview = featureSet === "TechPreviewNoUpgrade" || featureSet === "DevPreviewNoUpgrade";
+  if (c.s.topology === "External") {
+    if (!featureSet)
       return {
-        on: fg.enabled.includes("OSStreams"),
-        basis: `FeatureGate/cluster status lists OSStreams as ${fg.enabled.includes("OSStreams") ? "enabled" : "not enabled"} at ${fg.version}`,
+        unknown:
+          "on HyperShift OSStreams is on only in TechPreviewNoUpgrade and DevPreviewNoUpgrade, and this cluster's FeatureGate was not read",
       };
-    return {
-      unknown: "the cluster's feature set is CustomNoUpgrade, whose gates at 4.22 Fleetskew cannot tell before the cluster runs it",
-    };
+    return preview
+      ? { on: true, basis: `OSStreams is on for HyperShift in ${featureSet}` }
+      : { on: false, basis: `OSStreams is off for HyperShift in the ${featureSet} feature set` };
   }
-  return { on: false, basis: `at 4.22 OSStreams is off in the ${fg.featureSet} feature set` };
+  return {
+    on: true,
+    basis: "from 4.23 OSStreams is on for self-managed clusters in every feature set but CustomNoUpgrade (openshift/api release-4.23)",
+  };
 }
 
 type PoolJudgement = { pool: string; stream: string | null; verdict: "refused" | "renders" | "unknown"; why: string; evidence: Evidence[] };

@@ -119,8 +119,9 @@ function sourcesFor(role: string, osImageURL: string): KubeObject[] {
 }
 
 /** MachineConfigs for the pools in `pools` (MachineConfigPool objects), by the names their configurations list. */
-export function machineConfigsForPools(pools: KubeObject[], osImageURL: string): KubeObject[] {
+export function machineConfigsForPools(pools: KubeObject[], osImageURL: string, extra: KubeObject[] = []): KubeObject[] {
   const byName = new Map<string, KubeObject>();
+  for (const mc of extra) byName.set(mc.metadata.name!, mc);
   for (const role of ["master", "worker"]) for (const mc of sourcesFor(role, osImageURL)) byName.set(mc.metadata.name!, mc);
   byName.set(
     "99-worker-chrony",
