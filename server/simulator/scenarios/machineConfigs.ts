@@ -25,7 +25,12 @@ function source(
     metadata: {
       name,
       labels: { [ROLE]: role },
-      annotations: name.includes("generated") ? { "machineconfiguration.openshift.io/generated-by-controller-version": "simulated" } : {},
+      // The template controller's configs (00-<role>, 01-<role>-…) and the other controllers' "generated" ones carry
+      // the annotation; MergeMachineConfigs takes an OS image override only from a config without it.
+      annotations:
+        name.includes("generated") || /^0[01]-/.test(name)
+          ? { "machineconfiguration.openshift.io/generated-by-controller-version": "simulated" }
+          : {},
     },
     spec: {
       config: {

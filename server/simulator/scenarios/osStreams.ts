@@ -14,7 +14,6 @@ import { moveClusterVersion, prodEast422Objects } from "./prodEast";
  * - master takes the cluster default, rhel-9.
  */
 const ROLE = "machineconfiguration.openshift.io/role";
-const GENERATED_BY = "machineconfiguration.openshift.io/generated-by-controller-version";
 const INFRA_RENDERED = "rendered-infra-8c1f0e6a2d4b47a99f3e5b1c7d20a6e4";
 const INFRA_REFUSED =
   "Failed to render configuration for pool infra: MachineConfigPool infra targets a RHEL 10 OS image where runc is not available. " +
@@ -104,20 +103,12 @@ export function osStreams423Objects(): KubeObject[] {
     });
   const rest = base.filter((o) => o.kind !== "MachineConfigPool" && o.kind !== "MachineConfig" && o.kind !== "OSImageStream");
   // At 4.23 the template controller has cleared the OS image from the MachineConfigs it generates
-  // (template_controller.go `clearImageURLs`) and marks them generated-by-controller-version.
+  // (template_controller.go `clearImageURLs`).
   const configs = machineConfigsForPools(
     pools,
     osImage ?? "",
     runtime.filter((o) => o.kind === "MachineConfig"),
-  ).map((mc) =>
-    /^0[01]-/.test(mc.metadata.name!)
-      ? {
-          ...mc,
-          metadata: { ...mc.metadata, annotations: { ...mc.metadata.annotations, [GENERATED_BY]: "simulated" } },
-          spec: { ...(mc.spec as object), osImageURL: "" },
-        }
-      : mc,
-  );
+  ).map((mc) => (/^0[01]-/.test(mc.metadata.name!) ? { ...mc, spec: { ...(mc.spec as object), osImageURL: "" } } : mc));
   return [
     ...rest.map((o) => (o.kind === "ClusterVersion" ? moveClusterVersion(o, ["4.23.1"]) : o)),
     ...pools,
