@@ -32,8 +32,8 @@ test("an admin registers a simulated cluster from its kubeconfig and sees its ve
   const report = form.getByRole("region", { name: "Connection test result" });
   await expect(report).toContainText("OpenShift 4.19.10");
   await expect(report).toContainText("platform AWS");
-  // A 4.19 cluster does not serve InternalReleaseImage (v1 from 4.22); a kind not served opens the list.
-  await expect(report).toContainText("Kinds served: 16 of 17 (not on this version: InternalReleaseImage)");
+  // A 4.19 cluster serves neither InternalReleaseImage (v1 from 4.22) nor OSImageStream (v1 from 4.23); a kind not served opens the list.
+  await expect(report).toContainText("Kinds served: 16 of 18 (not on this version: InternalReleaseImage, OSImageStream)");
   await expect(report.getByRole("row", { name: /MachineConfigNode machineconfiguration\.openshift\.io\/v1 yes/ })).toHaveCount(1);
   await snap(page, testInfo, "07-cluster-connection-test");
 

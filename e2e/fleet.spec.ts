@@ -60,6 +60,11 @@ test("a cluster page explains its skew, draws its timeline and checks readiness 
   await page.getByLabel("Target version").fill("4.23");
   await page.getByRole("button", { name: "Check" }).click();
   await expect(page.locator('[data-check="boot-image-skew"]')).toHaveAttribute("data-status", "fail");
+  // No OSImageStream at 4.22 Default: pools run the MCO's built-in default for a 4.x install, and no RHEL 10 pool is refused at 4.23.
+  await expect(page.getByRole("table", { name: "MachineConfigPools" }).getByRole("row", { name: /^worker/ })).toContainText(
+    "rhel-9MCO built-in default",
+  );
+  await expect(page.locator('[data-check="os-stream-runc"]')).toHaveAttribute("data-status", "pass");
   await page.getByLabel("Target version").fill("4.22.5");
   await page.getByRole("button", { name: "Check" }).click();
   await expect(page.locator('[data-check="boot-image-skew"]')).toHaveAttribute("data-status", "pass");

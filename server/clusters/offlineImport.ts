@@ -70,13 +70,14 @@ const PART_NAMES: Partial<Record<keyof ClusterObjects, string>> = {
   machineOSBuilds: "MachineOSBuilds",
   provisioning: "Provisioning provisioning-configuration",
   internalReleaseImage: "InternalReleaseImage cluster",
+  osImageStream: "OSImageStream cluster",
 };
 const partName = (key: string) => PART_NAMES[key as keyof ClusterObjects] ?? key;
 
 /** Parts that exist only on one platform: their absence is worth a warning only there, or when the platform is unknown. */
 const PLATFORM_PARTS: Partial<Record<keyof ClusterObjects, string>> = { provisioning: "BareMetal" };
 /** Parts most clusters do not have: only a cluster installed without a registry has an InternalReleaseImage. */
-const RARE_PARTS: ReadonlySet<keyof ClusterObjects> = new Set(["internalReleaseImage"]);
+const RARE_PARTS: ReadonlySet<keyof ClusterObjects> = new Set(["internalReleaseImage", "osImageStream"]);
 
 function parseFields(input: OfflineImportInput) {
   const parsed = OfflineImportFieldsSchema.safeParse(input);

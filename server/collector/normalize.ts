@@ -20,6 +20,7 @@ import { formatVersion, parseOcpVersion } from "../domain/versions";
 import type { ClusterObjects } from "../kube/readers";
 import { alertFacts } from "./alerts";
 import { internalReleaseImageFacts } from "./internalReleaseImage";
+import { withOsImageStreams } from "./osImageStreams";
 import { arr, conditionsOf, obj, str, type Any } from "./fields";
 
 /**
@@ -554,6 +555,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
       conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
       conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
   };
+  const streams = withOsImageStreams(read, parts.pools, poolFactsOf(parts.pools, parts.moscs), version, problems);
   return {
     version,
     platform,
@@ -568,7 +570,7 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     bootImageRelease: releaseVersion,
     streamImages: streamImages(stream, releaseVersion),
     machineSets: machineSetFactsOf(parts.machineSets ?? [], context, catalog),
-    pools: poolFactsOf(parts.pools, parts.moscs),
+    pools: streams.pools,
     nodes: nodeFactsOf(parts.nodes, parts.mcns),
     pinnedImageSets: pinnedImageSetFactsOf(parts.pinnedSets),
     imageMode: imageModeFactsOf(parts.moscs, parts.mosbs),
@@ -578,6 +580,8 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     internalReleaseImage: internalReleaseImageFacts(read, problems),
     alerts: alertFacts(read, problems),
     featureGate: featureGateFacts(read.featureGate, current, problems),
+    osImageStream: streams.osImageStream,
+    renderedConfigsUnread: streams.renderedConfigsUnread,
     problems,
   };
 }

@@ -93,7 +93,41 @@ export type PoolFacts = {
   imageMode: boolean;
   pinnedImageSets: string[];
   degradedMessage: string | null;
+  /**
+   * OS image streams (docs/openshift.md §25.1): spec.osImageStream.name and status.osImageStream.name
+   * (null when unset, or where the API prunes them because OSStreams is off), and the stream the pool
+   * runs as the MCO decides it (`effectivePoolStreams`). Absent in snapshots stored before Fleetskew read them.
+   */
+  osImageStream?: { spec: string | null; status: string | null; effective: EffectiveStream | null };
+  /**
+   * What the RHEL 10 runc check needs of the pool's rendered MachineConfig: null when it was not read
+   * (ClusterSnapshot.renderedConfigsUnread says why). Absent in older snapshots.
+   */
+  renderedCrio?: RenderedCrioFacts | null;
 };
+
+/** Which stream a pool runs and what decided it: its own spec, the worker pool's (custom pools), the cluster's default, the MCO's built-in default. */
+export type EffectiveStream = { name: string; source: "pool" | "worker" | "cluster-default" | "builtin" };
+
+export type RenderedCrioFacts = {
+  rendered: string;
+  /** `DetectRuncInMachineConfig`'s effective crio.runtime.default_runtime; null when no drop-in sets it. */
+  defaultRuntime: string | null;
+  /** Why the drop-ins could not be judged (unreadable, too large, the rendered MachineConfig not found); null when they were. */
+  error: string | null;
+  /** The source MachineConfig that overrides the OS image (spec.osImageURL), when one does. */
+  osImageOverride: string | null;
+};
+
+/**
+ * OSImageStream `cluster` (openshift/api machineconfiguration/v1 types_osimagestream.go). "not-served":
+ * the cluster has no such kind (before 4.22, or OSStreams off); "not-found": served, no object yet;
+ * "unreadable": forbidden or failed (a problem with part "OSImageStream" says why).
+ */
+export type OSImageStreamFacts =
+  | { status: "ok"; specDefault: string | null; statusDefault: string | null; available: { name: string; osImage: string | null }[] }
+  | { status: "not-served" | "not-found" }
+  | { status: "unreadable"; reason: string };
 
 export type PinnedImageProgress = {
   set: string;
@@ -251,6 +285,10 @@ export type ClusterSnapshot = {
    * when it was an error), absent in snapshots stored before Fleetskew read it.
    */
   featureGate?: FeatureGateFacts | null;
+  /** OSImageStream/cluster; absent in snapshots stored before Fleetskew read it. */
+  osImageStream?: OSImageStreamFacts;
+  /** Why the pools' rendered MachineConfigs were not read (PoolFacts.renderedCrio is then null); null when they were. */
+  renderedConfigsUnread?: string | null;
   problems: ReadProblem[];
 };
 

@@ -398,6 +398,27 @@ export const ClusterSnapshotAnswer = z
         imageMode: z.boolean(),
         pinnedImageSets: z.array(z.string()),
         degradedMessage: z.string().nullable(),
+        osImageStream: z
+          .object({
+            spec: z.string().nullable(),
+            status: z.string().nullable(),
+            effective: z.object({ name: z.string(), source: z.enum(["pool", "worker", "cluster-default", "builtin"]) }).nullable(),
+          })
+          .optional()
+          .meta({
+            description:
+              "spec.osImageStream.name, status.osImageStream.name, and the stream the pool runs as the MCO decides it (docs/openshift.md §25.1)",
+          }),
+        renderedCrio: z
+          .object({
+            rendered: z.string(),
+            defaultRuntime: z.string().nullable(),
+            error: z.string().nullable(),
+            osImageOverride: z.string().nullable(),
+          })
+          .nullable()
+          .optional()
+          .meta({ description: "CRI-O's default runtime in the pool's rendered MachineConfig, as DetectRuncInMachineConfig finds it" }),
       }),
     ),
     nodes: z.array(
@@ -468,6 +489,20 @@ export const ClusterSnapshotAnswer = z
       .nullable()
       .optional()
       .meta({ description: "FeatureGate/cluster: its feature set and the gates enabled at the cluster's version (docs/openshift.md §25)" }),
+    osImageStream: z
+      .union([
+        z.object({
+          status: z.literal("ok"),
+          specDefault: z.string().nullable(),
+          statusDefault: z.string().nullable(),
+          available: z.array(z.object({ name: z.string(), osImage: z.string().nullable() })),
+        }),
+        z.object({ status: z.enum(["not-served", "not-found"]) }),
+        z.object({ status: z.literal("unreadable"), reason: z.string() }),
+      ])
+      .optional()
+      .meta({ description: "OSImageStream/cluster: the default stream and the streams available (docs/openshift.md §25.1)" }),
+    renderedConfigsUnread: z.string().nullable().optional(),
     problems: z.array(z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() })),
   })
   .meta({

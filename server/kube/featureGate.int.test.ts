@@ -50,7 +50,7 @@ describe("readFeatureGate", () => {
     expect(r.status).toBe("ok");
     if (r.status !== "ok") return;
     expect(r.value.spec?.featureSet).toBeUndefined();
-    expect(r.value.status?.featureGates?.[0]).toMatchObject({ version: "4.22.3", disabled: [{ name: "IrreconcilableMachineConfig" }] });
+    expect(r.value.status?.featureGates?.[0]).toMatchObject({ version: "4.22.3", disabled: [{ name: "IrreconcilableMachineConfig" }, { name: "OSStreams" }] });
   });
 
   it("the snapshot keeps the feature set and the gates enabled at the cluster's version", async () => {
@@ -58,7 +58,7 @@ describe("readFeatureGate", () => {
     expect(tp.featureGate).toEqual({
       featureSet: "TechPreviewNoUpgrade",
       version: "4.22.3",
-      enabled: ["BootImageSkewEnforcement", "IrreconcilableMachineConfig"],
+      enabled: ["BootImageSkewEnforcement", "IrreconcilableMachineConfig", "OSStreams"],
     });
     const dflt = normalizeSnapshot(await readClusterObjects(client("prod-east-422")));
     expect(dflt.featureGate).toMatchObject({ featureSet: "Default", enabled: ["BootImageSkewEnforcement"] });

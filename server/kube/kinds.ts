@@ -25,6 +25,12 @@ export const KINDS = {
   machineOSBuild: ref("machineconfiguration.openshift.io", "v1", "MachineOSBuild", "machineosbuilds"),
   /** The registry-less singleton `cluster` (gate NoRegistryClusterInstall, v1 from 4.22; docs/openshift.md §24). */
   internalReleaseImage: ref("machineconfiguration.openshift.io", "v1", "InternalReleaseImage", "internalreleaseimages"),
+  /**
+   * The OS image streams singleton `cluster` (gate OSStreams): v1 from 4.23, v1alpha1 in 4.22 where
+   * TechPreviewNoUpgrade or DevPreviewNoUpgrade turns the gate on (docs/openshift.md §25.1).
+   */
+  osImageStream: ref("machineconfiguration.openshift.io", "v1", "OSImageStream", "osimagestreams"),
+  osImageStreamV1alpha1: ref("machineconfiguration.openshift.io", "v1alpha1", "OSImageStream", "osimagestreams"),
   /** The bare-metal operator's singleton; whether it has an OS download URL decides skew enforcement on BareMetal (docs/openshift.md §16.1). */
   provisioning: ref("metal3.io", "v1alpha1", "Provisioning", "provisionings"),
   /** Only the platform Thanos querier's Route, where firing alerts are read (docs/openshift.md §27.3). */
@@ -58,6 +64,7 @@ export const READS: { kind: KindName; verbs: ("get" | "list")[]; namespace?: str
   { kind: "machineOSBuild", verbs: ["list"] },
   { kind: "provisioning", verbs: ["get"], names: ["provisioning-configuration"] },
   { kind: "internalReleaseImage", verbs: ["get"], names: ["cluster"] },
+  { kind: "osImageStream", verbs: ["get"], names: ["cluster"] },
   { kind: "route", verbs: ["get"], namespace: "openshift-monitoring", names: ["thanos-querier"] },
   { kind: "configMap", verbs: ["get"], namespace: "openshift-config-managed", names: ["default-ingress-cert"] },
 ];

@@ -73,7 +73,7 @@ describe("testConnection", () => {
         .filter((s) => !s.served)
         .map((s) => s.kind)
         .sort(),
-    ).toEqual(["InternalReleaseImage", "MachineConfigNode", "MachineOSBuild", "MachineOSConfig", "PinnedImageSet"]);
+    ).toEqual(["InternalReleaseImage", "MachineConfigNode", "MachineOSBuild", "MachineOSConfig", "OSImageStream", "PinnedImageSet"]);
     expect(report.forbidden).toEqual([
       expect.objectContaining({
         verb: "list",

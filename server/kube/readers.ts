@@ -105,6 +105,18 @@ export const readProvisioning = (c: ObjectSource) => readOne(c, KINDS.provisioni
  */
 export const readInternalReleaseImage = (c: ObjectSource) =>
   readOne(c, KINDS.internalReleaseImage, "cluster", S.InternalReleaseImageSchema);
+/**
+ * OSImageStream `cluster` (docs/openshift.md §25.1): v1 from 4.23; a 4.22 cluster whose feature set
+ * turns OSStreams on serves only v1alpha1, of the same shape. A cluster that serves neither (before
+ * 4.22, or the gate off) is not-available, never an error.
+ */
+export async function readOSImageStream(c: ObjectSource) {
+  const v1 = await readOne(c, KINDS.osImageStream, "cluster", S.OSImageStreamSchema);
+  if (v1.status !== "not-available" || v1.missing !== "kind") return v1;
+  const alpha = await readOne(c, KINDS.osImageStreamV1alpha1, "cluster", S.OSImageStreamSchema);
+  return alpha.status === "not-available" && alpha.missing === "kind" ? v1 : alpha;
+}
+
 /** Every pod of the cluster: only bundle prechecks read them (which pods pull from a registry after a reboot). */
 export const readPods = (c: ObjectSource) => readList(c, KINDS.pod, S.PodSchema);
 
@@ -127,17 +139,122 @@ const READ_SET = {
   machineOSBuilds: readMachineOSBuilds,
   provisioning: readProvisioning,
   internalReleaseImage: readInternalReleaseImage,
+  osImageStream: readOSImageStream,
   alerts: readAlerts,
 } as const;
 
 /** Parts of ClusterObjects whose failure is part of the picture, never a failed sweep. */
-export const OPTIONAL_PARTS: ReadonlySet<string> = new Set(["alerts"]);
+export const OPTIONAL_PARTS: ReadonlySet<string> = new Set(["alerts", "renderedConfigs"]);
 
-export type ClusterObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };
+/**
+ * What the RHEL 10 runc check needs of each pool's rendered MachineConfig (docs/openshift.md §25.1):
+ * its CRI-O drop-ins (`DetectRuncInMachineConfig` reads only /etc/crio/crio.conf.d/) and the source
+ * MachineConfig, if any, that overrides the OS image (spec.osImageURL of a source no controller
+ * generated; the last one by name wins, as `MergeMachineConfigs` takes it). Bounded: at most MAX_DROP_INS drop-ins of at most
+ * MAX_DROP_IN_SOURCE characters each per pool; a pool beyond either keeps `truncated` and no drop-ins.
+ */
+export type RenderedConfigDigest = {
+  pool: string;
+  rendered: string;
+  /** The rendered MachineConfig was not among the cluster's MachineConfigs. */
+  missing: boolean;
+  crioDropIns: { path: string; contents: { source?: string | null; compression?: string | null } | null }[];
+  truncated: boolean;
+  osImageOverride: { machineConfig: string; osImageURL: string } | null;
+};
+export type RenderedConfigsResult = { status: "ok"; value: RenderedConfigDigest[] } | { status: "unknown"; reason: string };
+
+const MAX_DROP_INS = 64;
+const MAX_DROP_IN_SOURCE = 64 * 1024;
+const CRIO_DROP_IN_DIR = "/etc/crio/crio.conf.d/";
+const GENERATED_BY = "machineconfiguration.openshift.io/generated-by-controller-version";
+
+/**
+ * Rendered configurations are named after a digest of their contents, so what was found in one stays
+ * true for as long as the pools name the same ones: each source (the collector keeps one client per
+ * cluster) lists MachineConfigs again only when a pool's rendered configuration or sources change.
+ */
+const renderedCache = new WeakMap<object, { key: string; value: RenderedConfigDigest[] }>();
+
+type PoolRef = { metadata: { name: string }; spec?: Record<string, unknown> };
+const configurationOf = (p: PoolRef) => (p.spec?.configuration ?? null) as { name?: unknown; source?: { name?: unknown }[] } | null;
+
+export function renderedConfigDigests(pools: PoolRef[], configs: { metadata: { name: string }; spec?: Record<string, unknown> }[]) {
+  const byName = new Map(configs.map((m) => [m.metadata.name, m]));
+  return pools.flatMap((p): RenderedConfigDigest[] => {
+    const configuration = configurationOf(p);
+    const rendered = typeof configuration?.name === "string" ? configuration.name : "";
+    if (!rendered) return [];
+    const mc = byName.get(rendered);
+    const files = (
+      (((mc?.spec?.config as Record<string, unknown> | undefined)?.storage as Record<string, unknown> | undefined)?.files ??
+        []) as unknown[]
+    ).filter(
+      (f): f is { path: string; contents?: { source?: string | null; compression?: string | null } | null } =>
+        !!f &&
+        typeof f === "object" &&
+        typeof (f as { path?: unknown }).path === "string" &&
+        (f as { path: string }).path.startsWith(CRIO_DROP_IN_DIR),
+    );
+    const truncated =
+      files.length > MAX_DROP_INS ||
+      files.some((f) => (typeof f.contents?.source === "string" ? f.contents.source.length : 0) > MAX_DROP_IN_SOURCE);
+    const sources = (Array.isArray(configuration?.source) ? configuration.source : [])
+      .map((s) => (typeof s?.name === "string" ? s.name : ""))
+      .filter(Boolean)
+      .sort();
+    let osImageOverride: RenderedConfigDigest["osImageOverride"] = null;
+    for (const name of sources) {
+      const source = byName.get(name) as { metadata: { annotations?: Record<string, string> }; spec?: Record<string, unknown> } | undefined;
+      // MergeMachineConfigs skips configs a controller generated: only an admin's MachineConfig overrides the OS image.
+      if (source?.metadata.annotations?.[GENERATED_BY]) continue;
+      const url = source?.spec?.osImageURL;
+      if (typeof url === "string" && url !== "") osImageOverride = { machineConfig: name.slice(0, 253), osImageURL: url.slice(0, 512) };
+    }
+    return [
+      {
+        pool: p.metadata.name,
+        rendered,
+        missing: !mc,
+        crioDropIns: truncated
+          ? []
+          : files.map((f) => ({
+              path: f.path.slice(0, 4096),
+              contents: f.contents ? { source: f.contents.source ?? null, compression: f.contents.compression ?? null } : null,
+            })),
+        truncated,
+        osImageOverride,
+      },
+    ];
+  });
+}
+
+/** Reads the pools' rendered MachineConfigs' CRI-O drop-ins (docs/rbac.md: list machineconfigs, already granted for previews). */
+export async function readRenderedConfigs(c: ObjectSource, pools: ClusterObjects["pools"]): Promise<RenderedConfigsResult> {
+  if (pools.status !== "ok") return { status: "unknown", reason: "the MachineConfigPools could not be read" };
+  const key = JSON.stringify(pools.items.map((p) => [p.metadata.name, configurationOf(p as PoolRef)]));
+  const cached = renderedCache.get(c);
+  if (cached?.key === key) return { status: "ok", value: cached.value };
+  const configs = await readMachineConfigs(c);
+  if (configs.status === "not-available") return { status: "unknown", reason: `MachineConfigs are not served: ${configs.reason}` };
+  if (configs.status === "error") return { status: "unknown", reason: `MachineConfigs could not be listed: ${configs.error.message}` };
+  const value = renderedConfigDigests(
+    pools.items as PoolRef[],
+    configs.items as { metadata: { name: string }; spec?: Record<string, unknown> }[],
+  );
+  // A rendered configuration not there yet (the render controller is behind) is looked for again next time.
+  if (!value.some((d) => d.missing)) renderedCache.set(c, { key, value });
+  return { status: "ok", value };
+}
+
+type ReadSetObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };
+export type ClusterObjects = ReadSetObjects & { renderedConfigs: RenderedConfigsResult };
 
 export async function readClusterObjects(c: ObjectSource): Promise<ClusterObjects> {
   const entries = await Promise.all(Object.entries(READ_SET).map(async ([key, read]) => [key, await read(c)] as const));
-  return Object.fromEntries(entries) as ClusterObjects;
+  const objects = Object.fromEntries(entries) as ReadSetObjects;
+  // Depends on the pools: which rendered configurations to look into.
+  return { ...objects, renderedConfigs: await readRenderedConfigs(c, objects.pools) };
 }
 
 export { readAlerts, THANOS_QUERIER, type AlertsResult } from "./alertsReader";

@@ -125,6 +125,24 @@ export const FeatureGateSchema = object({
     .catch(undefined),
 });
 export type FeatureGate = z.infer<typeof FeatureGateSchema>;
+/**
+ * OSImageStream `cluster` (openshift/api machineconfiguration/v1 types_osimagestream.go; v1alpha1 in
+ * 4.22 TechPreview): spec.defaultStream, status.availableStreams[] {name, osImage, osExtensionsImage}
+ * and status.defaultStream. An odd entry reads as null and is dropped when normalized.
+ */
+export const OSImageStreamSchema = object({
+  spec: z.looseObject({ defaultStream: z.string().optional().nullable().catch(null) }).optional().nullable().catch(undefined),
+  status: z
+    .looseObject({
+      availableStreams: tolerantList(
+        z.looseObject({ name: z.string(), osImage: z.string().optional().nullable().catch(null) }),
+      ),
+      defaultStream: z.string().optional().nullable().catch(null),
+    })
+    .optional()
+    .catch(undefined),
+});
+export type OSImageStream = z.infer<typeof OSImageStreamSchema>;
 const IriRelease = z.looseObject({
   name: z.string(),
   image: z.string().optional().nullable().catch(null),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { featureGateObject, type SimFeatureSet } from "./featureGate";
-import { KINDS, kindsServedAt, type KindInfo } from "./kinds";
+import { osImageStreamObject } from "./osImageStream";
+import { apiVersionOf, KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { IngressAuthority } from "./ingress";
 import { ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
 import { ObjectStore, type Admit, type KubeObject } from "./objectStore";
@@ -91,7 +92,7 @@ export class SimCluster {
     private readonly ingress: () => IngressAuthority | undefined = () => undefined,
   ) {
     this.minor = parseMinor(spec.ocpVersion);
-    this.kinds = kindsServedAt(this.minor);
+    this.kinds = kindsServedAt(this.minor, spec.featureSet);
   }
 
   /**
@@ -101,7 +102,7 @@ export class SimCluster {
   setVersion(ocpVersion: string): void {
     this.spec.ocpVersion = ocpVersion;
     this.minor = parseMinor(ocpVersion);
-    this.kinds = kindsServedAt(this.minor);
+    this.kinds = kindsServedAt(this.minor, this.spec.featureSet);
     const store = this.storeInstance;
     if (store) for (const info of this.kinds) store.reread(info, (obj) => this.prune(info, obj));
   }
@@ -140,6 +141,10 @@ export class SimCluster {
       const withFeatureGate = objects.some((o) => o.kind === "FeatureGate")
         ? objects
         : [...objects, featureGateObject(this.spec.ocpVersion, this.spec.featureSet) as KubeObject];
+      // Where the cluster serves OSImageStream, the MCO has written its singleton (docs/openshift.md §25.1).
+      const streamKind = this.kinds.find((k) => k.kind === "OSImageStream");
+      if (streamKind && !withFeatureGate.some((o) => o.kind === "OSImageStream"))
+        withFeatureGate.push(osImageStreamObject(this.spec.ocpVersion, apiVersionOf(streamKind)) as KubeObject);
       for (const obj of [...withFeatureGate, ...this.monitoringObjects(objects)]) {
         const info = this.kindFor(obj);
         if (info) {
@@ -182,7 +187,28 @@ export class SimCluster {
    * dropped (returned as warnings), its defaults filled in (openapi/structural.ts).
    */
   private prune(info: KindInfo, obj: KubeObject): string[] {
-    return coerce(info, obj, this.schemaTarget);
+    // Pools' osImageStream fields exist only where the OSStreams gate is on; the rest follows the release's CRD schema.
+    const streams = info.kind === "MachineConfigPool" ? this.pruneOsImageStream(obj) : [];
+    return [...streams, ...coerce(info, obj, this.schemaTarget)];
+  }
+
+  /** OSStreams on: the cluster serves OSImageStream (kinds.ts), as the gate's CRDs go together. */
+  get servesOsStreams(): boolean {
+    return this.kinds.some((k) => k.kind === "OSImageStream");
+  }
+
+  /** MachineConfigPool spec/status.osImageStream exist only where OSStreams is on (openshift/api `+openshift:enable:FeatureGate=OSStreams`). */
+  private pruneOsImageStream(obj: KubeObject): string[] {
+    if (this.servesOsStreams) return [];
+    const warnings: string[] = [];
+    for (const part of ["spec", "status"] as const) {
+      const o = obj[part] as Record<string, unknown> | undefined;
+      if (o && "osImageStream" in o) {
+        delete o.osImageStream;
+        warnings.push(`unknown field "${part}.osImageStream"`);
+      }
+    }
+    return warnings;
   }
 
   isForbidden(verb: string, info: KindInfo): boolean {

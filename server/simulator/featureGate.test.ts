@@ -10,7 +10,11 @@ describe("the simulated FeatureGate/cluster", () => {
       spec: {},
       status: {
         featureGates: [
-          { version: "4.22.3", enabled: [{ name: "BootImageSkewEnforcement" }], disabled: [{ name: "IrreconcilableMachineConfig" }] },
+          {
+            version: "4.22.3",
+            enabled: [{ name: "BootImageSkewEnforcement" }],
+            disabled: [{ name: "IrreconcilableMachineConfig" }, { name: "OSStreams" }],
+          },
         ],
       },
     });
@@ -21,12 +25,13 @@ describe("the simulated FeatureGate/cluster", () => {
   it("TechPreviewNoUpgrade turns gates on earlier; an upgrade lists the new version first", () => {
     const tp = featureGateObject("4.21.9", "TechPreviewNoUpgrade");
     expect(tp.spec).toEqual({ featureSet: "TechPreviewNoUpgrade" });
-    expect(tp.status.featureGates[0]!.enabled).toEqual([{ name: "BootImageSkewEnforcement" }]);
+    expect(tp.status.featureGates[0]!.enabled).toEqual([{ name: "BootImageSkewEnforcement" }, { name: "OSStreams" }]);
     const upgraded = withVersion(tp, "4.22.1", "TechPreviewNoUpgrade");
     expect(upgraded.status.featureGates.map((g) => g.version)).toEqual(["4.22.1", "4.21.9"]);
     expect(upgraded.status.featureGates[0]!.enabled.map((g) => g.name)).toEqual([
       "BootImageSkewEnforcement",
       "IrreconcilableMachineConfig",
+      "OSStreams",
     ]);
   });
 });

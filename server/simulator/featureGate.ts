@@ -5,7 +5,9 @@
  * models itself (docs/simulator.md), by openshift/api features/features.go:
  * - BootImageSkewEnforcement: Default from 4.22, TechPreviewNoUpgrade from 4.21, DevPreviewNoUpgrade from 4.20;
  * - IrreconcilableMachineConfig (listed from 4.22): TechPreviewNoUpgrade and DevPreviewNoUpgrade at
- *   4.22, every feature set from 4.23 (openshift/api#2929).
+ *   4.22, every feature set from 4.23 (openshift/api#2929);
+ * - OSStreams: TechPreviewNoUpgrade and DevPreviewNoUpgrade in 4.21 and 4.22, every feature set of a
+ *   self-managed cluster from 4.23.
  */
 export type SimFeatureSet = "Default" | "TechPreviewNoUpgrade" | "DevPreviewNoUpgrade";
 
@@ -14,6 +16,7 @@ type Gate = { name: string; from: Record<SimFeatureSet, number>; listedFrom: num
 const GATES: Gate[] = [
   { name: "BootImageSkewEnforcement", from: { Default: 22, TechPreviewNoUpgrade: 21, DevPreviewNoUpgrade: 20 }, listedFrom: 20 },
   { name: "IrreconcilableMachineConfig", from: { Default: 23, TechPreviewNoUpgrade: 22, DevPreviewNoUpgrade: 22 }, listedFrom: 22 },
+  { name: "OSStreams", from: { Default: 23, TechPreviewNoUpgrade: 21, DevPreviewNoUpgrade: 21 }, listedFrom: 21 },
 ];
 
 const minorOf = (version: string) => {

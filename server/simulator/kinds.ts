@@ -17,6 +17,10 @@ export type KindInfo = {
   status: boolean;
   /** First OpenShift 4.x minor that serves this kind (inclusive). */
   sinceMinor?: number;
+  /** Last 4.x minor that serves it (inclusive): a version the next release no longer serves. */
+  untilMinor?: number;
+  /** Served only under these feature sets (a CRD the installer applies for a gate those sets turn on). */
+  featureSets?: readonly string[];
 };
 
 const k = (info: Omit<KindInfo, "singular"> & { singular?: string }): KindInfo => ({
@@ -124,14 +128,53 @@ export const KINDS: KindInfo[] = [
     status: true,
     sinceMinor: 22,
   }),
+  /*
+   * OSImageStream (gate OSStreams; openshift/api payload-manifests/crds 0000_80_machine-config_01_osimagestreams*):
+   * release-4.22 has only v1alpha1, under TechPreviewNoUpgrade/DevPreviewNoUpgrade/CustomNoUpgrade;
+   * release-4.23 serves v1 in every feature set (docs/openshift.md §25.1).
+   */
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1alpha1",
+    kind: "OSImageStream",
+    plural: "osimagestreams",
+    namespaced: false,
+    status: true,
+    sinceMinor: 22,
+    untilMinor: 22,
+    featureSets: ["TechPreviewNoUpgrade", "DevPreviewNoUpgrade"],
+  }),
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "OSImageStream",
+    plural: "osimagestreams",
+    namespaced: false,
+    status: true,
+    sinceMinor: 23,
+  }),
+  // The container runtime controller's input (pkg/controller/container-runtime-config); served on every release.
+  k({
+    group: "machineconfiguration.openshift.io",
+    version: "v1",
+    kind: "ContainerRuntimeConfig",
+    plural: "containerruntimeconfigs",
+    namespaced: false,
+    status: true,
+  }),
   k({ group: "metal3.io", version: "v1alpha1", kind: "Provisioning", plural: "provisionings", namespaced: false, status: true }),
 ];
 
 export const apiVersionOf = (info: KindInfo) => (info.group ? `${info.group}/${info.version}` : info.version);
 
-/** The kinds a cluster at OpenShift 4.<minor> serves. */
-export function kindsServedAt(minor: number): KindInfo[] {
-  return KINDS.filter((info) => info.sinceMinor === undefined || minor >= info.sinceMinor);
+/** The kinds a cluster at OpenShift 4.<minor> serves under its feature set. */
+export function kindsServedAt(minor: number, featureSet = "Default"): KindInfo[] {
+  return KINDS.filter(
+    (info) =>
+      (info.sinceMinor === undefined || minor >= info.sinceMinor) &&
+      (info.untilMinor === undefined || minor <= info.untilMinor) &&
+      (info.featureSets === undefined || info.featureSets.includes(featureSet)),
+  );
 }
 
 /** Kubernetes minor shipped with an OpenShift 4.x minor (4.19 → 1.32). */

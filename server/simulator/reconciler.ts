@@ -1,7 +1,8 @@
 import type { Fleet, SimCluster } from "./cluster";
 import { cvoInputsOf, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
 import { withVersion } from "./featureGate";
-import type { KindInfo } from "./kinds";
+import { osImageStreamObject } from "./osImageStream";
+import { apiVersionOf, type KindInfo } from "./kinds";
 import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration, type ClusterView } from "./mco";
 import { reconcileInternalReleaseImage } from "./mco/internalReleaseImage";
 import {
@@ -436,6 +437,11 @@ export class Reconciler {
     // The operators list the gates of the release now running (status.featureGates, newest first).
     const fg = this.find(cluster, "FeatureGate", "cluster") as Any | null;
     if (fg) this.write(cluster, "FeatureGate", withVersion(structuredClone(fg), version, cluster.spec.featureSet ?? "Default"), "status");
+    // The new MCO's OSImageStream controller creates the singleton where the release serves it, with the
+    // built-in default of the install version (rhel-9 for every cluster installed at 4.x); an existing one keeps its default.
+    const streams = this.kind(cluster, "OSImageStream");
+    if (streams && !this.find(cluster, "OSImageStream", "cluster"))
+      cluster.store.create(streams, undefined, osImageStreamObject(version, apiVersionOf(streams)) as KubeObject);
     const co = this.find(cluster, "ClusterOperator", "machine-config") as Any | null;
     if (co)
       this.write(

@@ -25,6 +25,31 @@ const pinnedWords = (n: Node) =>
     )
     .join(", ");
 
+type Pool = ClusterSnapshot["pools"][number];
+
+const STREAM_SOURCE: Record<NonNullable<NonNullable<Pool["osImageStream"]>["effective"]>["source"], string> = {
+  pool: "set on the pool",
+  worker: "from the worker pool",
+  "cluster-default": "cluster default",
+  builtin: "MCO built-in default",
+};
+
+/** The OS image stream the pool runs, and what decided it (docs/openshift.md §25.1). */
+function streamCell(p: Pool) {
+  const o = p.osImageStream;
+  if (!o) return "—";
+  if (!o.effective) return <span className="text-muted">not known</span>;
+  return (
+    <>
+      {o.effective.name}
+      <div className="text-xs font-normal text-muted">
+        {STREAM_SOURCE[o.effective.source]}
+        {o.status && o.status !== o.effective.name ? `; last updated to ${o.status}` : ""}
+      </div>
+    </>
+  );
+}
+
 /** MachineConfigPools, and every node with its pinned-image progress. */
 export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
   return (
@@ -54,6 +79,7 @@ export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
               </span>
             ),
           },
+          { head: "OS stream", cell: streamCell },
           { head: "Pinned image sets", cell: (p) => p.pinnedImageSets.join(", ") || "—" },
         ]}
       />

@@ -1,14 +1,14 @@
 import { parse } from "smol-toml";
+import { isRhel10Stream } from "../osImageStreams";
 import { decodeContents, entries, type InflatedSources, type RenderedConfig } from "./machineConfig";
+
+export { isRhel10Stream };
 
 /*
  * OS image streams and RHEL 10 (docs/openshift.md §25.1), from MCO release-4.23 (d20efd9b9bdb):
  * pkg/osimagestream/streams.go, pkg/controller/common/helpers.go `DetectRuncInMachineConfig`,
  * pkg/controller/render/render_controller.go `validateNoRuncOnRHEL10FromOSImageStream`.
  */
-
-/** `IsRHEL10Stream`: the streams whose OS image has no runc. */
-export const isRhel10Stream = (stream: string | null | undefined) => stream === "rhel-10" || stream === "centos-10";
 
 const CRIO_DROP_IN_DIR = "/etc/crio/crio.conf.d/";
 
@@ -18,7 +18,10 @@ const CRIO_DROP_IN_DIR = "/etc/crio/crio.conf.d/";
  * Contents are decoded (gzip inflated) as DecodeIgnitionFileContents does. A drop-in that cannot be
  * read or parsed is the MCO's own error (it fails the render differently): returned as `error`.
  */
-export function effectiveCrioRuntime(config: RenderedConfig, inflated?: InflatedSources): { runtime: string | null } | { error: string } {
+export function effectiveCrioRuntime(
+  config: Pick<RenderedConfig, "files">,
+  inflated?: InflatedSources,
+): { runtime: string | null } | { error: string } {
   const dropIns = entries(config.files)
     .filter((f) => f.path.startsWith(CRIO_DROP_IN_DIR))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -44,14 +47,21 @@ export function effectiveCrioRuntime(config: RenderedConfig, inflated?: Inflated
  * pool on a RHEL 10 stream would run runc; null when it renders. `stream` is the pool's
  * spec.osImageStream.name (the API keeps the field only where the OSStreams gate is on).
  */
-export function runcOnRhel10Refusal(pool: string, stream: string | null | undefined, config: RenderedConfig, inflated?: InflatedSources): string | null {
+export function runcOnRhel10Refusal(
+  pool: string,
+  stream: string | null | undefined,
+  config: RenderedConfig,
+  inflated?: InflatedSources,
+): string | null {
   if (!isRhel10Stream(stream)) return null;
   const r = effectiveCrioRuntime(config, inflated);
   if ("error" in r) return `failed to check runc in generated MachineConfig for pool ${pool}: ${r.error}`;
   if (r.runtime !== "runc") return null;
-  return (
-    `MachineConfigPool ${pool} targets a RHEL 10 OS image where runc is not available. ` +
-    "To unblock, migrate to crun by removing any ContainerRuntimeConfig that sets defaultRuntime to runc, " +
-    'and removing any MachineConfig that sets default_runtime = "runc" in CRI-O configuration under /etc/crio/crio.conf.d/'
-  );
+  return runcOnRhel10Message(pool);
 }
+
+/** The render controller's words for the refusal (render_controller.go, both `validateNoRuncOnRHEL10…` functions). */
+export const runcOnRhel10Message = (pool: string) =>
+  `MachineConfigPool ${pool} targets a RHEL 10 OS image where runc is not available. ` +
+  "To unblock, migrate to crun by removing any ContainerRuntimeConfig that sets defaultRuntime to runc, " +
+  'and removing any MachineConfig that sets default_runtime = "runc" in CRI-O configuration under /etc/crio/crio.conf.d/';

@@ -23,6 +23,7 @@ import {
 } from "./clusterVersion";
 import { parseTarget, updateKindOf, type CheckStatus, type Context, type Draft, type Readiness, type ReadinessCheck } from "./model";
 import { bareMetalCheck, singleNodeCheck } from "./platform";
+import { osStreamRuncCheck } from "./osStreams";
 import { registryLessCheck } from "./registryLess";
 import { imageModeCheck, pinnedImagesCheck, poolsDegradedCheck, poolsPausedCheck, poolsUpdatingCheck } from "./pools";
 
@@ -85,6 +86,7 @@ const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
   { id: "pinned-images", title: "Pinned images", run: pinnedImagesCheck },
   { id: "conditional-update-risks", title: "Update risks", run: conditionalRisksCheck },
   { id: "rhel-major-change", title: "RHEL major change", run: rhelMajorChangeCheck },
+  { id: "os-stream-runc", title: "RHEL 10 pools and runc", run: osStreamRuncCheck },
   { id: "single-node", title: "Single-node cluster", run: singleNodeCheck },
   { id: "bare-metal", title: "Bare metal", run: bareMetalCheck },
   { id: "registry-less", title: "Registry-less release source", run: registryLessCheck },

@@ -34,6 +34,7 @@ export const STABLE_IDS = [
   "pinned-images",
   "conditional-update-risks",
   "rhel-major-change",
+  "os-stream-runc",
   "single-node",
   "bare-metal",
   "registry-less",

@@ -25,7 +25,12 @@ function source(
     metadata: {
       name,
       labels: { [ROLE]: role },
-      annotations: name.includes("generated") ? { "machineconfiguration.openshift.io/generated-by-controller-version": "simulated" } : {},
+      // The template controller's configs (00-<role>, 01-<role>-…) and the other controllers' "generated" ones carry
+      // the annotation; MergeMachineConfigs takes an OS image override only from a config without it.
+      annotations:
+        name.includes("generated") || /^0[01]-/.test(name)
+          ? { "machineconfiguration.openshift.io/generated-by-controller-version": "simulated" }
+          : {},
     },
     spec: {
       config: {
@@ -119,8 +124,9 @@ function sourcesFor(role: string, osImageURL: string): KubeObject[] {
 }
 
 /** MachineConfigs for the pools in `pools` (MachineConfigPool objects), by the names their configurations list. */
-export function machineConfigsForPools(pools: KubeObject[], osImageURL: string): KubeObject[] {
+export function machineConfigsForPools(pools: KubeObject[], osImageURL: string, extra: KubeObject[] = []): KubeObject[] {
   const byName = new Map<string, KubeObject>();
+  for (const mc of extra) byName.set(mc.metadata.name!, mc);
   for (const role of ["master", "worker"]) for (const mc of sourcesFor(role, osImageURL)) byName.set(mc.metadata.name!, mc);
   byName.set(
     "99-worker-chrony",

@@ -176,7 +176,7 @@ type HistoryEntry = {
   verified: boolean;
 };
 
-function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObject {
+export function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObject {
   const cv = structuredClone(obj) as KubeObject & {
     spec: Record<string, unknown>;
     status: { history: HistoryEntry[]; desired: Record<string, unknown>; conditions: { type: string; message?: string }[] };

@@ -1,0 +1,83 @@
+import type { EffectiveStream, OSImageStreamFacts, VersionHistoryEntry } from "./snapshot";
+import { parseOcpVersion, type Version } from "./versions";
+
+/**
+ * OS image streams (docs/openshift.md §25.1), from openshift/machine-config-operator release-4.23
+ * (d20efd9b9bdb): pkg/osimagestream/streams.go, clusterversion.go, osimagestream.go and
+ * pkg/controller/common/helpers.go `GetEffectiveOSImageStreamName`. Pure: the collector and the
+ * readiness check both use it.
+ */
+
+export const STREAM_RHEL9 = "rhel-9";
+export const STREAM_RHEL10 = "rhel-10";
+export const STREAM_CENTOS10 = "centos-10";
+
+/** `IsRHEL10Stream`. */
+export const isRhel10Stream = (stream: string | null | undefined) => stream === STREAM_RHEL10 || stream === STREAM_CENTOS10;
+
+/** OKD's versions name SCOS (`4.19.0-okd-scos.5`): `version.IsSCOS()` is true for such a build. */
+export const isScosVersion = (version: string | null | undefined) => typeof version === "string" && /okd-scos/.test(version);
+
+/**
+ * `GetBuiltinDefaultStreamName`: OKD/SCOS → centos-10; else by `installVersion` when the caller
+ * passes it (the OSImageStream controller does), else the build's own release: major 4 → rhel-9,
+ * any other → rhel-10.
+ */
+export function builtinDefaultStream(installVersion: Version | null, ownRelease: Version | null, scos: boolean): string | null {
+  if (scos) return STREAM_CENTOS10;
+  const v = installVersion ?? ownRelease;
+  if (!v) return null;
+  return v.major === 4 ? STREAM_RHEL9 : STREAM_RHEL10;
+}
+
+/**
+ * `GetInstallVersion`: the Completed history entries that have a completion time, the earliest by
+ * completion time; with none, the desired version. Null when neither parses.
+ */
+export function mcoInstallVersion(history: VersionHistoryEntry[] | null | undefined, desired: string | null | undefined): Version | null {
+  const completed = (history ?? []).filter((h) => h?.state === "Completed" && typeof h.completionTime === "string" && h.completionTime);
+  if (!completed.length) return parseOcpVersion(desired ?? null);
+  const first = [...completed].sort((a, b) => Date.parse(a.completionTime!) - Date.parse(b.completionTime!))[0]!;
+  return parseOcpVersion(first.version);
+}
+
+/**
+ * The stream a pool without one of its own gets: OSImageStream's default as the MCO keeps it
+ * (`getDefaultStreamSet`: spec.defaultStream, else the existing status.defaultStream), else — no
+ * OSImageStream yet — the built-in default. Null (with why) when OSImageStream could not be read.
+ */
+export function clusterDefaultStream(
+  osImageStream: OSImageStreamFacts | undefined,
+  builtin: string | null,
+): { name: string; source: "cluster-default" | "builtin" } | { unknown: string } {
+  if (!osImageStream) return { unknown: "OSImageStream was not read in this snapshot (it was taken before Fleetskew read it)" };
+  if (osImageStream.status === "unreadable") return { unknown: `OSImageStream/cluster could not be read: ${osImageStream.reason}` };
+  if (osImageStream.status === "ok") {
+    const name = osImageStream.specDefault || osImageStream.statusDefault;
+    if (name) return { name, source: "cluster-default" };
+  }
+  if (!builtin) return { unknown: "the cluster's install version is not known, so the MCO's built-in default stream cannot be told" };
+  return { name: builtin, source: "builtin" };
+}
+
+/** The pool names `IsCustomPool` does not count as custom. */
+const STANDARD_POOLS = new Set(["master", "worker", "arbiter"]);
+
+/**
+ * `GetEffectiveOSImageStreamName` and the default behind it: a pool's own spec.osImageStream.name,
+ * else for a custom pool the worker pool's, else the cluster's default. Null for a pool whose stream
+ * hangs on a default that cannot be told.
+ */
+export function effectivePoolStreams(
+  pools: { name: string; spec: string | null }[],
+  fallback: { name: string; source: "cluster-default" | "builtin" } | { unknown: string },
+): Map<string, EffectiveStream | null> {
+  const worker = pools.find((p) => p.name === "worker")?.spec ?? null;
+  return new Map(
+    pools.map((p): [string, EffectiveStream | null] => {
+      if (p.spec) return [p.name, { name: p.spec, source: "pool" }];
+      if (!STANDARD_POOLS.has(p.name) && worker) return [p.name, { name: worker, source: "worker" }];
+      return [p.name, "unknown" in fallback ? null : { name: fallback.name, source: fallback.source }];
+    }),
+  );
+}
