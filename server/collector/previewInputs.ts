@@ -31,6 +31,8 @@ export function previewInputsKeyOf(objects: ClusterObjects): string | null {
         selector: spec(p).machineConfigSelector ?? null,
         configuration: spec(p).configuration ?? null,
         machines: status(p).machineCount ?? null,
+        // Which OS image stream the render controller judges it on (docs/openshift.md §25.1).
+        stream: spec(p).osImageStream ?? null,
       }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     policy: [
@@ -43,10 +45,42 @@ export function previewInputsKeyOf(objects: ClusterObjects): string | null {
     featureGate: objects.featureGate.status === "ok" ? objects.featureGate.value : null,
     // Without a policy status the defaults are the cluster's release's (docs/openshift.md §21).
     release: releaseOf(objects),
+    osImageStream: osImageStreamKept(objects),
     imageMode:
       objects.machineOSConfigs.status === "ok" ? objects.machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name).sort() : [],
   };
   return createHash("sha256").update(JSON.stringify(decides)).digest("base64url");
+}
+
+/** A stream or default name as the API bounds it; at most as many streams as it allows. */
+const MAX_STREAM_NAME = 253;
+const MAX_STREAMS = 100;
+
+/**
+ * What a preview needs of OSImageStream/cluster (the default stream, the streams' names), bounded;
+ * null when it was not read. The object keeps its own apiVersion: v1, or v1alpha1 on a 4.22 preview set.
+ */
+export function osImageStreamKept(objects: ClusterObjects): unknown {
+  const r = objects.osImageStream;
+  if (!r || r.status !== "ok") return null;
+  const name = (v: unknown) => (typeof v === "string" && v !== "" ? v.slice(0, MAX_STREAM_NAME) : undefined);
+  const o = r.value as {
+    apiVersion?: string;
+    spec?: { defaultStream?: unknown } | null;
+    status?: { defaultStream?: unknown; availableStreams?: { name?: unknown }[] } | null;
+  };
+  return {
+    apiVersion: o.apiVersion ?? "machineconfiguration.openshift.io/v1",
+    kind: "OSImageStream",
+    metadata: { name: "cluster" },
+    spec: { defaultStream: name(o.spec?.defaultStream) },
+    status: {
+      defaultStream: name(o.status?.defaultStream),
+      availableStreams: (o.status?.availableStreams ?? [])
+        .flatMap((s) => (name(s?.name) ? [{ name: name(s.name)! }] : []))
+        .slice(0, MAX_STREAMS),
+    },
+  };
 }
 
 /** The objects to keep: pools, their source MachineConfigs whole, rendered ones only for their OS image, and the policy. */
@@ -92,6 +126,7 @@ export function previewInputsOf(objects: ClusterObjects, machineConfigs: Obj[]):
         ]
       : []),
     ...(objects.machineOSConfigs.status === "ok" ? objects.machineOSConfigs.items : []),
+    ...[osImageStreamKept(objects)].filter((o) => o !== null),
   ];
 }
 

@@ -45,15 +45,22 @@ export function mcoInstallVersion(history: VersionHistoryEntry[] | null | undefi
  * The stream a pool without one of its own gets: OSImageStream's default as the MCO keeps it
  * (`getDefaultStreamSet`: spec.defaultStream, else the existing status.defaultStream), else — no
  * OSImageStream yet — the built-in default. Null (with why) when OSImageStream could not be read.
+ * `read: "status"` is the render controller's view of the moment: `GetOSImageStreamSetByName`
+ * resolves a pool's empty stream with status.defaultStream, which the OSImageStream controller sets
+ * from spec only once it has checked it (a preview of a change now uses that).
  */
 export function clusterDefaultStream(
   osImageStream: OSImageStreamFacts | undefined,
   builtin: string | null,
+  read: "spec" | "status" = "spec",
 ): { name: string; source: "cluster-default" | "builtin" } | { unknown: string } {
   if (!osImageStream) return { unknown: "OSImageStream was not read in this snapshot (it was taken before Fleetskew read it)" };
   if (osImageStream.status === "unreadable") return { unknown: `OSImageStream/cluster could not be read: ${osImageStream.reason}` };
   if (osImageStream.status === "ok") {
-    const name = osImageStream.specDefault || osImageStream.statusDefault;
+    const name =
+      read === "status"
+        ? osImageStream.statusDefault || osImageStream.specDefault
+        : osImageStream.specDefault || osImageStream.statusDefault;
     if (name) return { name, source: "cluster-default" };
   }
   if (!builtin) return { unknown: "the cluster's install version is not known, so the MCO's built-in default stream cannot be told" };
@@ -80,4 +87,57 @@ export function effectivePoolStreams(
       return [p.name, "unknown" in fallback ? null : { name: fallback.name, source: fallback.source }];
     }),
   );
+}
+
+/** The gate's name in openshift/api features/features.go and in FeatureGate status. */
+export const OSSTREAMS_GATE = "OSStreams";
+
+export type RuncCheckGate = { on: boolean; basis: string } | { unknown: string };
+
+/**
+ * Whether the MCO of `release` refuses RHEL 10 pools that use runc (docs/openshift.md §25, §25.1):
+ * only release-4.23 and later have the check (release-4.22 at 9027c94cde45 has neither
+ * `validateNoRuncOnRHEL10…` function), and it runs only with OSStreams on (`getOSImageStreamForPool`
+ * → `osimagestream.IsFeatureEnabled`). FeatureGate/cluster's status entry for `release`, when the
+ * caller has one (the cluster's own version), is what the MCO's gate handler answers from; else the
+ * feature set by openshift/api release-4.23 features.go: on for self-managed clusters in Default,
+ * TechPreviewNoUpgrade, DevPreviewNoUpgrade and OKD, for HyperShift (`External` control plane) only
+ * in the two previews; CustomNoUpgrade names its gates itself.
+ */
+export function runcCheckGate(
+  release: Version | null,
+  featureSet: string | null | undefined,
+  topology: string | null | undefined,
+  enabledAtRelease?: { version: string; enabled: readonly string[] } | null,
+): RuncCheckGate {
+  if (!release) return { unknown: "the cluster's release is not known" };
+  if (release.major === 4 && release.minor < 23)
+    return {
+      on: false,
+      basis: `the ${release.major}.${release.minor} MCO has no such check (release-4.22 at 9027c94cde45 has no validateNoRuncOnRHEL10 function)`,
+    };
+  if (enabledAtRelease) {
+    const on = enabledAtRelease.enabled.includes(OSSTREAMS_GATE);
+    return {
+      on,
+      basis: `FeatureGate/cluster status lists ${OSSTREAMS_GATE} as ${on ? "enabled" : "not enabled"} at ${enabledAtRelease.version}`,
+    };
+  }
+  if (featureSet === "CustomNoUpgrade")
+    return { unknown: "the cluster's feature set is CustomNoUpgrade, whose OSStreams gate at the target Fleetskew cannot tell" };
+  const preview = featureSet === "TechPreviewNoUpgrade" || featureSet === "DevPreviewNoUpgrade";
+  if (topology === "External") {
+    if (!featureSet)
+      return {
+        unknown:
+          "on HyperShift OSStreams is on only in TechPreviewNoUpgrade and DevPreviewNoUpgrade, and this cluster's FeatureGate was not read",
+      };
+    return preview
+      ? { on: true, basis: `OSStreams is on for HyperShift in ${featureSet}` }
+      : { on: false, basis: `OSStreams is off for HyperShift in the ${featureSet} feature set` };
+  }
+  return {
+    on: true,
+    basis: "from 4.23 OSStreams is on for self-managed clusters in every feature set but CustomNoUpgrade (openshift/api release-4.23)",
+  };
 }

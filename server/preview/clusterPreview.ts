@@ -3,7 +3,8 @@ import { previewDisruption, requiresRebuild, type Preview } from "../domain/disr
 import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
 import { effectivePolicies } from "../domain/disruption/policy";
-import { runcOnRhel10Refusal } from "../domain/disruption/osStreams";
+import { poolStreamsAtRender, runcOnRhel10Note, type PoolStreamAtRender } from "../domain/disruption/osStreams";
+import { osImageStreamFacts } from "../collector/osImageStreams";
 import { RegistriesConfError } from "../domain/disruption/registries";
 import { explained, NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
@@ -19,6 +20,7 @@ import {
   readMachineConfigs,
   readMachineConfiguration,
   readMachineOSConfigs,
+  readOSImageStream,
 } from "../kube/readers";
 import { decodeWithinLimits, DecodeLimitError, type Inflated } from "./decode";
 import { compareFile, type ContentReader, type FileComparison } from "./redact";
@@ -125,21 +127,53 @@ export async function previewOnCluster(
 
 class ClusterUnreadable extends UserFacingError {}
 
+/** The release a preview follows: the newest Completed ClusterVersion history entry. */
+const completedRelease = (cv: Awaited<ReturnType<typeof readClusterVersion>>) =>
+  cv.status === "ok" ? ((cv.value.status?.history ?? []).find((h) => h.state === "Completed" && h.version)?.version ?? null) : null;
+
 /**
- * render_controller.go validateNoRuncOnRHEL10FromOSImageStream (release-4.23; docs/openshift.md
- * §25.1): a pool on a RHEL 10 stream whose merged configuration makes runc CRI-O's runtime is not rendered.
+ * Each pool's OS image stream as the cluster's render controller resolves it now, for its RHEL 10
+ * runc refusal (docs/openshift.md §25.1; `poolStreamsAtRender`). Read errors only make streams unknown.
  */
-function renderRefusal(
-  pool: { metadata: { name: string }; spec?: unknown },
-  before: RenderedConfig,
-  after: RenderedConfig,
-  inflated: Inflated,
-): string | null {
-  const stream = (pool.spec as { osImageStream?: { name?: string } } | undefined)?.osImageStream?.name ?? null;
-  const refusedAfter = runcOnRhel10Refusal(pool.metadata.name, stream, after, inflated);
-  if (!refusedAfter) return null;
-  const already = runcOnRhel10Refusal(pool.metadata.name, stream, before, inflated) !== null;
-  return `pool ${pool.metadata.name} is on OS image stream ${stream}, and ${already ? "already before this change" : "with this change"} the MCO's render controller refuses to render it ("${refusedAfter}"): its nodes keep their current configuration until that is fixed`;
+function renderStreamsOf(
+  pools: { metadata: { name: string }; spec?: unknown }[],
+  read: {
+    release: string | null;
+    clusterVersion: Awaited<ReturnType<typeof readClusterVersion>>;
+    gates: ReturnType<typeof featureGateOf>;
+    infrastructure: Awaited<ReturnType<typeof readInfrastructure>>;
+    osImageStream: Awaited<ReturnType<typeof readOSImageStream>>;
+  },
+  source: ClusterPreview["source"],
+): Map<string, PoolStreamAtRender> {
+  const cv = read.clusterVersion.status === "ok" ? read.clusterVersion.value.status : null;
+  const streamOf = (p: { spec?: unknown }) => {
+    const name = (p.spec as { osImageStream?: { name?: unknown } } | undefined)?.osImageStream?.name;
+    return typeof name === "string" && name !== "" ? name : null;
+  };
+  return poolStreamsAtRender({
+    release: read.release,
+    clusterVersion: cv
+      ? {
+          history: (cv.history ?? []).map((h) => ({
+            version: h.version ?? "",
+            state: h.state,
+            startedTime: h.startedTime ?? null,
+            completionTime: h.completionTime ?? null,
+          })),
+          desired: cv.desired?.version ?? null,
+        }
+      : null,
+    featureSet: read.gates.featureSet,
+    enabledFeatureGates: read.gates.enabledFeatureGates,
+    topology: read.infrastructure.status === "ok" ? (read.infrastructure.value.status?.controlPlaneTopology ?? null) : null,
+    osImageStream: osImageStreamFacts(read.osImageStream, []),
+    notServedMeans:
+      source === "stored"
+        ? "the configuration kept from the last sweep has none (kept before Fleetskew kept OSImageStream, or the cluster had none)"
+        : "the cluster does not serve it although OSStreams is on",
+    pools: pools.map((p) => ({ name: p.metadata.name, spec: streamOf(p) })),
+  });
 }
 
 /**
@@ -186,7 +220,7 @@ export async function previewFrom(
   const proposed = proposedInput.config;
   // The proposal's inflated contents are shared; the cluster's are kept only for this preview.
   const inflated: Inflated = new Map(proposedInput.inflated);
-  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate] = await Promise.all([
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate, osImageStream] = await Promise.all([
     readMachineConfigPools(cluster),
     readMachineConfigs(cluster),
     readMachineConfiguration(cluster),
@@ -194,6 +228,7 @@ export async function previewFrom(
     readMachineOSConfigs(cluster),
     readClusterVersion(cluster),
     readFeatureGate(cluster),
+    readOSImageStream(cluster),
   ]);
   for (const r of [pools, configs]) {
     if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
@@ -201,10 +236,7 @@ export async function previewFrom(
   }
   if (pools.status !== "ok" || configs.status !== "ok") throw new Error("unreachable");
   const warnings: string[] = [];
-  const release =
-    clusterVersion.status === "ok"
-      ? ((clusterVersion.value.status?.history ?? []).find((h) => h.state === "Completed" && h.version)?.version ?? null)
-      : null;
+  const release = completedRelease(clusterVersion);
   const { policies, source, legacy } = effectivePolicies(
     machineConfiguration.status === "ok" ? machineConfiguration.value : null,
     warnings,
@@ -216,6 +248,8 @@ export async function previewFrom(
     : undefined) ?? []) as never[];
   const singleNode = infrastructure.status === "ok" && infrastructure.value.status?.controlPlaneTopology === "SingleReplica";
   const imageModePools = new Set(machineOSConfigs.status === "ok" ? machineOSConfigs.items.map((m) => m.spec.machineConfigPool.name) : []);
+  const gates = featureGateOf(featureGate, release);
+  const streams = renderStreamsOf(pools.items, { release, clusterVersion, gates, infrastructure, osImageStream }, origin.source);
   const byName = new Map(configs.items.map((c) => [c.metadata.name, c]));
   const decodedSources = new Map<string, RenderedConfig>();
   let clusterDecoded = 0;
@@ -271,11 +305,11 @@ export async function previewFrom(
       storageOverrides: overrides,
       // FeatureGate/cluster decides whether the MCO reads them; unreadable, their presence tells (mcoRelease.ts).
       release,
-      ...featureGateOf(featureGate, release),
+      ...gates,
       firstBoot: legacy,
       inflated,
     });
-    const refused = renderRefusal(pool, before, after, inflated);
+    const refused = runcOnRhel10Note(pool.metadata.name, streams.get(pool.metadata.name)!, before, after, inflated);
     if (refused) notes.push(refused);
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {

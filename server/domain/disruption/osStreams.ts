@@ -1,5 +1,15 @@
 import { parse } from "smol-toml";
-import { isRhel10Stream } from "../osImageStreams";
+import {
+  builtinDefaultStream,
+  clusterDefaultStream,
+  effectivePoolStreams,
+  isRhel10Stream,
+  isScosVersion,
+  mcoInstallVersion,
+  runcCheckGate,
+} from "../osImageStreams";
+import type { EffectiveStream, OSImageStreamFacts, VersionHistoryEntry } from "../snapshot";
+import { parseOcpVersion } from "../versions";
 import { decodeContents, entries, type InflatedSources, type RenderedConfig } from "./machineConfig";
 
 export { isRhel10Stream };
@@ -65,3 +75,97 @@ export const runcOnRhel10Message = (pool: string) =>
   `MachineConfigPool ${pool} targets a RHEL 10 OS image where runc is not available. ` +
   "To unblock, migrate to crun by removing any ContainerRuntimeConfig that sets defaultRuntime to runc, " +
   'and removing any MachineConfig that sets default_runtime = "runc" in CRI-O configuration under /etc/crio/crio.conf.d/';
+
+/** The stream the render controller resolves for one pool now, or why it does not check or cannot be told. */
+export type PoolStreamAtRender =
+  { check: "off"; basis: string } | { check: "on"; stream: EffectiveStream; basis: string } | { check: "unknown"; reason: string };
+
+/** What decides the streams of a cluster's pools as its MCO renders them now. */
+export type RenderStreamInputs = {
+  /** The cluster's release (the newest Completed ClusterVersion history entry). */
+  release: string | null;
+  clusterVersion: { history: VersionHistoryEntry[] | null; desired: string | null } | null;
+  featureSet: string | null;
+  /** FeatureGate/cluster status's enabled gates for `release`, when it lists them. */
+  enabledFeatureGates: { version: string; enabled: readonly string[] } | null;
+  /** Infrastructure status.controlPlaneTopology ("External" on HyperShift). */
+  topology: string | null;
+  osImageStream: OSImageStreamFacts;
+  /** Why OSImageStream is missing when it is not served (a copy kept before Fleetskew kept it, say). */
+  notServedMeans: string;
+  pools: { name: string; spec: string | null }[];
+};
+
+/**
+ * Each pool's stream as the cluster's render controller resolves it for a change made now
+ * (docs/openshift.md §25.1): `getOSImageStreamForPool` uses streams only with OSStreams on, at a
+ * release that has the runc check (`runcCheckGate`); `GetEffectiveOSImageStreamName` gives the pool's
+ * own spec.osImageStream.name, else for a custom pool (`IsCustomPool`) the worker pool's, else ""
+ * — which `GetOSImageStreamSetByName` resolves with OSImageStream's status.defaultStream. With no
+ * OSImageStream yet, the built-in default the OSImageStream controller will create it with (by the
+ * install version, `GetInstallVersion`).
+ */
+export function poolStreamsAtRender(input: RenderStreamInputs): Map<string, PoolStreamAtRender> {
+  const gate = runcCheckGate(parseOcpVersion(input.release), input.featureSet, input.topology, input.enabledFeatureGates);
+  if ("unknown" in gate) {
+    const reason = `whether the cluster's MCO uses OS image streams is not known (${gate.unknown})`;
+    return new Map(input.pools.map((p) => [p.name, { check: "unknown", reason }]));
+  }
+  if (!gate.on) return new Map(input.pools.map((p) => [p.name, { check: "off", basis: gate.basis }]));
+  const builtin = builtinDefaultStream(
+    mcoInstallVersion(input.clusterVersion?.history, input.clusterVersion?.desired),
+    parseOcpVersion(input.release),
+    isScosVersion(input.release),
+  );
+  // Where OSStreams is on the OSImageStream kind is served (the gate's CRD): not served means it was not read.
+  const fallback =
+    input.osImageStream.status === "not-served"
+      ? { unknown: `OSImageStream/cluster was not read: ${input.notServedMeans}` }
+      : clusterDefaultStream(input.osImageStream, builtin, "status");
+  const streams = effectivePoolStreams(input.pools, fallback);
+  return new Map(
+    input.pools.map((p): [string, PoolStreamAtRender] => {
+      const stream = streams.get(p.name) ?? null;
+      if (!stream)
+        return [
+          p.name,
+          {
+            check: "unknown",
+            reason: `its stream hangs on the cluster's default stream, and ${"unknown" in fallback ? fallback.unknown : "that is not known"}`,
+          },
+        ];
+      return [p.name, { check: "on", stream, basis: gate.basis }];
+    }),
+  );
+}
+
+const STREAM_SOURCE: Record<EffectiveStream["source"], string> = {
+  pool: "its own spec.osImageStream.name",
+  worker: "inherited from the worker pool, as a custom pool without a stream of its own does (GetEffectiveOSImageStreamName)",
+  "cluster-default": "the cluster's default, OSImageStream/cluster status.defaultStream",
+  builtin: "the MCO's built-in default for the install version, as there is no OSImageStream yet",
+};
+
+/**
+ * What a preview notes of the render controller's RHEL 10 runc refusal for one pool, with its
+ * configuration before and after the change: the refusal in the MCO's words, saying whether the
+ * change causes it; "not known" (only where the change leaves runc, the one case it matters); or null.
+ */
+export function runcOnRhel10Note(
+  pool: string,
+  at: PoolStreamAtRender,
+  before: RenderedConfig,
+  after: RenderedConfig,
+  inflated?: InflatedSources,
+): string | null {
+  if (at.check === "off") return null;
+  if (at.check === "unknown") {
+    const r = effectiveCrioRuntime(after, inflated);
+    if ("runtime" in r && r.runtime !== "runc") return null;
+    return `with this change CRI-O's default runtime on pool ${pool} is ${"error" in r ? "not known" : "runc"}, and whether the MCO's render controller refuses to render it (a RHEL 10 pool cannot use runc) cannot be told: ${at.reason}`;
+  }
+  const refusedAfter = runcOnRhel10Refusal(pool, at.stream.name, after, inflated);
+  if (!refusedAfter) return null;
+  const already = runcOnRhel10Refusal(pool, at.stream.name, before, inflated) !== null;
+  return `pool ${pool} is on OS image stream ${at.stream.name} (${STREAM_SOURCE[at.stream.source]}), and ${already ? "already before this change" : "with this change"} the MCO's render controller refuses to render it ("${refusedAfter}"): its nodes keep their current configuration until that is fixed`;
+}

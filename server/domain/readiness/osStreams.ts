@@ -1,5 +1,12 @@
 import { runcOnRhel10Message } from "../disruption/osStreams";
-import { builtinDefaultStream, isRhel10Stream, isScosVersion, mcoInstallVersion } from "../osImageStreams";
+import {
+  builtinDefaultStream,
+  isRhel10Stream,
+  isScosVersion,
+  mcoInstallVersion,
+  runcCheckGate,
+  type RuncCheckGate,
+} from "../osImageStreams";
 import type { PoolFacts } from "../snapshot";
 import { fail, list, notAnUpdate, pass, POOL, unknown, type Context, type Draft, type Evidence } from "./model";
 
@@ -17,38 +24,8 @@ const OS_IMAGE_STREAM = (field: string): Evidence => ({ kind: "OSImageStream", n
 const RENDERED = (name: string): Evidence => ({ kind: "MachineConfig", name, field: "spec.config.storage.files[/etc/crio/crio.conf.d/*]" });
 const STANDARD_POOLS = new Set(["master", "worker", "arbiter"]);
 
-/**
- * Whether the target's MCO refuses at all: only release-4.23 and later have the runc check (release-4.22
- * at 9027c94cde45 has neither `validateNoRuncOnRHEL10…` function), and it runs only with OSStreams on
- * (`getOSImageStreamForPool`): openshift/api release-4.23 features.go turns it on for self-managed
- * clusters in Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade and OKD, for HyperShift only in the two previews.
- */
-function gateAtTarget(c: Context): { on: boolean; basis: string } | { unknown: string } {
-  const t = c.target.version!;
-  if (t.major === 4 && t.minor < 23)
-    return {
-      on: false,
-      basis: `the ${t.major}.${t.minor} MCO has no such check (release-4.22 at 9027c94cde45 has no validateNoRuncOnRHEL10 function)`,
-    };
-  const featureSet = c.s.featureGate?.featureSet ?? null;
-  if (featureSet === "CustomNoUpgrade")
-    return { unknown: "the cluster's feature set is CustomNoUpgrade, whose OSStreams gate at the target Fleetskew cannot tell" };
-  const preview = featureSet === "TechPreviewNoUpgrade" || featureSet === "DevPreviewNoUpgrade";
-  if (c.s.topology === "External") {
-    if (!featureSet)
-      return {
-        unknown:
-          "on HyperShift OSStreams is on only in TechPreviewNoUpgrade and DevPreviewNoUpgrade, and this cluster's FeatureGate was not read",
-      };
-    return preview
-      ? { on: true, basis: `OSStreams is on for HyperShift in ${featureSet}` }
-      : { on: false, basis: `OSStreams is off for HyperShift in the ${featureSet} feature set` };
-  }
-  return {
-    on: true,
-    basis: "from 4.23 OSStreams is on for self-managed clusters in every feature set but CustomNoUpgrade (openshift/api release-4.23)",
-  };
-}
+/** Whether the target's MCO refuses at all (`runcCheckGate`, docs/openshift.md §25). */
+const gateAtTarget = (c: Context): RuncCheckGate => runcCheckGate(c.target.version, c.s.featureGate?.featureSet ?? null, c.s.topology);
 
 type PoolJudgement = { pool: string; stream: string | null; verdict: "refused" | "renders" | "unknown"; why: string; evidence: Evidence[] };
 
