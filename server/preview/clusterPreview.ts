@@ -127,6 +127,28 @@ export async function previewOnCluster(
 
 class ClusterUnreadable extends UserFacingError {}
 
+const GENERATED_BY = "machineconfiguration.openshift.io/generated-by-controller-version";
+
+/**
+ * The admin MachineConfig whose spec.osImageURL the merged configuration takes, if any: the MCO's
+ * `MergeMachineConfigs` skips configs a controller generated and takes the last non-empty one by
+ * name (docs/openshift.md §25.1). The proposal is a person's, so it counts.
+ */
+function osImageOverride(
+  sources: RenderedConfig[],
+  proposed: RenderedConfig,
+  annotationsOf: (name: string) => Record<string, string> | undefined,
+): string | null {
+  const after = [...sources.filter((s) => s.name !== proposed.name && !annotationsOf(s.name)?.[GENERATED_BY]), proposed];
+  return (
+    after
+      .filter((c) => c.osImageURL)
+      .map((c) => c.name)
+      .sort()
+      .at(-1) ?? null
+  );
+}
+
 /** The release a preview follows: the newest Completed ClusterVersion history entry. */
 const completedRelease = (cv: Awaited<ReturnType<typeof readClusterVersion>>) =>
   cv.status === "ok" ? ((cv.value.status?.history ?? []).find((h) => h.state === "Completed" && h.version)?.version ?? null) : null;
@@ -309,7 +331,8 @@ export async function previewFrom(
       firstBoot: legacy,
       inflated,
     });
-    const refused = runcOnRhel10Note(pool.metadata.name, streams.get(pool.metadata.name)!, before, after, inflated);
+    const override = osImageOverride(sources, proposed, (n) => byName.get(n)?.metadata.annotations);
+    const refused = runcOnRhel10Note(pool.metadata.name, streams.get(pool.metadata.name)!, before, after, inflated, override);
     if (refused) notes.push(refused);
     if (singleNode && preview.drain) notes.push("single-node cluster: the MCO skips the drain, so workloads stop while the node updates");
     if (imageModePools.has(pool.metadata.name)) {

@@ -19,7 +19,8 @@ const MESSAGE =
   'ContainerRuntimeConfig that sets defaultRuntime to runc, and removing any MachineConfig that sets default_runtime = "runc" in CRI-O configuration under /etc/crio/crio.conf.d/';
 
 const source = (name: string, files: Record<string, string>): DumpObject => {
-  const doc = machineConfigDoc({ files, users: null }, name) as unknown as DumpObject;
+  // An admin MachineConfig names no OS image (one that does overrides it, below).
+  const doc = machineConfigDoc({ files, users: null, osImageURL: "" }, name) as unknown as DumpObject;
   doc.metadata.labels = { [ROLE]: "worker" };
   return doc;
 };
@@ -173,6 +174,36 @@ describe("the preview says when the MCO would refuse to render the pool", () => 
     expect((await notesOf([source("00-worker", { "/etc/motd": "hi\n" }), pool(null)])).worker).toMatch(
       /the cluster's release is not known/,
     );
+  });
+});
+
+describe("validateNoRuncOnRHEL10FromOSImageURL: an admin MachineConfig that overrides the OS image", () => {
+  const overriding = (generated: boolean): DumpObject => {
+    const mc = source("10-os-image", { "/etc/issue": "x\n" });
+    (mc.spec as { osImageURL?: string }).osImageURL = "quay.io/example/os@sha256:" + "a".repeat(64);
+    if (generated) mc.metadata.annotations = { "machineconfiguration.openshift.io/generated-by-controller-version": "v" };
+    return mc;
+  };
+  const overriddenPool = (): DumpObject => {
+    const p = pool("rhel-10");
+    (p.spec as { configuration: { source: { name: string }[] } }).configuration.source.push({ name: "10-os-image" });
+    return p;
+  };
+
+  it("the image's stream class label decides, which Fleetskew does not read: not known, even where OSStreams is off at 4.23", async () => {
+    const notes = await notesOf([...base, osImageStream("rhel-9"), overriddenPool(), overriding(false)]);
+    expect(notes.worker).toBe(
+      "pool worker's OS image is overridden by MachineConfig 10-os-image, so the MCO's render controller judges the image itself (validateNoRuncOnRHEL10FromOSImageURL): with this change CRI-O's default runtime is runc, and whether it refuses to render the pool depends on the image's stream class label (io.openshift.os.streamclass), which Fleetskew does not read",
+    );
+    const hyperShift = [...base, overriddenPool(), overriding(false), featureGate(""), infrastructure("External")];
+    expect((await notesOf(hyperShift)).worker).toMatch(/judges the image itself/);
+    const at422 = [source("00-worker", { "/etc/motd": "hi\n" }), clusterVersion("4.22.3"), overriddenPool(), overriding(false)];
+    expect((await notesOf(at422)).worker).toBe("");
+  });
+
+  it("MergeMachineConfigs skips a controller's config: its OS image is no override, and the stream decides", async () => {
+    const notes = await notesOf([...base, osImageStream("rhel-9"), overriddenPool(), overriding(true)]);
+    expect(notes.worker).toContain("pool worker is on OS image stream rhel-10 (its own spec.osImageStream.name), and with this change");
   });
 });
 

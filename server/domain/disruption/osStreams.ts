@@ -78,7 +78,10 @@ export const runcOnRhel10Message = (pool: string) =>
 
 /** The stream the render controller resolves for one pool now, or why it does not check or cannot be told. */
 export type PoolStreamAtRender =
-  { check: "off"; basis: string } | { check: "on"; stream: EffectiveStream; basis: string } | { check: "unknown"; reason: string };
+  /** `imageCheck`: the MCO still judges an overridden OS image by its label (release-4.23 and later, whatever the gate). */
+  | { check: "off"; basis: string; imageCheck: boolean }
+  | { check: "on"; stream: EffectiveStream; basis: string }
+  | { check: "unknown"; reason: string };
 
 /** What decides the streams of a cluster's pools as its MCO renders them now. */
 export type RenderStreamInputs = {
@@ -106,12 +109,16 @@ export type RenderStreamInputs = {
  * install version, `GetInstallVersion`).
  */
 export function poolStreamsAtRender(input: RenderStreamInputs): Map<string, PoolStreamAtRender> {
-  const gate = runcCheckGate(parseOcpVersion(input.release), input.featureSet, input.topology, input.enabledFeatureGates);
+  const release = parseOcpVersion(input.release);
+  const gate = runcCheckGate(release, input.featureSet, input.topology, input.enabledFeatureGates);
   if ("unknown" in gate) {
     const reason = `whether the cluster's MCO uses OS image streams is not known (${gate.unknown})`;
     return new Map(input.pools.map((p) => [p.name, { check: "unknown", reason }]));
   }
-  if (!gate.on) return new Map(input.pools.map((p) => [p.name, { check: "off", basis: gate.basis }]));
+  if (!gate.on) {
+    const imageCheck = !release || release.major > 4 || release.minor >= 23;
+    return new Map(input.pools.map((p) => [p.name, { check: "off", basis: gate.basis, imageCheck }]));
+  }
   const builtin = builtinDefaultStream(
     mcoInstallVersion(input.clusterVersion?.history, input.clusterVersion?.desired),
     parseOcpVersion(input.release),
@@ -150,6 +157,9 @@ const STREAM_SOURCE: Record<EffectiveStream["source"], string> = {
  * What a preview notes of the render controller's RHEL 10 runc refusal for one pool, with its
  * configuration before and after the change: the refusal in the MCO's words, saying whether the
  * change causes it; "not known" (only where the change leaves runc, the one case it matters); or null.
+ * `osImageOverride` names the admin MachineConfig whose spec.osImageURL the merge takes: then
+ * `syncGeneratedMachineConfig` judges the image by its stream class label instead
+ * (`validateNoRuncOnRHEL10FromOSImageURL`, runc first), which Fleetskew does not read.
  */
 export function runcOnRhel10Note(
   pool: string,
@@ -157,12 +167,22 @@ export function runcOnRhel10Note(
   before: RenderedConfig,
   after: RenderedConfig,
   inflated?: InflatedSources,
+  osImageOverride?: string | null,
 ): string | null {
+  const runcAfter = () => {
+    const r = effectiveCrioRuntime(after, inflated);
+    return "error" in r ? "not known" : r.runtime === "runc" ? "runc" : null;
+  };
+  if (osImageOverride && (at.check !== "off" || at.imageCheck)) {
+    const runtime = runcAfter();
+    if (!runtime) return null;
+    return `pool ${pool}'s OS image is overridden by MachineConfig ${osImageOverride}, so the MCO's render controller judges the image itself (validateNoRuncOnRHEL10FromOSImageURL): with this change CRI-O's default runtime is ${runtime}, and whether it refuses to render the pool depends on the image's stream class label (io.openshift.os.streamclass), which Fleetskew does not read`;
+  }
   if (at.check === "off") return null;
   if (at.check === "unknown") {
-    const r = effectiveCrioRuntime(after, inflated);
-    if ("runtime" in r && r.runtime !== "runc") return null;
-    return `with this change CRI-O's default runtime on pool ${pool} is ${"error" in r ? "not known" : "runc"}, and whether the MCO's render controller refuses to render it (a RHEL 10 pool cannot use runc) cannot be told: ${at.reason}`;
+    const runtime = runcAfter();
+    if (!runtime) return null;
+    return `with this change CRI-O's default runtime on pool ${pool} is ${runtime}, and whether the MCO's render controller refuses to render it (a RHEL 10 pool cannot use runc) cannot be told: ${at.reason}`;
   }
   const refusedAfter = runcOnRhel10Refusal(pool, at.stream.name, after, inflated);
   if (!refusedAfter) return null;
