@@ -24,6 +24,14 @@ let sim: SimulatorServer;
 beforeAll(async () => {
   fleet = new Fleet();
   fleet.add({ name: "streams-423", ocpVersion: "4.23.1", token: "s-token", readOnlyToken: "s-reader", objects: osStreams423Objects });
+  fleet.add({
+    name: "no-streams-grant",
+    ocpVersion: "4.23.1",
+    token: "n-token",
+    readOnlyToken: "n-reader",
+    forbidden: [{ verb: "get", resource: "osimagestreams", group: "machineconfiguration.openshift.io" }],
+    objects: osStreams423Objects,
+  });
   sim = await startSimulator(fleet);
   await registerSimulatedClusters(sim, fleet.list());
 });
@@ -52,10 +60,10 @@ const proposal = (name: string, role: string, files: Record<string, string>) =>
       },
     }),
   );
-const preview = async (name: string, role: string, files: Record<string, string>) =>
+const preview = async (name: string, role: string, files: Record<string, string>, cluster = "streams-423") =>
   previewOnCluster(
-    "streams-423",
-    simulatorCredentials(sim, fleet.get("streams-423")!),
+    cluster,
+    simulatorCredentials(sim, fleet.get(cluster)!),
     await proposal(name, role, files),
     audienceOf({ role: "viewer" }),
     { timeoutMs: 5_000, retries: 0, retryDelayMs: 0 },
@@ -91,6 +99,18 @@ describe("the preview on streams-423, read live", () => {
     const r = await preview("50-master-runc", "master", { "/etc/crio/crio.conf.d/50-runc": RUNC });
     expect(r.pools.map((p) => p.pool)).toEqual(["master"]);
     expect(refusals(r).master).toBe("");
+  });
+});
+
+describe("a token that may not read OSImageStream", () => {
+  it("master's default stream cannot be told: runc for it is said to be not known; worker's own rhel-10 still decides", async () => {
+    const master = refusals(await preview("50-master-runc", "master", { "/etc/crio/crio.conf.d/50-runc": RUNC }, "no-streams-grant"));
+    expect(master.master).toMatch(
+      /^with this change CRI-O's default runtime on pool master is runc, and whether the MCO's render controller refuses to render it \(a RHEL 10 pool cannot use runc\) cannot be told: its stream hangs on the cluster's default stream, and OSImageStream\/cluster could not be read: /,
+    );
+    const worker = refusals(await preview("50-worker-runc", "worker", { "/etc/crio/crio.conf.d/50-runc": RUNC }, "no-streams-grant"));
+    expect(worker.worker).toContain("with this change the MCO's render controller refuses to render it");
+    expect(worker.infra).toContain("inherited from the worker pool");
   });
 });
 
