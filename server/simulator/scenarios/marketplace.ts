@@ -103,23 +103,23 @@ export function marketplace423Objects(): KubeObject[] {
   reconcileMachineConfiguration(view, "ClusterVersionStable");
   reconcileMachineConfigUpgradeable(view);
   // Then the forced update to 4.23.1.
-  return objects.map((o) => {
+  return objects.map((o): KubeObject => {
     if (o.kind === "ClusterVersion") {
       const moved = moveClusterVersion(o, ["4.23.1"]) as Any;
       moved.spec.desiredUpdate = { ...moved.spec.desiredUpdate, version: "4.23.1", force: true };
       moved.status.conditions = withCvoUpgradeable(moved.status.conditions, cvoInputsOf(objects), moved.status.history[0].completionTime);
-      return moved;
+      return moved as KubeObject;
     }
     if (o.kind === "ConfigMap" && o.metadata.name === "coreos-bootimages") {
       const cm = structuredClone(o) as Any;
       cm.data.releaseVersion = "4.23.1";
       cm.data.MCOReleaseImageVersion = "4.23.1";
-      return cm;
+      return cm as KubeObject;
     }
     if (o.kind === "ClusterOperator" && o.metadata.name === "machine-config") {
       const co = structuredClone(o) as Any;
       co.status.versions = [{ name: "operator", version: "4.23.1" }];
-      return co;
+      return co as KubeObject;
     }
     return o;
   });
