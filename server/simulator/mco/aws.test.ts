@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { AWS_MARKETPLACE_OWNER_ID, CLUSTER_ACCOUNT_OWNER_ID, ec2ClientFor, RED_HAT_RHCOS_OWNER_ID, type SimEc2 } from "../ec2";
 import { INSTALL_MARKETPLACE_AMIS, MARKETPLACE_CATALOG, MARKETPLACE_PRODUCTS, marketplaceImage } from "../scenarios/marketplace";
-import { cmpRHCOSVersion, detectAMIKind, extractProductID, extractVersionFromDescription, findMarketplaceAMI, marketplaceVersionToken, ROSA_PRODUCT_ID } from "./aws";
+import {
+  cmpRHCOSVersion,
+  detectAMIKind,
+  extractProductID,
+  extractVersionFromDescription,
+  findMarketplaceAMI,
+  marketplaceVersionToken,
+  ROSA_PRODUCT_ID,
+} from "./aws";
 import { syncBootImages, type ControllerInputs } from "./bootImageController";
 import { machineConfigUpgradeable } from "./upgradeable";
 
@@ -20,7 +28,10 @@ const { ocpX86_64, okeX86_64 } = MARKETPLACE_PRODUCTS;
 const stream = {
   stream: "rhcos-4.23",
   architectures: {
-    x86_64: { artifacts: { aws: { release: "9.6.20250701-0" } }, images: { aws: { regions: { [REGION]: { release: "9.6.20250701-0", image: STREAM_AMI } } } } },
+    x86_64: {
+      artifacts: { aws: { release: "9.6.20250701-0" } },
+      images: { aws: { regions: { [REGION]: { release: "9.6.20250701-0", image: STREAM_AMI } } } },
+    },
   },
 };
 const machineSet = (name: string, ami: string | undefined, region = REGION) => ({
@@ -28,14 +39,17 @@ const machineSet = (name: string, ami: string | undefined, region = REGION) => (
   spec: { template: { spec: { providerSpec: { value: { ami: ami ? { id: ami } : { arn: "arn:aws:ec2:x" }, placement: { region } } } } } },
 });
 const MARKETPLACE_CATALOG_EC2: SimEc2 = { images: MARKETPLACE_CATALOG };
-const catalogAmi = (product: string, release: string) => MARKETPLACE_CATALOG.find((i) => i.name!.endsWith(product) && i.description!.includes(` ${release} `))!.imageId;
+const catalogAmi = (product: string, release: string) =>
+  MARKETPLACE_CATALOG.find((i) => i.name!.endsWith(product) && i.description!.includes(` ${release} `))!.imageId;
 
 function pass(machineSets: unknown[], ec2: SimEc2 | undefined, release = "4.23.1", streamData: unknown = stream) {
   const input: ControllerInputs = {
     release,
     machineConfiguration: {
       status: {
-        managedBootImagesStatus: { machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }] },
+        managedBootImagesStatus: {
+          machineManagers: [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }],
+        },
         bootImageSkewEnforcementStatus: { mode: "Automatic", automatic: { ocpVersion: "4.12.7" } },
       },
     },
@@ -65,7 +79,10 @@ describe("aws_helpers.go in the simulated MCO", () => {
     const image = (ownerId: string, name: string) => ({ imageId: "ami-1", ownerId, name, region: REGION });
     expect(detectAMIKind(image(RED_HAT_RHCOS_OWNER_ID, "rhcos"))).toEqual({ kind: "standard", productId: "" });
     expect(detectAMIKind(image(AWS_MARKETPLACE_OWNER_ID, `x-${okeX86_64}`))).toEqual({ kind: "marketplace", productId: okeX86_64 });
-    expect(detectAMIKind(image(AWS_MARKETPLACE_OWNER_ID, `rhcos-${ROSA_PRODUCT_ID}`))).toEqual({ kind: "rosa", productId: ROSA_PRODUCT_ID });
+    expect(detectAMIKind(image(AWS_MARKETPLACE_OWNER_ID, `rhcos-${ROSA_PRODUCT_ID}`))).toEqual({
+      kind: "rosa",
+      productId: ROSA_PRODUCT_ID,
+    });
     expect(detectAMIKind(image(AWS_MARKETPLACE_OWNER_ID, "no-product-here"))).toEqual({ kind: "unknown", productId: "" });
     expect(detectAMIKind(image(CLUSTER_ACCOUNT_OWNER_ID, `x-${ocpX86_64}`))).toEqual({ kind: "unknown", productId: "" });
   });
@@ -84,8 +101,14 @@ describe("aws_helpers.go in the simulated MCO", () => {
 
   it("findMarketplaceAMI: the highest version at or below the token, newest first; none (or only pre-4.19 builds) → nothing", () => {
     const client = ec2ClientFor({ images: MARKETPLACE_CATALOG }, new Set(), REGION);
-    expect(findMarketplaceAMI(client, ocpX86_64, "9.6")).toEqual({ ami: catalogAmi(ocpX86_64, "9.6.20260120-0"), rhcosVersion: "9.6.20260120-0" });
-    expect(findMarketplaceAMI(client, ocpX86_64, "9.8")).toEqual({ ami: catalogAmi(ocpX86_64, "9.8.20260901-0"), rhcosVersion: "9.8.20260901-0" });
+    expect(findMarketplaceAMI(client, ocpX86_64, "9.6")).toEqual({
+      ami: catalogAmi(ocpX86_64, "9.6.20260120-0"),
+      rhcosVersion: "9.6.20260120-0",
+    });
+    expect(findMarketplaceAMI(client, ocpX86_64, "9.8")).toEqual({
+      ami: catalogAmi(ocpX86_64, "9.8.20260901-0"),
+      rhcosVersion: "9.8.20260901-0",
+    });
     const legacyOnly = ec2ClientFor({ images: [INSTALL_MARKETPLACE_AMIS.oke] }, new Set(), REGION);
     expect(findMarketplaceAMI(legacyOnly, okeX86_64, "9.6")).toBeNull();
     // Another region lists none of them.
@@ -106,24 +129,36 @@ describe("reconcileAWSProviderSpec from release-4.23 in the simulated controller
       images: [...MARKETPLACE_CATALOG.filter((i) => !(i.name!.endsWith(okeX86_64) && i.description!.includes("9.6."))), older],
     });
     expect(result.outcomes.map((o) => o.outcome)).toEqual(["patched", "patched", "patched"]);
-    expect(result.machineSets.map(amiOf)).toEqual([{ id: catalogAmi(ocpX86_64, "9.6.20260120-0") }, { id: older.imageId }, { id: STREAM_AMI }]);
+    expect(result.machineSets.map(amiOf)).toEqual([
+      { id: catalogAmi(ocpX86_64, "9.6.20260120-0") },
+      { id: older.imageId },
+      { id: STREAM_AMI },
+    ]);
     expect(result.record).toEqual({ action: "update", rhcosVersion: "9.4.20250101-0" });
   });
 
   it("a marketplace MachineSet already on its AMI is current and still counts for the record; equal major.minor keeps the first", () => {
-    const result = pass([mp("oke", INSTALL_MARKETPLACE_AMIS.oke), machineSet("ocp-now", catalogAmi(ocpX86_64, "9.6.20260120-0"))], MARKETPLACE_CATALOG_EC2);
+    const result = pass(
+      [mp("oke", INSTALL_MARKETPLACE_AMIS.oke), machineSet("ocp-now", catalogAmi(ocpX86_64, "9.6.20260120-0"))],
+      MARKETPLACE_CATALOG_EC2,
+    );
     expect(result.outcomes.map((o) => o.outcome)).toEqual(["patched", "current"]);
     expect(result.record).toEqual({ action: "update", rhcosVersion: "9.6.20250701-0" });
   });
 
   it("no marketplace AMI at or below the stream's version in the region → skipped, and the record is reset to the install version", () => {
-    const result = pass([mp("ocp")], { images: [INSTALL_MARKETPLACE_AMIS.ocp, marketplaceImage(ocpX86_64, "9.8.20260901-0", REGION, "2026-09-10T00:00:00.000Z")] });
+    const result = pass([mp("ocp")], {
+      images: [INSTALL_MARKETPLACE_AMIS.ocp, marketplaceImage(ocpX86_64, "9.8.20260901-0", REGION, "2026-09-10T00:00:00.000Z")],
+    });
     expect(result.outcomes).toEqual([{ name: "ocp", outcome: "skipped" }]);
     expect(result.record).toEqual({ action: "reset", ocpVersion: "4.12.7" });
   });
 
   it("without an ec2 description: published AMIs are Red Hat's and updated, others the cluster's own and skipped, ARNs skipped", () => {
-    const result = pass([machineSet("std", OLD_PUBLISHED), machineSet("copy", "ami-0aaaaaaaaaaaaaaaa"), machineSet("arn", undefined)], undefined);
+    const result = pass(
+      [machineSet("std", OLD_PUBLISHED), machineSet("copy", "ami-0aaaaaaaaaaaaaaaa"), machineSet("arn", undefined)],
+      undefined,
+    );
     expect(result.outcomes.map((o) => o.outcome)).toEqual(["patched", "skipped", "skipped"]);
     expect(result.record).toEqual({ action: "reset", ocpVersion: "4.12.7" });
   });
@@ -138,7 +173,11 @@ describe("reconcileAWSProviderSpec from release-4.23 in the simulated controller
 
   const failures: [string, SimEc2, (ami: string) => string][] = [
     ["an AMI EC2 cannot describe", { missingImages: [OLD_PUBLISHED] }, (ami) => `AMI ${ami} not found`],
-    ["no aws-cloud-credentials Secret", { credentials: "missing" }, () => 'failed to fetch aws-cloud-credentials secret: secrets "aws-cloud-credentials" not found'],
+    [
+      "no aws-cloud-credentials Secret",
+      { credentials: "missing" },
+      () => 'failed to fetch aws-cloud-credentials secret: secrets "aws-cloud-credentials" not found',
+    ],
     [
       "a Secret with neither kind of credentials",
       { credentials: "empty" },
@@ -147,7 +186,14 @@ describe("reconcileAWSProviderSpec from release-4.23 in the simulated controller
     ],
     [
       "DescribeImages refused",
-      { describeImagesError: { statusCode: 403, code: "UnauthorizedOperation", message: "You are not authorized to perform this operation.", requestId: "r-1" } },
+      {
+        describeImagesError: {
+          statusCode: 403,
+          code: "UnauthorizedOperation",
+          message: "You are not authorized to perform this operation.",
+          requestId: "r-1",
+        },
+      },
       (ami) =>
         `DescribeImages failed for ${ami}: operation error EC2: DescribeImages, https response error StatusCode: 403, RequestID: r-1, api error UnauthorizedOperation: You are not authorized to perform this operation.`,
     ],
@@ -162,7 +208,9 @@ describe("reconcileAWSProviderSpec from release-4.23 in the simulated controller
       status: "True",
       message: `1 Degraded MAPI MachineSets | 0 Degraded ControlPlaneMachineSets | 0 Degraded CAPI MachineSets | 0 Degraded CAPI MachineDeployments | Error(s): ${error}`,
     });
-    const mc = { status: { bootImageSkewEnforcementStatus: { mode: "Automatic", automatic: { ocpVersion: "4.22.0" } }, conditions: result.conditions } };
+    const mc = {
+      status: { bootImageSkewEnforcementStatus: { mode: "Automatic", automatic: { ocpVersion: "4.22.0" } }, conditions: result.conditions },
+    };
     expect(machineConfigUpgradeable("4.23.1", true, mc, [{ version: "4.23.1", state: "Completed" }], [])).toEqual({
       type: "Upgradeable",
       status: "False",

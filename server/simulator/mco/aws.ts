@@ -1,4 +1,13 @@
-import { Ec2CallError, ec2ClientFor, AWS_MARKETPLACE_OWNER_ALIAS, AWS_MARKETPLACE_OWNER_ID, RED_HAT_RHCOS_OWNER_ID, type Ec2Client, type Ec2Image, type SimEc2 } from "../ec2";
+import {
+  Ec2CallError,
+  ec2ClientFor,
+  AWS_MARKETPLACE_OWNER_ALIAS,
+  AWS_MARKETPLACE_OWNER_ID,
+  RED_HAT_RHCOS_OWNER_ID,
+  type Ec2Client,
+  type Ec2Image,
+  type SimEc2,
+} from "../ec2";
 
 /**
  * The AWS rules of the MCO's boot image controller from release-4.23 (openshift/machine-config-operator
@@ -91,7 +100,11 @@ export function extractVersionFromDescription(description: string): { fullVersio
  * `*<product>*`), those whose description's version is at or below the token, highest version first,
  * then newest CreationDate. None → null: the MCO logs and skips the MachineSet (no error).
  */
-export function findMarketplaceAMI(client: Ec2Client, productId: string, versionToken: string): { ami: string; rhcosVersion: string } | null {
+export function findMarketplaceAMI(
+  client: Ec2Client,
+  productId: string,
+  versionToken: string,
+): { ami: string; rhcosVersion: string } | null {
   let images: Ec2Image[];
   try {
     images = client.describeImages({ owners: [AWS_MARKETPLACE_OWNER_ALIAS], nameContains: productId });

@@ -4,21 +4,24 @@ import { AWS_MARKETPLACE_OWNER_ID, type Ec2Image, type SimEc2 } from "../ec2";
 import { reconcileMachineConfigUpgradeable, reconcileMachineConfiguration } from "../mco";
 import type { KubeObject } from "../objectStore";
 import { moveClusterVersion, prodEast422Objects } from "./prodEast";
+import { iso } from "./plan";
 import { hexOf } from "./random";
 import { arrayView } from "./settle";
 
 /**
  * AWS Marketplace boot images at 4.23 (docs/simulator.md "EC2"; docs/openshift.md §15.4): prod-east
  * (installed 4.12.7) whose workers boot from AWS Marketplace RHCOS AMIs — the OCP and OKE x86_64
- * listings — beside a published Red Hat AMI and the stream's own, every MachineSet managed by the
- * MCO (the AWS default, All) and skew enforcement Automatic.
+ * listings — beside one on a published Red Hat AMI and infra on the stream's own, every MachineSet
+ * managed by the MCO (the AWS default, All) and skew enforcement Automatic.
  *
- * The objects are as the release-4.22 MCO left them, then the cluster moved to 4.23.1: the 4.22
- * controller judged AMIs by its compiled AllowedAMIs, so it updated the published AMI, skipped the
+ * `marketplace422Objects`: at 4.22.3 as the release-4.22 MCO's pass left it (made by the simulated
+ * MCO itself): its compiled AllowedAMIs decide, so it updated the published AMI, skipped the
  * Marketplace ones and reset the record to the install version 4.12.7 — below the 4.13.0 limit, so
- * machine-config was Upgradeable=False and the update to 4.23 was forced past it
- * (`desiredUpdate.force`). The 4.23 MCO has not run its first pass yet: the first write (or the
- * reconciler) runs it, and that MCO asks EC2 (`MARKETPLACE_EC2`) who owns each AMI.
+ * machine-config is Upgradeable=False and the minor update to 4.23 is blocked.
+ * `marketplace423Objects`: the same after the update to 4.23.1 was forced past that block
+ * (`desiredUpdate.force`; the CVO's sync_worker.go forces past precondition failures), before the
+ * 4.23 MCO's first pass: the first write, or the reconciler, runs it, and that MCO asks EC2
+ * (`MARKETPLACE_EC2`, or `EC2_UNAUTHORIZED`) who owns each AMI.
  */
 
 /** aws_helpers.go `marketplaceProductNames` (release-4.23 d20efd9b9bdb): two of the x86_64 listings. */
@@ -80,7 +83,8 @@ export const EC2_UNAUTHORIZED: SimEc2 = {
 type Any = Record<string, any>;
 const MS = "prod-east-7xk2p-worker-us-east-1";
 
-export function marketplace423Objects(): KubeObject[] {
+/** The cluster at 4.22.3, as the release-4.22 MCO's last pass left it (Upgradeable=False: install version 4.12.7). */
+export function marketplace422Objects(): KubeObject[] {
   const objects = prodEast422Objects().map((o) => {
     if (o.kind === "MachineSet" && (o.metadata.name === `${MS}a` || o.metadata.name === `${MS}b`)) {
       const ms = structuredClone(o) as Any;
@@ -102,7 +106,14 @@ export function marketplace423Objects(): KubeObject[] {
   const view = arrayView(objects, "4.22.3", at, true);
   reconcileMachineConfiguration(view, "ClusterVersionStable");
   reconcileMachineConfigUpgradeable(view);
-  // Then the forced update to 4.23.1.
+  const cvObject = objects.find((o) => o.kind === "ClusterVersion") as Any;
+  cvObject.status.conditions = withCvoUpgradeable(cvObject.status.conditions, cvoInputsOf(objects), iso(at));
+  return objects;
+}
+
+/** The same cluster after the update to 4.23.1 was forced past Upgradeable=False, before the 4.23 MCO's first pass. */
+export function marketplace423Objects(): KubeObject[] {
+  const objects = marketplace422Objects();
   return objects.map((o): KubeObject => {
     if (o.kind === "ClusterVersion") {
       const moved = moveClusterVersion(o, ["4.23.1"]) as Any;
@@ -125,10 +136,32 @@ export function marketplace423Objects(): KubeObject[] {
   });
 }
 
-/** Cluster specs for tests: the marketplace cluster, and the same cluster whose EC2 refuses the MCO. Not in the demo fleet. */
+/** Cluster specs for tests: the cluster at 4.22.3 and at 4.23.1, and at 4.23.1 where EC2 refuses the MCO. Not in the demo fleet. */
 export function marketplaceClusterSpecs(): ClusterSpec[] {
   return [
-    { name: "marketplace-423", ocpVersion: "4.23.1", token: "mp-token", readOnlyToken: "mp-reader", ec2: MARKETPLACE_EC2, objects: marketplace423Objects },
-    { name: "ec2-denied-423", ocpVersion: "4.23.1", token: "ed-token", readOnlyToken: "ed-reader", ec2: EC2_UNAUTHORIZED, objects: marketplace423Objects },
+    {
+      name: "marketplace-422",
+      ocpVersion: "4.22.3",
+      token: "m2-token",
+      readOnlyToken: "m2-reader",
+      ec2: MARKETPLACE_EC2,
+      objects: marketplace422Objects,
+    },
+    {
+      name: "marketplace-423",
+      ocpVersion: "4.23.1",
+      token: "mp-token",
+      readOnlyToken: "mp-reader",
+      ec2: MARKETPLACE_EC2,
+      objects: marketplace423Objects,
+    },
+    {
+      name: "ec2-denied-423",
+      ocpVersion: "4.23.1",
+      token: "ed-token",
+      readOnlyToken: "ed-reader",
+      ec2: EC2_UNAUTHORIZED,
+      objects: marketplace423Objects,
+    },
   ];
 }
