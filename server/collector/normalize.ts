@@ -554,6 +554,8 @@ export function normalizeSnapshot(read: ClusterObjects, catalog: BootImageCatalo
     controllerSettled:
       conditionOf(bootConditions, "BootImageUpdateProgressing")?.status === "False" &&
       conditionOf(bootConditions, "BootImageUpdateDegraded")?.status !== "True",
+    automaticRhcosVersion:
+      configuration.enforcement?.status?.mode === "Automatic" ? (configuration.enforcement.status.automatic?.rhcosVersion ?? null) : null,
   };
   const streams = withOsImageStreams(read, parts.pools, poolFactsOf(parts.pools, parts.moscs), version, problems);
   return {

@@ -195,4 +195,16 @@ describe("what an older controller left alone says nothing about 4.23's owner ru
     const settledAt423 = { ...settledAt419, history: [{ version: "4.23.2", state: "Completed" }] };
     expect(resolveBootImage(awsSet(CUSTOM), settledAt423).mco).toMatchObject({ action: "skip", basis: "observed" });
   });
+
+  it("syncMAPIMachineSets / updateClusterBootImage: a settled 4.23 controller whose record is an rhcosVersion skipped nothing, so an AMI off the stream is a Marketplace AMI it keeps", () => {
+    // release-4.23 d20efd9b9bdb ms_helpers.go: updateClusterBootImage(rhcosVersion) only when skippedCount == 0;
+    // a marketplace MachineSet already on findMarketplaceAMI's pick returns (false, rhcosVersion, nil).
+    const settled = { ...aws("4.24.0"), history: [{ version: "4.23.2", state: "Completed" }], controllerSettled: true, automaticRhcosVersion: "9.6.20260120-0" };
+    const d = resolveBootImage(awsSet(CUSTOM), settled).mco;
+    expect(d).toMatchObject({ action: "update", basis: "observed", rhcosVersion: "9.6.20260120-0" });
+    expect(d.reason).toContain("recorded rhcosVersion 9.6.20260120-0");
+    // The stream's own AMI is still the stream's; an OCP-version record keeps the observed skip.
+    expect(resolveBootImage(awsSet("ami-0422676091bb78731"), settled).mco).toMatchObject({ action: "update" });
+    expect(resolveBootImage(awsSet(CUSTOM), { ...settled, automaticRhcosVersion: null }).mco).toMatchObject({ action: "skip", basis: "observed" });
+  });
 });

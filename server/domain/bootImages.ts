@@ -81,6 +81,13 @@ export type ClusterBootContext = {
    */
   controllerSettled?: boolean;
   /**
+   * The Automatic record's `rhcosVersion`, when the controller wrote one: `updateClusterBootImage`
+   * writes it only after a pass with AWS Marketplace MachineSets and no skipped MachineSet
+   * (ms_helpers.go `syncMAPIMachineSets`, release-4.23 d20efd9b9bdb); a skip resets the record to the
+   * install version's `ocpVersion` instead.
+   */
+  automaticRhcosVersion?: string | null;
+  /**
    * What-if: decide as the MCO would once it manages boot images here, at a release that supports
    * the platform, even when the cluster's own release does not yet (prediction for a later release).
    */
@@ -310,8 +317,21 @@ function awsDecision(
   // What the running controller left alone says something only when it follows the same rules: an
   // older MCO judged by its compiled list, which leaves Marketplace AMIs alone that 4.23 updates.
   const sameRules = mcoRulesFor(context.history?.[0]?.version).awsAmiRecognition === rules.awsAmiRecognition;
-  if (context.controllerSettled && sameRules && !(target && ref.ami === target.image))
+  if (context.controllerSettled && sameRules && !(target && ref.ami === target.image)) {
+    // A record with an rhcosVersion means that pass skipped nothing: an AMI off the stream's image is
+    // then a Marketplace AMI the MCO chose itself (findMarketplaceAMI), not one it left alone.
+    if (context.automaticRhcosVersion)
+      return {
+        action: "update",
+        reason:
+          `${enrolled}; the MCO manages it, left ${ref.ami} in place and recorded rhcosVersion ${context.automaticRhcosVersion}, which it writes only ` +
+          `when no MachineSet was skipped (syncMAPIMachineSets, updateClusterBootImage): ${ref.ami} is an AWS Marketplace AMI it keeps current (findMarketplaceAMI)`,
+        basis: "observed",
+        rhcosVersion: context.automaticRhcosVersion,
+        ifFails: ec2,
+      };
     return skip(`the MCO manages it and has left ${ref.ami} in place, so it does not recognise it as a published RHCOS AMI`, "observed");
+  }
   // Published by Red Hat's account (531415883065): named by a boot image stream, learned from one,
   // or in the installer's every published RHCOS AMI (release-4.22's AllowedAMIs, the same source).
   const published = allowedAmisFor("4.22");

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { SimEc2 } from "./ec2";
 import { featureGateObject, type SimFeatureSet } from "./featureGate";
 import { osImageStreamObject } from "./osImageStream";
 import { apiVersionOf, KINDS, kindsServedAt, type KindInfo } from "./kinds";
@@ -59,6 +60,12 @@ export type ClusterSpec = {
    * Simulated seconds; a scenario shortens them so tests need not wait minutes.
    */
   mco?: { prefetchTimeoutSeconds?: number; pullSecondsPerImage?: number };
+  /**
+   * What the simulated cloud's EC2 answers the MCO from release-4.23 (./ec2.ts): AMI owners,
+   * marketplace AMIs per region, undescribable AMIs, API or credentials failures. Omitted: published
+   * RHCOS AMIs are Red Hat's, any other the cluster's own copy, and EC2 answers.
+   */
+  ec2?: SimEc2;
   /** The site's mirror registry: image → its layers (digest, compressed size), as `podman manifest inspect` lists them. */
   mirror?: Record<string, { digest: string; size: number }[]>;
   /** The cluster's objects, produced on first use so that thousands of clusters cost little until read. */

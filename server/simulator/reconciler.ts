@@ -150,6 +150,7 @@ export class Reconciler {
       release: cluster.spec.ocpVersion,
       skewEnforcement: cluster.servesSkewEnforcement,
       publishedAmis: PUBLISHED_AMIS,
+      ec2: cluster.spec.ec2,
       servesProvisioning: !!this.kind(cluster, "Provisioning"),
       get: (kind, name, namespace) => this.find(cluster, kind, name, namespace) as Any | null,
       list: (kind, namespace) => this.list(cluster, kind, namespace) as Any[],

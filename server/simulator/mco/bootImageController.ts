@@ -1,12 +1,14 @@
 import ALLOWED_AMIS_RELEASE_4_22 from "../../../data/mco/allowed-amis-release-4.22.json";
+import type { SimEc2 } from "../ec2";
 import { labelSelectorMatches, type LabelSelector } from "../labels";
+import { AwsReconcileError, awsTarget423, cmpRHCOSVersion } from "./aws";
 import { checkBootImagePlatform, enrolsByStatus, type Infrastructure } from "./platform";
 import { atLeast, parseGeneric, xyz } from "./version";
 
 /**
  * The MCO's boot image controller for MAPI MachineSets (openshift/machine-config-operator
  * pkg/controller/bootimage: boot_image_controller.go, ms_helpers.go, platform_helpers.go; release-4.22,
- * with the earlier lines' condition wording). One call is one `syncAll` pass over a cluster's objects;
+ * with the earlier lines' condition wording; AWS by release-4.23's aws_helpers.go from 4.23, ./aws.ts). One call is one `syncAll` pass over a cluster's objects;
  * it returns what the controller writes. Pure: no clock, no store.
  */
 type Any = Record<string, any>;
@@ -27,6 +29,8 @@ export type ControllerInputs = {
    * (aws_helpers.go `detectAMIKind`). release-4.22 decides by its compiled list instead (`ALLOWED_AMIS`).
    */
   publishedAmis: ReadonlySet<string>;
+  /** What the simulated cloud's EC2 answers release-4.23 and later (../ec2.ts); omitted: the defaults there. */
+  ec2?: SimEc2;
   /** The BootImageSkewEnforcement feature gate (on by default from 4.22). */
   skewEnforcement: boolean;
   /** The event that triggered the pass; it becomes the conditions' reason. */
@@ -48,7 +52,10 @@ export type ControllerResult = {
   outcomes: MachineSetOutcome[];
   conditions: Condition[];
   /** What happens to status.bootImageSkewEnforcementStatus.automatic in Automatic mode. */
-  record: { action: "update" | "reset"; ocpVersion: string } | null;
+  record:
+    | { action: "update" | "reset"; ocpVersion: string; rhcosVersion?: undefined }
+    | { action: "update"; rhcosVersion: string; ocpVersion?: undefined }
+    | null;
   /**
    * The controller panicked during the pass (the MCO's own nil pointer dereference). What it wrote
    * before stays: Progressing True with the count so far, and the MachineSets it had patched; no
@@ -81,7 +88,8 @@ export function archOf(ms: Any, clusterVersion: Any | null, controlPlaneArch: st
   throw new SyncError(`failed to fetch arch during machineset sync: kubernetes.io/arch label not found in annotation: ${annotation}`);
 }
 
-type Reconciled = { patch: ((value: Any) => void) | null; skipped: boolean; excluded?: boolean };
+/** `rhcosVersion`: the RHCOS release of the marketplace AMI the MachineSet is on or gets (release-4.23 on). */
+type Reconciled = { patch: ((value: Any) => void) | null; skipped: boolean; excluded?: boolean; rhcosVersion?: string };
 type PassInputs = ControllerInputs & { stream: Any | null };
 const skipped: Reconciled = { patch: null, skipped: true };
 const nothing: Reconciled = { patch: null, skipped: false };
@@ -96,24 +104,39 @@ class ControllerPanic extends Error {}
 /** ami.go `AllowedAMIs` as release-4.22 compiles it in (data/mco, with its source commit). */
 const ALLOWED_AMIS: ReadonlySet<string> = new Set(ALLOWED_AMIS_RELEASE_4_22.amis);
 
-/** reconcileAWSProviderSpec: release-4.22 checks the region, ami.id and AllowedAMIs; later lines ami.id, then the owner. */
+/**
+ * reconcileAWSProviderSpec: release-4.22 checks the region, ami.id and AllowedAMIs; from 4.23 ami.id,
+ * then EC2 describes the AMI and its owner decides (./aws.ts): Red Hat's → the stream's AMI,
+ * AWS Marketplace and ROSA → the product's newest AMI at the stream's RHEL version or older, with its
+ * RHCOS release for the record (also when the MachineSet is already on it), anything else skipped;
+ * credentials and EC2 failures are errors.
+ */
 function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Reconciled {
-  const region = value.placement?.region ?? "";
-  const target: string | undefined = input.stream?.architectures?.[arch]?.images?.aws?.regions?.[region]?.image;
   const current: string | undefined = value.ami?.id ?? undefined;
+  let target: string | undefined;
+  let rhcosVersion = "";
   if (atLeast(input.release, 23)) {
-    if (current === undefined) return skipped;
-    if (!input.publishedAmis.has(current)) return skipped; // unrecognised owner
-    if (!target) return skipped;
+    let found;
+    try {
+      found = awsTarget423(value, arch, input.stream, input.ec2, input.publishedAmis, ms.metadata.name, (a) => noArchitecture(input.stream, a));
+    } catch (error) {
+      if (error instanceof AwsReconcileError) throw reconcileError(ms.metadata.name, error.message);
+      throw error;
+    }
+    if (found === "skip") return skipped;
+    ({ ami: target, rhcosVersion } = found);
   } else {
+    const region = value.placement?.region ?? "";
+    target = input.stream?.architectures?.[arch]?.images?.aws?.regions?.[region]?.image;
     if (!target) return skipped;
     if (current === undefined) return skipped;
     if (current === target) return nothing;
     if (!ALLOWED_AMIS.has(current)) return skipped;
   }
-  if (current === target) return nothing;
+  const version = rhcosVersion ? { rhcosVersion } : {};
+  if (current === target) return { ...nothing, ...version };
   // Only one of ID, ARN or Filters may be set: the new AMI replaces the whole reference.
-  return { patch: (v) => (v.ami = { id: target }), skipped: false };
+  return { patch: (v) => (v.ami = { id: target }), skipped: false, ...version };
 }
 
 /** reconcileGCPProviderSpec. */
@@ -230,7 +253,7 @@ function reconcileVSphere(input: PassInputs, ms: Any, value: Any, arch: string):
 }
 
 /** syncMAPIMachineSet: owner references skip; other streams and Windows are excluded; then the platform's rule. */
-function syncMachineSet(input: PassInputs, ms: Any): { outcome: MachineSetOutcome; next: Any | null } {
+function syncMachineSet(input: PassInputs, ms: Any): { outcome: MachineSetOutcome; next: Any | null; rhcosVersion?: string } {
   const name: string = ms.metadata.name;
   const result = (outcome: MachineSetOutcome["outcome"], error?: string) => ({
     outcome: { name, outcome, ...(error ? { error } : {}) },
@@ -261,10 +284,11 @@ function syncMachineSet(input: PassInputs, ms: Any): { outcome: MachineSetOutcom
     const r = reconcile(input, ms, value, arch);
     if (r.skipped) return result("skipped");
     if (r.excluded) return result("excluded");
-    if (!r.patch) return result("current");
+    const version = r.rhcosVersion ? { rhcosVersion: r.rhcosVersion } : {};
+    if (!r.patch) return { ...result("current"), ...version };
     const next = structuredClone(ms);
     r.patch(next.spec.template.spec.providerSpec.value);
-    return { outcome: { name, outcome: "patched" }, next };
+    return { outcome: { name, outcome: "patched" }, next, ...version };
   } catch (error) {
     if (error instanceof SyncError) return result("error", `error syncing MAPI MachineSet ${name}: ${error.message}`);
     throw error;
@@ -428,11 +452,17 @@ export function syncBootImages(input: ControllerInputs, installVersion: string):
     },
     input.now,
   );
+  // The oldest marketplace RHCOS release of the pass, by major.minor; an equal one keeps the first.
+  let rhcosVersion = "";
+  for (const o of outcomes)
+    if (o.rhcosVersion && (rhcosVersion === "" || cmpRHCOSVersion(o.rhcosVersion, rhcosVersion) < 0)) rhcosVersion = o.rhcosVersion;
   let record: ControllerResult["record"] = null;
   if (input.skewEnforcement && errors.length === 0) {
     if (stats.skipped === 0) {
+      // updateClusterBootImage: marketplace clusters record the RHCOS release they got, others the stream's OCP release.
       const release = parseGeneric(input.configMap?.data?.releaseVersion);
-      if (release) record = { action: "update", ocpVersion: xyz(release) };
+      if (rhcosVersion) record = { action: "update", rhcosVersion };
+      else if (release) record = { action: "update", ocpVersion: xyz(release) };
     } else record = { action: "reset", ocpVersion: installVersion };
   }
   return {

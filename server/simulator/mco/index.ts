@@ -1,3 +1,4 @@
+import type { SimEc2 } from "../ec2";
 import { syncBootImages } from "./bootImageController";
 import { syncMachineConfiguration } from "./operator";
 import { machineConfigUpgradeable } from "./upgradeable";
@@ -20,6 +21,8 @@ export interface ClusterView {
   readonly skewEnforcement: boolean;
   /** The AMIs the simulated MCO recognises as published RHCOS AMIs (see bootImageController.ts). */
   readonly publishedAmis: ReadonlySet<string>;
+  /** What the simulated cloud's EC2 answers the controller from release-4.23 (../ec2.ts); omitted: the defaults. */
+  readonly ec2?: SimEc2;
   /** Whether the cluster serves metal3.io Provisioning (clusters without the baremetal capability do not). */
   readonly servesProvisioning: boolean;
   get(kind: string, name: string, namespace?: string): Any | null;
@@ -82,6 +85,7 @@ export function reconcileMachineConfiguration(view: ClusterView, reason = "BootI
       clusterVersion: cv,
       controlPlaneArch: controlPlaneArch(view),
       publishedAmis: view.publishedAmis,
+      ec2: view.ec2,
       skewEnforcement: view.skewEnforcement,
       reason,
       now: view.now(),
@@ -92,7 +96,10 @@ export function reconcileMachineConfiguration(view: ClusterView, reason = "BootI
   if (pass.ran) {
     next = { ...next, status: { ...next.status, [CONDITIONS]: pass.conditions } };
     const record = next.status.bootImageSkewEnforcementStatus;
-    if (pass.record && record?.mode === "Automatic") next.status.bootImageSkewEnforcementStatus = { mode: "Automatic", automatic: { ocpVersion: pass.record.ocpVersion } };
+    if (pass.record && record?.mode === "Automatic") {
+      const { action: _action, ...automatic } = pass.record;
+      next.status.bootImageSkewEnforcementStatus = { mode: "Automatic", automatic };
+    }
   }
   if (operator.optedInAt) view.put("MachineConfiguration", { ...next, status: mc.status });
   view.put("MachineConfiguration", next, "status");
