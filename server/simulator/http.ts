@@ -281,6 +281,14 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
   return server;
 }
 
+/** Who a request's bearer token is on `cluster` (its TokenReview): its admin or reader account, or nobody. */
+export function userOf(cluster: SimCluster, req: http.IncomingMessage): string | null {
+  const auth = req.headers.authorization ?? "";
+  const token = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
+  if (!token) return null;
+  return token === cluster.spec.token ? ADMIN_USER : token === cluster.spec.readOnlyToken ? READER_USER : null;
+}
+
 /**
  * The default router of a cluster's ingress: only the Thanos querier's Route (path `/api`) is served;
  * any other host or path gets the router's 503 page, as a host no Route admits does.
@@ -293,9 +301,7 @@ function serveRoute(fleet: Fleet, name: string, req: http.IncomingMessage, res: 
   let answer = routerUnavailable();
   if (cluster && onRoute && req.method === "GET") {
     cluster.requestCount++;
-    const auth = req.headers.authorization ?? "";
-    const token = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
-    const user = token && token === cluster.spec.token ? ADMIN_USER : token && token === cluster.spec.readOnlyToken ? READER_USER : null;
+    const user = userOf(cluster, req);
     // kube-rbac-proxy's SubjectAccessReview: get prometheuses/api "k8s" (cluster-monitoring-view grants it).
     const allowed = !(cluster.spec.forbidden ?? []).some((f) => f.resource === "prometheuses/api" && f.group === "monitoring.coreos.com");
     answer = querierAnswer(cluster.spec.monitoring, url.pathname, user, allowed);
@@ -349,9 +355,7 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
     });
   }
 
-  const auth = req.headers.authorization ?? "";
-  const token = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
-  const user = token && token === cluster.spec.token ? ADMIN_USER : token && token === cluster.spec.readOnlyToken ? READER_USER : null;
+  const user = userOf(cluster, req);
   if (!user) return sendError(res, new ApiError(401, "Unauthorized", "Unauthorized"));
 
   const p = segments.join("/");

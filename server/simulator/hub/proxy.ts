@@ -1,7 +1,7 @@
 import type http from "node:http";
 import https from "node:https";
 import { send } from "../apiServer";
-import { ADMIN_USER, READER_USER, type SimulatorServer } from "../http";
+import { userOf, type SimulatorServer } from "../http";
 import { querierAnswer } from "../monitoring";
 import type { SimHub } from "./hub";
 import { allowedBy, type ClusterIdentity } from "./permissions";
@@ -74,11 +74,9 @@ function serviceRequest(hub: SimHub, cluster: string, parts: string[], req: http
   if (!querier || target.port === "web")
     return text(res, 502, `dial tcp: lookup ${target.name}.${namespace}.svc${target.port ? `:${target.port}` : ""}: no such host`);
   backing.requestCount++;
-  const token = bearer(req);
-  const own = token && (token === backing.spec.token || token === backing.spec.readOnlyToken);
-  const identity = own
-    ? { user: token === backing.spec.token ? ADMIN_USER : READER_USER, groups: [] }
-    : hub.managedServiceAccountIdentity(cluster, token);
+  const ownUser = userOf(backing, req);
+  const own = ownUser !== null;
+  const identity = own ? { user: ownUser, groups: [] } : hub.managedServiceAccountIdentity(cluster, bearer(req));
   const review = {
     kind: "resource" as const,
     attrs: {
