@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
-import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { clusterAnswer } from "../clusters/access";
+import { startClusterUpgrade, UpgradeRefused } from "../clusters/upgrade";
 import { CONCURRENT_CHANGE, startRefusal } from "../domain/bundles";
 import { UserFacingError } from "../errors";
-import { KubeError } from "../kube/client";
-import { setDesiredUpdate } from "../kube/writers";
 import { updateApplication, type ApplicationRecord } from "../store/bundles";
 import type { StartUpgradeSchema } from "./contract";
 import { applicationOrThrow, applicationProgress } from "./progress";
@@ -48,26 +47,19 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   const intent = { upgradeStartedBy: actor.user.username, upgradeStartedAt: startedAt, overrideReason: overridden ? reason : null };
   // Recorded first: if Fleetskew stops after the cluster took the update, the follower finds who started it and why.
   if (!(await updateApplication(id, ["preloading"], intent))) throw new UserFacingError(409, CONCURRENT_CHANGE);
-  await withClusterClient(application.cluster, (client) =>
-    auditedClusterWrite(
-      auditActor(actor),
-      application.cluster,
-      {
-        object: "ClusterVersion version",
-        change: `set spec.desiredUpdate to ${application.releaseVersion}`,
-        details: { image: application.releaseImage, application: id, overrideReason: intent.overrideReason },
-      },
-      () => setDesiredUpdate(client, { version: application.releaseVersion, image: application.releaseImage }),
-      (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
-    ),
-  ).catch(async (error) => {
-    // Only an answer from the API server (4xx: conflict, forbidden, invalid…) says the cluster did not take it. A timeout,
-    // a lost connection or a 5xx may come after it did: the recorded start stays, so the follower credits the right person.
-    if (definitelyRefused(error)) {
+  await startClusterUpgrade(application.cluster, {
+    who: auditActor(actor),
+    version: application.releaseVersion,
+    image: application.releaseImage,
+    details: { application: id, overrideReason: intent.overrideReason },
+  }).catch(async (error: unknown) => {
+    // Only a refusal says the cluster did not take it. A timeout, a lost connection or a 5xx may come
+    // after it did: the recorded start stays, so the follower credits the right person.
+    if (error instanceof UpgradeRefused) {
       await updateApplication(id, ["preloading"], { upgradeStartedBy: null, upgradeStartedAt: null, overrideReason: null }).catch(
         () => undefined,
       );
-      throw new UserFacingError(502, `${application.cluster} refused the upgrade: ${clusterAnswer(error)}`);
+      throw new UserFacingError(502, error.message);
     }
     throw new UserFacingError(
       503,
@@ -104,7 +96,3 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   if (now.state === "upgrading" && now.upgradeStartedBy === actor.user.username) return now;
   throw new UserFacingError(409, now.state === "upgrading" ? startRefusal(now)! : CONCURRENT_CHANGE);
 }
-
-/** The API server answered the write with a refusal (4xx), so it was not applied; anything else leaves it unknown. */
-const definitelyRefused = (error: unknown) =>
-  error instanceof KubeError && error.status !== undefined && error.status >= 400 && error.status < 500;

@@ -69,11 +69,14 @@ export async function auditedClusterWrite<T>(
   what: { object: string; change: string; details?: Record<string, unknown> },
   write: () => Promise<T>,
   describe: (result: T) => string = () => "done",
+  options: { auditFailure?: (error: unknown) => boolean } = {},
 ): Promise<T> {
   let result: T;
   try {
     result = await write();
   } catch (error) {
+    // A caller that tries again audits its attempts as one event (the last one's), not one per attempt.
+    if (options.auditFailure && !options.auditFailure(error)) throw error;
     await recordAuditOrLog({
       ...who,
       action: "cluster.write",

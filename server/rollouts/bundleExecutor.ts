@@ -6,14 +6,13 @@
  * made and read back from the cluster before it is repeated: after a stop, the step goes on from
  * what the application records and the cluster shows, and writes nothing it finds in place.
  */
-import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { clusterAnswer, withClusterClient } from "../clusters/access";
+import { definitelyRefused, startClusterUpgrade, UpgradeRefused } from "../clusters/upgrade";
 import { preloadFailure } from "../domain/rollouts/bundleChecks";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import { upgradeProgress, type StepProgress } from "../domain/rollouts/upgradeProgress";
 import { UserFacingError } from "../errors";
-import { KubeError } from "../kube/client";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
-import { setDesiredUpdate } from "../kube/writers";
 import { listApplications, updateApplication, type ApplicationRecord } from "../store/bundles";
 import { findClusterSummary } from "../store/clusters";
 import type { RolloutRecord } from "../store/rollouts";
@@ -30,10 +29,6 @@ const digestOf = (r: RolloutRecord) => requestOf(r).bundle.replace(/^sha256:/, "
 const actorName = (r: RolloutRecord) => `rollout ${r.number}`;
 const whoOf = (r: RolloutRecord): Who => ({ actor: actorName(r), role: null, ip: null });
 const running = (note: string): StepProgress => ({ state: "running", note });
-
-/** Only an answer from the API server (4xx) says the cluster did not take a write; a timeout or a 5xx may come after it did. */
-const definitelyRefused = (error: unknown) =>
-  error instanceof KubeError && error.status !== undefined && error.status >= 400 && error.status < 500;
 
 async function applicationOf(cluster: string, digest: string): Promise<ApplicationRecord | null> {
   const summary = await findClusterSummary(cluster);
@@ -60,23 +55,16 @@ async function startStep(a: ApplicationRecord, r: RolloutRecord, blockers: strin
     return running("the application changed; looking again");
   if (!onCluster) {
     try {
-      await withClusterClient(a.cluster, (client) =>
-        auditedClusterWrite(
-          whoOf(r),
-          a.cluster,
-          {
-            object: "ClusterVersion version",
-            change: `set spec.desiredUpdate to ${a.releaseVersion}`,
-            details: { image: a.releaseImage, application: a.id, rollout: r.number },
-          },
-          () => setDesiredUpdate(client, { version: a.releaseVersion, image: a.releaseImage }),
-          (result) => (result.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
-        ),
-      );
+      await startClusterUpgrade(a.cluster, {
+        who: whoOf(r),
+        version: a.releaseVersion,
+        image: a.releaseImage,
+        details: { application: a.id, rollout: r.number },
+      });
     } catch (error) {
-      if (!definitelyRefused(error)) return running(`the start of the upgrade is not confirmed yet: ${clusterAnswer(error)}`);
+      if (!(error instanceof UpgradeRefused)) return running(`the start of the upgrade is not confirmed yet: ${clusterAnswer(error)}`);
       await updateApplication(a.id, ["preloading"], { upgradeStartedBy: null, upgradeStartedAt: null }).catch(() => undefined);
-      return { state: "failed", reason: `${a.cluster} refused the upgrade to ${a.releaseVersion}: ${clusterAnswer(error)}` };
+      return { state: "failed", reason: error.message };
     }
   }
   await updateApplication(

@@ -126,11 +126,24 @@ export type RolloutClusterPage = z.output<typeof RolloutClusterPage>;
 const RolloutParams = z.object({ id: z.string().regex(/^(\d{1,9}|[0-9a-f-]{36})$/, "No such rollout") });
 const Comment = z.strictObject({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
 
-const action = (
+const InFlight = z
+  .number()
+  .int()
+  .meta({
+    description:
+      "Cluster writes that were on the wire when this committed: they complete and are followed to their end; no other write is sent after this answer",
+  });
+
+/** What pause and abort answer: the rollout, and the writes they could no longer stop. */
+export const RolloutBrakeAnswer = RolloutView.extend({ inFlight: InFlight }).meta({ id: "RolloutBrakeAnswer" });
+export type RolloutBrakeAnswer = z.output<typeof RolloutBrakeAnswer>;
+
+const action = <A extends z.ZodType = typeof RolloutView>(
   verb: "approve" | "pause" | "resume" | "abort",
   summary: string,
   access: readonly ("technician" | "approver")[],
   description: string,
+  answer: A = RolloutView as unknown as A,
 ) =>
   endpoint({
     method: "POST",
@@ -141,7 +154,7 @@ const action = (
     params: RolloutParams,
     body: Comment,
     errors: [409],
-    answer: RolloutView,
+    answer,
   });
 
 const ClusterName = z.string().trim().min(1).max(253);
@@ -229,7 +242,8 @@ export const rolloutEndpoints = {
     "pause",
     "Pause a running rollout",
     ["technician", "approver"],
-    "No new cluster starts; steps already running are followed to their end.",
+    "No new cluster starts and no cluster write not yet sent is sent; steps already written are followed to their end. `inFlight` counts the writes that were on the wire at the pause.",
+    RolloutBrakeAnswer,
   ),
   resume: action(
     "resume",
@@ -257,17 +271,18 @@ export const rolloutEndpoints = {
     path: "/api/v1/rollouts/{id}/clusters",
     summary: "Skip, retry or include clusters of a rollout",
     description:
-      "skip (approver): pending, waiting, running or failed clusters end as skipped; a step already written stays written. retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
+      "skip (approver): pending, waiting, running or failed clusters end as skipped, and no write to them not yet sent is sent; a step already written stays written and is followed to its end (`inFlight`: the skipped clusters' writes that were on the wire). retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
     access: ["approver"],
     params: RolloutParams,
     body: ClusterDecision,
     errors: [409],
-    answer: z.strictObject({ changed: z.array(z.string()), rollout: RolloutView }),
+    answer: z.strictObject({ changed: z.array(z.string()), inFlight: InFlight, rollout: RolloutView }),
   }),
   abort: action(
     "abort",
     "Abort a rollout for good (a comment saying why is required)",
     ["approver"],
-    "No new cluster starts; what was written stays written.",
+    "No new cluster starts and no cluster write not yet sent is sent; what was written stays written and is followed to its end. `inFlight` counts the writes that were on the wire at the abort.",
+    RolloutBrakeAnswer,
   ),
 };

@@ -62,7 +62,7 @@ export async function decideClusters(
   id: string,
   decision: ClusterDecision,
   actor: Actor,
-): Promise<{ changed: string[]; rollout: RolloutView }> {
+): Promise<{ changed: string[]; inFlight: number; rollout: RolloutView }> {
   if (decision.action === "include" && actor.user.role !== "admin")
     throw new UserFacingError(403, "Only an admin may include a cluster its checks excluded");
   const r = await found(id);
@@ -83,5 +83,5 @@ export async function decideClusters(
   );
   if ("refused" in result) throw new UserFacingError(409, `Cannot be ${rule.verb}: ${result.refused}`);
   if (!result.changed.length) throw new UserFacingError(409, `Nothing ${rule.verb}: ${rule.nothing}`);
-  return { changed: result.changed, rollout: await rolloutView(r.id) };
+  return { changed: result.changed, inFlight: result.inFlight, rollout: await rolloutView(r.id) };
 }

@@ -5,55 +5,29 @@
  */
 import { writeAcknowledgement } from "../acknowledgements/acknowledgements";
 import { acknowledgeForRollout, rolloutAcknowledgementOf, type RolloutAcknowledgement } from "../acknowledgements/forRollout";
-import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
+import { clusterAnswer, withClusterClient } from "../clusters/access";
+import { startClusterUpgrade, UpgradeRefused } from "../clusters/upgrade";
 import { UserFacingError } from "../errors";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import { upgradeProgress } from "../domain/rollouts/upgradeProgress";
-import { KubeError } from "../kube/client";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
-import { setDesiredUpdate } from "../kube/writers";
 import type { RolloutRecord } from "../store/rollouts";
 import { bundle } from "./bundleExecutor";
 import { StepRefused, type Executor } from "./step";
 
 export { StepRefused, type Executor };
 
-/** Only an answer from the API server (4xx) says the cluster did not take a write; a timeout or a 5xx may come after it did. */
-const definitelyRefused = (error: unknown) =>
-  error instanceof KubeError && error.status !== undefined && error.status >= 400 && error.status < 500;
-
 const systemActor = (rollout: RolloutRecord) => ({ actor: `rollout ${rollout.number}`, role: null, ip: null });
 
-type Update = { version?: string; image?: string; release?: { version?: string; image?: string } };
-
 const upgrade: Executor = {
-  async write(cluster, rollout) {
+  async write(cluster, rollout, attempt) {
     const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;
-    await withClusterClient(cluster, async (client) => {
-      const cv = await readClusterVersion(client);
-      if (cv.status !== "ok") throw cv.status === "error" ? cv.error : new StepRefused(`cannot read ClusterVersion: ${cv.reason}`);
-      const status = (cv.value.status ?? {}) as { availableUpdates?: Update[] | null; conditionalUpdates?: Update[] };
-      const offered =
-        (status.availableUpdates ?? []).find((u) => u.version === target) ??
-        (status.conditionalUpdates ?? []).map((u) => u.release ?? {}).find((r) => r.version === target);
-      if (!offered?.image) throw new StepRefused(`its ClusterVersion no longer lists ${target} as an update`);
-      try {
-        await auditedClusterWrite(
-          systemActor(rollout),
-          cluster,
-          {
-            object: "ClusterVersion version",
-            change: `set spec.desiredUpdate to ${target}`,
-            details: { rollout: rollout.number, image: offered.image },
-          },
-          () => setDesiredUpdate(client, { version: target, image: offered.image! }),
-          (r) => (r.result === "patched" ? "desiredUpdate set" : "desiredUpdate already set"),
-        );
-      } catch (error) {
-        if (definitelyRefused(error)) throw new StepRefused(`${cluster} refused the update: ${clusterAnswer(error)}`);
-        throw error;
-      }
-    });
+    try {
+      await startClusterUpgrade(cluster, { who: systemActor(rollout), version: target, details: { rollout: rollout.number }, attempt });
+    } catch (error) {
+      if (error instanceof UpgradeRefused) throw new StepRefused(error.message);
+      throw error;
+    }
   },
   async follow(cluster, rollout) {
     const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;

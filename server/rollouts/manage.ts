@@ -4,6 +4,7 @@
  * the status it changes, and audited.
  */
 import { auditActor, type Actor } from "../auth/actor";
+import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { formatDuration } from "../domain/rollouts/duration";
 import { resolveAmount, type Amount } from "../domain/rollouts/amount";
 import type { RolloutRequest } from "../domain/rollouts/request";
@@ -22,7 +23,7 @@ import {
 } from "../store/rollouts";
 import { describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
-import type { ClusterRollout, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
+import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
 
 const amountText = (a: Amount | undefined | null) => (!a ? null : "count" in a ? String(a.count) : `${a.percent}%`);
 
@@ -81,7 +82,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
       maxConcurrency: amountText(s.maxConcurrency),
       groupBy: s.groupBy ?? null,
       minSuccessTime: formatDuration(s.minSuccessTime ?? 0),
-      progressDeadline: s.progressDeadline === null ? "None" : formatDuration(s.progressDeadline),
+      progressDeadline: s.progressDeadline == null ? "None" : formatDuration(s.progressDeadline),
       maxFailures: amountText(s.maxFailures)!,
       mandatoryGroups: s.mandatoryGroups,
       onFailure: s.onFailure,
@@ -144,8 +145,19 @@ const TRANSITIONS = {
 
 export type RolloutAction = keyof typeof TRANSITIONS;
 
-/** Approve, pause, resume or abort; `comment` is recorded with it (required to abort). */
-export async function changeRollout(id: string, action: RolloutAction, comment: string, actor: Actor): Promise<RolloutView> {
+/**
+ * Approve, pause, resume or abort; `comment` is recorded with it (required to abort). A pause or
+ * an abort also says how many cluster writes were on the wire when it committed (`inFlight`): after
+ * it, the only ones still sent.
+ */
+export async function changeRollout(id: string, action: "pause" | "abort", comment: string, actor: Actor): Promise<RolloutBrakeAnswer>;
+export async function changeRollout(id: string, action: RolloutAction, comment: string, actor: Actor): Promise<RolloutView>;
+export async function changeRollout(
+  id: string,
+  action: RolloutAction,
+  comment: string,
+  actor: Actor,
+): Promise<RolloutView | RolloutBrakeAnswer> {
   const r = await found(id);
   const t: Transition = TRANSITIONS[action];
   if (action === "abort" && comment.trim().length < 3)
@@ -175,11 +187,14 @@ export async function changeRollout(id: string, action: RolloutAction, comment: 
     const now = await found(id);
     throw new UserFacingError(409, `Rollout ${now.number} is ${now.status}; it cannot be ${t.verb} now`);
   }
-  return rolloutView(changed.id);
+  const view = await rolloutView(changed.id);
+  return action === "pause" || action === "abort" ? { ...view, inFlight: changed.inFlight } : view;
 }
 
 /** POST /api/v1/rollouts: the plan (dryRun), or the saved rollout waiting for approval. */
-export async function proposeRollout(request: RolloutRequest, actor: Actor) {
+export async function proposeRollout(written: RolloutRequest, actor: Actor) {
+  // Defaults resolved first, so what is planned, saved, shown and approved is what runs.
+  const request = withResolvedProgressDeadline(written);
   const plan = await planRollout(request);
   if (request.dryRun) return { status: 200, answer: planAnswer(plan) } as const;
   const saved = await saveRollout(request, plan, actor);

@@ -1,14 +1,18 @@
 /**
  * Moves running rollouts on, one tick at a time, from what the database holds: whichever process
  * runs the tick (one at a time, as a background job) takes the same decisions. A step is recorded as
- * started before its cluster is written, recorded as written after, and followed on the cluster
- * until it succeeds or fails; a step started but never recorded as written (the process stopped in
- * between) is written again, which the write itself turns into a confirmation when the cluster
- * already has it.
+ * started before its cluster is written; each write is preceded by a claim that checks, in one
+ * statement, that the rollout and the step are still running and the cluster is the one the plan
+ * froze (server/store/rolloutClaims.ts), so abort, pause and skip hold at the next write. The write
+ * is recorded as written after, and followed on the cluster until it succeeds or fails. A write that
+ * may not have reached the cluster (a 5xx, a timeout) is attempted again after a backoff, at most
+ * `maxAttempts` times; a claim whose writer stopped runs out after its lease and the step is written
+ * again, which the write itself turns into a confirmation when the cluster already has it.
  */
 import { resolveAmount } from "../domain/rollouts/amount";
 import { decideProgress, type ProgressStrategy } from "../domain/rollouts/progress";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import type { StepProgress } from "../domain/rollouts/upgradeProgress";
 import {
   changeRolloutClusters,
   changeRolloutStatus,
@@ -18,10 +22,23 @@ import {
   type RolloutRecord,
   type RunnerCluster,
 } from "../store/rollouts";
+import { CLAIM_LEASE_MS, claimWrite, endWrite, failReplacedClusters, recordSkippedOutcome } from "../store/rolloutClaims";
 import { EXECUTORS, StepRefused, type Executor } from "./executors";
 import { eachLimited } from "./limited";
 import { EXPECTED_STEP_MS, windowResolver } from "./plan";
 import { clusterAnswer } from "../clusters/access";
+
+export type RunnerOptions = {
+  /** How long a claimed write may take before its writer is taken for stopped (server/store/rolloutClaims.ts). */
+  leaseMs: number;
+  /** Write attempts per step; past them the step fails with the last answer. */
+  maxAttempts: number;
+  /** The wait before the second attempt, doubled for each further one, up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+};
+
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { leaseMs: CLAIM_LEASE_MS, maxAttempts: 5, backoffMs: 10_000, maxBackoffMs: 5 * 60_000 };
 
 /** Clusters written or followed at once per rollout: a wave of 1,000 is worked through, not opened at once. */
 const CONCURRENCY = 16;
@@ -39,7 +56,7 @@ function strategyOf(request: RolloutRequest, failureBudget: number): ProgressStr
   const s = request.strategy;
   return {
     minSuccessMs: s.minSuccessTime ?? 0,
-    progressDeadlineMs: s.progressDeadline,
+    progressDeadlineMs: s.progressDeadline ?? null,
     failureBudget,
     onFailure: s.onFailure,
     releaseEachWave: s.releaseEachWave,
@@ -50,29 +67,68 @@ function strategyOf(request: RolloutRequest, failureBudget: number): ProgressStr
 /** The failure budget as planned: maxFailures over the clusters the rollout includes. */
 const failureBudget = (request: RolloutRequest, included: number) => resolveAmount(request.strategy.maxFailures, included);
 
-/** Writes steps that were started and not yet recorded as written; a definite refusal fails the cluster. */
-async function writeSteps(r: RolloutRecord, executor: Executor, names: string[]): Promise<void> {
-  await eachLimited(names, CONCURRENCY, async (name) => {
-    try {
-      await executor.write(name, r);
-      await changeRolloutClusters(r.id, [name], ["running"], { writtenAt: new Date(), reason: null });
-    } catch (error) {
-      if (error instanceof StepRefused) {
-        await changeRolloutClusters(r.id, [name], ["running"], { state: "failed", reason: error.message, finishedAt: new Date() });
-      } else {
-        // Not known whether the cluster took it: the next tick reads the cluster and writes or confirms.
-        await changeRolloutClusters(r.id, [name], ["running"], { reason: `not confirmed yet: ${clusterAnswer(error)}` });
+const backoff = (attempt: number, o: RunnerOptions) => Math.min(o.maxBackoffMs, o.backoffMs * 2 ** (attempt - 1));
+
+/**
+ * Writes steps that are started and not yet written, each after its claim (a step that may not be
+ * written now is left alone); a definite refusal fails the cluster, an unknown outcome is tried
+ * again after a backoff, and the last attempt's failure fails the step with the cluster's answer.
+ */
+async function writeSteps(r: RolloutRecord, executor: Executor, names: string[], o: RunnerOptions): Promise<void> {
+  const replaced = new Set(await failReplacedClusters(r.id, names, new Date()));
+  await eachLimited(
+    names.filter((n) => !replaced.has(n)),
+    CONCURRENCY,
+    async (name) => {
+      const claim = await claimWrite(r.id, name, new Date(), o.leaseMs);
+      if (!claim) return;
+      const last = claim.attempt >= o.maxAttempts;
+      try {
+        await executor.write(name, r, { number: claim.attempt, last });
+        await endWrite(r.id, name, claim, { type: "written", at: new Date() });
+      } catch (error) {
+        if (error instanceof StepRefused) await endWrite(r.id, name, claim, { type: "failed", reason: error.message, at: new Date() });
+        else if (last)
+          await endWrite(r.id, name, claim, {
+            type: "failed",
+            reason: `no answer confirmed the write in ${claim.attempt} attempts; the last: ${clusterAnswer(error)}`,
+            at: new Date(),
+          });
+        else
+          await endWrite(r.id, name, claim, {
+            type: "retry",
+            reason: `not confirmed yet (attempt ${claim.attempt} of ${o.maxAttempts}, the next after a pause): ${clusterAnswer(error)}`,
+            retryAt: new Date(Date.now() + backoff(claim.attempt, o)),
+          });
       }
-    }
-  });
+    },
+  );
 }
 
-async function followSteps(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[]): Promise<void> {
+const look = (executor: Executor, r: RolloutRecord, name: string): Promise<StepProgress> =>
+  executor.follow(name, r).catch((error: unknown) => ({ state: "running" as const, note: `cannot reach it now: ${clusterAnswer(error)}` }));
+
+const pastDeadline = (request: RolloutRequest, c: RunnerCluster, now: Date) => {
+  const deadline = request.strategy.progressDeadline ?? null;
+  return deadline !== null && c.startedAt !== null && now.getTime() - c.startedAt.getTime() > deadline ? deadline : null;
+};
+
+/**
+ * Follows written steps. In a running rollout the progress deadline is the decisions' (decideProgress);
+ * in one a person stopped, nothing else would end a step that hangs, so it is applied here.
+ */
+async function followSteps(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[], now: Date): Promise<void> {
+  const request = r.request as RolloutRequest;
   await eachLimited(clusters, CONCURRENCY, async (c) => {
-    const progress = await executor
-      .follow(c.name, r)
-      .catch((error: unknown) => ({ state: "running" as const, note: `cannot reach it now: ${clusterAnswer(error)}` }));
-    if (progress.state === "running") await changeRolloutClusters(r.id, [c.name], ["running"], { reason: progress.note });
+    const progress = await look(executor, r, c.name);
+    const deadline = r.status === "running" ? null : pastDeadline(request, c, now);
+    if (progress.state === "running" && deadline !== null)
+      await changeRolloutClusters(r.id, [c.name], ["running"], {
+        state: "failed",
+        reason: `did not finish within the progress deadline (${Math.round(deadline / 60_000)} minutes); last seen: ${progress.note}`,
+        finishedAt: new Date(),
+      });
+    else if (progress.state === "running") await changeRolloutClusters(r.id, [c.name], ["running"], { reason: progress.note });
     else
       await changeRolloutClusters(r.id, [c.name], ["running"], {
         state: progress.state,
@@ -82,26 +138,72 @@ async function followSteps(r: RolloutRecord, executor: Executor, clusters: Runne
   });
 }
 
-export async function advanceRollout(r: RolloutRecord, now = new Date()): Promise<void> {
+/**
+ * Steps a brake left: in a rollout that ended (aborted) a running step never sent ends as skipped;
+ * one sent whose write was never confirmed gets one look, and ends as the cluster shows it (or as
+ * skipped with what it showed). A skipped step that was sent is followed until the cluster shows
+ * its end (or its deadline passes), and that is recorded as its outcome.
+ */
+async function settleBraked(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[], now: Date): Promise<void> {
+  const request = r.request as RolloutRequest;
+  const ended = r.status === "aborted" || r.status === "completed";
+  const neverSent = ended ? clusters.filter((c) => c.state === "running" && !c.writtenAt && !c.claimed && c.attempts === 0) : [];
+  await changeRolloutClusters(
+    r.id,
+    neverSent.map((c) => c.name),
+    ["running"],
+    { state: "skipped", reason: `not written: the rollout was ${r.status} first`, finishedAt: now },
+  );
+  const unconfirmed = ended ? clusters.filter((c) => c.state === "running" && !c.writtenAt && !c.claimed && c.attempts > 0) : [];
+  await eachLimited(unconfirmed, CONCURRENCY, async (c) => {
+    const progress = await look(executor, r, c.name);
+    await changeRolloutClusters(
+      r.id,
+      [c.name],
+      ["running"],
+      progress.state === "running"
+        ? {
+            state: "skipped",
+            reason: `not confirmed written before the rollout was ${r.status}; the cluster showed: ${progress.note}`,
+            finishedAt: now,
+          }
+        : { state: progress.state, reason: progress.state === "failed" ? progress.reason : null, finishedAt: now },
+    );
+  });
+  const skipped = clusters.filter((c) => c.state === "skipped" && c.outcome === null && c.attempts > 0 && !c.claimed);
+  await eachLimited(skipped, CONCURRENCY, async (c) => {
+    const progress = await look(executor, r, c.name);
+    if (progress.state !== "running") await recordSkippedOutcome(r.id, c.name, progress.state, progress.state === "failed" ? progress.reason : null);
+    else if (!c.writtenAt) await recordSkippedOutcome(r.id, c.name, "unconfirmed", `not confirmed written; ${progress.note}`);
+    else if (pastDeadline(request, c, now) !== null)
+      await recordSkippedOutcome(r.id, c.name, "unconfirmed", `still not done at the progress deadline: ${progress.note}`);
+  });
+}
+
+export async function advanceRollout(r: RolloutRecord, now = new Date(), o: RunnerOptions = DEFAULT_RUNNER_OPTIONS): Promise<void> {
   const request = r.request as RolloutRequest;
   const executor = EXECUTORS[request.kind];
   if (!executor) return;
-  const clusters = await runnerClusters(r.id);
+  const clusters = await runnerClusters(r.id, o.leaseMs);
   const running = clusters.filter((c) => c.state === "running");
-  // Steps started in an earlier tick and not recorded as written: write (or confirm) them first.
-  await writeSteps(
-    r,
-    executor,
-    running.filter((c) => !c.writtenAt).map((c) => c.name),
-  );
+  // Steps started in an earlier tick and not written yet (due again, or never sent): write (or confirm) them first.
+  if (r.status === "running")
+    await writeSteps(
+      r,
+      executor,
+      running.filter((c) => !c.writtenAt && !c.claimed && (!c.nextAttemptAt || c.nextAttemptAt <= new Date())).map((c) => c.name),
+      o,
+    );
   await followSteps(
     r,
     executor,
     running.filter((c) => c.writtenAt),
+    now,
   );
+  await settleBraked(r, executor, clusters, now);
   if (r.status !== "running") return;
 
-  const fresh = await runnerClusters(r.id);
+  const fresh = await runnerClusters(r.id, o.leaseMs);
   const waves = (await rolloutWaves(r.id)).map((w) => ({
     index: w.index,
     name: w.name,
@@ -151,12 +253,12 @@ export async function advanceRollout(r: RolloutRecord, now = new Date()): Promis
     windowOpensAt: null,
     reason: null,
   });
-  await writeSteps(r, executor, started);
+  await writeSteps(r, executor, started, o);
 }
 
-/** One tick over every rollout that is running or paused; one rollout's trouble does not stop the others. */
-export async function advanceRollouts(now = new Date()): Promise<void> {
+/** One tick over every rollout that is running or paused, or has braked steps to follow; one rollout's trouble does not stop the others. */
+export async function advanceRollouts(now = new Date(), o: RunnerOptions = DEFAULT_RUNNER_OPTIONS): Promise<void> {
   for (const r of await rolloutsToAdvance()) {
-    await advanceRollout(r, now).catch((error: unknown) => console.error(`fleetskew: rollout ${r.number}:`, error));
+    await advanceRollout(r, now, o).catch((error: unknown) => console.error(`fleetskew: rollout ${r.number}:`, error));
   }
 }

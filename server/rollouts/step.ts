@@ -5,7 +5,10 @@ import type { RolloutRecord } from "../store/rollouts";
 /** The cluster answered and refused: the step failed, in the cluster's words. */
 export class StepRefused extends Error {}
 
+/** Which attempt at a step's write this is: failures that leave the outcome unknown are audited once, with the last. */
+export type WriteAttempt = { number: number; last: boolean };
+
 export type Executor = {
-  write(cluster: string, rollout: RolloutRecord): Promise<void>;
+  write(cluster: string, rollout: RolloutRecord, attempt: WriteAttempt): Promise<void>;
   follow(cluster: string, rollout: RolloutRecord): Promise<StepProgress>;
 };

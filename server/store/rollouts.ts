@@ -4,6 +4,7 @@ import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
+import { BRAKED_TO_FOLLOW, CLAIM_LEASE_MS, IN_FLIGHT } from "./rolloutClaims";
 
 /**
  * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
@@ -262,7 +263,7 @@ export async function changeRolloutStatus(
   change: { reason?: string | null; approvedBy?: string; finished?: boolean },
   audit: AuditInput | ((current: RolloutRecord) => AuditInput),
   check: (current: RolloutRecord) => void = () => undefined,
-): Promise<RolloutRecord | null> {
+): Promise<(RolloutRecord & { inFlight: number }) | null> {
   return getDb().$transaction(async (tx) => {
     const [locked] = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT "id" FROM "Rollout" WHERE "id" = $1::uuid FOR UPDATE`, id);
     if (!locked) return null;
@@ -279,15 +280,44 @@ export async function changeRolloutStatus(
         ...(change.finished ? { finishedAt: now } : {}),
       },
     });
+    // Under the row lock no new write can be claimed (server/store/rolloutClaims.ts): the writes
+    // claimed before it are all that may still go out, and they are counted here.
+    const [{ inFlight } = { inFlight: 0 }] = await tx.$queryRawUnsafe<{ inFlight: number }[]>(
+      `SELECT count(*)::int AS "inFlight" FROM "RolloutCluster" rc WHERE rc."rolloutId" = $1::uuid AND ${IN_FLIGHT("rc", "$2::timestamp")}`,
+      id,
+      storedTime(new Date(now.getTime() - CLAIM_LEASE_MS)),
+    );
+    // An aborted rollout's steps that were started but never sent end here as skipped; the ones sent are followed.
+    if (to === "aborted")
+      await tx.$executeRawUnsafe(
+        `UPDATE "RolloutCluster" SET "state" = 'skipped', "finishedAt" = $2::timestamp, "reason" = 'not written: the rollout was aborted first'
+          WHERE "rolloutId" = $1::uuid AND "state" = 'running' AND "attempts" = 0 AND "claimedBy" IS NULL`,
+        id,
+        storedTime(now),
+      );
     const event = typeof audit === "function" ? audit(current) : audit;
-    await tx.auditEvent.create({ data: auditRow({ ...event, details: { ...event.details, rollout: current.number } }) });
-    return recordOf(row);
+    await tx.auditEvent.create({
+      data: auditRow({ ...event, details: { ...event.details, rollout: current.number, ...(inFlight ? { inFlight } : {}) } }),
+    });
+    return { ...recordOf(row), inFlight };
   });
 }
 
-/** Rollouts the runner looks after: running ones move on; paused ones still have steps to follow. */
+/**
+ * Rollouts the runner looks after: running ones move on; paused ones still have steps to follow;
+ * ended ones while a brake left a step sent and not yet seen to its end.
+ */
 export async function rolloutsToAdvance(): Promise<RolloutRecord[]> {
-  return (await getDb().rollout.findMany({ where: { status: { in: ["running", "paused"] } }, orderBy: { number: "asc" } })).map(recordOf);
+  const ids = await queryText(
+    `SELECT r."id" FROM "Rollout" r
+      WHERE r."status" IN ('running', 'paused')
+         OR (r."status" IN ('aborted', 'completed')
+             AND EXISTS (SELECT 1 FROM "RolloutCluster" rc WHERE rc."rolloutId" = r."id" AND rc."state" IN ('running', 'skipped') AND ${BRAKED_TO_FOLLOW("rc")}))`,
+    [],
+  );
+  if (!ids.length) return [];
+  const rows = await getDb().rollout.findMany({ where: { id: { in: ids.map((r) => r[0]!) } }, orderBy: { number: "asc" } });
+  return rows.map(recordOf);
 }
 
 export type RunnerCluster = {
@@ -298,15 +328,21 @@ export type RunnerCluster = {
   writtenAt: Date | null;
   finishedAt: Date | null;
   labels: Record<string, string>;
+  /** Write attempts made, whether one is on the wire now, when the next is due, and a skipped step's outcome. */
+  attempts: number;
+  claimed: boolean;
+  nextAttemptAt: Date | null;
+  outcome: string | null;
 };
 
 /** Every included cluster of a rollout with what the runner decides from, in one query. */
-export async function runnerClusters(rolloutId: string): Promise<RunnerCluster[]> {
+export async function runnerClusters(rolloutId: string, leaseMs = CLAIM_LEASE_MS): Promise<RunnerCluster[]> {
   const rows = await queryText(
-    `SELECT rc."clusterName", rc."wave", rc."state", rc."startedAt", rc."writtenAt", rc."finishedAt", coalesce(c."labels", '{}')
+    `SELECT rc."clusterName", rc."wave", rc."state", rc."startedAt", rc."writtenAt", rc."finishedAt", coalesce(c."labels", '{}'),
+            rc."attempts", ${IN_FLIGHT("rc", "$2::timestamp")}, rc."nextAttemptAt", rc."outcome"
        FROM "RolloutCluster" rc LEFT JOIN "Cluster" c ON c."name" = rc."clusterName"
       WHERE rc."rolloutId" = $1::uuid AND rc."state" <> 'excluded'`,
-    [rolloutId],
+    [rolloutId, storedTime(new Date(Date.now() - leaseMs))],
   );
   const at = (text: string | null | undefined) => (text ? new Date(`${text.replace(" ", "T")}Z`) : null);
   return rows.map((r) => ({
@@ -317,6 +353,10 @@ export async function runnerClusters(rolloutId: string): Promise<RunnerCluster[]
     writtenAt: at(r[4]),
     finishedAt: at(r[5]),
     labels: JSON.parse(r[6] ?? "{}") as Record<string, string>,
+    attempts: Number(r[7]),
+    claimed: r[8] === "t",
+    nextAttemptAt: at(r[9]),
+    outcome: r[10] ?? null,
   }));
 }
 
@@ -379,14 +419,15 @@ export async function releaseWave(rolloutId: string, index: number, by: string, 
   });
 }
 
-export type ClusterActionResult = { changed: string[]; number: number };
+/** `inFlight`: of the clusters skipped, how many had a write on the wire when the skip committed. */
+export type ClusterActionResult = { changed: string[]; number: number; inFlight: number };
 
 /**
  * A person's decision about some of a rollout's clusters, with its audit event, in one transaction
  * under the rollout's row lock (the runner's changes are conditional on the state, so a step the
  * runner moved on meanwhile is left alone and not counted as changed).
  *
- * - skip: the cluster ends as skipped; a step already written stays written but is no longer followed.
+ * - skip: the cluster ends as skipped; a step already sent stays sent and is followed to its end (its outcome).
  * - retry: a failed cluster goes back to pending, its step's times cleared, so the runner writes it again.
  * - include: an excluded cluster joins the last wave, with who included it and why; a cluster held
  *   by another rollout that has not ended cannot be included.
@@ -417,6 +458,7 @@ export async function decideRolloutClusters(
         orderBy: { clusterName: "asc" },
       });
       const names = rows.map((r) => r.clusterName);
+      let inFlight = 0;
       if (action === "include" && names.length) {
         const [held] = await tx.$queryRawUnsafe<{ clusterName: string; number: number }[]>(
           `SELECT rc."clusterName", r."number" FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
@@ -438,23 +480,50 @@ export async function decideRolloutClusters(
             data: { state: "pending", wave: last.index, clusterId: k.id, includedBy: options.by, includedWhy: options.why, reason: null },
           });
       } else if (action === "skip" && names.length) {
+        // Under the rollout's row lock no new write is claimed: the skipped clusters' writes claimed
+        // before it are the only ones that may still go out. Those, and the ones already sent, are
+        // followed to their end (their `outcome`); a failed one has ended already.
+        const [{ n } = { n: 0 }] = await tx.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM "RolloutCluster" rc
+            WHERE rc."rolloutId" = $1::uuid AND rc."clusterName" = ANY($2::text[]) AND ${IN_FLIGHT("rc", "$3::timestamp")}`,
+          rolloutId,
+          names,
+          storedTime(new Date(Date.now() - CLAIM_LEASE_MS)),
+        );
+        inFlight = n;
+        const skipped = { state: "skipped", reason: `skipped by ${options.by}: ${options.why}`, finishedAt: new Date(), windowOpensAt: null };
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names } },
-          data: { state: "skipped", reason: `skipped by ${options.by}: ${options.why}`, finishedAt: new Date(), windowOpensAt: null },
+          where: { rolloutId, clusterName: { in: names }, state: "failed" },
+          data: { ...skipped, outcome: "failed" },
+        });
+        await tx.rolloutCluster.updateMany({
+          where: { rolloutId, clusterName: { in: names }, state: { not: "failed" } },
+          data: { ...skipped, nextAttemptAt: null },
         });
       } else if (action === "retry" && names.length) {
+        // A person's retry is a new step: its attempts are counted afresh.
         await tx.rolloutCluster.updateMany({
           where: { rolloutId, clusterName: { in: names } },
-          data: { state: "pending", reason: null, startedAt: null, writtenAt: null, finishedAt: null, windowOpensAt: null },
+          data: {
+            state: "pending",
+            reason: null,
+            startedAt: null,
+            writtenAt: null,
+            finishedAt: null,
+            windowOpensAt: null,
+            attempts: 0,
+            nextAttemptAt: null,
+            outcome: null,
+          },
         });
       }
       if (names.length) {
         const event = audit(current, names);
         await tx.auditEvent.create({
-          data: auditRow({ ...event, details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000) } }),
+          data: auditRow({ ...event, details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000), ...(inFlight ? { inFlight } : {}) } }),
         });
       }
-      return { changed: names, number: current.number };
+      return { changed: names, number: current.number, inFlight };
     },
     { timeout: 60_000 },
   );

@@ -54,7 +54,8 @@ export const RolloutStrategySchema = z.strictObject({
   maxConcurrency: amount(1).optional(),
   groupBy: z.string().min(1).max(317).optional(),
   minSuccessTime: duration("minSuccessTime", { allowNone: false }).default(0),
-  progressDeadline: duration("progressDeadline", { allowNone: true }).default(null),
+  /** Omitted: the kind's default, resolved when the plan is made (./deadline.ts); `None`: no deadline. */
+  progressDeadline: duration("progressDeadline", { allowNone: true }).optional(),
   maxFailures: amount(0).default({ count: 0 }),
   mandatoryGroups: z.array(z.string().min(1).max(63)).max(100).default([]),
   onFailure: z.enum(["pause", "continue"]).default("pause"),

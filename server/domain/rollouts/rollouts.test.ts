@@ -3,6 +3,7 @@ import { parseAmount, resolveAmount } from "./amount";
 import { formatDuration, parseDuration } from "./duration";
 import { planWaves, type PlanCandidate, type PlanStrategy } from "./plan";
 import { estimateRollout } from "./estimate";
+import { DEFAULT_UPGRADE_PROGRESS_DEADLINE_MS, withResolvedProgressDeadline } from "./deadline";
 import { RolloutRequestSchema } from "./request";
 import { checkWindow, checkWindowFits, nextStart, windowAt, type MaintenanceWindow } from "./windows";
 
@@ -156,7 +157,13 @@ describe("a rollout request", () => {
       onFailure: "pause",
     });
     expect(parsed.windows?.default).toEqual({ schedule: "0 2 * * 6", durationMs: 14_400_000, timeZone: "Europe/Paris" });
-    expect(RolloutRequestSchema.parse(base).strategy.progressDeadline).toBeNull();
+    // Omitted, an upgrade gets TALM's default of 240 minutes; `None` is no deadline.
+    const omitted = RolloutRequestSchema.parse(base);
+    expect(omitted.strategy.progressDeadline).toBeUndefined();
+    expect(withResolvedProgressDeadline(omitted).strategy.progressDeadline).toBe(DEFAULT_UPGRADE_PROGRESS_DEADLINE_MS);
+    expect(DEFAULT_UPGRADE_PROGRESS_DEADLINE_MS).toBe(240 * 60_000);
+    const none = RolloutRequestSchema.parse({ ...base, strategy: { progressDeadline: "None" } });
+    expect(withResolvedProgressDeadline(none).strategy.progressDeadline).toBeNull();
   });
 
   it("names the field of every bad strategy, window or write", () => {
