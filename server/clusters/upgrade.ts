@@ -46,7 +46,10 @@ export async function startClusterUpgrade(cluster: string, start: UpgradeStart):
       if (cv.status === "error") throw cv.error;
       if (cv.status !== "ok") throw new UpgradeRefused(`cannot read ClusterVersion: ${cv.reason}`);
       const status = (cv.value.status ?? {}) as { availableUpdates?: Update[] | null; conditionalUpdates?: Update[] };
+      const desired = cv.value.spec?.desiredUpdate;
+      // Set already (a write whose answer was lost): confirmed as it is, even once the cluster no longer offers it.
       image =
+        (desired?.version === start.version ? desired.image : undefined) ??
         (status.availableUpdates ?? []).find((u) => u.version === start.version)?.image ??
         (status.conditionalUpdates ?? []).map((u) => u.release ?? {}).find((r) => r.version === start.version)?.image;
       if (!image) throw new UpgradeRefused(`its ClusterVersion no longer lists ${start.version} as an update`);
