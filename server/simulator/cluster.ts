@@ -27,6 +27,8 @@ export type Faults = {
    * before it (an annotation), so its precondition fails with the API server's 409 Conflict.
    */
   concurrentWriteEvery?: number;
+  /** Latency, timeouts and errors apply to writes only (create, patch, update, delete); reads answer at once. */
+  writesOnly?: boolean;
 };
 
 export type UpgradeTrouble = "fails" | "hangs";

@@ -214,6 +214,7 @@ async function applyFaults(
 ): Promise<"continue" | "done" | "malformed"> {
   const faults = cluster.spec.faults;
   if (!faults) return "continue";
+  if (faults.writesOnly && (req.method === "GET" || req.method === "HEAD")) return "continue";
   const n = cluster.requestCount;
   if (faults.flapPeriodMs && Math.floor(Date.now() / faults.flapPeriodMs) % 2 === 1) {
     req.socket.destroy();
