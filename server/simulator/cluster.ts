@@ -92,6 +92,8 @@ export class SimCluster {
   conditionalPatchCount = 0;
   /** Write requests received, by "verb Kind" ("patch ClusterVersion"): what tests count to prove a write was never repeated. */
   readonly writeRequests = new Map<string, number>();
+  /** Every API request received, by HTTP method, answered or refused by a fault mode alike. */
+  readonly requestsByMethod = new Map<string, number>();
 
   constructor(
     readonly spec: ClusterSpec,

@@ -323,6 +323,8 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
   const cluster = fleet.get(decodeURIComponent(m[1]!));
   if (!cluster) return sendError(res, new ApiError(404, "NotFound", `no simulated cluster named ${m[1]}`));
   cluster.requestCount++;
+  const method = req.method ?? "GET";
+  cluster.requestsByMethod.set(method, (cluster.requestsByMethod.get(method) ?? 0) + 1);
   const segments = (m[2] ?? "/").split("/").filter(Boolean);
 
   const fault = await applyFaults(cluster, req, res);
