@@ -90,7 +90,10 @@ beforeAll(async () => {
   // The simulated CVO upgrades in 60 simulated seconds, half a second here.
   reconciler = new Reconciler(fleet, scaledClock(120), { ...DEFAULT_RECONCILER_OPTIONS, upgradeSeconds: 60 });
   reconciler.start(100);
-  await registerSimulatedClusters(sim, fleet.list());
+  await registerSimulatedClusters(
+    sim,
+    SMALL.map((n) => fleet.get(n)!),
+  );
   tom = await testActor("tom", "technician");
   alice = await testActor("alice", "approver");
   // One cluster swept for real; the others are the same scenario, so they get its stored state
@@ -98,9 +101,15 @@ beforeAll(async () => {
   for (let attempt = 0; attempt < 5; attempt++) {
     await makeAllDue();
     await new Collector(testCollectorOptions("test", { concurrency: 8 })).runOnce();
-    const swept = await getPool().query(`SELECT count(*) FROM "ClusterState" s JOIN "Cluster" c ON c."id" = s."clusterId" WHERE c."name" = 'x0'`);
+    const swept = await getPool().query(
+      `SELECT count(*) FROM "ClusterState" s JOIN "Cluster" c ON c."id" = s."clusterId" WHERE c."name" = 'x0'`,
+    );
     if (Number(swept.rows[0].count) === 1) break;
   }
+  await registerSimulatedClusters(
+    sim,
+    WAVE.map((n) => fleet.get(n)!),
+  );
   await getPool().query(
     `INSERT INTO "ClusterState"
      SELECT (jsonb_populate_record(NULL::"ClusterState", to_jsonb(s) || jsonb_build_object('clusterId', c."id"))).*
@@ -159,9 +168,7 @@ async function brakeMidWave(brake: (id: string) => Promise<number>) {
 describe("the brake holds at the next write", () => {
   it("abort: no write is sent after the answer but those it counted in flight; each one written is followed to its end", async () => {
     const { id, runner, written } = await brakeMidWave(async (id) => (await changeRollout(id, "abort", "stop the wave", alice)).inFlight);
-    await until("every written cluster followed to its end", async () =>
-      (await rows(id)).every((r) => r.state !== "running"),
-    );
+    await until("every written cluster followed to its end", async () => (await rows(id)).every((r) => r.state !== "running"));
     await runner.stop();
     const byName = new Map((await rows(id)).map((r) => [r.clusterName, r]));
     expect(written.filter((n) => byName.get(n)!.state !== "succeeded")).toEqual([]);
