@@ -36,7 +36,10 @@ export type UpgradeStart = {
 
 type Update = { version?: string; image?: string; release?: { version?: string; image?: string } };
 
-export async function startClusterUpgrade(cluster: string, start: UpgradeStart): Promise<{ result: "patched" | "unchanged"; image: string }> {
+export async function startClusterUpgrade(
+  cluster: string,
+  start: UpgradeStart,
+): Promise<{ result: "patched" | "unchanged"; image: string }> {
   const { attempt } = start;
   const counted = attempt && attempt.number > 1 ? ` (attempt ${attempt.number})` : "";
   return withClusterClient(cluster, async (client) => {

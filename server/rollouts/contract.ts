@@ -126,13 +126,10 @@ export type RolloutClusterPage = z.output<typeof RolloutClusterPage>;
 const RolloutParams = z.object({ id: z.string().regex(/^(\d{1,9}|[0-9a-f-]{36})$/, "No such rollout") });
 const Comment = z.strictObject({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
 
-const InFlight = z
-  .number()
-  .int()
-  .meta({
-    description:
-      "Cluster writes that were on the wire when this committed: they complete and are followed to their end; no other write is sent after this answer",
-  });
+const InFlight = z.number().int().meta({
+  description:
+    "Cluster writes that were on the wire when this committed: they complete and are followed to their end; no other write is sent after this answer",
+});
 
 /** What pause and abort answer: the rollout, and the writes they could no longer stop. */
 export const RolloutBrakeAnswer = RolloutView.extend({ inFlight: InFlight }).meta({ id: "RolloutBrakeAnswer" });

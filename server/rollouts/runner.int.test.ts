@@ -309,7 +309,9 @@ describe("what goes wrong on a cluster", () => {
     };
     // Steps whose write was claimed (and so is being sent): a cut then lands between the write and its record.
     const startedSteps = async () =>
-      Number((await getPool().query(`SELECT count(*) FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "attempts" > 0`, [id])).rows[0].count);
+      Number(
+        (await getPool().query(`SELECT count(*) FROM "RolloutCluster" WHERE "rolloutId" = $1 AND "attempts" > 0`, [id])).rows[0].count,
+      );
     const troubleSeen = () => failedTicks + logged.length;
 
     // Three outages, in waves 0, 1 and 2 (5 clusters each) while their steps are written; the second

@@ -38,7 +38,12 @@ export type RunnerOptions = {
   maxBackoffMs: number;
 };
 
-export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { leaseMs: CLAIM_LEASE_MS, maxAttempts: 5, backoffMs: 10_000, maxBackoffMs: 5 * 60_000 };
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
+  leaseMs: CLAIM_LEASE_MS,
+  maxAttempts: 5,
+  backoffMs: 10_000,
+  maxBackoffMs: 5 * 60_000,
+};
 
 /** Clusters written or followed at once per rollout: a wave of 1,000 is worked through, not opened at once. */
 const CONCURRENCY = 16;
@@ -173,7 +178,8 @@ async function settleBraked(r: RolloutRecord, executor: Executor, clusters: Runn
   const skipped = clusters.filter((c) => c.state === "skipped" && c.outcome === null && c.attempts > 0 && !c.claimed);
   await eachLimited(skipped, CONCURRENCY, async (c) => {
     const progress = await look(executor, r, c.name);
-    if (progress.state !== "running") await recordSkippedOutcome(r.id, c.name, progress.state, progress.state === "failed" ? progress.reason : null);
+    if (progress.state !== "running")
+      await recordSkippedOutcome(r.id, c.name, progress.state, progress.state === "failed" ? progress.reason : null);
     else if (!c.writtenAt) await recordSkippedOutcome(r.id, c.name, "unconfirmed", `not confirmed written; ${progress.note}`);
     else if (pastDeadline(request, c, now) !== null)
       await recordSkippedOutcome(r.id, c.name, "unconfirmed", `still not done at the progress deadline: ${progress.note}`);

@@ -96,7 +96,8 @@ export async function failReplacedClusters(rolloutId: string, names: string[], a
 }
 
 /** SQL: a step's write is on the wire (claimed by a writer whose lease has not run out). */
-export const IN_FLIGHT = (alias: string, leaseStart: string) => `(${alias}."claimedBy" IS NOT NULL AND ${alias}."claimedAt" >= ${leaseStart})`;
+export const IN_FLIGHT = (alias: string, leaseStart: string) =>
+  `(${alias}."claimedBy" IS NOT NULL AND ${alias}."claimedAt" >= ${leaseStart})`;
 
 /**
  * SQL: a step a brake left to follow: running in a rollout that is no longer running (aborted, or

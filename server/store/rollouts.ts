@@ -491,7 +491,12 @@ export async function decideRolloutClusters(
           storedTime(new Date(Date.now() - CLAIM_LEASE_MS)),
         );
         inFlight = n;
-        const skipped = { state: "skipped", reason: `skipped by ${options.by}: ${options.why}`, finishedAt: new Date(), windowOpensAt: null };
+        const skipped = {
+          state: "skipped",
+          reason: `skipped by ${options.by}: ${options.why}`,
+          finishedAt: new Date(),
+          windowOpensAt: null,
+        };
         await tx.rolloutCluster.updateMany({
           where: { rolloutId, clusterName: { in: names }, state: "failed" },
           data: { ...skipped, outcome: "failed" },
@@ -520,7 +525,10 @@ export async function decideRolloutClusters(
       if (names.length) {
         const event = audit(current, names);
         await tx.auditEvent.create({
-          data: auditRow({ ...event, details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000), ...(inFlight ? { inFlight } : {}) } }),
+          data: auditRow({
+            ...event,
+            details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000), ...(inFlight ? { inFlight } : {}) },
+          }),
         });
       }
       return { changed: names, number: current.number, inFlight };
