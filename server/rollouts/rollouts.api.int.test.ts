@@ -196,7 +196,8 @@ describe("a saved rollout", () => {
       canaries: 1,
       maxConcurrency: "1",
       minSuccessTime: "10m",
-      progressDeadline: "None",
+      // The plan names none: an upgrade gets the default deadline (TALM's 240 minutes), shown as saved.
+      progressDeadline: "4h",
       maxFailures: "0",
     });
     expect(rollout.waves.map((w: { name: string; total: number; state: string }) => [w.name, w.total, w.state])).toEqual([
@@ -227,7 +228,7 @@ describe("a saved rollout", () => {
       "comment: say why the rollout is aborted (at least 3 characters)",
     ]);
     const aborted = await (await act(abortRoute, "abort", id, alice, "wrong target")).json();
-    expect(aborted).toMatchObject({ status: "aborted", statusReason: "aborted by alice: wrong target" });
+    expect(aborted).toMatchObject({ status: "aborted", statusReason: "aborted by alice: wrong target", inFlight: 0 });
     expect(aborted.finishedAt).not.toBeNull();
 
     const events = (await listAudit()).filter((e) => e.action.startsWith("rollout.")).map((e) => `${e.actor} ${e.action}`);
