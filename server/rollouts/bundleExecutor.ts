@@ -83,6 +83,17 @@ async function startStep(a: ApplicationRecord, r: RolloutRecord, blockers: strin
   return running(`upgrading to ${a.releaseVersion}`);
 }
 
+/**
+ * A step's further writes (the missing sets, the start of the upgrade) are new writes: a paused
+ * rollout holds them until it is resumed, and an aborted one never makes them; its step ends there,
+ * saying what was not done.
+ */
+function heldBy(r: RolloutRecord, notDone: string): StepProgress | null {
+  if (r.status === "running") return null;
+  if (r.status === "paused") return running(`held while the rollout is paused: ${notDone} yet`);
+  return { state: "failed", reason: `the rollout was ${r.status} first: ${notDone}` };
+}
+
 /** Every node's pre-load, from its MachineConfigNode: failed in the MCO's words, done, or still pulling. */
 async function preloadStep(a: ApplicationRecord, r: RolloutRecord): Promise<StepProgress> {
   const progress = await applicationProgress(a.id);
@@ -96,6 +107,8 @@ async function preloadStep(a: ApplicationRecord, r: RolloutRecord): Promise<Step
   const { summary } = progress;
   if (!summary.allDone) return running(`pre-loading: ${summary.done} of ${summary.total} nodes have the images`);
   if (!requestOf(r).startUpgrade) return { state: "succeeded" };
+  const held = heldBy(r, "the upgrade was not started");
+  if (held) return held;
   return startStep(a, r, progress.blockers, progress.overridable);
 }
 
@@ -170,10 +183,13 @@ export const bundle: Executor = {
     if (!a) return running("the bundle application is not recorded yet");
     const { startUpgrade } = requestOf(r);
     switch (a.state) {
-      case "applying":
+      case "applying": {
+        const held = heldBy(r, "its PinnedImageSets were not all created");
+        if (held) return held;
         // Recorded, sets not all created (a stop, or the cluster did not answer): create the missing ones.
         await withClusterClient(cluster, (client) => pinSets(a, whoOf(r), client));
         return running(a.lastError ? `creating the PinnedImageSets: ${a.lastError}` : "creating the PinnedImageSets");
+      }
       case "preloading":
         return preloadStep(a, r);
       case "upgrading":
