@@ -109,12 +109,13 @@ export async function advanceRollout(r: RolloutRecord, now = new Date()): Promis
     releasedAt: w.releasedAt ? new Date(w.releasedAt) : null,
   }));
   const labels = new Map(fresh.map((c) => [c.name, c.labels]));
+  const frozen = new Map(fresh.map((c) => [c.name, c.frozenWindow]));
   const decisions = decideProgress(
     waves,
     fresh,
     strategyOf(request, failureBudget(request, fresh.length)),
     now,
-    windowResolver(request.windows, (c) => labels.get(c) ?? {}),
+    windowResolver(request.windows, (c) => labels.get(c) ?? {}, (c) => frozen.get(c)),
   );
   const toStart: string[] = [];
   for (const d of decisions) {
