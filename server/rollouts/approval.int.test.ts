@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { POST as approveRoute } from "@/app/api/v1/rollouts/[id]/approve/route";
 import { POST as decideRoute } from "@/app/api/v1/rollouts/[id]/clusters/route";
 import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
@@ -26,6 +25,7 @@ import { frozenWindowOf } from "../store/rolloutWindows";
 import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { covers, NEVER_SAVED, requestFieldsByKind } from "../testing/requestFields";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { params, request, signIn as signInAs } from "../testing/routes";
 import type { RolloutView } from "./contract";
@@ -94,53 +94,7 @@ afterAll(() => {
   return sim.close();
 });
 
-// ---- The request schema's fields, found by walking the schema itself ----
-
-type Def = { type: string; [key: string]: unknown };
-const defOf = (schema: unknown) => (schema as { _zod: { def: Def } })._zod.def;
-
-/** Every leaf field of a schema as a dotted path; a record's values under `*`. */
-function fieldsOf(schema: unknown, prefix = ""): string[] {
-  const def = defOf(schema);
-  switch (def.type) {
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "readonly":
-      return fieldsOf(def.innerType, prefix);
-    case "pipe":
-      return fieldsOf(def.in, prefix);
-    case "object":
-      return Object.entries(def.shape as Record<string, unknown>).flatMap(([key, value]) =>
-        fieldsOf(value, prefix ? `${prefix}.${key}` : key),
-      );
-    case "union": {
-      const options = def.options as unknown[];
-      // A union of objects (the selection) has the fields of each; a union of values is one field.
-      if (options.every((o) => defOf(o).type === "object")) return [...new Set(options.flatMap((o) => fieldsOf(o, prefix)))];
-      return [prefix];
-    }
-    case "record":
-      return fieldsOf(def.valueType, `${prefix}.*`);
-    default:
-      return [prefix];
-  }
-}
-
-/** Each kind of request with its own fields (the discriminated union's options). */
-const fieldsByKind = Object.fromEntries(
-  (defOf(RolloutRequestSchema).options as z.ZodObject[]).map((option) => {
-    const kind = (defOf(option.shape.kind).values as string[])[0]!;
-    return [kind, fieldsOf(option)];
-  }),
-) as Record<string, string[]>;
-
-/** Fields that never reach a saved rollout, and why. */
-const NEVER_SAVED: Record<string, string> = { dryRun: "a dry run is not saved; a saved rollout never is one" };
-
-const covers = (setting: string, field: string) =>
-  setting === field || field.startsWith(`${setting}.`) || field.replace(/\.\*(?=\.|$)/g, "") === setting;
+const fieldsByKind = requestFieldsByKind();
 
 /** The value a request sent at a path (records: every value under `*`). */
 function valuesAt(input: unknown, path: string): unknown[] {
