@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { covers, NEVER_SAVED, requestFieldsByKind } from "../server/testing/requestFields";
-import { adminApi, ensureUser, hydrated, register, signIn } from "./helpers";
+import { adminApi, ensureUser, hydrated, register } from "./helpers";
 
 // Two clusters of the rollout fleet under names of their own: prod-east (4.19.10) takes 4.19.11;
 // prod-east-422 already runs a newer release and is excluded. The plan's windows open once a year,
@@ -50,7 +50,12 @@ test("the approver's page shows every setting of the plan, and approves only the
   expect(created.status()).toBe(201);
   const rollout = (await created.json()) as { id: string; number: number; digest: string; settings: { field: string; label: string; value: string }[] };
 
-  await signIn(page, APPROVER.username, APPROVER.password);
+  // Signed in as the approver (a password check is slow on purpose: give it time on a loaded machine).
+  await page.goto("/login");
+  await page.getByLabel("Username").fill(APPROVER.username);
+  await page.getByLabel("Password").fill(APPROVER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/fleet$/, { timeout: 30_000 });
   await page.goto(`/rollouts/${rollout.number}`);
   await hydrated(page);
   const settings = page.getByTestId("rollout-settings");
