@@ -48,7 +48,12 @@ test("the approver's page shows every setting of the plan, and approves only the
     },
   });
   expect(created.status()).toBe(201);
-  const rollout = (await created.json()) as { id: string; number: number; digest: string; settings: { field: string; label: string; value: string }[] };
+  const rollout = (await created.json()) as {
+    id: string;
+    number: number;
+    digest: string;
+    settings: { field: string; label: string; value: string }[];
+  };
 
   // Signed in as the approver (a password check is slow on purpose: give it time on a loaded machine).
   await page.goto("/login");
@@ -97,7 +102,10 @@ test("the approver's page shows every setting of the plan, and approves only the
   expect(current).not.toBe(rollout.digest);
   await page.getByRole("button", { name: "Approve and start" }).click();
   await expect(page.getByTestId("rollout-status")).toHaveAttribute("data-status", "running");
-  const approved = (await (await request.get(`/api/v1/rollouts/${rollout.id}`)).json()) as { approvedDigest: string; windowsFrozen: boolean };
+  const approved = (await (await request.get(`/api/v1/rollouts/${rollout.id}`)).json()) as {
+    approvedDigest: string;
+    windowsFrozen: boolean;
+  };
   expect(approved).toMatchObject({ approvedDigest: current, windowsFrozen: true });
   await expect(page.getByTestId("rollout-settings")).toContainText("was fixed from its labels when the rollout was approved");
 

@@ -198,14 +198,15 @@ describe("what the approver is shown", () => {
           }
           const text = settings.map((s) => s.value).join(" | ");
           for (const value of valuesAt(input, field))
-            for (const words of expectedWords(field, value)) if (!text.includes(words)) wrong.push(`${which}: ${field} shows "${text}", not "${words}"`);
+            for (const words of expectedWords(field, value))
+              if (!text.includes(words)) wrong.push(`${which}: ${field} shows "${text}", not "${words}"`);
 
           // The page's settings show the same, under the field's name.
           const html = renderToStaticMarkup(createElement(RolloutSettings, { view, reviewed: view.digest }));
           for (const s of settings) {
-            const shown = [...html.matchAll(new RegExp(`data-field="${s.field.replace(/\./g, "\\.")}"><dt[^>]*>([^<]*)</dt><dd[^>]*>([^<]*)</dd>`, "g"))].map(
-              (m) => `${unescapeHtml(m[1]!)}: ${unescapeHtml(m[2]!)}`,
-            );
+            const shown = [
+              ...html.matchAll(new RegExp(`data-field="${s.field.replace(/\./g, "\\.")}"><dt[^>]*>([^<]*)</dt><dd[^>]*>([^<]*)</dd>`, "g")),
+            ].map((m) => `${unescapeHtml(m[1]!)}: ${unescapeHtml(m[2]!)}`);
             if (!shown.includes(`${s.label}: ${s.value}`)) missing.push(`${which}: ${field} not on the page`);
           }
         }
@@ -224,7 +225,9 @@ describe("what the approver is shown", () => {
     expect(words(views.upgrade!, "windows.byValue")).toEqual([
       'Window where site=east: opens at "30 1 * * 0" (cron, America/New_York) and stays open 5h',
     ]);
-    expect(views.upgrade!.windows?.byValue).toEqual([{ value: "east", window: { schedule: "30 1 * * 0", duration: "5h", timeZone: "America/New_York" } }]);
+    expect(views.upgrade!.windows?.byValue).toEqual([
+      { value: "east", window: { schedule: "30 1 * * 0", duration: "5h", timeZone: "America/New_York" } },
+    ]);
     expect(views.acknowledgement!.acknowledgement?.evidence).toBe("Worker AMIs checked in the AWS console, CHG-4711");
     // The clusters and the excluded ones: counted, and linked to their list on the page.
     expect([views.upgrade!.included, views.upgrade!.excluded]).toEqual([2, 1]);
@@ -237,7 +240,11 @@ describe("what the approver is shown", () => {
 describe("approving a version of the plan", () => {
   it("approves the digest reviewed: 428 without one, 409 once the plan changed, 200 with the digest of the plan as it is", async () => {
     const [tom, alice, ada] = [await signIn("tom"), await signIn("alice"), await signIn("ada")];
-    const rollout = await planned(tom, { kind: "upgrade", target: "4.19.11", selection: { clusters: ["prod-east", "prod-east-422", "legacy"] } });
+    const rollout = await planned(tom, {
+      kind: "upgrade",
+      target: "4.19.11",
+      selection: { clusters: ["prod-east", "prod-east-422", "legacy"] },
+    });
     const reviewed = (await get(rollout.id, alice)).headers.get("etag")!;
     expect(reviewed).toBe(`"${rollout.digest}"`);
 
@@ -273,8 +280,15 @@ describe("approving a version of the plan", () => {
 
     const approved = await approve(rollout.id, alice, { body: { digest: now.digest, comment: "reviewed again" } });
     expect(approved.status).toBe(200);
-    expect(await approved.json()).toMatchObject({ status: "running", approvedBy: "alice", approvedDigest: now.digest, windowsFrozen: true });
-    const events = (await listAudit({ action: "rollout.approve" })).filter((e) => (e.details as { rollout?: number }).rollout === rollout.number);
+    expect(await approved.json()).toMatchObject({
+      status: "running",
+      approvedBy: "alice",
+      approvedDigest: now.digest,
+      windowsFrozen: true,
+    });
+    const events = (await listAudit({ action: "rollout.approve" })).filter(
+      (e) => (e.details as { rollout?: number }).rollout === rollout.number,
+    );
     expect(events.map((e) => [e.summary, (e.details as { digest?: string }).digest])).toEqual([
       [`approved rollout ${rollout.number} (upgrade to 4.19.11), plan ${now.digest.slice(0, 12)}…: reviewed again`, now.digest],
     ]);
@@ -329,7 +343,13 @@ describe("the stored request", () => {
        VALUES ($1, 'upgrade', 'completed', $2::jsonb, $3, 'una', now()) RETURNING "number"`,
       [
         randomUUID(),
-        JSON.stringify({ kind: "upgrade", target: "4.19.11", acceptRisks: [], selection: { clusters: ["x"] }, strategy: { minSuccessTime: "30m" } }),
+        JSON.stringify({
+          kind: "upgrade",
+          target: "4.19.11",
+          acceptRisks: [],
+          selection: { clusters: ["x"] },
+          strategy: { minSuccessTime: "30m" },
+        }),
         user.user.id,
       ],
     );

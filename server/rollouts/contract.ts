@@ -178,12 +178,7 @@ const Approval = z.strictObject({
     .meta({ description: "The digest of the plan reviewed, when If-Match is not sent" }),
 });
 
-const action = (
-  verb: "pause" | "resume" | "abort",
-  summary: string,
-  access: readonly ("technician" | "approver")[],
-  description: string,
-) =>
+const action = (verb: "pause" | "resume" | "abort", summary: string, access: readonly ("technician" | "approver")[], description: string) =>
   endpoint({
     method: "POST",
     path: `/api/v1/rollouts/{id}/${verb}`,

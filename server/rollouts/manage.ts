@@ -69,12 +69,7 @@ async function releaseOf(r: RolloutRecord): Promise<{ version: string; image: st
 
 export async function rolloutView(id: string): Promise<RolloutView> {
   const r = await found(id);
-  const [waves, counts, digest, release] = await Promise.all([
-    rolloutWaves(r.id),
-    rolloutCounts(r.id),
-    rolloutPlanDigest(r),
-    releaseOf(r),
-  ]);
+  const [waves, counts, digest, release] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id), rolloutPlanDigest(r), releaseOf(r)]);
   const request = r.request;
   const all: Record<string, number> = {};
   const perWave = new Map<number, Record<string, number>>();
@@ -201,7 +196,10 @@ export async function approve(id: string, digests: readonly string[], comment: s
   const result = await approveRollout(
     r.id,
     digests,
-    { approvedBy: actor.user.username, reason: note ? `approved by ${actor.user.username}: ${note}` : `approved by ${actor.user.username}` },
+    {
+      approvedBy: actor.user.username,
+      reason: note ? `approved by ${actor.user.username}: ${note}` : `approved by ${actor.user.username}`,
+    },
     (current, digest) => ({
       ...auditActor(actor),
       action: "rollout.approve",

@@ -40,7 +40,8 @@ const signIn = (username: string) => signInAs(username, `${username} password fo
 const post = (cookie: string, body: unknown) => createRoute(request("/api/v1/rollouts", { method: "POST", cookie, body }));
 /** Approval sends back the ETag of the rollout as read just before (the version reviewed). */
 const act = async (route: typeof approveRoute, verb: string, id: string, cookie: string, comment = "") => {
-  const reviewed = verb === "approve" ? (await getRoute(request(`/api/v1/rollouts/${id}`, { cookie }), params({ id }))).headers.get("etag") : null;
+  const reviewed =
+    verb === "approve" ? (await getRoute(request(`/api/v1/rollouts/${id}`, { cookie }), params({ id }))).headers.get("etag") : null;
   const headers: Record<string, string> = reviewed ? { "if-match": reviewed } : {};
   return route(request(`/api/v1/rollouts/${id}/${verb}`, { method: "POST", cookie, body: { comment }, headers }), params({ id }));
 };

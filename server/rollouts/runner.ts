@@ -115,7 +115,11 @@ export async function advanceRollout(r: RolloutRecord, now = new Date()): Promis
     fresh,
     strategyOf(request, failureBudget(request, fresh.length)),
     now,
-    windowResolver(request.windows, (c) => labels.get(c) ?? {}, (c) => frozen.get(c)),
+    windowResolver(
+      request.windows,
+      (c) => labels.get(c) ?? {},
+      (c) => frozen.get(c),
+    ),
   );
   const toStart: string[] = [];
   for (const d of decisions) {

@@ -26,7 +26,11 @@ const common = {
     releaseEachWave: z.boolean(),
   }),
   windows: z
-    .strictObject({ default: StoredWindow.optional(), label: z.string().optional(), byValue: z.record(z.string(), StoredWindow).optional() })
+    .strictObject({
+      default: StoredWindow.optional(),
+      label: z.string().optional(),
+      byValue: z.record(z.string(), StoredWindow).optional(),
+    })
     .optional(),
   // Never stored (a dry run is not saved); read as false.
   dryRun: z.boolean().default(false),
