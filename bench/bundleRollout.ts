@@ -117,7 +117,7 @@ async function main() {
     const { answer } = await proposeRollout(request, tom);
     const id = (answer as { id: string }).id;
     console.log(`plan over ${SIZE} clusters (stored prechecks included) and save: ${fmt(performance.now() - start, 0)} ms`);
-    await changeRollout(id, "approve", "", alice);
+    await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
     await getPool().query("SELECT pg_stat_reset()");
 
     const rssStart = procStatus("self", "VmRSS");

@@ -5,7 +5,7 @@
 export class UserFacingError extends Error {
   override name = "UserFacingError";
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 428 | 429 | 502 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
     /** More for the JSON answer next to `error` (e.g. the digest of a refused bundle). */

@@ -8,6 +8,7 @@ import { ApiError, call } from "../api";
 import type { Seed } from "../seed";
 import { Alert, Button, Section, TextInput } from "../ui";
 import { ClusterDecisions } from "./ClusterDecisions";
+import { RolloutSettings } from "./RolloutSettings";
 import { STATE_WORDS, STATUS_WORDS, stateSegments } from "./words";
 
 type Me = { id: string; username: string; role: string };
@@ -88,6 +89,8 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
   const [comment, setComment] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The version of the plan this page showed first: approving approves it, and only it.
+  const [reviewed] = useState(initial.data.digest);
   const q = useQuery({
     queryKey: ["rollouts", initial.data.number],
     queryFn: () => call(rolloutEndpoints.get, { params: { id: String(initial.data.number) } }),
@@ -104,7 +107,9 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
       const next =
         action === "release"
           ? await call(rolloutEndpoints.release, { params, body: { wave: view.awaitingRelease!, comment } })
-          : await call(rolloutEndpoints[action], { params, body: { comment } });
+          : action === "approve"
+            ? await call(rolloutEndpoints.approve, { params, body: { comment, digest: reviewed } })
+            : await call(rolloutEndpoints[action], { params, body: { comment } });
       client.setQueryData(["rollouts", view.number], next);
       setComment("");
       router.refresh();
@@ -126,7 +131,6 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
     ["abort", "Abort", ["awaiting-approval", "running", "paused"].includes(view.status) && may(me.role, ["approver"])],
   ];
   const shown = actions.filter(([, , ok]) => ok);
-  const s = view.strategy;
   return (
     <>
       <Section
@@ -146,20 +150,6 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
           <p className="text-sm" data-testid="failure-budget">
             Failures: {view.failed} of {view.failureBudget} tolerated
           </p>
-          <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
-            <dt className="text-muted">Canaries</dt>
-            <dd>{Array.isArray(s.canaries) ? s.canaries.join(", ") || "none" : s.canaries}</dd>
-            <dt className="text-muted">Clusters per wave</dt>
-            <dd>{s.maxConcurrency ?? (s.groupBy ? `a whole ${s.groupBy}` : "all")}</dd>
-            <dt className="text-muted">Soak after a wave</dt>
-            <dd>{s.minSuccessTime}</dd>
-            <dt className="text-muted">Deadline per cluster</dt>
-            <dd>{s.progressDeadline}</dd>
-            <dt className="text-muted">Failures tolerated</dt>
-            <dd>{s.maxFailures}</dd>
-            <dt className="text-muted">When too many fail</dt>
-            <dd>{s.onFailure === "pause" ? "pause" : "continue"}</dd>
-          </dl>
           {shown.length ? (
             <div className="flex flex-wrap items-end gap-2">
               <label className="flex flex-col gap-1 text-sm">
@@ -182,6 +172,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
           {error ? <Alert tone="error">{error}</Alert> : null}
         </div>
       </Section>
+      <RolloutSettings view={view} reviewed={reviewed} />
       <Section title="Waves" description="Each wave starts when the one before has finished and soaked, inside its clusters' windows.">
         <Waves view={view} />
       </Section>

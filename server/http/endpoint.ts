@@ -54,7 +54,7 @@ export type EndpointSpec = {
    * Statuses this endpoint answers beyond those the document lists for every endpoint (500, 503; 401
    * and 403 when signed in; 400 with a request to check; 404 with path segments; 413 and 415 with a body).
    */
-  errors?: readonly (304 | 401 | 404 | 409 | 410 | 422 | 423 | 429 | 502 | 504)[];
+  errors?: readonly (304 | 401 | 404 | 409 | 410 | 422 | 423 | 428 | 429 | 502 | 504)[];
   /**
    * Expensive work, limited per person and in total (server/domain/workLimits.ts): past the limit
    * the answer is 429 with Retry-After. `when` narrows it to some queries (the audit log's CSV).

@@ -18,6 +18,7 @@ const ERROR_WORDS: Record<number, string> = {
   415: "The body is not in the type this endpoint accepts",
   422: "Understood, but refused by a rule; the message says which",
   423: "Locked: too many failed attempts for now",
+  428: "A precondition is required: send the version the change is for (If-Match)",
   429: "Too many requests; try again after Retry-After seconds",
   500: "The server failed; the details are in its log",
   502: "A cluster or hub answered with an error",

@@ -20,11 +20,11 @@ import { applyBundleAs, pinSets } from "../bundles/apply";
 import type { Who } from "../bundles/live";
 import { applicationProgress } from "../bundles/progress";
 import { unpinApplication } from "../bundles/unpin";
-import { StepRefused, type Executor } from "./step";
+import { requestOfKind, StepRefused, type Executor } from "./step";
 
 type BundleRequest = Extract<RolloutRequest, { kind: "bundle" }>;
 
-const requestOf = (r: RolloutRecord) => r.request as BundleRequest;
+const requestOf = (r: RolloutRecord): BundleRequest => requestOfKind(r, "bundle");
 const digestOf = (r: RolloutRecord) => requestOf(r).bundle.replace(/^sha256:/, "");
 const actorName = (r: RolloutRecord) => `rollout ${r.number}`;
 const whoOf = (r: RolloutRecord): Who => ({ actor: actorName(r), role: null, ip: null });

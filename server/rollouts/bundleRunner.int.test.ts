@@ -16,7 +16,7 @@ import { makeAllDue } from "../store/sweeps";
 import { testActor } from "../testing/actors";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
-import { changeRollout, proposeRollout } from "./manage";
+import { changeRollout, proposeRollout, rolloutView } from "./manage";
 import { advanceRollouts } from "./runner";
 
 /**
@@ -69,7 +69,7 @@ async function planned(clusters: string[], strategy: Record<string, unknown>, ex
   const { status: code, answer } = await proposeRollout(request(clusters, strategy, extra), tom);
   expect(code).toBe(201);
   const id = (answer as { id: string }).id;
-  await changeRollout(id, "approve", "", alice);
+  await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
   return id;
 }
 

@@ -74,9 +74,53 @@ export const WaveView = z.strictObject({
 });
 export type WaveView = z.output<typeof WaveView>;
 
+const WindowView = z.strictObject({
+  schedule: z.string().meta({ description: "The cron schedule that opens the window" }),
+  duration: z.string().meta({ description: "How long it stays open, as Kubernetes writes durations" }),
+  timeZone: z.string(),
+});
+
+const Setting = z
+  .strictObject({
+    field: z.string().meta({ description: "The request field it shows (`strategy.minSuccessTime`, `windows.byValue`)" }),
+    label: z.string(),
+    value: z.string().meta({ description: "The value in words" }),
+  })
+  .meta({ id: "RolloutSetting" });
+
 export const RolloutView = RolloutSummary.extend({
+  digest: z.string().meta({
+    description:
+      "The digest of the plan as it is now (its request, waves and clusters), also sent as the ETag: approve sends it back (If-Match), and a plan changed since is refused with 409",
+  }),
+  approvedDigest: z.string().nullable().meta({ description: "The digest that was approved; null until then" }),
   target: z.string().nullable(),
   bundle: z.string().nullable(),
+  release: z
+    .strictObject({ version: z.string(), image: z.string() })
+    .nullable()
+    .meta({ description: "A bundle rollout's release (as its manifest names it); null for other kinds or a manifest no longer stored" }),
+  acceptRisks: z.array(z.string()).meta({ description: "Upgrade rollouts: the conditional-update risks accepted" }),
+  startUpgrade: z.boolean().nullable().meta({ description: "Bundle rollouts: whether each cluster's upgrade is started once pinned" }),
+  unpinAfter: z.boolean().nullable().meta({ description: "Bundle rollouts: whether the images are unpinned after the upgrade" }),
+  acknowledgement: z
+    .strictObject({ mode: z.string(), ocpVersion: z.string().nullable(), rhcosVersion: z.string().nullable(), evidence: z.string() })
+    .nullable(),
+  selection: z.strictObject({ query: z.string().nullable(), clusters: z.number().int().nullable() }).meta({
+    description: "How the clusters were chosen: the fleet view's query, or the number named (the clusters are at /clusters)",
+  }),
+  windows: z
+    .strictObject({
+      default: WindowView.nullable(),
+      label: z.string().nullable(),
+      byValue: z.array(z.strictObject({ value: z.string(), window: WindowView })),
+    })
+    .nullable()
+    .meta({ description: "Maintenance windows; null: writes start at any time" }),
+  windowsFrozen: z
+    .boolean()
+    .meta({ description: "Whether each cluster's window was frozen from its labels at approval (labels changed since do not move it)" }),
+  settings: z.array(Setting).meta({ description: "Every setting of the plan in words, as the approver reads it" }),
   strategy: z.strictObject({
     canaries: z.union([z.number().int(), z.array(z.string())]),
     maxConcurrency: z.string().nullable(),
@@ -125,6 +169,14 @@ export type RolloutClusterPage = z.output<typeof RolloutClusterPage>;
 
 const RolloutParams = z.object({ id: z.string().regex(/^(\d{1,9}|[0-9a-f-]{36})$/, "No such rollout") });
 const Comment = z.strictObject({ comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default("") });
+const Approval = z.strictObject({
+  comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default(""),
+  digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "digest: the plan's digest as the rollout gives it (64 hex digits)")
+    .optional()
+    .meta({ description: "The digest of the plan reviewed, when If-Match is not sent" }),
+});
 
 const InFlight = z.number().int().meta({
   description:
@@ -136,7 +188,7 @@ export const RolloutBrakeAnswer = RolloutView.extend({ inFlight: InFlight }).met
 export type RolloutBrakeAnswer = z.output<typeof RolloutBrakeAnswer>;
 
 const action = <A extends z.ZodType = typeof RolloutView>(
-  verb: "approve" | "pause" | "resume" | "abort",
+  verb: "pause" | "resume" | "abort",
   summary: string,
   access: readonly ("technician" | "approver")[],
   description: string,
@@ -211,7 +263,9 @@ export const rolloutEndpoints = {
   get: endpoint({
     method: "GET",
     path: "/api/v1/rollouts/{id}",
-    summary: "A rollout: its plan, its waves and their states, the failure budget",
+    summary: "A rollout: every setting of its plan, its waves and their states, the failure budget",
+    description:
+      "The answer's `ETag` is the plan's digest (also `digest` in the body): approving sends it back as `If-Match`, so what is approved is the version reviewed.",
     access: "any",
     params: RolloutParams,
     answer: RolloutView,
@@ -229,12 +283,18 @@ export const rolloutEndpoints = {
     }),
     answer: RolloutClusterPage,
   }),
-  approve: action(
-    "approve",
-    "Approve a planned rollout (never by its requester)",
-    ["approver"],
-    "Starts the rollout: its first wave begins inside its windows.",
-  ),
+  approve: endpoint({
+    method: "POST",
+    path: "/api/v1/rollouts/{id}/approve",
+    summary: "Approve the version of a planned rollout that was reviewed (never by its requester)",
+    description:
+      "Send the digest of the plan reviewed: `If-Match` with the ETag of `GET /api/v1/rollouts/{id}`, or `digest` in the body. Without one the answer is 428; when the plan changed since (another digest) it is 409 and nothing starts. Approval freezes each cluster's maintenance window from its labels as the digest covered them, and starts the rollout: its first wave begins inside its windows. The audit event names the digest.",
+    access: ["approver"],
+    params: RolloutParams,
+    body: Approval,
+    errors: [409, 428],
+    answer: RolloutView,
+  }),
   pause: action(
     "pause",
     "Pause a running rollout",

@@ -4,7 +4,6 @@
  * checks excluded. Each is role-checked by its route, conditional on the state it changes, and audited.
  */
 import { auditActor, type Actor } from "../auth/actor";
-import type { RolloutRequest } from "../domain/rollouts/request";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
 import {
@@ -32,7 +31,7 @@ export async function releaseRolloutWave(id: string, wave: number, comment: stri
   if (r.status !== "running" && r.status !== "paused")
     throw new UserFacingError(409, `Rollout ${r.number} is ${r.status}; only a running or paused rollout has waves to release`);
   const [waves, counts] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id)]);
-  const waiting = waveAwaitingRelease(r.request as RolloutRequest, waves, counts);
+  const waiting = waveAwaitingRelease(r.request, waves, counts);
   if (waiting === null) throw new UserFacingError(409, `No wave of rollout ${r.number} is waiting to be released`);
   if (waiting !== wave)
     throw new UserFacingError(409, `wave: rollout ${r.number} waits for ${waves[waiting]!.name}, not wave ${wave}; reload and try again`);
@@ -41,7 +40,7 @@ export async function releaseRolloutWave(id: string, wave: number, comment: stri
     action: "rollout.release-wave",
     targetType: "rollout",
     targetId: String(r.number),
-    summary: `released ${waves[wave]!.name} of rollout ${r.number} (${describeWrite(r.request as RolloutRequest)})${comment ? `: ${comment}` : ""}`,
+    summary: `released ${waves[wave]!.name} of rollout ${r.number} (${describeWrite(r.request)})${comment ? `: ${comment}` : ""}`,
   });
   if (!released) throw new UserFacingError(409, `${waves[wave]!.name} of rollout ${r.number} was released already`);
   return rolloutView(r.id);

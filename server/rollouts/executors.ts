@@ -13,7 +13,7 @@ import { upgradeProgress } from "../domain/rollouts/upgradeProgress";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import type { RolloutRecord } from "../store/rollouts";
 import { bundle } from "./bundleExecutor";
-import { StepRefused, type Executor } from "./step";
+import { requestOfKind, StepRefused, type Executor } from "./step";
 
 export { StepRefused, type Executor };
 
@@ -21,7 +21,7 @@ const systemActor = (rollout: RolloutRecord) => ({ actor: `rollout ${rollout.num
 
 const upgrade: Executor = {
   async write(cluster, rollout, attempt) {
-    const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;
+    const { target } = requestOfKind(rollout, "upgrade");
     try {
       await startClusterUpgrade(cluster, { who: systemActor(rollout), version: target, details: { rollout: rollout.number }, attempt });
     } catch (error) {
@@ -30,7 +30,7 @@ const upgrade: Executor = {
     }
   },
   async follow(cluster, rollout) {
-    const { target } = rollout.request as Extract<RolloutRequest, { kind: "upgrade" }>;
+    const { target } = requestOfKind(rollout, "upgrade");
     return withClusterClient(cluster, async (client) => {
       const [cv, pools] = await Promise.all([readClusterVersion(client), readMachineConfigPools(client)]);
       if (cv.status !== "ok")
@@ -55,7 +55,7 @@ const upgrade: Executor = {
  */
 const acknowledgement: Executor = {
   async write(cluster, rollout) {
-    const { acknowledgement: ack } = rollout.request as Extract<RolloutRequest, { kind: "acknowledgement" }>;
+    const { acknowledgement: ack } = requestOfKind(rollout, "acknowledgement");
     try {
       const made = await acknowledgeForRollout(cluster, ack as RolloutAcknowledgement, {
         id: rollout.id,

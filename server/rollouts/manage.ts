@@ -6,10 +6,13 @@
 import { auditActor, type Actor } from "../auth/actor";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { formatDuration } from "../domain/rollouts/duration";
-import { resolveAmount, type Amount } from "../domain/rollouts/amount";
+import { resolveAmount } from "../domain/rollouts/amount";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import type { MaintenanceWindow } from "../domain/rollouts/windows";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
+import { findBundle } from "../store/bundles";
+import { approveRollout, rolloutPlanDigest } from "../store/rolloutApproval";
 import {
   changeRolloutStatus,
   findRollout,
@@ -21,11 +24,9 @@ import {
   type RolloutRecord,
   type RolloutStatus,
 } from "../store/rollouts";
-import { describeWrite } from "./describe";
+import { amountText, describeSettings, describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
 import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
-
-const amountText = (a: Amount | undefined | null) => (!a ? null : "count" in a ? String(a.count) : `${a.percent}%`);
 
 async function found(id: string): Promise<RolloutRecord> {
   const rollout = await findRollout(id);
@@ -40,7 +41,7 @@ export function summaryOf(r: RolloutRecord): RolloutSummary {
     kind: r.kind,
     status: r.status,
     statusReason: r.statusReason,
-    write: describeWrite(r.request as RolloutRequest),
+    write: describeWrite(r.request),
     createdBy: r.createdBy,
     createdAt: r.createdAt,
     approvedBy: r.approvedBy,
@@ -58,10 +59,19 @@ function waveState(counts: Record<string, number>, total: number): WaveView["sta
   return "running";
 }
 
+const windowView = (w: MaintenanceWindow) => ({ schedule: w.schedule, duration: formatDuration(w.durationMs), timeZone: w.timeZone });
+
+/** A bundle rollout's release, as its manifest names it (null when the manifest is no longer stored). */
+async function releaseOf(r: RolloutRecord): Promise<{ version: string; image: string } | null> {
+  if (r.request.kind !== "bundle") return null;
+  const bundle = await findBundle(r.request.bundle.replace(/^sha256:/, ""));
+  return bundle ? { version: bundle.releaseVersion, image: bundle.releaseImage } : null;
+}
+
 export async function rolloutView(id: string): Promise<RolloutView> {
   const r = await found(id);
-  const [waves, counts] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id)]);
-  const request = r.request as RolloutRequest;
+  const [waves, counts, digest, release] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id), rolloutPlanDigest(r), releaseOf(r)]);
+  const request = r.request;
   const all: Record<string, number> = {};
   const perWave = new Map<number, Record<string, number>>();
   for (const c of counts) {
@@ -73,17 +83,42 @@ export async function rolloutView(id: string): Promise<RolloutView> {
   const awaitingRelease = waveAwaitingRelease(request, waves, counts);
   const included = Object.entries(all).reduce((n, [state, count]) => (state === "excluded" ? n : n + count), 0);
   const s = request.strategy;
+  const failureBudget = resolveAmount(s.maxFailures, included);
+  const ack = request.kind === "acknowledgement" ? request.acknowledgement : null;
   return {
     ...summaryOf(r),
+    digest,
+    approvedDigest: r.approvedDigest,
     target: request.kind === "upgrade" ? request.target : null,
     bundle: request.kind === "bundle" ? request.bundle.replace(/^sha256:/, "") : null,
+    release,
+    acceptRisks: request.kind === "upgrade" ? request.acceptRisks : [],
+    startUpgrade: request.kind === "bundle" ? request.startUpgrade : null,
+    unpinAfter: request.kind === "bundle" ? request.unpinAfter : null,
+    acknowledgement: ack
+      ? { mode: ack.mode, ocpVersion: ack.ocpVersion ?? null, rhcosVersion: ack.rhcosVersion ?? null, evidence: ack.evidence }
+      : null,
+    selection:
+      "query" in request.selection
+        ? { query: request.selection.query, clusters: null }
+        : { query: null, clusters: request.selection.clusters.length },
+    windows: request.windows
+      ? {
+          default: request.windows.default ? windowView(request.windows.default) : null,
+          label: request.windows.label ?? null,
+          byValue: Object.entries(request.windows.byValue ?? {}).map(([value, w]) => ({ value, window: windowView(w) })),
+        }
+      : null,
+    // Approved through its digest: each cluster's window was frozen then (rollouts approved before were not).
+    windowsFrozen: r.approvedDigest !== null,
+    settings: describeSettings(request, { included, failureBudget, release }),
     strategy: {
       canaries: s.canaries,
-      maxConcurrency: amountText(s.maxConcurrency),
+      maxConcurrency: s.maxConcurrency ? amountText(s.maxConcurrency) : null,
       groupBy: s.groupBy ?? null,
       minSuccessTime: formatDuration(s.minSuccessTime ?? 0),
       progressDeadline: s.progressDeadline == null ? "None" : formatDuration(s.progressDeadline),
-      maxFailures: amountText(s.maxFailures)!,
+      maxFailures: amountText(s.maxFailures),
       mandatoryGroups: s.mandatoryGroups,
       onFailure: s.onFailure,
       releaseEachWave: s.releaseEachWave,
@@ -96,7 +131,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     counts: all,
     included,
     excluded: all.excluded ?? 0,
-    failureBudget: resolveAmount(s.maxFailures, included),
+    failureBudget,
     failed: all.failed ?? 0,
     awaitingRelease,
   };
@@ -137,13 +172,58 @@ export async function rolloutClusterPage(
 
 type Transition = { from: readonly RolloutStatus[]; to: RolloutStatus; verb: string; finished?: boolean };
 const TRANSITIONS = {
-  approve: { from: ["awaiting-approval"], to: "running", verb: "approved" },
   pause: { from: ["running"], to: "paused", verb: "paused" },
   resume: { from: ["paused"], to: "running", verb: "resumed" },
   abort: { from: ["awaiting-approval", "running", "paused"], to: "aborted", verb: "aborted", finished: true },
 } satisfies Record<string, Transition>;
 
-export type RolloutAction = keyof typeof TRANSITIONS;
+export type RolloutAction = keyof typeof TRANSITIONS | "approve";
+
+const short = (digest: string) => `${digest.slice(0, 12)}…`;
+
+/**
+ * Approves the version of the plan the approver reviewed: `digests` are those they sent (If-Match,
+ * or the form's digest). None is a 428; a plan whose digest is none of them changed since it was
+ * reviewed, and is a 409 that starts nothing. The audit event names the digest approved.
+ */
+export async function approve(id: string, digests: readonly string[], comment: string, actor: Actor): Promise<RolloutView> {
+  if (!digests.length)
+    throw new UserFacingError(
+      428,
+      "Send the digest of the plan you reviewed: If-Match with the ETag of GET /api/v1/rollouts/{id} (or digest in the body)",
+    );
+  const r = await found(id);
+  const note = comment.trim();
+  const result = await approveRollout(
+    r.id,
+    digests,
+    {
+      approvedBy: actor.user.username,
+      reason: note ? `approved by ${actor.user.username}: ${note}` : `approved by ${actor.user.username}`,
+    },
+    (current, digest) => ({
+      ...auditActor(actor),
+      action: "rollout.approve",
+      targetType: "rollout",
+      targetId: String(current.number),
+      summary: `approved rollout ${current.number} (${describeWrite(current.request)}), plan ${short(digest)}${note ? `: ${note}` : ""}`,
+    }),
+    (current) => {
+      if (current.createdById === actor.user.id)
+        throw new UserFacingError(403, "You planned this rollout; someone else with the approver role must approve it");
+    },
+  );
+  if (!result) throw new UserFacingError(404, `No rollout ${id}`);
+  if ("approved" in result) return rolloutView(result.approved.id);
+  if (result.refused === "status")
+    throw new UserFacingError(409, `Rollout ${result.current.number} is ${result.current.status}; it cannot be approved now`);
+  throw new UserFacingError(
+    409,
+    `Rollout ${result.current.number} changed since it was reviewed (plan ${short(digests[0]!)} reviewed, ${short(result.digest)} now): nothing was approved; reload it and review the plan as it is`,
+    {},
+    { digest: result.digest },
+  );
+}
 
 /**
  * Approve, pause, resume or abort; `comment` is recorded with it (required to abort). A pause or
@@ -151,13 +231,21 @@ export type RolloutAction = keyof typeof TRANSITIONS;
  * it, the only ones still sent.
  */
 export async function changeRollout(id: string, action: "pause" | "abort", comment: string, actor: Actor): Promise<RolloutBrakeAnswer>;
-export async function changeRollout(id: string, action: RolloutAction, comment: string, actor: Actor): Promise<RolloutView>;
 export async function changeRollout(
   id: string,
   action: RolloutAction,
   comment: string,
   actor: Actor,
+  digest?: string,
+): Promise<RolloutView>;
+export async function changeRollout(
+  id: string,
+  action: RolloutAction,
+  comment: string,
+  actor: Actor,
+  digest?: string,
 ): Promise<RolloutView | RolloutBrakeAnswer> {
+  if (action === "approve") return approve(id, digest ? [digest] : [], comment, actor);
   const r = await found(id);
   const t: Transition = TRANSITIONS[action];
   if (action === "abort" && comment.trim().length < 3)
@@ -168,7 +256,6 @@ export async function changeRollout(
     t.to,
     {
       reason: comment.trim() ? `${t.verb} by ${actor.user.username}: ${comment.trim()}` : `${t.verb} by ${actor.user.username}`,
-      approvedBy: action === "approve" ? actor.user.username : undefined,
       finished: t.finished,
     },
     (current) => ({
@@ -176,12 +263,8 @@ export async function changeRollout(
       action: `rollout.${action}`,
       targetType: "rollout",
       targetId: String(current.number),
-      summary: `${t.verb} rollout ${current.number} (${describeWrite(current.request as RolloutRequest)})${comment.trim() ? `: ${comment.trim()}` : ""}`,
+      summary: `${t.verb} rollout ${current.number} (${describeWrite(current.request)})${comment.trim() ? `: ${comment.trim()}` : ""}`,
     }),
-    (current) => {
-      if (action === "approve" && current.createdById === actor.user.id)
-        throw new UserFacingError(403, "You planned this rollout; someone else with the approver role must approve it");
-    },
   );
   if (!changed) {
     const now = await found(id);

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/metrics/route";
+import type { Amount } from "../domain/rollouts/amount";
+import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { getPool } from "../store/db";
 import { changeRolloutClusters, changeRolloutStatus, createRollout, decideRolloutClusters, type RolloutRecord } from "../store/rollouts";
 import { createUser, type UserRecord } from "../store/users";
@@ -26,11 +28,23 @@ const scrape = async () => {
 const series = (text: string, name: string) => text.split("\n").filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
-async function plan(waves: string[][], excluded: string[], maxFailures: object, kind: RolloutRecord["kind"] = "upgrade") {
+/** A request as a saved plan holds it (the store decodes it), with the failure budget given as the plan stores it. */
+function requestOf(kind: RolloutRecord["kind"], maxFailures: Amount) {
+  const base =
+    kind === "upgrade"
+      ? { kind, target: "4.19.11" }
+      : kind === "bundle"
+        ? { kind, bundle: "a".repeat(64) }
+        : { kind, acknowledgement: { mode: "None", evidence: "checked by hand in the console" } };
+  const parsed = RolloutRequestSchema.parse({ ...base, selection: { clusters: ["any"] } });
+  return { ...parsed, strategy: { ...parsed.strategy, maxFailures, minSuccessTime: 0 } };
+}
+
+async function plan(waves: string[][], excluded: string[], maxFailures: Amount, kind: RolloutRecord["kind"] = "upgrade") {
   return createRollout(
     {
       kind,
-      request: { kind, strategy: { maxFailures, minSuccessTime: 0 } },
+      request: requestOf(kind, maxFailures),
       createdById: admin.id,
       createdBy: admin.username,
       estimateMs: 0,

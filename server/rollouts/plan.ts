@@ -8,7 +8,7 @@ import { exclusionReason, type CandidateFacts, type RolloutIntent } from "../dom
 import { estimateRollout, type RolloutEstimate } from "../domain/rollouts/estimate";
 import { planWaves, type PlannedWave } from "../domain/rollouts/plan";
 import type { RolloutRequest } from "../domain/rollouts/request";
-import { checkWindowFits, type MaintenanceWindow } from "../domain/rollouts/windows";
+import { checkWindowFits, windowForLabels, type MaintenanceWindow } from "../domain/rollouts/windows";
 import { UserFacingError } from "../errors";
 import { FleetListQuerySchema, filterOf } from "../fleet/fleetQuery";
 import { staleBefore } from "../fleet/fleetList";
@@ -55,12 +55,19 @@ async function intentOf(request: RolloutRequest): Promise<RolloutIntent> {
   return { kind: "bundle", release: bundle.releaseVersion };
 }
 
-/** The window a cluster's writes must start in: its label value's own, else the plan's, else none. */
-export function windowResolver(windows: RolloutRequest["windows"], labelsOf: (cluster: string) => Record<string, string>) {
+/**
+ * The window a cluster's writes must start in: the one frozen for it when the rollout was approved
+ * (`frozenOf` gives undefined for a cluster not frozen), else its label value's own, else the
+ * plan's, else none.
+ */
+export function windowResolver(
+  windows: RolloutRequest["windows"],
+  labelsOf: (cluster: string) => Record<string, string>,
+  frozenOf: (cluster: string) => MaintenanceWindow | null | undefined = () => undefined,
+) {
   return (cluster: string): MaintenanceWindow | null => {
-    if (!windows) return null;
-    const value = windows.label ? labelsOf(cluster)[windows.label] : undefined;
-    return (value !== undefined ? windows.byValue?.[value] : undefined) ?? windows.default ?? null;
+    const frozen = frozenOf(cluster);
+    return frozen !== undefined ? frozen : windowForLabels(windows, labelsOf(cluster));
   };
 }
 

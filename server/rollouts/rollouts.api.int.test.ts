@@ -38,8 +38,13 @@ let sim: SimulatorServer;
 let reconciler: Reconciler;
 const signIn = (username: string) => signInAs(username, `${username} password for tests`);
 const post = (cookie: string, body: unknown) => createRoute(request("/api/v1/rollouts", { method: "POST", cookie, body }));
-const act = (route: typeof approveRoute, verb: string, id: string, cookie: string, comment = "") =>
-  route(request(`/api/v1/rollouts/${id}/${verb}`, { method: "POST", cookie, body: { comment } }), params({ id }));
+/** Approval sends back the ETag of the rollout as read just before (the version reviewed). */
+const act = async (route: typeof approveRoute, verb: string, id: string, cookie: string, comment = "") => {
+  const reviewed =
+    verb === "approve" ? (await getRoute(request(`/api/v1/rollouts/${id}`, { cookie }), params({ id }))).headers.get("etag") : null;
+  const headers: Record<string, string> = reviewed ? { "if-match": reviewed } : {};
+  return route(request(`/api/v1/rollouts/${id}/${verb}`, { method: "POST", cookie, body: { comment }, headers }), params({ id }));
+};
 const saved = async () => Number((await getPool().query(`SELECT count(*) FROM "Rollout"`)).rows[0].count);
 
 const upgrade = (over: Record<string, unknown> = {}) => ({

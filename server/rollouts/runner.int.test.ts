@@ -15,7 +15,7 @@ import { testActor } from "../testing/actors";
 import type { Actor } from "../auth/actor";
 import { serverUrl, useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
-import { changeRollout, proposeRollout } from "./manage";
+import { changeRollout, proposeRollout, rolloutView } from "./manage";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { advanceRollouts, DEFAULT_RUNNER_OPTIONS } from "./runner";
 
@@ -48,7 +48,7 @@ async function planned(clusters: string[], strategy: Record<string, unknown>, ex
   const request = RolloutRequestSchema.parse({ kind: "upgrade", target: "4.19.11", selection: { clusters }, strategy, ...extra });
   const { answer } = await proposeRollout(request, tom);
   const id = (answer as { id: string }).id;
-  await changeRollout(id, "approve", "", alice);
+  await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
   return id;
 }
 

@@ -123,7 +123,7 @@ const pastDeadline = (request: RolloutRequest, c: RunnerCluster, now: Date) => {
  * in one a person stopped, nothing else would end a step that hangs, so it is applied here.
  */
 async function followSteps(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[], now: Date): Promise<void> {
-  const request = r.request as RolloutRequest;
+  const request = r.request;
   await eachLimited(clusters, CONCURRENCY, async (c) => {
     const progress = await look(executor, r, c.name);
     const deadline = r.status === "running" ? null : pastDeadline(request, c, now);
@@ -150,7 +150,7 @@ async function followSteps(r: RolloutRecord, executor: Executor, clusters: Runne
  * its end (or its deadline passes), and that is recorded as its outcome.
  */
 async function settleBraked(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[], now: Date): Promise<void> {
-  const request = r.request as RolloutRequest;
+  const request = r.request;
   const ended = r.status === "aborted" || r.status === "completed";
   const neverSent = ended ? clusters.filter((c) => c.state === "running" && !c.writtenAt && !c.claimed && c.attempts === 0) : [];
   await changeRolloutClusters(
@@ -187,7 +187,7 @@ async function settleBraked(r: RolloutRecord, executor: Executor, clusters: Runn
 }
 
 export async function advanceRollout(r: RolloutRecord, now = new Date(), o: RunnerOptions = DEFAULT_RUNNER_OPTIONS): Promise<void> {
-  const request = r.request as RolloutRequest;
+  const request = r.request;
   const executor = EXECUTORS[request.kind];
   if (!executor) return;
   const clusters = await runnerClusters(r.id, o.leaseMs);
@@ -217,12 +217,17 @@ export async function advanceRollout(r: RolloutRecord, now = new Date(), o: Runn
     releasedAt: w.releasedAt ? new Date(w.releasedAt) : null,
   }));
   const labels = new Map(fresh.map((c) => [c.name, c.labels]));
+  const frozen = new Map(fresh.map((c) => [c.name, c.frozenWindow]));
   const decisions = decideProgress(
     waves,
     fresh,
     strategyOf(request, failureBudget(request, fresh.length)),
     now,
-    windowResolver(request.windows, (c) => labels.get(c) ?? {}),
+    windowResolver(
+      request.windows,
+      (c) => labels.get(c) ?? {},
+      (c) => frozen.get(c),
+    ),
   );
   const toStart: string[] = [];
   for (const d of decisions) {

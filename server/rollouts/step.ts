@@ -12,3 +12,12 @@ export type Executor = {
   write(cluster: string, rollout: RolloutRecord, attempt: WriteAttempt): Promise<void>;
   follow(cluster: string, rollout: RolloutRecord): Promise<StepProgress>;
 };
+
+type Kind = RolloutRecord["request"]["kind"];
+
+/** The rollout's request as the kind its executor writes; another kind is a wiring mistake, said plainly. */
+export function requestOfKind<K extends Kind>(rollout: RolloutRecord, kind: K): Extract<RolloutRecord["request"], { kind: K }> {
+  const request = rollout.request;
+  if (request.kind !== kind) throw new Error(`rollout ${rollout.number} is a ${request.kind} rollout, not ${kind}`);
+  return request as Extract<RolloutRecord["request"], { kind: K }>;
+}

@@ -1,5 +1,9 @@
 import type { CandidateFacts } from "../domain/rollouts/eligibility";
 import type { ClusterState } from "../domain/rollouts/progress";
+import type { RolloutRequest } from "../domain/rollouts/request";
+import { decodeStoredRequest } from "../domain/rollouts/storedRequest";
+import type { MaintenanceWindow } from "../domain/rollouts/windows";
+import { decodeFrozenWindow } from "./rolloutWindows";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
@@ -22,15 +26,28 @@ export type RolloutRecord = {
   kind: "upgrade" | "bundle" | "acknowledgement";
   status: RolloutStatus;
   statusReason: string | null;
-  request: unknown;
+  /** Decoded once, here, by its schema (StoredRolloutRequestSchema). */
+  request: RolloutRequest;
   createdById: string;
   createdBy: string;
   createdAt: string;
   approvedBy: string | null;
   approvedAt: string | null;
+  /** The digest of the plan as it was approved; null until then. */
+  approvedDigest: string | null;
   finishedAt: string | null;
   estimateMs: number | null;
 };
+
+/** A stored rollout whose request this version cannot read: a fault of the data, named, never guessed at. */
+export class UnreadableRolloutError extends Error {
+  constructor(
+    readonly number: number,
+    reason: string,
+  ) {
+    super(`Rollout ${number}'s stored request cannot be read (${reason}); it was saved by a version that wrote it differently`);
+  }
+}
 
 export type RolloutWaveRecord = {
   index: number;
@@ -60,21 +77,26 @@ export type RolloutClusterRecord = {
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 type RolloutRow = Awaited<ReturnType<ReturnType<typeof getDb>["rollout"]["findFirstOrThrow"]>>;
-const recordOf = (r: RolloutRow): RolloutRecord => ({
-  id: r.id,
-  number: r.number,
-  kind: r.kind as RolloutRecord["kind"],
-  status: r.status as RolloutStatus,
-  statusReason: r.statusReason,
-  request: r.request,
-  createdById: r.createdById,
-  createdBy: r.createdBy,
-  createdAt: r.createdAt.toISOString(),
-  approvedBy: r.approvedBy,
-  approvedAt: iso(r.approvedAt),
-  finishedAt: iso(r.finishedAt),
-  estimateMs: r.estimateMs === null ? null : Number(r.estimateMs),
-});
+export function recordOf(r: RolloutRow): RolloutRecord {
+  const decoded = decodeStoredRequest(r.request);
+  if (!decoded.ok) throw new UnreadableRolloutError(r.number, decoded.reason);
+  return {
+    id: r.id,
+    number: r.number,
+    kind: decoded.request.kind,
+    status: r.status as RolloutStatus,
+    statusReason: r.statusReason,
+    request: decoded.request,
+    createdById: r.createdById,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    approvedBy: r.approvedBy,
+    approvedAt: iso(r.approvedAt),
+    approvedDigest: r.approvedDigest,
+    finishedAt: iso(r.finishedAt),
+    estimateMs: r.estimateMs === null ? null : Number(r.estimateMs),
+  };
+}
 
 const asArray = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END`;
 
@@ -333,13 +355,16 @@ export type RunnerCluster = {
   claimed: boolean;
   nextAttemptAt: Date | null;
   outcome: string | null;
+  /** The window frozen at approval (null: none); undefined when none was frozen (read the labels). */
+  frozenWindow: MaintenanceWindow | null | undefined;
 };
 
 /** Every included cluster of a rollout with what the runner decides from, in one query. */
 export async function runnerClusters(rolloutId: string, leaseMs = CLAIM_LEASE_MS): Promise<RunnerCluster[]> {
   const rows = await queryText(
     `SELECT rc."clusterName", rc."wave", rc."state", rc."startedAt", rc."writtenAt", rc."finishedAt", coalesce(c."labels", '{}'),
-            rc."attempts", ${IN_FLIGHT("rc", "$2::timestamp")}, rc."nextAttemptAt", rc."outcome"
+            rc."attempts", ${IN_FLIGHT("rc", "$2::timestamp")}, rc."nextAttemptAt", rc."outcome",
+            rc."windowFrozenAt" IS NOT NULL, rc."frozenWindow"
        FROM "RolloutCluster" rc LEFT JOIN "Cluster" c ON c."name" = rc."clusterName"
       WHERE rc."rolloutId" = $1::uuid AND rc."state" <> 'excluded'`,
     [rolloutId, storedTime(new Date(Date.now() - leaseMs))],
@@ -357,6 +382,7 @@ export async function runnerClusters(rolloutId: string, leaseMs = CLAIM_LEASE_MS
     claimed: r[8] === "t",
     nextAttemptAt: at(r[9]),
     outcome: r[10] ?? null,
+    frozenWindow: r[11] === "t" ? decodeFrozenWindow(r[12] ? JSON.parse(r[12]) : null) : undefined,
   }));
 }
 

@@ -79,3 +79,13 @@ export function checkWindowFits(window: MaintenanceWindow, stepMs: number): stri
     ? `the window is open for ${Math.round(window.durationMs / 60_000)} minutes, shorter than a cluster's expected step (${Math.round(stepMs / 60_000)} minutes)`
     : null;
 }
+
+/** A rollout's windows: one for every cluster, and one per value of a label (each site its own night). */
+export type RolloutWindows = { default?: MaintenanceWindow; label?: string; byValue?: Record<string, MaintenanceWindow> };
+
+/** The window a cluster's writes must start in: its label value's own, else the plan's, else none. */
+export function windowForLabels(windows: RolloutWindows | undefined, labels: Record<string, string>): MaintenanceWindow | null {
+  if (!windows) return null;
+  const value = windows.label ? labels[windows.label] : undefined;
+  return (value !== undefined ? windows.byValue?.[value] : undefined) ?? windows.default ?? null;
+}

@@ -1,7 +1,11 @@
-import { apiRoute } from "@/server/http/api";
+import { apiRoute, json } from "@/server/http/api";
 import { rolloutEndpoints } from "@/server/rollouts/contract";
 import { rolloutView } from "@/server/rollouts/manage";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(rolloutEndpoints.get, async ({ params }) => rolloutView(params.id));
+/** The rollout, with its plan's digest as the ETag: what approve's If-Match sends back. */
+export const GET = apiRoute(rolloutEndpoints.get, async ({ params }) => {
+  const view = await rolloutView(params.id);
+  return json(view, { headers: { etag: `"${view.digest}"`, "cache-control": "no-store" } });
+});
