@@ -14,6 +14,7 @@ import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import { setDesiredUpdate } from "../kube/writers";
 import type { RolloutRecord } from "../store/rollouts";
 import { bundle } from "./bundleExecutor";
+import { observedPools } from "./observedPools";
 import { StepRefused, type Executor } from "./step";
 
 export { StepRefused, type Executor };
@@ -69,7 +70,7 @@ const upgrade: Executor = {
           history: status?.history ?? [],
           conditions: status?.conditions ?? [],
         },
-        pools.status === "ok" ? pools.items.map((p) => ({ name: p.metadata.name, conditions: p.status?.conditions ?? [] })) : [],
+        observedPools(pools),
       );
     });
   },

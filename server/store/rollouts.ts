@@ -1,3 +1,4 @@
+import { clipText } from "../domain/clip";
 import type { CandidateFacts } from "../domain/rollouts/eligibility";
 import type { ClusterState } from "../domain/rollouts/progress";
 import { auditRow, type AuditInput } from "./audit";
@@ -180,7 +181,7 @@ export async function createRollout(plan: NewRollout, audit: AuditInput): Promis
               state: "pending",
             })),
           ),
-          ...plan.excluded.map((e) => ({ rolloutId: row.id, clusterName: e.cluster, wave: -1, state: "excluded", reason: e.reason })),
+          ...plan.excluded.map((e) => ({ rolloutId: row.id, clusterName: e.cluster, wave: -1, state: "excluded", reason: clipText(e.reason) })),
         ],
       });
       await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, rollout: row.number } }) });
@@ -274,7 +275,7 @@ export async function changeRolloutStatus(
       where: { id },
       data: {
         status: to,
-        statusReason: change.reason ?? null,
+        statusReason: clipText(change.reason ?? null),
         ...(change.approvedBy ? { approvedBy: change.approvedBy, approvedAt: now } : {}),
         ...(change.finished ? { finishedAt: now } : {}),
       },
@@ -331,7 +332,9 @@ export type ClusterChange = {
 
 /**
  * Changes clusters of a rollout that are still in one of `from`, and says which it changed: a
- * step is started by the one runner whose change took, never by two.
+ * step is started by the one runner whose change took, never by two. The reason is most often a
+ * cluster's own words (a condition's message, its answer to a write): clipped here, where every
+ * writer's text enters the store (server/domain/clip.ts).
  */
 export async function changeRolloutClusters(
   rolloutId: string,
@@ -355,7 +358,7 @@ export async function changeRolloutClusters(
     from,
     change.state ?? null,
     change.reason !== undefined,
-    change.reason ?? null,
+    clipText(change.reason ?? null),
     change.windowOpensAt !== undefined,
     change.windowOpensAt ? storedTime(change.windowOpensAt) : null,
     change.startedAt ? storedTime(change.startedAt) : null,
