@@ -5,7 +5,7 @@ import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import { connectTarget, hostPort, type ConnectTo } from "./connectTo";
 import type { ClusterCredentials } from "./credentials";
-import { DEFAULT_LIST_LIMITS, describeBytes, ReadBudget, type ListLimits } from "./limits";
+import { DEFAULT_LIST_LIMITS, describeBytes, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -178,6 +178,7 @@ export function requestOptions(
   contentType?: string,
   onAnswer?: AnswerObserver,
   budget?: ReadBudget,
+  maxBytes?: number,
 ): k8s.ConfigurationOptions {
   // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
   const middleware: k8s.ObservableMiddleware = {
@@ -193,7 +194,7 @@ export function requestOptions(
   return {
     middleware: [middleware],
     middlewareMergeStrategy: "append",
-    ...(onAnswer || budget ? { httpApi: new BoundedHttpLibrary(onAnswer, budget) } : {}),
+    ...(onAnswer || budget || maxBytes ? { httpApi: new BoundedHttpLibrary(onAnswer, budget, maxBytes) } : {}),
   };
 }
 
@@ -335,8 +336,8 @@ export class ClusterClient implements ObjectSource {
   }
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
-  private requestOptions(contentType?: string, onAnswer?: AnswerObserver): k8s.ConfigurationOptions {
-    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget);
+  private requestOptions(contentType?: string, onAnswer?: AnswerObserver, maxBytes?: number): k8s.ConfigurationOptions {
+    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget, maxBytes);
   }
 
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
@@ -403,7 +404,8 @@ export class ClusterClient implements ObjectSource {
 
   async get(ref: KindRef, name: string, namespace?: string): Promise<unknown> {
     const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
-    const opts = this.requestOptions();
+    // One object: anything over what etcd can hold is refused as it arrives (MAX_OBJECT_BYTES).
+    const opts = this.requestOptions(undefined, undefined, MAX_OBJECT_BYTES);
     if (!ref.group) {
       if (ref.plural === "configmaps")
         return plain(await this.read(what, () => this.core.readNamespacedConfigMap({ name, namespace: namespace! }, opts)));

@@ -13,7 +13,7 @@ import { HUB_KINDS, HubClient } from "./hub";
 import { KINDS } from "./kinds";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES, processReadBudget } from "./limits";
+import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_OBJECT_BYTES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES, processReadBudget } from "./limits";
 
 const MiB = 1024 * 1024;
 let tls: ServingCertificate;
@@ -178,6 +178,31 @@ describe("an answer that never ends", () => {
       const grew = (process.memoryUsage().rss - before) / MiB;
       console.log(`an endless answer cost ${Math.round(grew)} MiB of RSS (limit ${MAX_ANSWER_BYTES / MiB} MiB per answer)`);
       expect(grew).toBeLessThan(3 * (MAX_ANSWER_BYTES / MiB));
+    } finally {
+      client.close();
+    }
+  });
+
+  it("cuts one object's answer at MAX_OBJECT_BYTES: a ClusterVersion with a 30 MB message is refused as it arrives", async () => {
+    const message = "m".repeat(30_000_000);
+    const body = JSON.stringify({
+      apiVersion: "config.openshift.io/v1",
+      kind: "ClusterVersion",
+      metadata: { name: "version" },
+      status: { conditions: [{ type: "Progressing", status: "True", message }] },
+    });
+    // Sent without a Content-Length, so the limit is met while the body arrives, not from the header.
+    const server = await start((_req, res, _r, count) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      count(body.length);
+      res.end(body);
+    });
+    const client = clusterAt(server);
+    try {
+      const error = await failure(client.get(KINDS.clusterVersion, "version"));
+      expect(error.kind).toBe("too-large");
+      expect(error.message).toMatch(/^the answer to GET \/apis\/config\.openshift\.io\/v1\/clusterversions\/version is larger than 4 MiB/);
+      expect(MAX_OBJECT_BYTES).toBeLessThan(body.length);
     } finally {
       client.close();
     }
