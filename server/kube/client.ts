@@ -4,6 +4,7 @@ import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import { connectTarget, hostPort, type ConnectTo } from "./connectTo";
+import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
 import { DEFAULT_LIST_LIMITS, describeBytes, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
 
@@ -114,6 +115,8 @@ export function classify(error: unknown, what: string): KubeError {
   if (e.name === "AbortError" || e.type === "aborted" || e.name === "TimeoutError")
     return new KubeError("timeout", `no answer from the cluster for ${what} in time`);
   const code = typeof e.code === "string" ? e.code : e.cause?.code;
+  if (code === REFUSED_ADDRESS)
+    return new KubeError("unreachable", `${what} was not sent: ${(e.message ?? "").replace(/^.*reason: /, "")}`);
   if (code && NETWORK_CODES.has(code)) return new KubeError("unreachable", `cannot reach the cluster (${code}) for ${what}`);
   if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
     return new KubeError("unreachable", `the cluster's TLS certificate is not trusted (${code}); add its CA bundle`);
@@ -468,13 +471,18 @@ export class ClusterClient implements ObjectSource {
    * (openshift/oc pkg/cli/admin/inspectalerts `GetAlerts`: the session's bearer token and TLS settings).
    * The ingress certificate is trusted if the cluster's CA bundle or `ingressCa` (the cluster's
    * published ingress CA) signed it. `connectTo` (FLEETSKEW_CONNECT_TO) may send the connection to
-   * another address; the TLS name and Host stay the Route's. One attempt, bounded like every read.
+   * another address; the TLS name and Host stay the Route's. Without it the host's addresses are
+   * checked at connect (./publicAddress.ts). One attempt, bounded like every read.
    */
   async routeGet(host: string, path: string, ingressCa?: string): Promise<unknown> {
     const target = connectTarget(this.options.connectTo ?? [], host, 443);
+    // Sent where the operator's FLEETSKEW_CONNECT_TO says, as asked; else only to an address that is
+    // not loopback, link-local or unspecified, checked on what the name resolves to at connect.
+    const mapped = target.host !== host || target.port !== 443;
     const ca = [this.credentials.certificateAuthority, ingressCa].filter(Boolean).join("\n");
     const agent = new https.Agent({
       keepAlive: false,
+      ...(mapped ? {} : { lookup: publicOnlyLookup }),
       ...(ca ? { ca } : {}),
       servername: host,
       rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,

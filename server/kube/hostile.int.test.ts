@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { servingCertificate, type ServingCertificate } from "../simulator/tls";
 import { json, startHostileServer, streamForever, type HostileServer } from "../testing/hostile";
 import { ClusterClient, KubeError } from "./client";
+import { parseConnectTo } from "./connectTo";
 import { testConnection } from "./connection";
 import { HUB_KINDS, HubClient } from "./hub";
 import { KINDS } from "./kinds";
@@ -304,5 +305,36 @@ describe("redirects", () => {
       hub.close();
     }
     expect(elsewhere.received).toEqual([]);
+  });
+});
+
+describe("a monitoring Route whose host resolves to this machine", () => {
+  it("is refused at connect, unless the operator's FLEETSKEW_CONNECT_TO sends it there", async () => {
+    const querier = await start((_req, res) => json(res, 200, { status: "success", data: { alerts: [] } }));
+    const port = Number(new URL(querier.url).port);
+    const client = new ClusterClient(
+      { server: querier.url, token: "sha256~fleetskew-token", certificateAuthority: querier.ca, insecureSkipTlsVerify: false },
+      { timeoutMs: 5_000, retries: 0, retryDelayMs: 10 },
+    );
+    try {
+      // "localhost" resolves to a loopback address: the token is never sent (the name check in
+      // alertsReader.ts is bypassed here on purpose, to exercise the check at connect).
+      const error = await failure(client.routeGet("localhost", "/api/v1/alerts"));
+      expect(error.kind).toBe("unreachable");
+      expect(error.message).toMatch(/^GET https:\/\/localhost\/api\/v1\/alerts was not sent: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+      expect(querier.received).toEqual([]);
+    } finally {
+      client.close();
+    }
+    const mapped = new ClusterClient(
+      { server: querier.url, token: "sha256~fleetskew-token", certificateAuthority: querier.ca, insecureSkipTlsVerify: false },
+      { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, connectTo: parseConnectTo(`localhost:443:127.0.0.1:${port}`) },
+    );
+    try {
+      expect(await mapped.routeGet("localhost", "/api/v1/alerts")).toEqual({ status: "success", data: { alerts: [] } });
+      expect(querier.received.map((r) => [r.path, r.authorization])).toEqual([["/api/v1/alerts", "Bearer sha256~fleetskew-token"]]);
+    } finally {
+      mapped.close();
+    }
   });
 });
