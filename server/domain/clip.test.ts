@@ -5,7 +5,9 @@ const bytes = (text: string) => new TextEncoder().encode(text).length;
 
 describe("clipping a cluster's words", () => {
   it("keeps a text within the bound as it is, and null as null", () => {
-    expect(clipText("Working towards 4.19.11: 712 of 893 done (79% complete)")).toBe("Working towards 4.19.11: 712 of 893 done (79% complete)");
+    expect(clipText("Working towards 4.19.11: 712 of 893 done (79% complete)")).toBe(
+      "Working towards 4.19.11: 712 of 893 done (79% complete)",
+    );
     expect(clipText("x".repeat(MAX_STORED_TEXT_BYTES))).toHaveLength(MAX_STORED_TEXT_BYTES);
     expect(clipText(null)).toBeNull();
     expect(clipText(undefined)).toBeUndefined();

@@ -321,7 +321,9 @@ describe("a monitoring Route whose host resolves to this machine", () => {
       // alertsReader.ts is bypassed here on purpose, to exercise the check at connect).
       const error = await failure(client.routeGet("localhost", "/api/v1/alerts"));
       expect(error.kind).toBe("unreachable");
-      expect(error.message).toMatch(/^GET https:\/\/localhost\/api\/v1\/alerts was not sent: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+      expect(error.message).toMatch(
+        /^GET https:\/\/localhost\/api\/v1\/alerts was not sent: localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+      );
       expect(querier.received).toEqual([]);
     } finally {
       client.close();

@@ -27,6 +27,13 @@ export type Faults = {
    * before it (an annotation), so its precondition fails with the API server's 409 Conflict.
    */
   concurrentWriteEvery?: number;
+  /**
+   * A hostile cluster's long message: a GET of ClusterVersion answers with its Progressing
+   * condition's message (added when absent) padded to this many bytes. The stored object is unchanged.
+   */
+  progressingMessageBytes?: number;
+  /** Lists of these resources (plurals, e.g. "machineconfigpools") answer 500 InternalError. */
+  failingLists?: string[];
 };
 
 export type UpgradeTrouble = "fails" | "hangs";

@@ -181,7 +181,13 @@ export async function createRollout(plan: NewRollout, audit: AuditInput): Promis
               state: "pending",
             })),
           ),
-          ...plan.excluded.map((e) => ({ rolloutId: row.id, clusterName: e.cluster, wave: -1, state: "excluded", reason: clipText(e.reason) })),
+          ...plan.excluded.map((e) => ({
+            rolloutId: row.id,
+            clusterName: e.cluster,
+            wave: -1,
+            state: "excluded",
+            reason: clipText(e.reason),
+          })),
         ],
       });
       await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, rollout: row.number } }) });
