@@ -9,9 +9,13 @@
  *   node --import tsx bench/rolloutScale.ts        (BENCH_ROLLOUT_SCALE_CLUSTERS=10000)
  */
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import { hashPassword } from "../server/auth/password";
 import { metricsText } from "../server/fleet/metrics";
+import { rolloutFigures } from "../server/domain/rollouts/figures";
 import { RolloutRequestSchema } from "../server/domain/rollouts/request";
+import { ROLLOUT_SERIES_LIMIT } from "../server/rollouts/metrics";
+import { activeRolloutCounts } from "../server/store/rollouts";
 import { rolloutClusterPage, rolloutView } from "../server/rollouts/manage";
 import { planRollout, saveRollout } from "../server/rollouts/plan";
 import { closeDb, getPool } from "../server/store/db";
@@ -45,7 +49,12 @@ async function main() {
     await migrate(db.url, { dir: migrationsDir });
     process.env.DATABASE_URL = db.url;
     process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
-    console.log(`a rollout over ${SIZE.toLocaleString()} clusters at maxConcurrency 1, awaiting approval`);
+    console.log(
+      `a rollout over ${SIZE.toLocaleString()} clusters at maxConcurrency 1, awaiting approval (load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")})`,
+    );
     const names = Array.from({ length: SIZE }, (_, i) => `store-${String(i).padStart(5, "0")}`);
     await seedFleetRows(
       names.map((name, i) => ({ name, labels: { site: `s-${i % 40}` }, platform: "AWS", version: "4.19.10", readinessStatus: "pass" })),
@@ -78,13 +87,24 @@ async function main() {
       `p95 < ${TARGET.scrapeP95Ms} ms`,
       scrapeP95 < TARGET.scrapeP95Ms,
     );
+    // The rollouts' share of it: their counts read (two queries), then worked out (server/domain/rollouts/figures.ts).
+    const share = await timed(async () =>
+      (await activeRolloutCounts(ROLLOUT_SERIES_LIMIT)).rollouts.map((r) => rolloutFigures(r, new Date())),
+    );
+    report(
+      `of which the rollouts' series (counts read, figures worked out), p50 / p95`,
+      `${fmt(percentile(share.ms, 50), 0)} / ${fmt(percentile(share.ms, 95), 0)} ms (wave ${share.last[0]?.wave} of ${share.last[0]?.waves})`,
+      null,
+      null,
+    );
     const waves = series.find((l) => l.startsWith("fleetskew_rollout_waves{"));
     if (!waves?.endsWith(` ${SIZE}`)) throw new Error(`the scrape does not say ${SIZE} waves: ${waves}`);
 
     const page = await timed(() => Promise.all([rolloutView(saved.id), rolloutClusterPage(saved.id, { limit: 100 })]));
     const [view, first] = page.last;
     const pageP95 = percentile(page.ms, 95);
-    if (first.clusters[0]?.clusterName !== names[0] || view.waves.length !== SIZE) throw new Error("the page's first rows are not the plan's");
+    if (first.clusters[0]?.clusterName !== names[0] || view.waves.length !== SIZE)
+      throw new Error("the page's first rows are not the plan's");
     report(
       `the rollout page's first rows (its view with every wave, and the first 100 clusters), p50 / p95 of ${RUNS}`,
       `${fmt(percentile(page.ms, 50), 0)} / ${fmt(pageP95, 0)} ms, ${fmt(Buffer.byteLength(JSON.stringify(page.last)) / 1024)} KB of data`,
