@@ -534,7 +534,7 @@ export async function activeRolloutCounts(limit: number): Promise<{ total: numbe
   const counts = await queryText(
     `SELECT rc."rolloutId", rc."wave", rc."state", count(*), coalesce(EXTRACT(EPOCH FROM max(rc."finishedAt")) * 1000, 0)::float8
        FROM "RolloutCluster" rc WHERE rc."rolloutId" = ANY($1::uuid[])
-      GROUP BY rc."rolloutId", rc."wave", rc."state" ORDER BY rc."rolloutId", rc."wave", rc."state"`,
+      GROUP BY rc."rolloutId", rc."wave", rc."state"`,
     [[...byId.keys()]],
   );
   for (const c of counts)
