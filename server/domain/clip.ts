@@ -8,7 +8,8 @@
  * the hub's objects are checked against (server/hubs/objects.ts). Counted here in UTF-8 bytes, as
  * Postgres stores it, so a stored text is at most 32 KiB whatever its characters.
  */
-export const MAX_STORED_TEXT_BYTES = 32 * 1024;
+export const CONDITION_MESSAGE_MAX = 32_768;
+export const MAX_STORED_TEXT_BYTES = CONDITION_MESSAGE_MAX;
 
 /**
  * A metric label's value taken from a cluster (a reason, a node's or a set's name, a label): every
