@@ -19,6 +19,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   { file: "rolloutPage.ts", flags: [], env: { BENCH_ROLLOUT_PAGE_WAVE: "250" } },
   // /metrics at 10,000 clusters, a tenth of them needing action.
   { file: "metrics.ts", flags: [] },
+  // /metrics and the rollout page's first rows with a 10,000-cluster rollout at maxConcurrency 1 awaiting approval.
+  { file: "rolloutScale.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.

@@ -126,8 +126,7 @@ function AlertmanagerPart({ state }: { state: AlertmanagerState }) {
     return (
       <Section title="Alertmanager">
         <Alert tone="error">
-          The Alertmanager at <code>{state.url}</code> could not be read: {state.error}. Fleetskew&apos;s own list above does not depend on
-          it.
+          The configured Alertmanager could not be read: {state.error}. Fleetskew&apos;s own list above does not depend on it.
         </Alert>
       </Section>
     );
@@ -135,7 +134,7 @@ function AlertmanagerPart({ state }: { state: AlertmanagerState }) {
     <>
       <Section
         title="Active in Alertmanager"
-        description={`${state.url}: Fleetskew's alerts and the OpenShift upgrade alerts beside them.`}
+        description="The configured Alertmanager: Fleetskew's alerts and the OpenShift upgrade alerts beside them."
       >
         <AlertmanagerAlerts alerts={state.alerts} />
       </Section>

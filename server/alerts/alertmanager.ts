@@ -7,8 +7,15 @@ import type { AlertmanagerState } from "./contract";
  * wrong answer all come back as `{status: "error"}` naming what happened, within TIMEOUT_MS: the
  * page never waits longer on it. Answers are kept for CACHE_MS, so a dead Alertmanager costs one
  * timeout per interval, not one per page view.
+ *
+ * The alert list is read by every viewer: the answer names neither the Alertmanager's URL (an
+ * internal address, maybe with credentials in it) nor an error's raw text, only one of the fixed
+ * phrases of `Failure` below; the raw error goes to the server log. Each body is read up to
+ * MAX_BODY_BYTES while it arrives, so a wrong or hostile endpoint cannot fill the console's memory.
  */
 export const TIMEOUT_MS = 1500;
+/** An Alertmanager's answer of a few thousand alerts is a few MiB; more is refused while it arrives. */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const CACHE_MS = 10_000;
 const MAX_ALERTS = 200;
 const MAX_SILENCES = 100;
@@ -49,23 +56,63 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const strings = (v: unknown): Record<string, string> =>
   v && typeof v === "object" ? Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
 
+/** A failure as viewers may read it: a fixed phrase, never the URL or the error's own text. */
+class Failure extends Error {}
+const tooLarge = `the answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most Fleetskew reads from an Alertmanager`;
+
+/** The body, read up to MAX_BODY_BYTES as it arrives; past it the request is cancelled and refused. */
+async function boundedText(response: Response): Promise<string> {
+  if (Number(response.headers.get("content-length") ?? NaN) > MAX_BODY_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Failure(tooLarge);
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new Failure(tooLarge);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString("utf8");
+}
+
 async function getJson(url: string, signal: AbortSignal): Promise<unknown[]> {
   const response = await fetch(url, { signal, headers: { accept: "application/json" }, redirect: "error" });
-  if (!response.ok) throw new Error(`${new URL(url).pathname} answered HTTP ${response.status}`);
-  const body: unknown = await response.json().catch(() => {
-    throw new Error(`${new URL(url).pathname} did not answer JSON: is this an Alertmanager?`);
-  });
-  if (!Array.isArray(body)) throw new Error(`${new URL(url).pathname} did not answer a list: is this an Alertmanager v2 API?`);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new Failure(`it answered HTTP ${response.status}`);
+  }
+  const text = await boundedText(response);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Failure("it did not answer JSON: is this an Alertmanager?");
+  }
+  if (!Array.isArray(body)) throw new Failure("it did not answer a list: is this an Alertmanager v2 API?");
   return body;
 }
 
 function describeFailure(error: unknown): string {
+  if (error instanceof Failure) return error.message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
     return `no answer within ${TIMEOUT_MS / 1000} s`;
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
   if (cause?.code === "ECONNREFUSED") return "connection refused";
   if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return "host not found";
-  return cause?.message ?? (error instanceof Error ? error.message : String(error));
+  // Anything else (a TLS failure, a redirect, a reset) is for the operator's log, not the viewers' page;
+  // even there without the error's own message, which may carry the URL and its credentials.
+  console.error(
+    `fleetskew: reading the Alertmanager failed: ${error instanceof Error ? error.name : typeof error}${cause?.code ? ` (${cause.code})` : ""}`,
+  );
+  return "it could not be reached; the details are in the server log";
 }
 
 export async function readAlertmanager(base: string): Promise<AlertmanagerState> {
@@ -79,7 +126,6 @@ export async function readAlertmanager(base: string): Promise<AlertmanagerState>
     const live = (silences as Silence[]).filter((s) => str(s?.status?.state) !== "expired");
     return {
       status: "ok",
-      url: base,
       alerts: ours.slice(0, MAX_ALERTS).map((a) => ({
         fingerprint: str(a.fingerprint),
         labels: strings(a.labels),
@@ -105,7 +151,7 @@ export async function readAlertmanager(base: string): Promise<AlertmanagerState>
       truncated: ours.length > MAX_ALERTS || live.length > MAX_SILENCES,
     };
   } catch (error) {
-    return { status: "error", url: base, error: describeFailure(error) };
+    return { status: "error", error: describeFailure(error) };
   }
 }
 

@@ -18,7 +18,7 @@ import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { request, sessionCookie } from "../testing/routes";
 import { currentFleetAlerts } from "./alertList";
-import { readAlertmanager, TIMEOUT_MS } from "./alertmanager";
+import { MAX_BODY_BYTES, readAlertmanager, TIMEOUT_MS } from "./alertmanager";
 import { decideScrape } from "./scrapeAccess";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
@@ -169,6 +169,18 @@ describe("reading an Alertmanager", () => {
     server = http.createServer((req, res) => {
       const path = new URL(req.url!, "http://x").pathname;
       if (path === "/hang/api/v2/alerts" || path === "/hang/api/v2/silences") return; // never answers
+      if (path === "/huge/api/v2/alerts" || path === "/huge/api/v2/silences") {
+        // A list that never ends, without a Content-Length: the limit is met while it arrives.
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("[");
+        const chunk = `${JSON.stringify({ labels: { alertname: "FleetskewX" }, annotations: { d: "x".repeat(4000) } })},`;
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once("drain", more);
+        };
+        res.on("error", () => undefined);
+        return more();
+      }
       const body = answers[path];
       res.writeHead(body ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify(body ?? { error: "no" }));
     });
@@ -193,10 +205,28 @@ describe("reading an Alertmanager", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     closed.close();
-    expect(await readAlertmanager(`http://127.0.0.1:${port}`)).toMatchObject({ status: "error", error: "connection refused" });
-    expect(await readAlertmanager(`${base}/nothing`)).toMatchObject({ status: "error", error: expect.stringContaining("HTTP 404") });
+    expect(await readAlertmanager(`http://127.0.0.1:${port}`)).toEqual({ status: "error", error: "connection refused" });
+    expect(await readAlertmanager(`${base}/nothing`)).toEqual({ status: "error", error: "it answered HTTP 404" });
     const started = Date.now();
     expect(await readAlertmanager(`${base}/hang`)).toMatchObject({ status: "error", error: `no answer within ${TIMEOUT_MS / 1000} s` });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1000);
+  });
+
+  it("reads an answer up to its size limit, and shows viewers neither the URL nor an error's own text", async () => {
+    const huge = await readAlertmanager(`${base}/huge`);
+    expect(huge).toEqual({
+      status: "error",
+      error: `the answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, the most Fleetskew reads from an Alertmanager`,
+    });
+    // A URL with credentials in it, answering over TLS where plain HTTP is spoken: the raw error names neither to viewers.
+    const secret = `https://am-user:hunter2@127.0.0.1:${new URL(base).port}/private`;
+    const failed = await readAlertmanager(secret);
+    expect(failed).toEqual({ status: "error", error: "it could not be reached; the details are in the server log" });
+    for (const state of [huge, failed, await readAlertmanager(base)]) {
+      const text = JSON.stringify(state);
+      expect(text).not.toContain("127.0.0.1");
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain("/private");
+    }
   });
 });

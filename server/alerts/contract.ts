@@ -44,13 +44,13 @@ export const AlertmanagerAnswer = z
     z.object({ status: z.literal("not-configured") }),
     z.object({
       status: z.literal("ok"),
-      url: z.string(),
       alerts: z.array(AlertmanagerAlertAnswer),
       silences: z.array(SilenceAnswer),
       /** More alerts or silences than shown. */
       truncated: z.boolean(),
     }),
-    z.object({ status: z.literal("error"), url: z.string(), error: z.string() }),
+    // Neither the Alertmanager's URL nor an error's own text: a fixed phrase (server/alerts/alertmanager.ts).
+    z.object({ status: z.literal("error"), error: z.string() }),
   ])
   .meta({ id: "AlertmanagerState" });
 

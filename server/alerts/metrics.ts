@@ -1,5 +1,6 @@
 import { Gauge, type Registry } from "prom-client";
 import type { ClusterAttention, RolloutAttention } from "../store/alerts";
+import { clipLabelValue } from "../domain/clip";
 import { clusterLabels } from "./conditions";
 
 /**
@@ -12,6 +13,9 @@ export type AttentionFigures = { clusters: ClusterAttention[]; rollouts: Rollout
 type Read = () => Promise<AttentionFigures>;
 
 const CLUSTER_LABELS = ["cluster", "hub", "cluster_set", "environment"];
+
+const clippedLabels = (labels: Record<string, string>) =>
+  Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, clipLabelValue(value)]));
 
 /** A gauge whose series are set at each scrape from the clusters that need action. */
 function perCluster(
@@ -28,7 +32,8 @@ function perCluster(
     async collect() {
       for (const c of (await read()).clusters) {
         const base = clusterLabels(c);
-        each(c, (labels, value) => this.set({ ...base, ...labels }, value));
+        // Every value here is a cluster's word (its name, labels, a condition's reason, a node's name): clipped.
+        each(c, (labels, value) => this.set(clippedLabels({ ...base, ...labels }), value));
       }
     },
   });

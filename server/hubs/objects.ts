@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONDITION_MESSAGE_MAX } from "../domain/clip";
 import type {
   AddOnObject,
   ClusterInfoObject,
@@ -29,7 +30,7 @@ const condition = z.object({
   type: text(316).nullish(),
   status: text(32).nullish(),
   reason: text(1024).nullish(),
-  message: text(32_768).nullish(),
+  message: text(CONDITION_MESSAGE_MAX).nullish(),
 });
 const conditions = z.array(condition).max(128).nullish();
 const meta = z.object({ name, namespace: name.nullish(), labels, deletionTimestamp: text(64).nullish() });

@@ -71,6 +71,8 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
   constructor(
     private readonly onAnswer?: AnswerObserver,
     private readonly budget?: ReadBudget,
+    /** The most one answer may hold (MAX_OBJECT_BYTES for a single object). */
+    private readonly maxBytes: number = MAX_ANSWER_BYTES,
   ) {}
 
   send(request: k8s.RequestContext): k8s.Observable<k8s.ResponseContext> {
@@ -110,7 +112,7 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
       agent: request.getAgent(),
       redirect: "manual",
       compress: true,
-      size: MAX_ANSWER_BYTES,
+      size: this.maxBytes,
     });
     if (response.status >= 300 && response.status < 400) {
       abort();
@@ -119,15 +121,15 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
     const ok = response.status >= 200 && response.status < 300;
     const what = `the answer to ${method} ${new URL(url).pathname}`;
     const declared = Number(response.headers.get("content-length") ?? NaN);
-    if (declared > MAX_ANSWER_BYTES) {
+    if (declared > this.maxBytes) {
       abort();
-      throw tooLargeError(what, MAX_ANSWER_BYTES);
+      throw tooLargeError(what, this.maxBytes);
     }
     // node-fetch counts the body against `size` (below) as it arrives and stops at it; the connection is then aborted.
     let body = await response.buffer().catch((error: { type?: string }) => {
       if (error?.type === "max-size") {
         abort();
-        throw tooLargeError(what, MAX_ANSWER_BYTES);
+        throw tooLargeError(what, this.maxBytes);
       }
       throw error;
     });

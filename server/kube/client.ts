@@ -4,8 +4,9 @@ import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import { connectTarget, hostPort, type ConnectTo } from "./connectTo";
+import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
-import { DEFAULT_LIST_LIMITS, describeBytes, ReadBudget, type ListLimits } from "./limits";
+import { DEFAULT_LIST_LIMITS, describeBytes, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -114,6 +115,8 @@ export function classify(error: unknown, what: string): KubeError {
   if (e.name === "AbortError" || e.type === "aborted" || e.name === "TimeoutError")
     return new KubeError("timeout", `no answer from the cluster for ${what} in time`);
   const code = typeof e.code === "string" ? e.code : e.cause?.code;
+  if (code === REFUSED_ADDRESS)
+    return new KubeError("unreachable", `${what} was not sent: ${(e.message ?? "").replace(/^.*reason: /, "")}`);
   if (code && NETWORK_CODES.has(code)) return new KubeError("unreachable", `cannot reach the cluster (${code}) for ${what}`);
   if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
     return new KubeError("unreachable", `the cluster's TLS certificate is not trusted (${code}); add its CA bundle`);
@@ -178,6 +181,7 @@ export function requestOptions(
   contentType?: string,
   onAnswer?: AnswerObserver,
   budget?: ReadBudget,
+  maxBytes?: number,
 ): k8s.ConfigurationOptions {
   // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
   const middleware: k8s.ObservableMiddleware = {
@@ -193,7 +197,7 @@ export function requestOptions(
   return {
     middleware: [middleware],
     middlewareMergeStrategy: "append",
-    ...(onAnswer || budget ? { httpApi: new BoundedHttpLibrary(onAnswer, budget) } : {}),
+    ...(onAnswer || budget || maxBytes ? { httpApi: new BoundedHttpLibrary(onAnswer, budget, maxBytes) } : {}),
   };
 }
 
@@ -335,8 +339,8 @@ export class ClusterClient implements ObjectSource {
   }
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
-  private requestOptions(contentType?: string, onAnswer?: AnswerObserver): k8s.ConfigurationOptions {
-    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget);
+  private requestOptions(contentType?: string, onAnswer?: AnswerObserver, maxBytes?: number): k8s.ConfigurationOptions {
+    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget, maxBytes);
   }
 
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
@@ -403,7 +407,8 @@ export class ClusterClient implements ObjectSource {
 
   async get(ref: KindRef, name: string, namespace?: string): Promise<unknown> {
     const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
-    const opts = this.requestOptions();
+    // One object: anything over what etcd can hold is refused as it arrives (MAX_OBJECT_BYTES).
+    const opts = this.requestOptions(undefined, undefined, MAX_OBJECT_BYTES);
     if (!ref.group) {
       if (ref.plural === "configmaps")
         return plain(await this.read(what, () => this.core.readNamespacedConfigMap({ name, namespace: namespace! }, opts)));
@@ -466,13 +471,18 @@ export class ClusterClient implements ObjectSource {
    * (openshift/oc pkg/cli/admin/inspectalerts `GetAlerts`: the session's bearer token and TLS settings).
    * The ingress certificate is trusted if the cluster's CA bundle or `ingressCa` (the cluster's
    * published ingress CA) signed it. `connectTo` (FLEETSKEW_CONNECT_TO) may send the connection to
-   * another address; the TLS name and Host stay the Route's. One attempt, bounded like every read.
+   * another address; the TLS name and Host stay the Route's. Without it the host's addresses are
+   * checked at connect (./publicAddress.ts). One attempt, bounded like every read.
    */
   async routeGet(host: string, path: string, ingressCa?: string): Promise<unknown> {
     const target = connectTarget(this.options.connectTo ?? [], host, 443);
+    // Sent where the operator's FLEETSKEW_CONNECT_TO says, as asked; else only to an address that is
+    // not loopback, link-local or unspecified, checked on what the name resolves to at connect.
+    const mapped = target.host !== host || target.port !== 443;
     const ca = [this.credentials.certificateAuthority, ingressCa].filter(Boolean).join("\n");
     const agent = new https.Agent({
       keepAlive: false,
+      ...(mapped ? {} : { lookup: publicOnlyLookup }),
       ...(ca ? { ca } : {}),
       servername: host,
       rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,

@@ -8,12 +8,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { servingCertificate, type ServingCertificate } from "../simulator/tls";
 import { json, startHostileServer, streamForever, type HostileServer } from "../testing/hostile";
 import { ClusterClient, KubeError } from "./client";
+import { parseConnectTo } from "./connectTo";
 import { testConnection } from "./connection";
 import { HUB_KINDS, HubClient } from "./hub";
 import { KINDS } from "./kinds";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES, processReadBudget } from "./limits";
+import { MAX_ANSWER_BYTES, MAX_LIST_PAGES, MAX_OBJECT_BYTES, MAX_READ_BYTES, MAX_WATCH_LINE_BYTES, processReadBudget } from "./limits";
 
 const MiB = 1024 * 1024;
 let tls: ServingCertificate;
@@ -183,6 +184,31 @@ describe("an answer that never ends", () => {
     }
   });
 
+  it("cuts one object's answer at MAX_OBJECT_BYTES: a ClusterVersion with a 30 MB message is refused as it arrives", async () => {
+    const message = "m".repeat(30_000_000);
+    const body = JSON.stringify({
+      apiVersion: "config.openshift.io/v1",
+      kind: "ClusterVersion",
+      metadata: { name: "version" },
+      status: { conditions: [{ type: "Progressing", status: "True", message }] },
+    });
+    // Sent without a Content-Length, so the limit is met while the body arrives, not from the header.
+    const server = await start((_req, res, _r, count) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      count(body.length);
+      res.end(body);
+    });
+    const client = clusterAt(server);
+    try {
+      const error = await failure(client.get(KINDS.clusterVersion, "version"));
+      expect(error.kind).toBe("too-large");
+      expect(error.message).toMatch(/^the answer to GET \/apis\/config\.openshift\.io\/v1\/clusterversions\/version is larger than 4 MiB/);
+      expect(MAX_OBJECT_BYTES).toBeLessThan(body.length);
+    } finally {
+      client.close();
+    }
+  });
+
   it("refuses an answer whose Content-Length is over the limit before reading it", async () => {
     const server = await start((_req, res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_ANSWER_BYTES + 1) });
@@ -279,5 +305,38 @@ describe("redirects", () => {
       hub.close();
     }
     expect(elsewhere.received).toEqual([]);
+  });
+});
+
+describe("a monitoring Route whose host resolves to this machine", () => {
+  it("is refused at connect, unless the operator's FLEETSKEW_CONNECT_TO sends it there", async () => {
+    const querier = await start((_req, res) => json(res, 200, { status: "success", data: { alerts: [] } }));
+    const port = Number(new URL(querier.url).port);
+    const client = new ClusterClient(
+      { server: querier.url, token: "sha256~fleetskew-token", certificateAuthority: querier.ca, insecureSkipTlsVerify: false },
+      { timeoutMs: 5_000, retries: 0, retryDelayMs: 10 },
+    );
+    try {
+      // "localhost" resolves to a loopback address: the token is never sent (the name check in
+      // alertsReader.ts is bypassed here on purpose, to exercise the check at connect).
+      const error = await failure(client.routeGet("localhost", "/api/v1/alerts"));
+      expect(error.kind).toBe("unreachable");
+      expect(error.message).toMatch(
+        /^GET https:\/\/localhost\/api\/v1\/alerts was not sent: localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+      );
+      expect(querier.received).toEqual([]);
+    } finally {
+      client.close();
+    }
+    const mapped = new ClusterClient(
+      { server: querier.url, token: "sha256~fleetskew-token", certificateAuthority: querier.ca, insecureSkipTlsVerify: false },
+      { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, connectTo: parseConnectTo(`localhost:443:127.0.0.1:${port}`) },
+    );
+    try {
+      expect(await mapped.routeGet("localhost", "/api/v1/alerts")).toEqual({ status: "success", data: { alerts: [] } });
+      expect(querier.received.map((r) => [r.path, r.authorization])).toEqual([["/api/v1/alerts", "Bearer sha256~fleetskew-token"]]);
+    } finally {
+      mapped.close();
+    }
   });
 });

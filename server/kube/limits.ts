@@ -13,6 +13,13 @@ const MiB = 1024 * 1024;
 
 /** The body of one answer (an object, one page of a list, discovery); larger is refused while it arrives. */
 export const MAX_ANSWER_BYTES = 32 * MiB;
+/**
+ * The body of an answer that is one object (a GET by name: ClusterVersion, a ConfigMap, a Route).
+ * etcd stores no object over 1.5 MiB (DefaultMaxRequestBytes above), so a larger answer cannot be a
+ * real object: a ClusterVersion carrying a 30 MB condition message is refused while it arrives,
+ * before it is held or parsed, as one watch event of that size is.
+ */
+export const MAX_OBJECT_BYTES = 4 * MiB;
 /** Pages one list follows through `continue`; an answer that never stops paging ends here. */
 export const MAX_LIST_PAGES = 500;
 /** Objects one list gathers across its pages (the largest fleets Fleetskew reads pods of have tens of thousands). */

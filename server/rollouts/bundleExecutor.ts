@@ -20,6 +20,7 @@ import { applyBundleAs, pinSets } from "../bundles/apply";
 import type { Who } from "../bundles/live";
 import { applicationProgress } from "../bundles/progress";
 import { unpinApplication } from "../bundles/unpin";
+import { observedPools } from "./observedPools";
 import { requestOfKind, StepRefused, type Executor } from "./step";
 
 type BundleRequest = Extract<RolloutRequest, { kind: "bundle" }>;
@@ -125,7 +126,7 @@ async function upgradeStep(a: ApplicationRecord, r: RolloutRecord): Promise<Step
         history: cv.value.status?.history ?? [],
         conditions: cv.value.status?.conditions ?? [],
       },
-      pools.status === "ok" ? pools.items.map((p) => ({ name: p.metadata.name, conditions: p.status?.conditions ?? [] })) : [],
+      observedPools(pools),
     );
   });
   if (progress.state !== "succeeded") return progress;

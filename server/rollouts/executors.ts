@@ -13,6 +13,7 @@ import { upgradeProgress } from "../domain/rollouts/upgradeProgress";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import type { RolloutRecord } from "../store/rollouts";
 import { bundle } from "./bundleExecutor";
+import { observedPools } from "./observedPools";
 import { requestOfKind, StepRefused, type Executor } from "./step";
 
 export { StepRefused, type Executor };
@@ -43,7 +44,7 @@ const upgrade: Executor = {
           history: status?.history ?? [],
           conditions: status?.conditions ?? [],
         },
-        pools.status === "ok" ? pools.items.map((p) => ({ name: p.metadata.name, conditions: p.status?.conditions ?? [] })) : [],
+        observedPools(pools),
       );
     });
   },

@@ -29,6 +29,13 @@ export type Faults = {
   concurrentWriteEvery?: number;
   /** Latency, timeouts and errors apply to writes only (create, patch, update, delete); reads answer at once. */
   writesOnly?: boolean;
+  /**
+   * A hostile cluster's long message: a GET of ClusterVersion answers with its Progressing
+   * condition's message (added when absent) padded to this many bytes. The stored object is unchanged.
+   */
+  progressingMessageBytes?: number;
+  /** Lists of these resources (plurals, e.g. "machineconfigpools") answer 500 InternalError. */
+  failingLists?: string[];
 };
 
 export type UpgradeTrouble = "fails" | "hangs";

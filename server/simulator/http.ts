@@ -410,6 +410,14 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
   }
   if (verb === "watch") return handleWatch(req, res, cluster, target, url.searchParams);
   if (verb === "list") {
+    if (cluster.spec.faults?.failingLists?.includes(target.info.plural))
+      return sendError(
+        res,
+        new ApiError(500, "InternalError", "an error on the server has prevented the request from succeeding", {
+          group: target.info.group,
+          kind: target.info.plural,
+        }),
+      );
     if (fault === "malformed") return reply(200, { items: cluster.store.list(target.info, target.namespace) });
     return handleList(res, cluster, target, url.searchParams);
   }
@@ -428,9 +436,26 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
         kind: "routes",
       }),
     );
-  if (verb === "get") return reply(200, cluster.store.get(target.info, target.namespace, target.name!));
+  if (verb === "get")
+    return reply(200, withLongMessage(cluster, target.info.kind, cluster.store.get(target.info, target.namespace, target.name!)));
   await handleWrite(req, res, cluster, target, verb);
   fleet.onWrite?.(cluster);
+}
+
+/** The answer to a GET of ClusterVersion with its Progressing message padded (Faults.progressingMessageBytes); other objects as stored. */
+function withLongMessage(cluster: SimCluster, kind: string, object: KubeObject): KubeObject {
+  const bytes = cluster.spec.faults?.progressingMessageBytes;
+  if (!bytes || kind !== "ClusterVersion") return object;
+  type Condition = { type: string; status?: string; reason?: string; message?: string; lastTransitionTime?: string };
+  const status = (object.status ?? {}) as { conditions?: Condition[] };
+  const conditions = [...(status.conditions ?? [])];
+  const at = conditions.findIndex((c) => c.type === "Progressing");
+  const base: Condition = at >= 0 ? conditions[at]! : { type: "Progressing", status: "True", lastTransitionTime: new Date().toISOString() };
+  const head = `${base.message ?? ""} `;
+  const long = { ...base, message: `${head}${"x".repeat(Math.max(0, bytes - Buffer.byteLength(head)))}` };
+  if (at >= 0) conditions[at] = long;
+  else conditions.push(long);
+  return { ...object, status: { ...status, conditions } };
 }
 
 /** Starts the simulator on host:port (0 = any free port). */

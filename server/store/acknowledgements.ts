@@ -1,4 +1,5 @@
 import { ACK_STATUSES, type AckStatus } from "../domain/acknowledgements";
+import { clipText } from "../domain/clip";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
@@ -160,8 +161,10 @@ export async function changeAcknowledgement(
     if (locked.length === 0) return null;
     const current = recordOf((await tx.acknowledgement.findUnique({ where: { id }, include }))!);
     const { change, audit } = decide(current);
-    const row = await tx.acknowledgement.update({ where: { id }, data: change, include });
-    const event = audit ?? consoleChangeEvent(current, change);
+    // The result carries the cluster's answer or the MCO's words: clipped where it is stored (server/domain/clip.ts).
+    const data = change.result === undefined ? change : { ...change, result: clipText(change.result) };
+    const row = await tx.acknowledgement.update({ where: { id }, data, include });
+    const event = audit ?? consoleChangeEvent(current, data);
     if (event) await tx.auditEvent.create({ data: auditRow(event) });
     return recordOf(row);
   });

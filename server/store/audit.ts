@@ -1,4 +1,5 @@
 import { auditSummary } from "../domain/auditSummary";
+import { clipText } from "../domain/clip";
 import type { Prisma } from "./generated/prisma/client";
 import { getDb } from "./db";
 
@@ -30,7 +31,10 @@ export type AuditRecord = {
   ip: string | null;
 };
 
-/** The audit row for a write; callers put it in the same transaction as the write itself. */
+/**
+ * The audit row for a write; callers put it in the same transaction as the write itself. The
+ * summary is often built around a cluster's words (its answer to a write): clipped as they are.
+ */
 export function auditRow(event: AuditInput): Prisma.AuditEventCreateInput {
   return {
     actor: event.actor,
@@ -38,7 +42,7 @@ export function auditRow(event: AuditInput): Prisma.AuditEventCreateInput {
     action: event.action,
     targetType: event.targetType ?? null,
     targetId: event.targetId ?? null,
-    summary: event.summary ?? auditSummary(event),
+    summary: clipText(event.summary ?? auditSummary(event)),
     outcome: event.outcome ?? "success",
     details: (event.details ?? undefined) as Prisma.InputJsonValue | undefined,
     ip: event.ip ?? null,

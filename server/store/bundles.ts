@@ -1,4 +1,5 @@
 import type { ApplicationState } from "../domain/bundles";
+import { clipText } from "../domain/clip";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
@@ -264,7 +265,9 @@ export async function updateApplication(
   return getDb().$transaction(async (tx) => {
     if (!UUID.test(id)) return null;
     const [before] = await tx.$queryRaw<{ state: string }[]>`SELECT "state" FROM "BundleApplication" WHERE "id" = ${id}::uuid FOR UPDATE`;
-    const { count } = await tx.bundleApplication.updateMany({ where: { id, state: { in: from } }, data: change });
+    // lastError carries a cluster's answer: clipped where it is stored (server/domain/clip.ts).
+    const data = change.lastError === undefined ? change : { ...change, lastError: clipText(change.lastError) };
+    const { count } = await tx.bundleApplication.updateMany({ where: { id, state: { in: from } }, data });
     if (count === 0) return null;
     const record = applicationOf((await tx.bundleApplication.findUnique({ where: { id }, include }))!);
     const moved = change.state !== undefined && change.state !== before?.state;

@@ -1,3 +1,4 @@
+import { clipText } from "../domain/clip";
 import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus } from "../domain/readiness";
 import { getDb } from "./db";
@@ -203,8 +204,12 @@ export type SweepFailure = {
   nextSweepAt: Date;
 };
 
-/** A failed sweep keeps the last good state and history; only the contact status and schedule move. */
-export async function recordSweepFailure(input: SweepFailure): Promise<SweepOutcome> {
+/**
+ * A failed sweep keeps the last good state and history; only the contact status and schedule move.
+ * The error carries the cluster's own words (its Status message): clipped as it is stored.
+ */
+export async function recordSweepFailure(failure: SweepFailure): Promise<SweepOutcome> {
+  const input = { ...failure, error: clipText(failure.error) };
   return getDb().$transaction(async (tx) => {
     const lease = await tx.$queryRaw<{ leaseOwner: string | null }[]>`
       SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;

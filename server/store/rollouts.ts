@@ -1,3 +1,4 @@
+import { clipText } from "../domain/clip";
 import type { CandidateFacts } from "../domain/rollouts/eligibility";
 import type { ClusterState } from "../domain/rollouts/progress";
 import type { RolloutRequest } from "../domain/rollouts/request";
@@ -203,7 +204,13 @@ export async function createRollout(plan: NewRollout, audit: AuditInput): Promis
               state: "pending",
             })),
           ),
-          ...plan.excluded.map((e) => ({ rolloutId: row.id, clusterName: e.cluster, wave: -1, state: "excluded", reason: e.reason })),
+          ...plan.excluded.map((e) => ({
+            rolloutId: row.id,
+            clusterName: e.cluster,
+            wave: -1,
+            state: "excluded",
+            reason: clipText(e.reason),
+          })),
         ],
       });
       await tx.auditEvent.create({ data: auditRow({ ...audit, details: { ...audit.details, rollout: row.number } }) });
@@ -297,7 +304,7 @@ export async function changeRolloutStatus(
       where: { id },
       data: {
         status: to,
-        statusReason: change.reason ?? null,
+        statusReason: clipText(change.reason ?? null),
         ...(change.approvedBy ? { approvedBy: change.approvedBy, approvedAt: now } : {}),
         ...(change.finished ? { finishedAt: now } : {}),
       },
@@ -397,7 +404,9 @@ export type ClusterChange = {
 
 /**
  * Changes clusters of a rollout that are still in one of `from`, and says which it changed: a
- * step is started by the one runner whose change took, never by two.
+ * step is started by the one runner whose change took, never by two. The reason is most often a
+ * cluster's own words (a condition's message, its answer to a write): clipped here, where every
+ * writer's text enters the store (server/domain/clip.ts).
  */
 export async function changeRolloutClusters(
   rolloutId: string,
@@ -421,7 +430,7 @@ export async function changeRolloutClusters(
     from,
     change.state ?? null,
     change.reason !== undefined,
-    change.reason ?? null,
+    clipText(change.reason ?? null),
     change.windowOpensAt !== undefined,
     change.windowOpensAt ? storedTime(change.windowOpensAt) : null,
     change.startedAt ? storedTime(change.startedAt) : null,
@@ -598,43 +607,40 @@ export type ActiveRolloutCounts = {
 /**
  * The rollouts that have not ended (running first, then paused, then awaiting approval; oldest
  * first), at most `limit` of them, each with its clusters counted per wave and state, and how many
- * there are in all: one query, whose cost is the clusters of those rollouts (read through the
- * `(rolloutId, state)` index), never the fleet's or the finished rollouts'.
+ * there are in all. Two queries, whose cost is the clusters of those rollouts (read through the
+ * `(rolloutId, state)` index), never the fleet's or the finished rollouts': the rollouts with their
+ * waves once each, then their counts. (One joined query repeated each rollout's waves on every
+ * count's row: waves × counts, 600 MB sorted on disk for a rollout of 10,000 one-cluster waves.)
  */
 export async function activeRolloutCounts(limit: number): Promise<{ total: number; rollouts: ActiveRolloutCounts[] }> {
-  const rows = await queryText(
-    `WITH active AS (
-       SELECT r."id", r."number", r."kind", r."status", r."request"->'strategy' AS strategy, count(*) OVER () AS total,
-              (SELECT coalesce(array_agg(w."index" ORDER BY w."index"), '{}') FROM "RolloutWave" w WHERE w."rolloutId" = r."id") AS waves
-         FROM "Rollout" r WHERE r."status" = ANY($1::text[])
-        ORDER BY array_position($1::text[], r."status"), r."number" LIMIT $2)
-     SELECT a."number", a."kind", a."status", a.total, a.strategy->'maxFailures', a.strategy->'minSuccessTime', array_to_json(a.waves),
-            k."wave", k."state", k.n, k."lastEnd"
-       FROM active a LEFT JOIN LATERAL (
-              SELECT rc."wave", rc."state", count(*) AS n, coalesce(EXTRACT(EPOCH FROM max(rc."finishedAt")) * 1000, 0)::float8 AS "lastEnd"
-                FROM "RolloutCluster" rc WHERE rc."rolloutId" = a."id" GROUP BY rc."wave", rc."state") k ON true
-      ORDER BY array_position($1::text[], a."status"), a."number", k."wave", k."state"`,
-    [["running", "paused", "awaiting-approval"] satisfies RolloutStatus[], limit],
+  const order = ["running", "paused", "awaiting-approval"] satisfies RolloutStatus[];
+  const heads = await queryText(
+    `SELECT r."id", r."number", r."kind", r."status", count(*) OVER (), r."request"->'strategy'->'maxFailures',
+            r."request"->'strategy'->'minSuccessTime',
+            (SELECT array_to_json(coalesce(array_agg(w."index" ORDER BY w."index"), '{}')) FROM "RolloutWave" w WHERE w."rolloutId" = r."id")
+       FROM "Rollout" r WHERE r."status" = ANY($1::text[])
+      ORDER BY array_position($1::text[], r."status"), r."number" LIMIT $2`,
+    [order, limit],
   );
-  const rollouts = new Map<number, ActiveRolloutCounts>();
-  let total = 0;
-  for (const r of rows) {
-    const number = Number(r[0]);
-    total = Number(r[3]);
-    let rollout = rollouts.get(number);
-    if (!rollout) {
-      rollout = {
-        number,
-        kind: r[1]!,
-        status: r[2]!,
-        maxFailures: r[4] ? JSON.parse(r[4]) : null,
-        minSuccessTime: r[5] ? JSON.parse(r[5]) : null,
-        waves: JSON.parse(r[6] ?? "[]") as number[],
-        groups: [],
-      };
-      rollouts.set(number, rollout);
-    }
-    if (r[8] !== null) rollout.groups.push({ wave: Number(r[7]), state: r[8]!, count: Number(r[9]), lastFinishedMs: Number(r[10]) });
-  }
-  return { total, rollouts: [...rollouts.values()] };
+  if (!heads.length) return { total: 0, rollouts: [] };
+  const byId = new Map<string, ActiveRolloutCounts>();
+  for (const r of heads)
+    byId.set(r[0]!, {
+      number: Number(r[1]),
+      kind: r[2]!,
+      status: r[3]!,
+      maxFailures: r[5] ? JSON.parse(r[5]) : null,
+      minSuccessTime: r[6] ? JSON.parse(r[6]) : null,
+      waves: JSON.parse(r[7] ?? "[]") as number[],
+      groups: [],
+    });
+  const counts = await queryText(
+    `SELECT rc."rolloutId", rc."wave", rc."state", count(*), coalesce(EXTRACT(EPOCH FROM max(rc."finishedAt")) * 1000, 0)::float8
+       FROM "RolloutCluster" rc WHERE rc."rolloutId" = ANY($1::uuid[])
+      GROUP BY rc."rolloutId", rc."wave", rc."state"`,
+    [[...byId.keys()]],
+  );
+  for (const c of counts)
+    byId.get(c[0]!)?.groups.push({ wave: Number(c[1]), state: c[2]!, count: Number(c[3]), lastFinishedMs: Number(c[4]) });
+  return { total: Number(heads[0]![4]), rollouts: [...byId.values()] };
 }

@@ -48,15 +48,22 @@ export function rolloutFigures(
   const failureBudgetUsed = failures === 0 ? 0 : failureBudget === 0 ? Infinity : failures / failureBudget;
 
   // Waves as the runner sees them: every planned wave, in order, with whether all its clusters ended.
-  const indexes = [...new Set([...rollout.waves, ...rollout.groups.filter((g) => g.wave >= 0).map((g) => g.wave)])].sort((a, b) => a - b);
-  const summaries = indexes.map((index) => {
-    const members = rollout.groups.filter((g) => g.wave === index && g.state !== "excluded");
-    return {
-      index,
-      ended: members.every((g) => TERMINAL.includes(g.state as ClusterState)),
-      lastEndMs: members.reduce((last, g) => Math.max(last, g.lastFinishedMs), 0),
-    };
-  });
+  // One pass over the groups, then one over the waves: a plan of one cluster per wave (10,000 waves)
+  // costs a scrape 10,000 steps, not waves × groups.
+  const byWave = new Map<number, { ended: boolean; lastEndMs: number }>();
+  for (const index of rollout.waves) byWave.set(index, { ended: true, lastEndMs: 0 });
+  for (const g of rollout.groups) {
+    if (g.wave < 0 || g.state === "excluded") {
+      if (g.wave >= 0 && !byWave.has(g.wave)) byWave.set(g.wave, { ended: true, lastEndMs: 0 });
+      continue;
+    }
+    const wave = byWave.get(g.wave) ?? { ended: true, lastEndMs: 0 };
+    wave.ended &&= TERMINAL.includes(g.state as ClusterState);
+    wave.lastEndMs = Math.max(wave.lastEndMs, g.lastFinishedMs);
+    byWave.set(g.wave, wave);
+  }
+  const indexes = [...byWave.keys()].sort((a, b) => a - b);
+  const summaries = indexes.map((index) => ({ index, ...byWave.get(index)! }));
   const soakMs = typeof rollout.minSuccessTime === "number" ? rollout.minSuccessTime : 0;
   const current = waveInProgress(summaries, soakMs, now);
   return {

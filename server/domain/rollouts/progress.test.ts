@@ -4,6 +4,7 @@ import { planWaves } from "./plan";
 import { decideProgress, type ProgressCluster, type ProgressStrategy, type ProgressWave } from "./progress";
 import { checkWindow } from "./windows";
 import { upgradeProgress, type ObservedClusterVersion } from "./upgradeProgress";
+import { MAX_STORED_TEXT_BYTES } from "../clip";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
 const minutes = (n: number) => n * 60_000;
@@ -226,5 +227,38 @@ describe("one cluster's upgrade, as the CVO and the MCO report it", () => {
       state: "failed",
       reason: expect.stringMatching(/^the cluster version operator refused 4\.19\.11: Precondition/),
     });
+  });
+
+  it("pools that could not be listed are unknown, never none: ClusterVersion alone is not a success", () => {
+    const unread = { unread: "the server is currently unable to handle the request (HTTP 500)" };
+    expect(upgradeProgress("4.19.11", cv(), unread)).toEqual({
+      state: "running",
+      note: "cannot read MachineConfigPools now: the server is currently unable to handle the request (HTTP 500)",
+    });
+    // What ClusterVersion alone decides still stands: a wait, or a failure.
+    expect(upgradeProgress("4.19.11", cv({ history: [{ state: "Partial", version: "4.19.11" }] }), unread)).toEqual({
+      state: "running",
+      note: "updating to 4.19.11",
+    });
+    const failing = cv({ conditions: [{ type: "Failing", status: "True", message: "Cluster operator etcd is degraded" }] });
+    expect(upgradeProgress("4.19.11", failing, unread)).toMatchObject({ state: "failed" });
+    // No pool at all (a kind not served) stays a success.
+    expect(upgradeProgress("4.19.11", cv(), [])).toEqual({ state: "succeeded" });
+  });
+
+  it("clips a hostile cluster's message in a note or a reason to the stored bound", () => {
+    const huge = "m".repeat(30_000_000);
+    const running = upgradeProgress(
+      "4.19.11",
+      cv({ history: [{ state: "Partial", version: "4.19.11" }], conditions: [{ type: "Progressing", status: "True", message: huge }] }),
+      [],
+    );
+    expect(running.state).toBe("running");
+    const note = running.state === "running" ? running.note : "";
+    expect(note.startsWith("updating: mmm")).toBe(true);
+    expect(new TextEncoder().encode(note).length).toBeLessThanOrEqual(MAX_STORED_TEXT_BYTES);
+    const failed = upgradeProgress("4.19.11", cv(), [pool("worker", "False", "True", huge)]);
+    expect(failed.state === "failed" && new TextEncoder().encode(failed.reason).length).toBeLessThanOrEqual(MAX_STORED_TEXT_BYTES);
+    expect(failed.state === "failed" && failed.reason.endsWith("…")).toBe(true);
   });
 });

@@ -8,12 +8,20 @@ import { TERMINAL, type ClusterState } from "./progress";
  */
 export function waveAwaitingRelease(
   request: RolloutRequest,
-  waves: { index: number; releasedAt: string | null }[],
-  counts: { wave: number; state: string; count: number }[],
+  waves: readonly { index: number; releasedAt: string | null }[],
+  counts: readonly { wave: number; state: string; count: number }[],
 ): number | null {
   if (!request.strategy.releaseEachWave) return null;
+  // The states present in each wave, in one pass: a viewer's GET costs O(waves + counts), never waves × counts.
+  const statesOf = new Map<number, string[]>();
+  for (const c of counts) {
+    if (c.count <= 0) continue;
+    const states = statesOf.get(c.wave);
+    if (states) states.push(c.state);
+    else statesOf.set(c.wave, [c.state]);
+  }
   for (const w of waves) {
-    const states = counts.filter((c) => c.wave === w.index && c.count > 0).map((c) => c.state);
+    const states = statesOf.get(w.index) ?? [];
     if (states.every((s) => TERMINAL.includes(s as ClusterState))) continue;
     // Skipped clusters were never started: a wave with some is still untouched.
     const untouched = states.every((s) => s === "pending" || s === "waiting-window" || s === "skipped");
