@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -362,6 +363,6 @@ describe("the stored request", () => {
     const tom = await signIn("tom");
     const saved = await planned(tom, acknowledgementRequest);
     const record = await findRollout(saved.id);
-    expect(record?.request).toEqual({ ...RolloutRequestSchema.parse(acknowledgementRequest), dryRun: false });
+    expect(record?.request).toEqual({ ...withResolvedProgressDeadline(RolloutRequestSchema.parse(acknowledgementRequest)), dryRun: false });
   });
 });

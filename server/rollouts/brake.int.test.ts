@@ -13,7 +13,7 @@ import { testActor } from "../testing/actors";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { decideClusters } from "./decisions";
-import { changeRollout, proposeRollout } from "./manage";
+import { changeRollout, proposeRollout, rolloutView } from "./manage";
 import { advanceRollouts, DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from "./runner";
 
 /**
@@ -51,7 +51,7 @@ async function planned(clusters: string[], strategy: Record<string, unknown>) {
   const request = RolloutRequestSchema.parse({ kind: "upgrade", target: "4.19.11", selection: { clusters }, strategy });
   const { answer } = await proposeRollout(request, tom);
   const id = (answer as { id: string }).id;
-  await changeRollout(id, "approve", "", alice);
+  await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
   return id;
 }
 

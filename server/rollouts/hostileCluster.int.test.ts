@@ -14,7 +14,7 @@ import { makeAllDue } from "../store/sweeps";
 import { testActor } from "../testing/actors";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
-import { changeRollout, proposeRollout } from "./manage";
+import { changeRollout, proposeRollout, rolloutView } from "./manage";
 import { advanceRollouts } from "./runner";
 
 /**
@@ -57,7 +57,7 @@ async function planned(cluster: string): Promise<string> {
   });
   const { answer } = await proposeRollout(request, tom);
   const id = (answer as { id: string }).id;
-  await changeRollout(id, "approve", "", alice);
+  await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
   return id;
 }
 

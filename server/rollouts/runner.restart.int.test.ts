@@ -14,7 +14,7 @@ import { testActor } from "../testing/actors";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { migrationsDir } from "../testing/postgres";
 import { startPrivatePostgres, type PrivatePostgres } from "../testing/privatePostgres";
-import { changeRollout, proposeRollout } from "./manage";
+import { changeRollout, proposeRollout, rolloutView } from "./manage";
 import { advanceRollouts, DEFAULT_RUNNER_OPTIONS } from "./runner";
 
 /**
@@ -74,7 +74,7 @@ it("Postgres restarted (immediate) twice mid-wave: the rollout completes with on
     strategy: { maxConcurrency: 5, maxFailures: 0 },
   });
   const id = ((await proposeRollout(request, tom)).answer as { id: string }).id;
-  await changeRollout(id, "approve", "", alice);
+  await changeRollout(id, "approve", "", alice, (await rolloutView(id)).digest);
 
   const spy = vi.spyOn(console, "error").mockImplementation(() => undefined);
   let ticking = true;
