@@ -1,3 +1,4 @@
+import { formatDate } from "@/server/domain/format";
 import type { CheckStatus, SkewStatus } from "@/server/fleet/contract";
 
 /** Words and colours for skew and readiness, the same on every page. */
@@ -53,7 +54,7 @@ export function LastUpdated({ at, fetching }: { at: number; fetching: boolean })
   if (!at) return null;
   return (
     <p className="text-xs text-muted" aria-live="polite">
-      {fetching ? "Refreshing… " : ""}Last updated {new Date(at).toLocaleTimeString()}
+      {fetching ? "Refreshing… " : ""}Last updated {formatDate(at, { seconds: true })}
     </p>
   );
 }

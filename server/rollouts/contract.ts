@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { CLUSTER_STATES } from "../domain/rollouts/progress";
+import { WAVE_STATES } from "../domain/rollouts/outcome";
 import { endpoint, isoDate } from "../http/endpoint";
 
 export { RolloutRequestSchema };
@@ -54,7 +55,7 @@ export const RolloutSummary = z
     approvedBy: z.string().nullable(),
     approvedAt: isoDate().nullable(),
     finishedAt: isoDate().nullable(),
-    estimate: z.string().nullable().meta({ description: "The planned duration, as Kubernetes writes durations" }),
+    estimate: z.string().nullable().meta({ description: "The planned duration, as the console writes durations (7 d 4 h 37 min)" }),
   })
   .meta({ id: "RolloutSummary" });
 export type RolloutSummary = z.output<typeof RolloutSummary>;
@@ -70,7 +71,9 @@ export const WaveView = z.strictObject({
   releasedBy: z.string().nullable(),
   total: z.number().int(),
   counts: Counts,
-  state: z.enum(["pending", "waiting-for-window", "awaiting-release", "running", "succeeded", "failed"]),
+  state: z
+    .enum(WAVE_STATES)
+    .meta({ description: "succeeded: every cluster succeeded; skipped: every cluster was skipped; partly-skipped: the rest succeeded" }),
 });
 export type WaveView = z.output<typeof WaveView>;
 

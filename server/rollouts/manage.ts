@@ -4,9 +4,11 @@
  * the status it changes, and audited.
  */
 import { auditActor, type Actor } from "../auth/actor";
-import { formatDuration } from "../domain/rollouts/duration";
-import { resolveAmount, type Amount } from "../domain/rollouts/amount";
+import { formatDuration } from "../domain/format";
+import type { Amount } from "../domain/rollouts/amount";
+import { failureBudget } from "../domain/rollouts/budget";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import { waveState } from "../domain/rollouts/outcome";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
 import {
@@ -22,7 +24,7 @@ import {
 } from "../store/rollouts";
 import { describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
-import type { ClusterRollout, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
+import type { ClusterRollout, RolloutClusterPage, RolloutSummary, RolloutView } from "./contract";
 
 const amountText = (a: Amount | undefined | null) => (!a ? null : "count" in a ? String(a.count) : `${a.percent}%`);
 
@@ -49,14 +51,6 @@ export function summaryOf(r: RolloutRecord): RolloutSummary {
   };
 }
 
-function waveState(counts: Record<string, number>, total: number): WaveView["state"] {
-  const n = (s: string) => counts[s] ?? 0;
-  if (n("running")) return "running";
-  if (n("pending") + n("waiting-window") === total) return n("waiting-window") ? "waiting-for-window" : "pending";
-  if (n("succeeded") + n("failed") + n("skipped") === total) return n("failed") ? "failed" : "succeeded";
-  return "running";
-}
-
 export async function rolloutView(id: string): Promise<RolloutView> {
   const r = await found(id);
   const [waves, counts] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id)]);
@@ -81,7 +75,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
       maxConcurrency: amountText(s.maxConcurrency),
       groupBy: s.groupBy ?? null,
       minSuccessTime: formatDuration(s.minSuccessTime ?? 0),
-      progressDeadline: s.progressDeadline === null ? "None" : formatDuration(s.progressDeadline),
+      progressDeadline: s.progressDeadline === null ? "none" : formatDuration(s.progressDeadline),
       maxFailures: amountText(s.maxFailures)!,
       mandatoryGroups: s.mandatoryGroups,
       onFailure: s.onFailure,
@@ -90,12 +84,12 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     waves: waves.map((w) => {
       const c = perWave.get(w.index) ?? {};
       const total = Object.values(c).reduce((a, b) => a + b, 0);
-      return { ...w, total, counts: c, state: w.index === awaitingRelease ? ("awaiting-release" as const) : waveState(c, total) };
+      return { ...w, total, counts: c, state: w.index === awaitingRelease ? ("awaiting-release" as const) : waveState(c) };
     }),
     counts: all,
     included,
     excluded: all.excluded ?? 0,
-    failureBudget: resolveAmount(s.maxFailures, included),
+    failureBudget: failureBudget(s, included),
     failed: all.failed ?? 0,
     awaitingRelease,
   };

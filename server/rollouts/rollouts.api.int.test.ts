@@ -157,7 +157,7 @@ describe("planning a rollout", () => {
       [
         upgrade({ windows: { default: { schedule: "0 2 * * 6", duration: "30m", timeZone: "UTC" } } }),
         400,
-        /^windows\.default: the window is open for 30 minutes, shorter than a cluster's expected step/,
+        /^windows\.default: the window is open for 30 min, shorter than a cluster's expected step/,
       ],
       [upgrade({ selection: { clusters: ["nowhere"] } }), 400, /^selection\.clusters: no cluster named nowhere/],
       [
