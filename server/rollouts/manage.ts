@@ -8,6 +8,7 @@ import { formatDuration } from "../domain/format";
 import type { Amount } from "../domain/rollouts/amount";
 import { failureBudget } from "../domain/rollouts/budget";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import { ROLLOUT_CLUSTER_STATES } from "../domain/rollouts/figures";
 import { waveState } from "../domain/rollouts/outcome";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
@@ -55,7 +56,8 @@ export async function rolloutView(id: string): Promise<RolloutView> {
   const r = await found(id);
   const [waves, counts] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id)]);
   const request = r.request as RolloutRequest;
-  const all: Record<string, number> = {};
+  // Every state, 0 included: a page or a script reads "0 failed" as said, not as left out.
+  const all: Record<string, number> = Object.fromEntries(ROLLOUT_CLUSTER_STATES.map((state) => [state, 0]));
   const perWave = new Map<number, Record<string, number>>();
   for (const c of counts) {
     all[c.state] = (all[c.state] ?? 0) + c.count;

@@ -195,8 +195,8 @@ describe("a saved rollout", () => {
     expect(rollout.strategy).toMatchObject({
       canaries: 1,
       maxConcurrency: "1",
-      minSuccessTime: "10m",
-      progressDeadline: "None",
+      minSuccessTime: "10 min",
+      progressDeadline: "none",
       maxFailures: "0",
     });
     expect(rollout.waves.map((w: { name: string; total: number; state: string }) => [w.name, w.total, w.state])).toEqual([
@@ -377,8 +377,8 @@ describe("people's decisions about a rollout's clusters and waves", () => {
     ).rows;
     expect(rows).toEqual([{ wave: 1, state: "pending", includedBy: "ada", includedWhy: "checked by hand, CHG-77" }]);
     // ...and is skipped again, by name; a bad request names its field and changes nothing.
-    const both = await decide(id, alice, { action: "skip", clusters: ["legacy"], inState: "pending", comment: "either" });
-    expect([both.status, (await both.json()).error]).toEqual([400, expect.stringMatching(/clusters or inState/)]);
+    const neither = await decide(id, alice, { action: "skip", comment: "neither" });
+    expect([neither.status, (await neither.json()).error]).toEqual([400, expect.stringMatching(/clusters or inState/)]);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "no" })).status).toBe(400);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "not this time" })).status).toBe(200);
 
@@ -395,7 +395,7 @@ describe("people's decisions about a rollout's clusters and waves", () => {
     const retried = await decide(id, alice, { action: "retry", inState: "failed", comment: "node replaced" });
     expect((await retried.json()).changed).toEqual(["legacy"]);
     const again = await decide(id, alice, { action: "retry", clusters: ["legacy"], comment: "once more" });
-    expect([again.status, (await again.json()).error]).toEqual([409, "Nothing retried: none of them has failed"]);
+    expect([again.status, (await again.json()).error]).toEqual([409, "Nothing retried: none of them has failed (legacy is pending)"]);
     const reset = (
       await getPool().query(
         `SELECT "state", "startedAt", "writtenAt" FROM "RolloutCluster" WHERE "clusterName" = 'legacy' AND "rolloutId" = $1`,
@@ -410,7 +410,7 @@ describe("people's decisions about a rollout's clusters and waves", () => {
     await advanceRollouts();
     const waiting = await view(id, alice);
     expect(waiting.awaitingRelease).toBe(1);
-    expect(waiting.waves.map((w: { state: string }) => w.state)).toEqual(["succeeded", "awaiting-release"]);
+    expect(waiting.waves.map((w: { state: string }) => w.state)).toEqual(["skipped", "awaiting-release"]);
     expect(await states(id, alice)).toMatchObject({ "prod-east": "pending" });
 
     expect((await release(id, tom, 1)).status).toBe(403);

@@ -2,6 +2,7 @@ import type { CandidateFacts } from "../domain/rollouts/eligibility";
 import type { ClusterState } from "../domain/rollouts/progress";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
+import type { Prisma } from "./generated/prisma/client";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
 
@@ -379,7 +380,15 @@ export async function releaseWave(rolloutId: string, index: number, by: string, 
   });
 }
 
-export type ClusterActionResult = { changed: string[]; number: number };
+export type ClusterActionResult = {
+  changed: string[];
+  /** Clusters named in the decision and left alone, with their state now (null: not in this rollout). */
+  leftAlone: { cluster: string; state: RolloutClusterState | null }[];
+  number: number;
+};
+
+/** Named clusters, only while in `state` when given (the state the person saw them in); or every cluster in a state. */
+export type ClusterSelection = { names: string[]; state?: RolloutClusterState } | { state: RolloutClusterState };
 
 /**
  * A person's decision about some of a rollout's clusters, with its audit event, in one transaction
@@ -394,7 +403,7 @@ export type ClusterActionResult = { changed: string[]; number: number };
 export async function decideRolloutClusters(
   rolloutId: string,
   action: "skip" | "retry" | "include",
-  selection: { names: string[] } | { state: RolloutClusterState },
+  selection: ClusterSelection,
   options: { allowedStatuses: readonly RolloutStatus[]; by: string; why: string },
   audit: (current: RolloutRecord, changed: string[]) => AuditInput,
 ): Promise<ClusterActionResult | { refused: string }> {
@@ -410,9 +419,9 @@ export async function decideRolloutClusters(
         retry: ["failed"],
         include: ["excluded"],
       };
-      const which = "names" in selection ? { clusterName: { in: selection.names } } : { state: selection.state };
+      const states = selection.state ? from[action].filter((s) => s === selection.state) : from[action];
       const rows = await tx.rolloutCluster.findMany({
-        where: { rolloutId, ...which, state: { in: [...from[action]] } },
+        where: { rolloutId, ...("names" in selection ? { clusterName: { in: selection.names } } : {}), state: { in: [...states] } },
         select: { clusterName: true },
         orderBy: { clusterName: "asc" },
       });
@@ -439,12 +448,12 @@ export async function decideRolloutClusters(
           });
       } else if (action === "skip" && names.length) {
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names } },
+          where: { rolloutId, clusterName: { in: names }, state: { in: [...states] } },
           data: { state: "skipped", reason: `skipped by ${options.by}: ${options.why}`, finishedAt: new Date(), windowOpensAt: null },
         });
       } else if (action === "retry" && names.length) {
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names } },
+          where: { rolloutId, clusterName: { in: names }, state: { in: [...states] } },
           data: { state: "pending", reason: null, startedAt: null, writtenAt: null, finishedAt: null, windowOpensAt: null },
         });
       }
@@ -454,10 +463,24 @@ export async function decideRolloutClusters(
           data: auditRow({ ...event, details: { ...event.details, rollout: current.number, clusters: names.slice(0, 1000) } }),
         });
       }
-      return { changed: names, number: current.number };
+      return { changed: names, leftAlone: await leftAloneOf(tx, rolloutId, selection, names), number: current.number };
     },
     { timeout: 60_000 },
   );
+}
+
+/** The clusters a decision named and did not change, with the state each is in now. */
+async function leftAloneOf(tx: Prisma.TransactionClient, rolloutId: string, selection: ClusterSelection, changed: string[]) {
+  if (!("names" in selection)) return [];
+  const done = new Set(changed);
+  const rest = [...new Set(selection.names)].filter((n) => !done.has(n));
+  if (!rest.length) return [];
+  const rows = await tx.rolloutCluster.findMany({
+    where: { rolloutId, clusterName: { in: rest } },
+    select: { clusterName: true, state: true },
+  });
+  const stateOf = new Map(rows.map((r) => [r.clusterName, r.state as RolloutClusterState]));
+  return rest.sort().map((cluster) => ({ cluster, state: stateOf.get(cluster) ?? null }));
 }
 
 /** The rollouts a cluster took part in (or was excluded from), newest first. */
