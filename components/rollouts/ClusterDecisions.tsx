@@ -141,7 +141,7 @@ export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
           {seen.isPending
             ? "Reading the clusters…"
             : seen.data?.names.length
-              ? `${ACTIONS[action].label} these ${seen.data.names.length === 1 ? "cluster" : `${seen.data.names.length} clusters`}: ${sample(seen.data.names)}${
+              ? `${ACTIONS[action].label} ${seen.data.names.length === 1 ? "this cluster" : `these ${seen.data.names.length} clusters`}: ${sample(seen.data.names)}${
                   seen.data.more ? ` (the first ${MAX_NAMES}; decide again for the rest)` : ""
                 }. One that changes state before you decide is left alone.`
               : `No cluster is ${byState} now.`}
