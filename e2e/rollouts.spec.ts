@@ -174,7 +174,7 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
     await expect(p.getByTestId("rollout-status")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
     await expect(p.getByRole("heading", { name: "Completed: 1 of 2 clusters succeeded" })).toBeVisible();
     await expect(p.getByTestId("wave").nth(1)).toHaveAttribute("data-state", "skipped");
-    await expect(p.getByTestId("wave").nth(1)).toContainText("Skipped · 1 cluster (1 skipped)");
+    await expect(p.getByTestId("wave").nth(1)).toHaveText(/Skipped · 1 cluster$/);
     await expect(p.getByTestId("rollout-counts").locator('li[data-state="succeeded"]')).toHaveAttribute("data-count", "1");
     await expect(p.getByTestId("rollout-counts").locator('li[data-state="skipped"]')).toHaveAttribute("data-count", "1");
     await expect.poll(() => countsAgainstRows(p)).toEqual([]);

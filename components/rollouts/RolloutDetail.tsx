@@ -50,7 +50,8 @@ function Waves({ view }: { view: RolloutView }) {
             </span>
             <span className="text-xs text-muted">
               {STATE_WORDS[w.state]?.label ?? w.state} · {w.total} {w.total === 1 ? "cluster" : "clusters"}
-              {(w.counts.failed ?? 0) + (w.counts.skipped ?? 0) > 0 ? ` (${endedWords(w.counts)})` : ""}
+              {/* Where the state alone does not say how its clusters ended (partly skipped, failed, running), the counts do. */}
+              {w.state !== "skipped" && (w.counts.failed ?? 0) + (w.counts.skipped ?? 0) > 0 ? ` (${endedWords(w.counts)})` : ""}
             </span>
           </li>
         ))}
