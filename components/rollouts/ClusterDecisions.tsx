@@ -115,7 +115,8 @@ export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
           <Select id="decision-which" value={which} onChange={(e) => setWhich(e.target.value)}>
             <option value="names">Named below</option>
             {ACTIONS[action].states
-              .filter((s) => (view.counts[s] ?? 0) > 0)
+              // The state picked stays listed when its count drops to 0 meanwhile: its names are still the ones shown.
+              .filter((s) => (view.counts[s] ?? 0) > 0 || s === which)
               .map((s) => (
                 <option key={s} value={s}>
                   {STATE_NAMES[s]} ({view.counts[s]} now)
