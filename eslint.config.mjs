@@ -77,9 +77,9 @@ export default defineConfig([
         {
           patterns: [
             {
-              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/contract|http/endpoint)$)",
+              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/contract|http/endpoint|domain/format)$)",
               allowTypeImports: true,
-              message: "components import only types from server/, and the contracts' endpoints and schemas",
+              message: "components import only types from server/, the contracts' endpoints and schemas, and the one date and duration format",
             },
           ],
         },

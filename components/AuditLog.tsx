@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 import { auditEndpoints, type AuditRecord } from "@/server/audit/contract";
@@ -135,7 +136,7 @@ export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
           {events.map((e) => (
             <tr key={e.id} className="border-b border-line align-top last:border-0">
               <td className="whitespace-nowrap px-4 py-2">
-                <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
+                <time dateTime={e.at}>{formatDate(e.at)}</time>
               </td>
               <td className="px-4 py-2">
                 {e.actor ?? <span className="text-muted">Fleetskew</span>}

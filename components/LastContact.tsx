@@ -1,3 +1,4 @@
+import { formatDate } from "@/server/domain/format";
 import type { FleetCluster } from "@/server/fleet/contract";
 
 /** How a cluster's last contact reads, wherever it is shown. */
@@ -23,7 +24,7 @@ export function LastContact({
       <>
         <span className="text-muted">Offline import</span>
         <div className="text-xs text-muted">
-          captured {cluster.lastSeenAt ? new Date(cluster.lastSeenAt).toLocaleString() : "at an unknown time"}
+          captured {cluster.lastSeenAt ? formatDate(cluster.lastSeenAt) : "at an unknown time"}
         </div>
       </>
     );
@@ -31,7 +32,7 @@ export function LastContact({
   return (
     <>
       <span className={status.className}>{status.label}</span>
-      {cluster.lastContactAt ? <div className="text-xs text-muted">{new Date(cluster.lastContactAt).toLocaleString()}</div> : null}
+      {cluster.lastContactAt ? <div className="text-xs text-muted">{formatDate(cluster.lastContactAt)}</div> : null}
       {cluster.lastContactError ? <div className="text-xs text-danger">{cluster.lastContactError}</div> : null}
     </>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import Link from "next/link";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
@@ -122,7 +123,7 @@ export function OfflineImport() {
             : OpenShift {result.version ?? "of unknown version"}, boot-image skew{" "}
             {(SKEW[result.skewStatus] ?? SKEW.unknown).label.toLowerCase()}
             {result.oldestBootImage ? ` (oldest boot image ${result.oldestBootImage})` : ""}, captured{" "}
-            {new Date(result.capturedAt).toLocaleString()}. Read {plural(result.counts.read, "object")} of {result.counts.objects} from{" "}
+            {formatDate(result.capturedAt)}. Read {plural(result.counts.read, "object")} of {result.counts.objects} from{" "}
             {plural(result.counts.files, "file")}.
           </Alert>
         ) : null}

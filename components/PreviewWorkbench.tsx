@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";
@@ -134,7 +135,7 @@ export function PreviewWorkbench() {
               <>
                 {r.source === "stored" ? <Alert tone="info">{r.sourceNote}</Alert> : null}
                 <p className="text-xs text-muted">
-                  {r.source === "live" ? "Live configuration" : `Configuration as of ${new Date(r.observedAt).toLocaleString()}`}; policy
+                  {r.source === "live" ? "Live configuration" : `Configuration as of ${formatDate(r.observedAt)}`}; policy
                   from{" "}
                   {r.policySource === "cluster-status"
                     ? "the cluster's MachineConfiguration status"

@@ -1,12 +1,13 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { signInSettingsEndpoints } from "@/server/auth/contract";
 import { call } from "./api";
 import { keys, queries } from "./queries";
 import { Alert, Button, Card } from "./ui";
 
-const when = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const when = (iso: string) => formatDate(iso, { seconds: true });
 
 /** Usernames whose sign-in is slowed down or locked from some address, with a button to clear each (admins). */
 export function SignInLocks() {

@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
+import { formatDate } from "../server/domain/format";
 
 const NAME = "site-12-offline";
 const FIXTURES = path.join(__dirname, "../server/simulator/fixtures/prod-east");
@@ -28,8 +29,8 @@ test("an admin imports an air-gapped site's object dumps and sees it in the flee
   await form.getByLabel("Object dumps").setInputFiles(DUMPS);
   await form.getByRole("button", { name: "Import" }).click();
 
-  // The capture time as this browser writes it, in its own locale and time zone.
-  const captured = await page.evaluate(() => new Date(2026, 0, 15, 10, 30, 0).toLocaleString());
+  // The capture time was typed in this browser's time zone; the console writes it as it writes every moment (in UTC).
+  const captured = formatDate(await page.evaluate(() => new Date(2026, 0, 15, 10, 30, 0).toISOString()));
   await expect(form.getByRole("status")).toHaveText(
     `Imported ${NAME}: OpenShift 4.19.10, boot-image skew at risk (oldest boot image 4.12.7), captured ${captured}. Read 21 objects of 21 from 11 files.`,
   );

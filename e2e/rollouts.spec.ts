@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { ensureUser, hydrated, register, signIn, signOut, snap } from "./helpers";
 
 // The rollout fleet is this spec's alone (its simulator runs 1,200 times real time): prod-east at
@@ -18,9 +18,35 @@ const CLUSTERS: [context: string, name: string][] = [
 const TECH = { username: "ro-tech", password: "rollout technician password", role: "technician" };
 const APPROVER = { username: "ro-approver", password: "rollout approver password", role: "approver" };
 
-test("a technician plans a rollout from a fleet filter, sees who is excluded and why; an approver starts, pauses and resumes it; a refused upgrade stops it", async ({
+/** Durations as the console writes them everywhere ("3 h 10 min", "45 s"). */
+const DURATION = /\d+ (d|h|min|s)( \d+ (h|min|s))*/;
+/** Moments as the console writes them everywhere ("27 Nov 2026, 21:37 UTC"). */
+const DATE = /\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/;
+
+/**
+ * The rollout's summary (clusters per state) against the rows its clusters table lists, read in one
+ * go: the states where they disagree, none once the table has caught up.
+ */
+async function countsAgainstRows(page: Page) {
+  return page.evaluate(() => {
+    const counts = Object.fromEntries(
+      [...document.querySelectorAll<HTMLElement>('[data-testid="rollout-counts"] li')].map((li) => [
+        li.dataset.state!,
+        Number(li.dataset.count),
+      ]),
+    );
+    const rows: Record<string, number> = {};
+    for (const tr of document.querySelectorAll<HTMLElement>('[data-testid="rollout-clusters"] tbody tr'))
+      rows[tr.dataset.state!] = (rows[tr.dataset.state!] ?? 0) + 1;
+    const states = [...new Set([...Object.keys(counts), ...Object.keys(rows)])].sort();
+    return states.filter((s) => (counts[s] ?? 0) !== (rows[s] ?? 0)).map((s) => `${s}: ${counts[s] ?? 0} counted, ${rows[s] ?? 0} rows`);
+  });
+}
+
+test("a technician plans a rollout from a fleet filter, sees who is excluded and why; an approver starts, pauses and resumes it; a refused upgrade stops it; a page left open follows every change", async ({
   page,
   request,
+  browser,
 }, testInfo) => {
   test.setTimeout(180_000);
   await register(
@@ -53,6 +79,11 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   // The planning form works before the page's scripts run: a plain GET.
   const form = page.getByRole("form", { name: "Plan a rollout" });
   await expect(form.getByLabel("Fleet filter")).toHaveValue("q=wave-");
+  // What a field left alone means is its value, in the field: no grey example to take for one.
+  await expect(form.getByLabel("Soak after a wave")).toHaveValue("0s");
+  await expect(form.getByLabel("Deadline per cluster")).toHaveValue("4h");
+  await expect(form.getByLabel("Time zone")).toHaveValue("UTC");
+  expect(await form.locator("input[placeholder]").count()).toBe(0);
   await form.getByLabel("Target release").fill("4.19.11");
   await form.getByLabel("Canaries").fill("wave-east");
   await form.getByLabel("Clusters per wave").fill("1");
@@ -62,6 +93,8 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await expect(preview.getByText("The plan: 2 of 6 clusters in 2 waves")).toBeVisible();
   await expect(preview.getByTestId("planned-wave")).toHaveText([/canaries.*1 cluster: wave-east/, /wave 1.*1 cluster: wave-west-0002/]);
   await expect(preview.getByTestId("excluded-cluster")).toHaveCount(4);
+  const estimate = new RegExp(`Estimated (${DURATION.source}), until ${DATE.source}`).exec((await preview.textContent()) ?? "");
+  expect(estimate).not.toBeNull();
   await expect(preview.getByTestId("excluded-cluster").filter({ hasText: "wave-east-422" })).toContainText(
     "it already runs 4.22.3, not older than 4.19.11",
   );
@@ -74,8 +107,18 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await expect(status).toHaveAttribute("data-status", "awaiting-approval");
   await expect(page.getByText("Someone else with the approver role starts it.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Approve and start" })).toHaveCount(0);
+  // The planner and the approver read the same estimate, written the same way.
+  await expect(page.getByText(`estimated ${estimate![1]}.`, { exact: false })).toBeVisible();
   const url = page.url();
   await signOut(page);
+
+  // The technician's page stays open, never reloaded, while the approver works in another browser.
+  const watcherContext = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const watcher = await watcherContext.newPage();
+  await signIn(watcher, TECH.username, TECH.password);
+  await watcher.goto(url);
+  await hydrated(watcher);
+  const watched = watcher.getByTestId("rollout-clusters");
 
   // Four eyes: an approver starts it, pauses it and resumes it.
   await signIn(page, APPROVER.username, APPROVER.password);
@@ -97,24 +140,47 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await expect(status).toHaveAttribute("data-status", "paused", { timeout: 60_000 });
   await expect(status).toContainText("1 cluster failed, more than the 0 the plan tolerates");
   await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 1 of 0 tolerated");
-  await page.reload();
-  const failed = page.locator('tr[data-state="failed"]');
-  await expect(failed).toContainText("wave-west-0002");
-  await expect(failed).toContainText(/the cluster version operator refused 4\.19\.11: Preconditions failed/);
+  // "Paused – 1 cluster failed" shows the failed row, on both pages, without a reload.
+  for (const p of [page, watcher]) {
+    const failed = p.getByTestId("rollout-clusters").locator('tr[data-state="failed"]');
+    await expect(failed).toContainText("wave-west-0002");
+    await expect(failed).toContainText(/the cluster version operator refused 4\.19\.11: Preconditions failed/);
+    await expect(failed).toContainText(DATE);
+    await expect.poll(() => countsAgainstRows(p)).toEqual([]);
+  }
+  await expect(watcher.getByTestId("rollout-counts").locator('li[data-state="failed"]')).toHaveAttribute("data-count", "1");
+  await expect(watched.locator('tr[data-state="succeeded"]')).toContainText("wave-east");
   await snap(page, testInfo, "72-rollout-paused");
 
-  // The approver skips the refused cluster, with a reason, and resumes: nothing is left to do.
+  // The approver skips the failed clusters as listed (the names shown are the names sent), with a reason, and resumes.
   await hydrated(page);
   const decisions = page.getByTestId("cluster-decisions");
-  await decisions.getByLabel("Cluster names").fill("wave-west-0002");
+  await decisions.getByLabel("Clusters", { exact: true }).selectOption("failed");
+  await expect(decisions.getByTestId("decision-clusters")).toContainText("Skip this cluster: wave-west-0002");
   await decisions.getByLabel("Why", { exact: true }).fill("needs the admin ack for 4.19 first");
   await decisions.getByRole("button", { name: "Skip" }).click();
   await expect(decisions).toContainText("Skip: wave-west-0002");
   await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 0 of 0 tolerated");
+  // The page left open shows the skip, and the summary still matches the rows.
+  const skipped = watched.locator('tr[data-state="skipped"]');
+  await expect(skipped).toContainText("skipped by ro-approver: needs the admin ack for 4.19 first");
+  await expect(watched.locator('tr[data-state="failed"]')).toHaveCount(0);
+  await expect.poll(() => countsAgainstRows(watcher)).toEqual([]);
   await page.getByRole("button", { name: "Resume" }).click();
   await expect(status).toHaveAttribute("data-status", "completed", { timeout: 60_000 });
-  await page.reload();
-  await expect(page.locator('tr[data-state="skipped"]')).toContainText("skipped by ro-approver: needs the admin ack for 4.19 first");
+
+  // Ended with a cluster skipped: it does not read as a success, on either page.
+  for (const p of [page, watcher]) {
+    await expect(p.getByTestId("rollout-status")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
+    await expect(p.getByRole("heading", { name: "Completed: 1 of 2 clusters succeeded" })).toBeVisible();
+    await expect(p.getByTestId("wave").nth(1)).toHaveAttribute("data-state", "skipped");
+    await expect(p.getByTestId("wave").nth(1)).toHaveText(/Skipped · 1 cluster$/);
+    await expect(p.getByTestId("rollout-counts").locator('li[data-state="succeeded"]')).toHaveAttribute("data-count", "1");
+    await expect(p.getByTestId("rollout-counts").locator('li[data-state="skipped"]')).toHaveAttribute("data-count", "1");
+    await expect.poll(() => countsAgainstRows(p)).toEqual([]);
+  }
+  await snap(watcher, testInfo, "73-rollout-ended-with-a-skip");
+  await watcherContext.close();
 
   // The cluster's page lists the rollout, with what happened there.
   await page.goto("/clusters/wave-west-0002");

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate, formatDay } from "@/server/domain/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
@@ -308,8 +309,8 @@ function Requests({ me, initial }: { me: Me; initial: Seed<Acknowledgement[]> })
                 <strong>{a.cluster}</strong>: {valueOf(a)}
               </p>
               <p className="text-xs text-muted">
-                Requested by {a.requestedBy} on {new Date(a.requestedAt).toLocaleString()}
-                {a.status === "pending" ? `, expires ${new Date(a.expiresAt).toLocaleDateString()}` : ""}
+                Requested by {a.requestedBy} on {formatDate(a.requestedAt)}
+                {a.status === "pending" ? `, expires ${formatDay(a.expiresAt)}` : ""}
                 {a.decidedBy
                   ? ` · ${a.status === "rejected" ? "rejected" : "approved"} by ${a.decidedBy}${a.comment ? `: “${a.comment}”` : ""}`
                   : ""}

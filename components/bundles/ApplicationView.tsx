@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -91,7 +92,7 @@ function NextStep({ p }: { p: ApplicationProgress }) {
             ? `The cluster did not accept the update: ${u.refused}`
             : `Upgrading to ${a.releaseVersion}, ${
                 a.upgradeStartedBy ? `started by ${a.upgradeStartedBy}` : "found under way on the cluster (not started from Fleetskew)"
-              } at ${new Date(a.upgradeStartedAt!).toLocaleString()}. ${u.progressing ?? ""}`}
+              } at ${formatDate(a.upgradeStartedAt!)}. ${u.progressing ?? ""}`}
         </Alert>
       );
     case "upgraded":
@@ -108,8 +109,8 @@ function NextStep({ p }: { p: ApplicationProgress }) {
       return (
         <Alert tone="ok">
           {a.upgradedAt
-            ? `Done: the upgrade completed and the bundle's images were unpinned on ${new Date(a.unpinnedAt!).toLocaleString()}.`
-            : `The pre-load was given up and the bundle's images were unpinned on ${new Date(a.unpinnedAt!).toLocaleString()}. Apply the bundle again to start over.`}
+            ? `Done: the upgrade completed and the bundle's images were unpinned on ${formatDate(a.unpinnedAt!)}.`
+            : `The pre-load was given up and the bundle's images were unpinned on ${formatDate(a.unpinnedAt!)}. Apply the bundle again to start over.`}
         </Alert>
       );
   }
@@ -140,7 +141,7 @@ function StartUpgrade({ p, me }: { p: ApplicationProgress; me: Me }) {
       <h2 className="text-lg font-semibold">Start the upgrade</h2>
       {pending && !error ? (
         <Alert tone="info">
-          {`${p.application.upgradeStartedBy} pressed Start upgrade at ${new Date(p.application.upgradeStartedAt!).toLocaleString()}, and the cluster has not confirmed it yet. This page shows the upgrade once it is under way; if it has not started in a few minutes, start it again.`}
+          {`${p.application.upgradeStartedBy} pressed Start upgrade at ${formatDate(p.application.upgradeStartedAt!)}, and the cluster has not confirmed it yet. This page shows the upgrade once it is under way; if it has not started in a few minutes, start it again.`}
         </Alert>
       ) : null}
       {blocked ? (
@@ -236,7 +237,7 @@ export function ApplicationView({ id, me, initial }: { id: string; me: Me; initi
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <p className="text-sm">
             <span className="font-semibold">{STATE_WORDS[a.state]}</span> · bundle sha256:{a.bundleDigest.slice(0, 12)}… ·{" "}
-            {p.manifest.images} images, {p.manifest.size} · applied by {a.createdBy} on {new Date(a.createdAt).toLocaleString()}
+            {p.manifest.images} images, {p.manifest.size} · applied by {a.createdBy} on {formatDate(a.createdAt)}
           </p>
           <LastUpdated at={q.dataUpdatedAt} fetching={q.isFetching} />
         </div>

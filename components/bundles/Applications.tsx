@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import Link from "next/link";
 import type { ApplicationRecord } from "@/server/bundles/contract";
 import { queries } from "../queries";
@@ -36,7 +37,7 @@ export function Applications({ initial }: { initial: Seed<ApplicationRecord[]> }
               ),
             },
             { head: "Applied by", cell: (a) => a.createdBy },
-            { head: "When", cell: (a) => <span className="text-xs">{new Date(a.createdAt).toLocaleString()}</span> },
+            { head: "When", cell: (a) => <span className="text-xs">{formatDate(a.createdAt)}</span> },
             {
               head: "",
               cell: (a) => (

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { bundleEndpoints } from "@/server/bundles/contract";
@@ -8,7 +9,7 @@ import { call } from "../api";
 import { keys, queries } from "../queries";
 import { Alert, Button, Card, Field, TextInput } from "../ui";
 
-const when = (iso: string) => new Date(iso).toLocaleString();
+const when = (iso: string) => formatDate(iso);
 
 /** An approver vouches for a manifest by its digest. */
 function VetBundle() {

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate, formatDay } from "@/server/domain/format";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Timeline } from "@/server/fleet/contract";
@@ -70,7 +71,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
   const known = limit !== null ? [...values, limit] : values;
   const lo = known.length ? Math.floor(Math.min(...known)) - 1 : 410;
   const hi = known.length ? Math.ceil(Math.max(...known)) + 1 : 425;
-  const fmtDate = (n: number) => new Date(n).toISOString().slice(0, 10);
+  const fmtDate = (n: number) => formatDay(n);
   const lastVersion = t?.version.at(-1)?.version;
   const lastBoot = t?.oldestBootImage.at(-1)?.ocpVersion;
   return (
@@ -183,7 +184,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
           <ul className="mt-2 space-y-1">
             {t.events.map((e, i) => (
               <li key={i}>
-                <span className="font-mono text-xs text-muted">{new Date(e.at).toLocaleString()}</span> {e.title}
+                <span className="font-mono text-xs text-muted">{formatDate(e.at)}</span> {e.title}
                 {e.inferred ? <span className="ml-1 text-xs text-muted">(inferred)</span> : null}
               </li>
             ))}

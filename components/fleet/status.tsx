@@ -1,3 +1,4 @@
+import { formatDate } from "@/server/domain/format";
 import type { CheckStatus, SkewStatus } from "@/server/fleet/contract";
 
 /** Words and colours for skew and readiness, the same on every page. */
@@ -48,12 +49,12 @@ export function ReadinessBadge({ status, title }: { status: CheckStatus; title?:
 /** A chart legend's words in the page's ink, readable in both themes; the swatch beside them keeps the series colour. */
 export const legendText = (value: string) => <span className="text-ink">{value}</span>;
 
-/** "updated 12 s ago", refreshed with the data it describes. */
+/** "Last updated 27 Nov 2026, 21:37:05 UTC", refreshed with the data it describes. */
 export function LastUpdated({ at, fetching }: { at: number; fetching: boolean }) {
   if (!at) return null;
   return (
     <p className="text-xs text-muted" aria-live="polite">
-      {fetching ? "Refreshing… " : ""}Last updated {new Date(at).toLocaleTimeString()}
+      {fetching ? "Refreshing… " : ""}Last updated {formatDate(at, { seconds: true })}
     </p>
   );
 }

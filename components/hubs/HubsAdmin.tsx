@@ -1,5 +1,6 @@
 "use client";
 
+import { formatDate } from "@/server/domain/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -22,7 +23,7 @@ function Counts({ hub }: { hub: HubSummary }) {
 
 function SyncStatus({ hub }: { hub: HubSummary }) {
   if (hub.lastSyncStatus === "pending") return <span className="text-muted">first sync under way…</span>;
-  const at = hub.lastSyncAt ? new Date(hub.lastSyncAt).toLocaleTimeString() : "";
+  const at = hub.lastSyncAt ? formatDate(hub.lastSyncAt, { seconds: true }) : "";
   return hub.lastSyncStatus === "ok" ? (
     <span className="text-ok">in step ({at})</span>
   ) : (

@@ -1,7 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { rolloutEndpoints, type ClusterDecision, type RolloutView } from "@/server/rollouts/contract";
 import { ApiError, call } from "../api";
@@ -16,12 +15,37 @@ const ACTIONS = {
 } as const;
 
 const STATE_NAMES: Record<string, string> = {
-  failed: "every failed cluster",
-  pending: "every pending cluster",
-  "waiting-window": "every cluster waiting for its window",
-  running: "every running cluster",
-  excluded: "every excluded cluster",
+  failed: "the failed clusters",
+  pending: "the pending clusters",
+  "waiting-window": "the clusters waiting for their window",
+  running: "the running clusters",
+  excluded: "the excluded clusters",
 };
+
+type DecisionState = NonNullable<ClusterDecision["inState"]>;
+/** The most names one decision carries (the API's limit); more in one state are decided in turns. */
+const MAX_NAMES = 1000;
+
+/**
+ * The clusters in a state, read once when the person picks the state and shown to them: the
+ * decision then carries these names and that state, so a cluster that moved on in between is left
+ * alone (and named in the answer) instead of being swept up with the rest.
+ */
+function useClustersIn(number: number, state: DecisionState | null) {
+  return useQuery({
+    queryKey: ["rollouts", number, "decision", state],
+    queryFn: () => call(rolloutEndpoints.clusters, { params: { id: String(number) }, query: { state: state!, limit: MAX_NAMES } }),
+    enabled: state !== null,
+    // Read afresh each time the state is picked, then held: what is shown is what is sent.
+    staleTime: Infinity,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    select: (page) => ({ names: page.clusters.map((c) => c.clusterName), more: page.next !== null }),
+  });
+}
+
+/** The first clusters of a list, and how many more. */
+const sample = (list: string[]) => (list.length <= 5 ? list.join(", ") : `${list.slice(0, 5).join(", ")} and ${list.length - 5} more`);
 
 /** Names typed or pasted, one per line or separated by commas or spaces. */
 const names = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
@@ -31,7 +55,6 @@ const names = (text: string) => [...new Set(text.split(/[\s,]+/).filter(Boolean)
  * for the whole rollout, never a control per cluster, so it stays usable at 10,000 clusters.
  */
 export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
-  const router = useRouter();
   const client = useQueryClient();
   const allowed = (Object.keys(ACTIONS) as (keyof typeof ACTIONS)[]).filter((a) => (ACTIONS[a].who as readonly string[]).includes(me.role));
   const [action, setAction] = useState<keyof typeof ACTIONS>(allowed[0] ?? "skip");
@@ -40,27 +63,35 @@ export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
   const [comment, setComment] = useState("");
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
+  const byState = which === "names" ? null : (which as DecisionState);
+  const seen = useClustersIn(view.number, byState);
   if (!allowed.length || !["awaiting-approval", "running", "paused"].includes(view.status)) return null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setResult(null);
-    const body: ClusterDecision =
-      which === "names"
-        ? { action, clusters: names(typed), comment }
-        : { action, inState: which as NonNullable<ClusterDecision["inState"]>, comment };
+    if (byState && !seen.data?.names.length) {
+      setResult({ tone: "error", text: `No cluster is ${byState} now; pick again` });
+      setBusy(false);
+      return;
+    }
+    const body: ClusterDecision = byState
+      ? { action, clusters: seen.data!.names, inState: byState, comment }
+      : { action, clusters: names(typed), comment };
     try {
       const answer = await call(rolloutEndpoints.decide, { params: { id: String(view.number) }, body });
       client.setQueryData(["rollouts", view.number], answer.rollout);
-      const shown =
-        answer.changed.length <= 5
-          ? answer.changed.join(", ")
-          : `${answer.changed.slice(0, 5).join(", ")} and ${answer.changed.length - 5} more`;
-      setResult({ tone: "ok", text: `${ACTIONS[action].label}: ${shown}` });
+      // The clusters table and any list read for a decision follow the new state.
+      void client.invalidateQueries({ queryKey: ["rollouts", view.number], predicate: (q) => q.queryKey.length > 2 });
+      const left = answer.leftAlone.map((c) => `${c.cluster} (${c.state ?? "not in this rollout"})`);
+      setResult({
+        tone: "ok",
+        text: `${ACTIONS[action].label}: ${sample(answer.changed)}${left.length ? `. Left alone, changed since: ${sample(left)}` : ""}`,
+      });
       setTyped("");
       setComment("");
-      router.refresh();
+      setWhich("names");
     } catch (e) {
       setResult({ tone: "error", text: e instanceof ApiError ? e.message : String(e) });
     } finally {
@@ -84,10 +115,11 @@ export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
           <Select id="decision-which" value={which} onChange={(e) => setWhich(e.target.value)}>
             <option value="names">Named below</option>
             {ACTIONS[action].states
-              .filter((s) => (view.counts[s] ?? 0) > 0)
+              // The state picked stays listed when its count drops to 0 meanwhile: its names are still the ones shown.
+              .filter((s) => (view.counts[s] ?? 0) > 0 || s === which)
               .map((s) => (
                 <option key={s} value={s}>
-                  {STATE_NAMES[s]} ({view.counts[s]})
+                  {STATE_NAMES[s]} ({view.counts[s]} now)
                 </option>
               ))}
           </Select>
@@ -105,9 +137,19 @@ export function ClusterDecisions({ view, me }: { view: RolloutView; me: Me }) {
             onChange={(e) => setTyped(e.target.value)}
           />
         </Field>
-      ) : null}
+      ) : (
+        <p className="text-sm" data-testid="decision-clusters">
+          {seen.isPending
+            ? "Reading the clusters…"
+            : seen.data?.names.length
+              ? `${ACTIONS[action].label} ${seen.data.names.length === 1 ? "this cluster" : `these ${seen.data.names.length} clusters`}: ${sample(seen.data.names)}${
+                  seen.data.more ? ` (the first ${MAX_NAMES}; decide again for the rest)` : ""
+                }. One that changes state before you decide is left alone.`
+              : `No cluster is ${byState} now.`}
+        </p>
+      )}
       <div>
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={busy || (byState !== null && !seen.data?.names.length)}>
           {ACTIONS[action].label}
         </Button>
       </div>

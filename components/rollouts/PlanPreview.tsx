@@ -1,9 +1,7 @@
 import type { RolloutPlanAnswer } from "@/server/rollouts/contract";
 import { Alert, Section } from "../ui";
 import { SavePlan } from "./SavePlan";
-import { spoken } from "./words";
-
-const time = (iso: string) => new Date(iso).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+import { formatDate, formatDuration } from "@/server/domain/format";
 /** The first clusters of a wave, and how many more: a wave of 1,000 is not a list of 1,000. */
 const sample = (names: string[]) => (names.length <= 6 ? names.join(", ") : `${names.slice(0, 5).join(", ")} and ${names.length - 5} more`);
 
@@ -14,7 +12,7 @@ export function PlanPreview({ plan, body, mayPlan }: { plan: RolloutPlanAnswer; 
     <div className="grid gap-4" data-testid="plan-preview">
       <Section
         title={`The plan: ${included} of ${plan.selected} clusters in ${plan.waves.length} waves`}
-        description={`Estimated ${spoken(plan.estimate.totalMs)}, until ${time(plan.estimate.finishesAt)}. Up to ${plan.failureBudget} clusters may fail before it stops.`}
+        description={`Estimated ${formatDuration(plan.estimate.totalMs)}, until ${formatDate(plan.estimate.finishesAt)}. Up to ${plan.failureBudget} clusters may fail before it stops.`}
       >
         {plan.waves.length ? (
           <ol className="grid gap-2" aria-label="Waves">
@@ -38,7 +36,7 @@ export function PlanPreview({ plan, body, mayPlan }: { plan: RolloutPlanAnswer; 
                     {wave.clusters.length} {wave.clusters.length === 1 ? "cluster" : "clusters"}: {sample(wave.clusters)}
                   </span>
                   <span className="text-xs text-muted">
-                    {estimate.waitsForWindow ? "waits for its window; " : ""}starts {time(estimate.startsAt)}
+                    {estimate.waitsForWindow ? "waits for its window; " : ""}starts {formatDate(estimate.startsAt)}
                   </span>
                 </li>
               );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { rolloutEndpoints, type RolloutView } from "@/server/rollouts/contract";
@@ -9,7 +9,8 @@ import type { Seed } from "../seed";
 import { Alert, Button, Section, TextInput } from "../ui";
 import { ClusterDecisions } from "./ClusterDecisions";
 import { RolloutSettings } from "./RolloutSettings";
-import { STATE_WORDS, STATUS_WORDS, stateSegments } from "./words";
+import { useRolloutView } from "./live";
+import { END_STATES, ENDED_WAVE_STATES, endedWords, STATE_WORDS, stateSegments, statusHeadline } from "./words";
 
 type Me = { id: string; username: string; role: string };
 type Action = "approve" | "pause" | "resume" | "abort" | "release";
@@ -23,7 +24,7 @@ const BARS = 12;
 function Waves({ view }: { view: RolloutView }) {
   const current = Math.max(
     0,
-    view.waves.findIndex((w) => w.state !== "succeeded" && w.state !== "failed"),
+    view.waves.findIndex((w) => !ENDED_WAVE_STATES.includes(w.state)),
   );
   const from = Math.max(0, Math.min(current - 2, view.waves.length - BARS));
   const shown = view.waves.length > BARS ? view.waves.slice(from, from + BARS) : view.waves;
@@ -50,6 +51,8 @@ function Waves({ view }: { view: RolloutView }) {
             </span>
             <span className="text-xs text-muted">
               {STATE_WORDS[w.state]?.label ?? w.state} · {w.total} {w.total === 1 ? "cluster" : "clusters"}
+              {/* Where the state alone does not say how its clusters ended (partly skipped, failed, running), the counts do. */}
+              {w.state !== "skipped" && (w.counts.failed ?? 0) + (w.counts.skipped ?? 0) > 0 ? ` (${endedWords(w.counts)})` : ""}
             </span>
           </li>
         ))}
@@ -82,6 +85,21 @@ function WaveStrip({ view }: { view: RolloutView }) {
   );
 }
 
+/** Each state's clusters, end states first, counted as they are: the same figures the clusters table lists. */
+function RolloutCounts({ view }: { view: RolloutView }) {
+  const order = [...END_STATES, "running", "waiting-window", "pending", "excluded"];
+  return (
+    <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Clusters per state" data-testid="rollout-counts">
+      {order.map((state) => (
+        <li key={state} data-state={state} data-count={view.counts[state] ?? 0}>
+          <span className={`mr-1 inline-block h-2 w-2 rounded-sm ${STATE_WORDS[state]?.className ?? "bg-line"}`} />
+          {STATE_WORDS[state]?.label ?? state}: <span className="font-medium">{view.counts[state] ?? 0}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A rollout's state, refreshed while it can still change, and what the signed-in person may do to it. */
 export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me: Me }) {
   const router = useRouter();
@@ -91,14 +109,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
   const [busy, setBusy] = useState(false);
   // The version of the plan this page showed first: approving approves it, and only it.
   const [reviewed] = useState(initial.data.digest);
-  const q = useQuery({
-    queryKey: ["rollouts", initial.data.number],
-    queryFn: () => call(rolloutEndpoints.get, { params: { id: String(initial.data.number) } }),
-    initialData: initial.data,
-    initialDataUpdatedAt: initial.at,
-    refetchInterval: (query) => (["completed", "aborted"].includes(query.state.data?.status ?? "") ? false : 5_000),
-  });
-  const view = q.data;
+  const view = useRolloutView(initial).data;
   const act = async (action: Action) => {
     setBusy(true);
     setError(null);
@@ -134,7 +145,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
   return (
     <>
       <Section
-        title={STATUS_WORDS[view.status] ?? view.status}
+        title={statusHeadline(view)}
         description={`Planned by ${view.createdBy}${view.approvedBy ? `, approved by ${view.approvedBy}` : ""}. ${view.included} clusters in ${view.waves.length} waves, ${view.excluded} excluded; estimated ${view.estimate ?? "—"}.`}
       >
         <div className="grid gap-3" data-testid="rollout-status" data-status={view.status}>
@@ -147,6 +158,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
           {view.status === "awaiting-approval" && view.createdBy === me.username ? (
             <p className="text-sm text-muted">Someone else with the approver role starts it.</p>
           ) : null}
+          <RolloutCounts view={view} />
           <p className="text-sm" data-testid="failure-budget">
             Failures: {view.failed} of {view.failureBudget} tolerated
           </p>

@@ -8,6 +8,7 @@ export const STATE_WORDS: Record<string, { label: string; className: string }> =
   succeeded: { label: "Succeeded", className: "bg-ok" },
   failed: { label: "Failed", className: "bg-danger" },
   skipped: { label: "Skipped", className: "bg-muted" },
+  "partly-skipped": { label: "Partly skipped", className: "bg-muted" },
   excluded: { label: "Excluded", className: "bg-canvas" },
 };
 
@@ -19,13 +20,27 @@ export const STATUS_WORDS: Record<string, string> = {
   aborted: "Aborted",
 };
 
-/** `5400000` → "1 h 30 min": an estimate as people say it. */
-export function spoken(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  const days = Math.floor(minutes / 1440);
-  const hours = Math.floor((minutes % 1440) / 60);
-  const rest = minutes % 60;
-  return [days ? `${days} d` : "", hours ? `${hours} h` : "", rest || (!days && !hours) ? `${rest} min` : ""].filter(Boolean).join(" ");
+/** The states a cluster ends in, and the waves that ended. */
+export const END_STATES = ["succeeded", "failed", "skipped"] as const;
+export const ENDED_WAVE_STATES = ["succeeded", "failed", "skipped", "partly-skipped"];
+
+/** "1 succeeded, 2 skipped": how a wave or rollout ended, each end state counted as it is. */
+export function endedWords(counts: Record<string, number>): string {
+  return END_STATES.filter((s) => (counts[s] ?? 0) > 0)
+    .map((s) => `${counts[s]} ${s}`)
+    .join(", ");
+}
+
+/**
+ * The rollout's headline. A completed rollout reads "Completed" only when every cluster it
+ * included succeeded; otherwise it says how many did, so skipped clusters never read as a success.
+ */
+export function statusHeadline(view: { status: string; counts: Record<string, number>; included: number }): string {
+  const words = STATUS_WORDS[view.status] ?? view.status;
+  if (view.status !== "completed") return words;
+  const succeeded = view.counts.succeeded ?? 0;
+  if (succeeded === view.included) return words;
+  return `${words}: ${succeeded} of ${view.included} ${view.included === 1 ? "cluster" : "clusters"} succeeded`;
 }
 
 /** One wave as a bar: a segment per state, as wide as its share of the wave. */

@@ -1,6 +1,7 @@
 import type { SkewBlockSignal } from "../domain/alertSignals";
 import type { ClusterAttention, RolloutAttention } from "../store/alerts";
 import { ACKNOWLEDGEMENT_WAIT_SECONDS, alertNamed, COLLECTOR_LAG_SECONDS, runbookUrl, UNREACHABLE_SWEEPS, type Severity } from "./catalog";
+import { formatDuration } from "../domain/format";
 
 /**
  * The alerts Fleetskew's rules would raise, evaluated from the store with the rules' conditions
@@ -152,7 +153,7 @@ export function evaluateFleetAlerts(input: {
         null,
         {},
         "Fleetskew's collectors are behind",
-        `The most overdue cluster sweep is ${Math.round(input.sweepLagSeconds / 60)} min late: what the console and these alerts say may be old. Check that the collector processes run and their logs.`,
+        `The most overdue cluster sweep is ${formatDuration(input.sweepLagSeconds * 1000)} late: what the console and these alerts say may be old. Check that the collector processes run and their logs.`,
       ),
     );
   return out.sort(

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { CLUSTER_STATES } from "../domain/rollouts/progress";
+import { WAVE_STATES } from "../domain/rollouts/outcome";
 import { endpoint, isoDate } from "../http/endpoint";
 
 export { RolloutRequestSchema };
@@ -54,7 +55,7 @@ export const RolloutSummary = z
     approvedBy: z.string().nullable(),
     approvedAt: isoDate().nullable(),
     finishedAt: isoDate().nullable(),
-    estimate: z.string().nullable().meta({ description: "The planned duration, as Kubernetes writes durations" }),
+    estimate: z.string().nullable().meta({ description: "The planned duration, as the console writes durations (7 d 4 h 37 min)" }),
   })
   .meta({ id: "RolloutSummary" });
 export type RolloutSummary = z.output<typeof RolloutSummary>;
@@ -70,7 +71,9 @@ export const WaveView = z.strictObject({
   releasedBy: z.string().nullable(),
   total: z.number().int(),
   counts: Counts,
-  state: z.enum(["pending", "waiting-for-window", "awaiting-release", "running", "succeeded", "failed"]),
+  state: z
+    .enum(WAVE_STATES)
+    .meta({ description: "succeeded: every cluster succeeded; skipped: every cluster was skipped; partly-skipped: the rest succeeded" }),
 });
 export type WaveView = z.output<typeof WaveView>;
 
@@ -133,7 +136,7 @@ export const RolloutView = RolloutSummary.extend({
     releaseEachWave: z.boolean(),
   }),
   waves: z.array(WaveView),
-  counts: Counts.meta({ description: "Clusters per state, excluded ones included" }),
+  counts: Counts.meta({ description: "Clusters per state, every state named (0 included), excluded ones included" }),
   included: z.number().int(),
   excluded: z.number().int(),
   failureBudget: z.number().int().meta({ description: "How many clusters may fail before the rollout pauses" }),
@@ -209,16 +212,23 @@ const action = <A extends z.ZodType = typeof RolloutView>(
 const ClusterName = z.string().trim().min(1).max(253);
 const DECISION_STATES = ["pending", "waiting-window", "running", "failed", "excluded"] as const;
 
-/** Skip, retry or include clusters of a rollout: named, or every cluster in one state. */
+/**
+ * Skip, retry or include clusters of a rollout. The console sends the names the person saw with the
+ * state they saw them in, so a cluster that moved on since (a running one that failed, a failed one
+ * retried) is left alone and named in the answer rather than swept up with the rest.
+ */
 export const ClusterDecision = z
   .strictObject({
     action: z.enum(["skip", "retry", "include"]),
     clusters: z.array(ClusterName).min(1, "clusters: name at least one cluster").max(1000, "clusters: at most 1000 at once").optional(),
-    inState: z.enum(DECISION_STATES).optional(),
+    inState: z.enum(DECISION_STATES).optional().meta({
+      description:
+        "With clusters: change them only while still in this state (the state they were seen in). Alone: every cluster in this state when the decision lands.",
+    }),
     comment: z.string().trim().min(3, "comment: say why (at least 3 characters)").max(2000, "comment: at most 2000 characters"),
   })
-  .refine((d) => (d.clusters ? 1 : 0) + (d.inState ? 1 : 0) === 1, {
-    message: "clusters or inState: name the clusters, or the state whose clusters to change (one of the two)",
+  .refine((d) => d.clusters || d.inState, {
+    message: "clusters or inState: name the clusters, the state whose clusters to change, or both",
   })
   .meta({ id: "RolloutClusterDecision" });
 export type ClusterDecision = z.output<typeof ClusterDecision>;
@@ -328,12 +338,19 @@ export const rolloutEndpoints = {
     path: "/api/v1/rollouts/{id}/clusters",
     summary: "Skip, retry or include clusters of a rollout",
     description:
-      "skip (approver): pending, waiting, running or failed clusters end as skipped, and no write to them not yet sent is sent; a step already written stays written and is followed to its end (`inFlight`: the skipped clusters' writes that were on the wire). retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
+      "Named clusters with `inState` change only if still in that state; the others are left alone and listed in `leftAlone`. skip (approver): pending, waiting, running or failed clusters end as skipped, and no write to them not yet sent is sent; a step already written stays written and is followed to its end (`inFlight`: the skipped clusters' writes that were on the wire). retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
     access: ["approver"],
     params: RolloutParams,
     body: ClusterDecision,
     errors: [409],
-    answer: z.strictObject({ changed: z.array(z.string()), inFlight: InFlight, rollout: RolloutView }),
+    answer: z.strictObject({
+      changed: z.array(z.string()),
+      leftAlone: z
+        .array(z.strictObject({ cluster: z.string(), state: z.enum(ROLLOUT_CLUSTER_STATES).nullable() }))
+        .meta({ description: "Clusters named and not changed, with their state now (null: not in this rollout)" }),
+      inFlight: InFlight,
+      rollout: RolloutView,
+    }),
   }),
   abort: action(
     "abort",

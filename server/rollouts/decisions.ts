@@ -12,6 +12,7 @@ import {
   releaseWave,
   rolloutCounts,
   rolloutWaves,
+  type RolloutClusterState,
   type RolloutRecord,
   type RolloutStatus,
 } from "../store/rollouts";
@@ -56,12 +57,26 @@ const RULES: Record<ClusterDecision["action"], { statuses: readonly RolloutStatu
   include: { statuses: ["awaiting-approval", "running", "paused"], verb: "included", nothing: "none of them is excluded" },
 };
 
-/** Skips, retries or includes clusters of a rollout, by name or by state; says which changed. */
+/** What a decision left alone, in words: "c02 is succeeded, c09 is not in this rollout". */
+function leftAloneWords(leftAlone: { cluster: string; state: string | null }[]): string {
+  const shown = leftAlone.slice(0, 10).map((c) => `${c.cluster} is ${c.state ?? "not in this rollout"}`);
+  return leftAlone.length > 10 ? `${shown.join(", ")} and ${leftAlone.length - 10} more` : shown.join(", ");
+}
+
+/**
+ * Skips, retries or includes clusters of a rollout: named (only while still in the state the
+ * person saw, when given), or every cluster in a state. Says which changed and which were left alone.
+ */
 export async function decideClusters(
   id: string,
   decision: ClusterDecision,
   actor: Actor,
-): Promise<{ changed: string[]; inFlight: number; rollout: RolloutView }> {
+): Promise<{
+  changed: string[];
+  leftAlone: { cluster: string; state: RolloutClusterState | null }[];
+  inFlight: number;
+  rollout: RolloutView;
+}> {
   if (decision.action === "include" && actor.user.role !== "admin")
     throw new UserFacingError(403, "Only an admin may include a cluster its checks excluded");
   const r = await found(id);
@@ -70,7 +85,9 @@ export async function decideClusters(
   const result = await decideRolloutClusters(
     r.id,
     decision.action,
-    decision.clusters ? { names: decision.clusters } : { state: decision.inState! },
+    decision.clusters
+      ? { names: decision.clusters, ...(decision.inState ? { state: decision.inState } : {}) }
+      : { state: decision.inState! },
     { allowedStatuses: rule.statuses, by: actor.user.username, why },
     (current, changed) => ({
       ...auditActor(actor),
@@ -81,6 +98,12 @@ export async function decideClusters(
     }),
   );
   if ("refused" in result) throw new UserFacingError(409, `Cannot be ${rule.verb}: ${result.refused}`);
-  if (!result.changed.length) throw new UserFacingError(409, `Nothing ${rule.verb}: ${rule.nothing}`);
-  return { changed: result.changed, inFlight: result.inFlight, rollout: await rolloutView(r.id) };
+  if (!result.changed.length)
+    throw new UserFacingError(
+      409,
+      `Nothing ${rule.verb}: ${decision.clusters && decision.inState ? `none of them is still ${decision.inState}` : rule.nothing}${
+        result.leftAlone.length ? ` (${leftAloneWords(result.leftAlone)})` : ""
+      }`,
+    );
+  return { changed: result.changed, leftAlone: result.leftAlone, inFlight: result.inFlight, rollout: await rolloutView(r.id) };
 }

@@ -5,8 +5,10 @@
  */
 import { auditActor, type Actor } from "../auth/actor";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
-import { formatDuration } from "../domain/rollouts/duration";
-import { resolveAmount } from "../domain/rollouts/amount";
+import { formatDuration } from "../domain/format";
+import { failureBudget } from "../domain/rollouts/budget";
+import { ROLLOUT_CLUSTER_STATES } from "../domain/rollouts/figures";
+import { waveState } from "../domain/rollouts/outcome";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import type { MaintenanceWindow } from "../domain/rollouts/windows";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
@@ -26,7 +28,7 @@ import {
 } from "../store/rollouts";
 import { amountText, describeSettings, describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
-import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView, WaveView } from "./contract";
+import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView } from "./contract";
 
 async function found(id: string): Promise<RolloutRecord> {
   const rollout = await findRollout(id);
@@ -51,14 +53,6 @@ export function summaryOf(r: RolloutRecord): RolloutSummary {
   };
 }
 
-function waveState(counts: Record<string, number>, total: number): WaveView["state"] {
-  const n = (s: string) => counts[s] ?? 0;
-  if (n("running")) return "running";
-  if (n("pending") + n("waiting-window") === total) return n("waiting-window") ? "waiting-for-window" : "pending";
-  if (n("succeeded") + n("failed") + n("skipped") === total) return n("failed") ? "failed" : "succeeded";
-  return "running";
-}
-
 const windowView = (w: MaintenanceWindow) => ({ schedule: w.schedule, duration: formatDuration(w.durationMs), timeZone: w.timeZone });
 
 /** A bundle rollout's release, as its manifest names it (null when the manifest is no longer stored). */
@@ -72,7 +66,8 @@ export async function rolloutView(id: string): Promise<RolloutView> {
   const r = await found(id);
   const [waves, counts, digest, release] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id), rolloutPlanDigest(r), releaseOf(r)]);
   const request = r.request;
-  const all: Record<string, number> = {};
+  // Every state, 0 included: a page or a script reads "0 failed" as said, not as left out.
+  const all: Record<string, number> = Object.fromEntries(ROLLOUT_CLUSTER_STATES.map((state) => [state, 0]));
   const perWave = new Map<number, Record<string, number>>();
   for (const c of counts) {
     all[c.state] = (all[c.state] ?? 0) + c.count;
@@ -83,7 +78,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
   const awaitingRelease = waveAwaitingRelease(request, waves, counts);
   const included = Object.entries(all).reduce((n, [state, count]) => (state === "excluded" ? n : n + count), 0);
   const s = request.strategy;
-  const failureBudget = resolveAmount(s.maxFailures, included);
+  const budget = failureBudget(s, included);
   const ack = request.kind === "acknowledgement" ? request.acknowledgement : null;
   return {
     ...summaryOf(r),
@@ -111,13 +106,13 @@ export async function rolloutView(id: string): Promise<RolloutView> {
       : null,
     // Approved through its digest: each cluster's window was frozen then (rollouts approved before were not).
     windowsFrozen: r.approvedDigest !== null,
-    settings: describeSettings(request, { included, failureBudget, release }),
+    settings: describeSettings(request, { included, failureBudget: budget, release }),
     strategy: {
       canaries: s.canaries,
       maxConcurrency: s.maxConcurrency ? amountText(s.maxConcurrency) : null,
       groupBy: s.groupBy ?? null,
       minSuccessTime: formatDuration(s.minSuccessTime ?? 0),
-      progressDeadline: s.progressDeadline == null ? "None" : formatDuration(s.progressDeadline),
+      progressDeadline: s.progressDeadline == null ? "none" : formatDuration(s.progressDeadline),
       maxFailures: amountText(s.maxFailures),
       mandatoryGroups: s.mandatoryGroups,
       onFailure: s.onFailure,
@@ -126,12 +121,12 @@ export async function rolloutView(id: string): Promise<RolloutView> {
     waves: waves.map((w) => {
       const c = perWave.get(w.index) ?? {};
       const total = Object.values(c).reduce((a, b) => a + b, 0);
-      return { ...w, total, counts: c, state: w.index === awaitingRelease ? ("awaiting-release" as const) : waveState(c, total) };
+      return { ...w, total, counts: c, state: w.index === awaitingRelease ? ("awaiting-release" as const) : waveState(c) };
     }),
     counts: all,
     included,
     excluded: all.excluded ?? 0,
-    failureBudget,
+    failureBudget: budget,
     failed: all.failed ?? 0,
     awaitingRelease,
   };

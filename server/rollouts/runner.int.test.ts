@@ -186,7 +186,7 @@ describe("what goes wrong on a cluster", () => {
     // An hour and more later (in the runner's eyes) the hanging upgrade is past its deadline.
     await advanceRollouts(new Date(Date.now() + 2 * 3_600_000));
     expect(await states(id)).toMatchObject({ c54: "failed", c55: "failed" });
-    expect(await reasonOf(id, "c55")).toBe("did not finish within the progress deadline (60 minutes)");
+    expect(await reasonOf(id, "c55")).toBe("did not finish within the progress deadline (1 h)");
   }, 60_000);
 
   it("a cluster that goes offline mid-wave is followed again when it is back, and written once", async () => {

@@ -7,6 +7,7 @@ import type { MaintenanceWindow } from "../domain/rollouts/windows";
 import { decodeFrozenWindow } from "./rolloutWindows";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
+import type { Prisma } from "./generated/prisma/client";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
 import { BRAKED_TO_FOLLOW, CLAIM_LEASE_MS, IN_FLIGHT } from "./rolloutClaims";
@@ -455,7 +456,16 @@ export async function releaseWave(rolloutId: string, index: number, by: string, 
 }
 
 /** `inFlight`: of the clusters skipped, how many had a write on the wire when the skip committed. */
-export type ClusterActionResult = { changed: string[]; number: number; inFlight: number };
+export type ClusterActionResult = {
+  changed: string[];
+  /** Clusters named in the decision and left alone, with their state now (null: not in this rollout). */
+  leftAlone: { cluster: string; state: RolloutClusterState | null }[];
+  number: number;
+  inFlight: number;
+};
+
+/** Named clusters, only while in `state` when given (the state the person saw them in); or every cluster in a state. */
+export type ClusterSelection = { names: string[]; state?: RolloutClusterState } | { state: RolloutClusterState };
 
 /**
  * A person's decision about some of a rollout's clusters, with its audit event, in one transaction
@@ -470,7 +480,7 @@ export type ClusterActionResult = { changed: string[]; number: number; inFlight:
 export async function decideRolloutClusters(
   rolloutId: string,
   action: "skip" | "retry" | "include",
-  selection: { names: string[] } | { state: RolloutClusterState },
+  selection: ClusterSelection,
   options: { allowedStatuses: readonly RolloutStatus[]; by: string; why: string },
   audit: (current: RolloutRecord, changed: string[]) => AuditInput,
 ): Promise<ClusterActionResult | { refused: string }> {
@@ -486,9 +496,9 @@ export async function decideRolloutClusters(
         retry: ["failed"],
         include: ["excluded"],
       };
-      const which = "names" in selection ? { clusterName: { in: selection.names } } : { state: selection.state };
+      const states = selection.state ? from[action].filter((s) => s === selection.state) : from[action];
       const rows = await tx.rolloutCluster.findMany({
-        where: { rolloutId, ...which, state: { in: [...from[action]] } },
+        where: { rolloutId, ...("names" in selection ? { clusterName: { in: selection.names } } : {}), state: { in: [...states] } },
         select: { clusterName: true },
         orderBy: { clusterName: "asc" },
       });
@@ -533,17 +543,17 @@ export async function decideRolloutClusters(
           windowOpensAt: null,
         };
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names }, state: "failed" },
+          where: { rolloutId, clusterName: { in: names }, state: { in: states.filter((s) => s === "failed") } },
           data: { ...skipped, outcome: "failed" },
         });
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names }, state: { not: "failed" } },
+          where: { rolloutId, clusterName: { in: names }, state: { in: states.filter((s) => s !== "failed") } },
           data: { ...skipped, nextAttemptAt: null },
         });
       } else if (action === "retry" && names.length) {
         // A person's retry is a new step: its attempts are counted afresh.
         await tx.rolloutCluster.updateMany({
-          where: { rolloutId, clusterName: { in: names } },
+          where: { rolloutId, clusterName: { in: names }, state: { in: [...states] } },
           data: {
             state: "pending",
             reason: null,
@@ -566,10 +576,24 @@ export async function decideRolloutClusters(
           }),
         });
       }
-      return { changed: names, number: current.number, inFlight };
+      return { changed: names, leftAlone: await leftAloneOf(tx, rolloutId, selection, names), number: current.number, inFlight };
     },
     { timeout: 60_000 },
   );
+}
+
+/** The clusters a decision named and did not change, with the state each is in now. */
+async function leftAloneOf(tx: Prisma.TransactionClient, rolloutId: string, selection: ClusterSelection, changed: string[]) {
+  if (!("names" in selection)) return [];
+  const done = new Set(changed);
+  const rest = [...new Set(selection.names)].filter((n) => !done.has(n));
+  if (!rest.length) return [];
+  const rows = await tx.rolloutCluster.findMany({
+    where: { rolloutId, clusterName: { in: rest } },
+    select: { clusterName: true, state: true },
+  });
+  const stateOf = new Map(rows.map((r) => [r.clusterName, r.state as RolloutClusterState]));
+  return rest.sort().map((cluster) => ({ cluster, state: stateOf.get(cluster) ?? null }));
 }
 
 /** The rollouts a cluster took part in (or was excluded from), newest first. */

@@ -1,3 +1,4 @@
+import { formatDate } from "@/server/domain/format";
 import type { ReactNode } from "react";
 import type { ClusterDetail } from "@/server/fleet/contract";
 import { LastContact } from "../../LastContact";
@@ -31,7 +32,7 @@ export function ClusterHeader({ detail: d, updated }: { detail: ClusterDetail; u
           </div>
           <div>
             <dt className="text-muted">{c.offline ? "Captured" : "Last contact"}</dt>
-            <dd>{c.offline ? c.lastSeenAt ? new Date(c.lastSeenAt).toLocaleString() : "—" : <LastContact cluster={c} />}</dd>
+            <dd>{c.offline ? c.lastSeenAt ? formatDate(c.lastSeenAt) : "—" : <LastContact cluster={c} />}</dd>
           </div>
         </dl>
         {updated}
@@ -41,7 +42,7 @@ export function ClusterHeader({ detail: d, updated }: { detail: ClusterDetail; u
           <Alert tone="error">
             The newest sweep did not succeed{c.lastContactError ? `: ${c.lastContactError}` : ""}. What is shown below is the last good
             state
-            {d.observedAt ? ` (changed last at ${new Date(d.observedAt).toLocaleString()})` : ""}.
+            {d.observedAt ? ` (changed last at ${formatDate(d.observedAt)})` : ""}.
           </Alert>
         </div>
       ) : null}

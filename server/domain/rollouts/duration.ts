@@ -21,8 +21,8 @@ export function parseDuration(text: string): DurationResult {
   return { ok: true, ms };
 }
 
-/** `5400000` → `1h30m`: how a duration is shown back. */
-export function formatDuration(ms: number): string {
+/** `5400000` → `1h30m`: a duration written back in the form the plan takes it (a form's prefilled value); people read durations as format.ts writes them. */
+export function kubernetesDuration(ms: number): string {
   if (ms <= 0) return "0s";
   const h = Math.floor(ms / UNIT_MS.h!);
   const m = Math.floor((ms % UNIT_MS.h!) / UNIT_MS.m!);

@@ -79,3 +79,23 @@ describe("a rollout's figures for /metrics, from its counts per wave and state",
     expect(f.wave).toBe(1);
   });
 });
+
+describe("a rollout's figures when clusters were skipped", () => {
+  it("skipped clusters count as skipped: neither succeeded nor failed, and they spend none of the budget", () => {
+    const f = rolloutFigures(
+      {
+        maxFailures: { count: 0 },
+        minSuccessTime: 0,
+        waves: [0, 1],
+        groups: [
+          { wave: 0, state: "succeeded", count: 2, lastFinishedMs: at("2026-11-26T11:00:00Z") },
+          { wave: 1, state: "skipped", count: 3, lastFinishedMs: at("2026-11-26T11:10:00Z") },
+          { wave: 1, state: "failed", count: 2, lastFinishedMs: at("2026-11-26T11:10:00Z") },
+        ],
+      },
+      now,
+    );
+    expect(f.clusters).toMatchObject({ succeeded: 2, skipped: 3, failed: 2, running: 0, pending: 0 });
+    expect(f).toMatchObject({ failures: 2, failureBudget: 0, failureBudgetUsed: Infinity, wave: 1 });
+  });
+});

@@ -1,9 +1,10 @@
 /**
  * What /metrics says of a rollout that has not ended, from its clusters counted per wave and state
  * (never from its clusters one by one): how many are in each state, the failure budget used, and the
- * wave being worked on, decided as the runner decides them (progress.ts, amount.ts).
+ * wave being worked on, decided as the runner decides them (progress.ts, budget.ts).
  */
-import { resolveAmount, type Amount } from "./amount";
+import type { Amount } from "./amount";
+import { failureBudget as budgetOf } from "./budget";
 import { CLUSTER_STATES, TERMINAL, waveInProgress, type ClusterState } from "./progress";
 
 /** Every state a rollout's cluster can be in, excluded included: each is exported, 0 included. */
@@ -44,7 +45,7 @@ export function rolloutFigures(
   }
   const included = rollout.groups.filter((g) => g.state !== "excluded").reduce((n, g) => n + g.count, 0);
   const failures = clusters.failed!;
-  const failureBudget = resolveAmount(amountOf(rollout.maxFailures), included);
+  const failureBudget = budgetOf({ maxFailures: amountOf(rollout.maxFailures) }, included);
   const failureBudgetUsed = failures === 0 ? 0 : failureBudget === 0 ? Infinity : failures / failureBudget;
 
   // Waves as the runner sees them: every planned wave, in order, with whether all its clusters ended.

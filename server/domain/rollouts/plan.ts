@@ -7,6 +7,7 @@
  * open-cluster-management-io/sdk-go pkg/apis/cluster/v1alpha1/rollout.go).
  */
 import { resolveAmount, type Amount } from "./amount";
+import { failureBudget } from "./budget";
 
 export type PlanCandidate = { name: string; labels: Record<string, string> };
 
@@ -58,7 +59,7 @@ export function planWaves(candidates: readonly PlanCandidate[], strategy: PlanSt
       );
   if (!grouped.ok) return grouped;
   waves.push(...grouped.waves);
-  return { ok: true, waves, failureBudget: resolveAmount(strategy.maxFailures, names.length) };
+  return { ok: true, waves, failureBudget: failureBudget(strategy, names.length) };
 }
 
 function pickCanaries(

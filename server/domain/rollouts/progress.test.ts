@@ -72,8 +72,8 @@ describe("a running rollout's next step", () => {
     const { waves, clusters } = sixty();
     const late = set(clusters, ["c00", "c01"], "running", new Date(NOW.getTime() - minutes(90)));
     expect(decideProgress(waves, late, strategy({ progressDeadlineMs: minutes(60) }), NOW, () => null)).toEqual([
-      { type: "time-out", cluster: "c00", reason: "did not finish within the progress deadline (60 minutes)" },
-      { type: "time-out", cluster: "c01", reason: "did not finish within the progress deadline (60 minutes)" },
+      { type: "time-out", cluster: "c00", reason: "did not finish within the progress deadline (1 h)" },
+      { type: "time-out", cluster: "c01", reason: "did not finish within the progress deadline (1 h)" },
       { type: "pause", reason: "c00 failed in canaries, which tolerates no failure" },
     ]);
   });

@@ -11,6 +11,7 @@
  */
 import type { MaintenanceWindow } from "./windows";
 import { nextStart } from "./windows";
+import { formatDuration } from "../format";
 
 export const CLUSTER_STATES = ["pending", "waiting-window", "running", "succeeded", "failed", "skipped"] as const;
 export type ClusterState = (typeof CLUSTER_STATES)[number];
@@ -105,7 +106,7 @@ export function decideProgress(
         decisions.push({
           type: "time-out",
           cluster: c.name,
-          reason: `did not finish within the progress deadline (${Math.round(strategy.progressDeadlineMs / 60_000)} minutes)`,
+          reason: `did not finish within the progress deadline (${formatDuration(strategy.progressDeadlineMs)})`,
         });
       }
     }

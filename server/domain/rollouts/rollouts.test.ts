@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseAmount, resolveAmount } from "./amount";
-import { formatDuration, parseDuration } from "./duration";
+import { kubernetesDuration, parseDuration } from "./duration";
 import { planWaves, type PlanCandidate, type PlanStrategy } from "./plan";
 import { estimateRollout } from "./estimate";
 import { DEFAULT_UPGRADE_PROGRESS_DEADLINE_MS, withResolvedProgressDeadline } from "./deadline";
@@ -23,8 +23,8 @@ describe("durations as Kubernetes writes them", () => {
     expect(parseDuration("30m")).toEqual({ ok: true, ms: 1_800_000 });
     expect(parseDuration("1h30m")).toEqual({ ok: true, ms: 5_400_000 });
     expect(parseDuration("1.5h")).toEqual({ ok: true, ms: 5_400_000 });
-    expect(formatDuration(5_400_000)).toBe("1h30m");
-    expect(formatDuration(90_000)).toBe("1m30s");
+    expect(kubernetesDuration(5_400_000)).toBe("1h30m");
+    expect(kubernetesDuration(90_000)).toBe("1m30s");
   });
   it("refuses what Go's ParseDuration would not take for a rollout", () => {
     for (const bad of ["", "30", "m", "2d", "-5m", "30 m", "1m1h"]) expect(parseDuration(bad).ok, bad).toBe(false);

@@ -5,6 +5,7 @@
  */
 import { CronExpressionParser } from "cron-parser";
 import { parseDuration } from "./duration";
+import { formatDuration } from "../format";
 
 export type MaintenanceWindowSpec = { schedule: string; duration: string; timeZone: string };
 export type MaintenanceWindow = { schedule: string; durationMs: number; timeZone: string };
@@ -76,7 +77,7 @@ export function nextStart(window: MaintenanceWindow, at: Date, stepMs: number): 
 
 export function checkWindowFits(window: MaintenanceWindow, stepMs: number): string | null {
   return stepMs > window.durationMs
-    ? `the window is open for ${Math.round(window.durationMs / 60_000)} minutes, shorter than a cluster's expected step (${Math.round(stepMs / 60_000)} minutes)`
+    ? `the window is open for ${formatDuration(window.durationMs)}, shorter than a cluster's expected step (${formatDuration(stepMs)})`
     : null;
 }
 

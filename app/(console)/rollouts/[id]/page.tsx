@@ -16,7 +16,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<str
 
 const STATES = ["pending", "waiting-window", "running", "succeeded", "failed", "skipped", "excluded"] as const;
 
-/** A rollout: its plan and waves (refreshed while it runs), and its clusters a page at a time. */
+/** A rollout: its plan, waves and clusters (a page at a time), all followed live while it runs. */
 export default async function RolloutPage({ params, searchParams }: Props) {
   const me = await requirePageUser(SECTIONS.rollouts.access);
   const { id } = await params;
@@ -30,6 +30,7 @@ export default async function RolloutPage({ params, searchParams }: Props) {
       throw error;
     },
   );
+  const seeded = seed(view);
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -40,8 +41,8 @@ export default async function RolloutPage({ params, searchParams }: Props) {
       </nav>
       <PageHeader title={`Rollout ${view.number}: ${view.write}`} />
       <div className="grid gap-6">
-        <RolloutDetail initial={seed(view)} me={{ id: me.id, username: me.username, role: me.role }} />
-        <RolloutClusters number={view.number} page={page} state={state ?? null} counts={view.counts} />
+        <RolloutDetail initial={seeded} me={{ id: me.id, username: me.username, role: me.role }} />
+        <RolloutClusters initialView={seeded} initialPage={seed(page)} state={state ?? null} after={after ?? null} />
       </div>
     </>
   );
