@@ -9,7 +9,7 @@
  * `maxAttempts` times; a claim whose writer stopped runs out after its lease and the step is written
  * again, which the write itself turns into a confirmation when the cluster already has it.
  */
-import { resolveAmount } from "../domain/rollouts/amount";
+import { failureBudget } from "../domain/rollouts/budget";
 import { decideProgress, type ProgressStrategy } from "../domain/rollouts/progress";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import type { StepProgress } from "../domain/rollouts/upgradeProgress";
@@ -68,9 +68,6 @@ function strategyOf(request: RolloutRequest, failureBudget: number): ProgressStr
     stepMs: EXPECTED_STEP_MS[request.kind],
   };
 }
-
-/** The failure budget as planned: maxFailures over the clusters the rollout includes. */
-const failureBudget = (request: RolloutRequest, included: number) => resolveAmount(request.strategy.maxFailures, included);
 
 const backoff = (attempt: number, o: RunnerOptions) => Math.min(o.maxBackoffMs, o.backoffMs * 2 ** (attempt - 1));
 
@@ -221,7 +218,7 @@ export async function advanceRollout(r: RolloutRecord, now = new Date(), o: Runn
   const decisions = decideProgress(
     waves,
     fresh,
-    strategyOf(request, failureBudget(request, fresh.length)),
+    strategyOf(request, failureBudget(request.strategy, fresh.length)),
     now,
     windowResolver(
       request.windows,
