@@ -4,6 +4,7 @@ import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
+import { decodeUpdateGateParts, updateGatePartsSql } from "./updateGateParts";
 
 /**
  * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
@@ -79,7 +80,8 @@ const asArray = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THE
 
 /**
  * What decides whether each selected cluster may enter a rollout, read in one query: the fleet
- * row's summary, the update lists of its ClusterVersion and whether another rollout holds it.
+ * row's summary, the update lists of its ClusterVersion, the parts of its snapshot the update gates
+ * read (to judge them for the plan's target) and whether another rollout holds it.
  * `names` chooses clusters by name; otherwise the fleet view's filter does.
  */
 export async function candidateFacts(
@@ -101,7 +103,8 @@ export async function candidateFacts(
                FROM jsonb_array_elements(${asArray(`${version}->'conditionalUpdates'`)}) u),
             coalesce(s."snapshot"->'enforcement'->>'served' = 'true', false),
             (SELECT r."number"::text FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
-              WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1)
+              WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1),
+            ${updateGatePartsSql(`s."snapshot"`)}
        FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition}
       ORDER BY c."name"`,
     values,
@@ -122,6 +125,7 @@ export async function candidateFacts(
       .map((u) => ({ version: u.version!, risks: u.risks.filter((k) => typeof k.name === "string").map((k) => ({ name: k.name! })) })),
     acknowledgementServed: r[11] === "t",
     activeRollout: r[12] ?? null,
+    gates: decodeUpdateGateParts(r[13]),
   }));
 }
 
