@@ -18,12 +18,13 @@ export function updateHopRefusal(current: Version, target: Version): string | nu
   if (target.major !== current.major || target.minor <= current.minor + 1) return null;
   const via: string[] = [];
   for (let m = current.minor + 1; m < target.minor && via.length < 30; m++) via.push(`${current.major}.${m}`);
+  const through = via.length > 3 ? `each minor from ${via[0]} to ${via[via.length - 1]}` : via.join(", ");
   const eus =
     current.major === 4 && current.minor % 2 === 0 && target.minor === current.minor + 2
       ? `; an EUS-to-EUS update from ${current.major}.${current.minor} also goes through ${via[0]}, with the worker pools paused so that only the control plane stops there`
       : "";
   return (
     `${formatVersion(target)} is ${target.minor - current.minor} minor versions beyond ${from}, and OpenShift updates one minor version at a time: ` +
-    `the CVO refuses it (MultipleMinorVersionsUpdate). Update it through ${via.join(", ")} first${eus}`
+    `the CVO refuses it (MultipleMinorVersionsUpdate). Update it through ${through} first${eus}`
   );
 }
