@@ -33,7 +33,9 @@ const stringMap = z
   .record(z.string(), z.unknown())
   .nullable()
   .catch(null)
-  .transform((map) => (map ? Object.fromEntries(Object.entries(map).filter((e): e is [string, string] => typeof e[1] === "string")) : null));
+  .transform((map) =>
+    map ? Object.fromEntries(Object.entries(map).filter((e): e is [string, string] => typeof e[1] === "string")) : null,
+  );
 
 const UpdateGatePartsSchema = z.object({
   version: z
@@ -47,7 +49,9 @@ const UpdateGatePartsSchema = z.object({
     .array(z.unknown())
     .catch([])
     .transform((items) =>
-      items.flatMap((item) => z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() }).safeParse(item).data ?? []),
+      items.flatMap(
+        (item) => z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() }).safeParse(item).data ?? [],
+      ),
     ),
 }) satisfies z.ZodType<UpdateGateParts, unknown>;
 

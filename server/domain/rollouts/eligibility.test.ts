@@ -39,7 +39,10 @@ const notUpgradeable = cond(
   "Cluster operator kube-apiserver should not be upgraded between minor versions: deprecated APIs in use",
 );
 const adminGate = "ack-4.19-kube-1.33-api-removals-in-4.20";
-const gated = { adminGates: { [adminGate]: "Kubernetes 1.33 removes APIs; see https://access.redhat.com/articles/0000000" }, adminAcks: {} };
+const gated = {
+  adminGates: { [adminGate]: "Kubernetes 1.33 removes APIs; see https://access.redhat.com/articles/0000000" },
+  adminAcks: {},
+};
 
 describe("who may enter a rollout", () => {
   it("lets in a cluster whose ClusterVersion lists the target", () => {
@@ -67,7 +70,11 @@ describe("who may enter a rollout", () => {
 
 describe("an upgrade is judged for the plan's target, as the CVO takes it", () => {
   it("lets a z-stream update in with Upgradeable=False: it blocks only minor updates", () => {
-    const blocked = facts({ gates: gatesAt("4.19.10", {}, [notUpgradeable]), readinessStatus: "fail", readinessBlocker: "Upgradeable condition" });
+    const blocked = facts({
+      gates: gatesAt("4.19.10", {}, [notUpgradeable]),
+      readinessStatus: "fail",
+      readinessBlocker: "Upgradeable condition",
+    });
     expect(exclusionReason(blocked, upgrade("4.19.11"))).toBeNull();
   });
 
@@ -79,8 +86,12 @@ describe("an upgrade is judged for the plan's target, as the CVO takes it", () =
         "Upgradeable=False blocks minor updates, so the update to 4.20.4 cannot start until it is True again.",
     );
     // The MCO's own Upgradeable=False (boot-image skew, a degraded pool) blocks it too.
-    const mco = facts({ gates: gatesAt("4.19.10", { machineConfigOperator: [cond("Upgradeable", "False", "DegradedPool", "pool worker")] }) });
-    expect(exclusionReason(mco, upgrade("4.20.4"))).toMatch(/^not ready for 4\.20\.4: Upgradeable condition: ClusterOperator machine-config reports Upgradeable=False, reason DegradedPool/);
+    const mco = facts({
+      gates: gatesAt("4.19.10", { machineConfigOperator: [cond("Upgradeable", "False", "DegradedPool", "pool worker")] }),
+    });
+    expect(exclusionReason(mco, upgrade("4.20.4"))).toMatch(
+      /^not ready for 4\.20\.4: Upgradeable condition: ClusterOperator machine-config reports Upgradeable=False, reason DegradedPool/,
+    );
   });
 
   it("excludes a minor update an admin gate of the current minor holds back, naming the gate; a z-stream passes it", () => {
@@ -107,7 +118,9 @@ describe("an upgrade is judged for the plan's target, as the CVO takes it", () =
       /^4\.19\.11 is 2 minor versions beyond 4\.17\.30, .* through 4\.18 first$/,
     );
     // One minor is allowed.
-    expect(exclusionReason(facts({ version: "4.18.27", readinessTarget: "4.19.12", availableUpdates: ["4.19.11"] }), upgrade("4.19.11"))).toBeNull();
+    expect(
+      exclusionReason(facts({ version: "4.18.27", readinessTarget: "4.19.12", availableUpdates: ["4.19.11"] }), upgrade("4.19.11")),
+    ).toBeNull();
   });
 
   it("refuses EUS-to-EUS in one step: it is two updates, the control plane through the odd minor with the worker pools paused", () => {
@@ -123,16 +136,22 @@ describe("an upgrade is judged for the plan's target, as the CVO takes it", () =
     expect(exclusionReason(facts({ version: "4.22.3", availableUpdates: ["5.1.0"] }), upgrade("5.1.0"))).toMatch(/MajorVersionUpdate/);
     expect(exclusionReason(facts({ version: "4.22.3", availableUpdates: ["5.0.1"] }), upgrade("5.0.1"))).toBeNull();
     // A major update is a minor update for the gates.
-    expect(exclusionReason(facts({ version: "4.22.3", availableUpdates: ["5.0.1"], gates: gatesAt("4.22.3", {}, [notUpgradeable]) }), upgrade("5.0.1"))).toMatch(
-      /^not ready for 5\.0\.1: Upgradeable condition/,
-    );
+    expect(
+      exclusionReason(
+        facts({ version: "4.22.3", availableUpdates: ["5.0.1"], gates: gatesAt("4.22.3", {}, [notUpgradeable]) }),
+        upgrade("5.0.1"),
+      ),
+    ).toMatch(/^not ready for 5\.0\.1: Upgradeable condition/);
   });
 
   it("takes the fleet page's verdict when it was judged for the target's minor, and only then", () => {
     const blocked = { readinessStatus: "fail", readinessBlocker: "Boot-image skew" };
-    expect(exclusionReason(facts({ version: "4.18.27", readinessTarget: "4.19.12", ...blocked, availableUpdates: ["4.19.11"] }), upgrade("4.19.11"))).toBe(
-      "not ready for 4.19: Boot-image skew (as its readiness for 4.19.12 shows)",
-    );
+    expect(
+      exclusionReason(
+        facts({ version: "4.18.27", readinessTarget: "4.19.12", ...blocked, availableUpdates: ["4.19.11"] }),
+        upgrade("4.19.11"),
+      ),
+    ).toBe("not ready for 4.19: Boot-image skew (as its readiness for 4.19.12 shows)");
     expect(exclusionReason(facts({ version: "4.19.10", readinessTarget: "4.20", ...blocked }), upgrade("4.20.4"))).toBe(
       "not ready for 4.20: Boot-image skew",
     );

@@ -61,7 +61,8 @@ function upgradeExclusion(c: CandidateFacts, intent: UpgradeIntent): string | nu
   if (blocker) return `not ready for ${intent.target}: ${blocker.title}: ${blocker.detail}`;
   // The rest of the fleet page's verdict (pools, skew, alerts…) holds for a target of the minor it was judged for.
   const judged = parseOcpVersion(c.readinessTarget);
-  const sameUpdate = !!judged && !!target && !!current && formatMinor(judged) === formatMinor(target) && formatMinor(current) !== formatMinor(target);
+  const sameUpdate =
+    !!judged && !!target && !!current && formatMinor(judged) === formatMinor(target) && formatMinor(current) !== formatMinor(target);
   if (sameUpdate && c.readinessStatus === "fail") {
     const minor = formatMinor(target!);
     const judgedFor = c.readinessTarget === minor ? "" : ` (as its readiness for ${c.readinessTarget} shows)`;
