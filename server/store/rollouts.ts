@@ -4,7 +4,7 @@ import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
-import { decodeUpdateGateParts, updateGatePartsSql } from "./updateGateParts";
+import { decodeUpdateGateParts, UPDATE_GATE_KEYS, updateGatePartsSql } from "./updateGateParts";
 
 /**
  * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
@@ -92,7 +92,7 @@ export async function candidateFacts(
   const condition =
     "names" in selection ? `WHERE c."name" = ANY($${values.push(selection.names)}::text[])` : where(selection.filter, values, staleBefore);
   const active = `$${values.push(ACTIVE_STATUSES)}::text[]`;
-  const version = `s."snapshot"->'version'`;
+  const version = `snap.version`;
   const rows = await queryText(
     `SELECT c."name", c."labels", ${OFFLINE}, ${staleWhen("$1")}, c."lastContactError", s."version",
             s."readinessTarget", coalesce(s."readinessStatus", 'unknown'), s."readinessBlocker",
@@ -101,11 +101,15 @@ export async function candidateFacts(
                       (SELECT coalesce(jsonb_agg(jsonb_build_object('name', r->>'name')), '[]'::jsonb)
                          FROM jsonb_array_elements(${asArray(`u->'risks'`)}) r))), '[]'::jsonb)
                FROM jsonb_array_elements(${asArray(`${version}->'conditionalUpdates'`)}) u),
-            coalesce(s."snapshot"->'enforcement'->>'served' = 'true', false),
+            coalesce(snap.enforcement->>'served' = 'true', false),
             (SELECT r."number"::text FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
               WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1),
-            ${updateGatePartsSql(`s."snapshot"`)}
-       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition}
+            ${updateGatePartsSql("snap")}
+       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
+       -- Each key taken out of the snapshot once: every -> on the column itself would read the whole snapshot again.
+       LEFT JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(s."snapshot") = 'object' THEN s."snapshot" END)
+         AS snap(enforcement jsonb, ${UPDATE_GATE_KEYS}) ON true
+       ${condition}
       ORDER BY c."name"`,
     values,
   );

@@ -1,64 +1,72 @@
-import { z } from "zod";
 import type { UpdateGateParts } from "../domain/readiness";
+import type { Condition, ReadProblem } from "../domain/snapshot";
 
 /**
  * The parts of a stored snapshot the update gates read (UpdateGateParts), cut out in SQL so that a
  * plan over a whole fleet reads a few hundred bytes per cluster, not its whole snapshot: ClusterVersion
  * without its history and update lists, the MCO's Upgradeable condition alone, the admin gates and
- * acknowledgements, and the ClusterVersion read problems.
+ * acknowledgements, and the ClusterVersion read problems. `snap` names a row with the snapshot's
+ * top-level keys as jsonb columns (`jsonb_to_record`), so the snapshot is read once per cluster, not
+ * once per key.
  */
-export function updateGatePartsSql(snapshot: string): string {
+export const UPDATE_GATE_KEYS = `version jsonb, "machineConfigOperator" jsonb, "adminGates" jsonb, "adminAcks" jsonb, problems jsonb`;
+
+export function updateGatePartsSql(snap: string): string {
   const array = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END`;
   const object = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'object' THEN ${expr} END`;
-  const v = `${snapshot}->'version'`;
-  const mco = `${snapshot}->'machineConfigOperator'`;
+  const v = `${snap}.version`;
+  const mco = `${snap}."machineConfigOperator"`;
   return `jsonb_build_object(
       'version', CASE WHEN jsonb_typeof(${v}) = 'object' THEN jsonb_build_object('current', ${v}->'current', 'desired', ${v}->'desired',
                    'updating', ${v}->'updating', 'conditions', ${array(`${v}->'conditions'`)}) END,
       'machineConfigOperator', CASE WHEN jsonb_typeof(${mco}) = 'array' THEN
           (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM jsonb_array_elements(${mco}) x WHERE x->>'type' = 'Upgradeable') END,
-      'adminGates', ${object(`${snapshot}->'adminGates'`)},
-      'adminAcks', ${object(`${snapshot}->'adminAcks'`)},
-      'problems', (SELECT coalesce(jsonb_agg(p), '[]'::jsonb) FROM jsonb_array_elements(${array(`${snapshot}->'problems'`)}) p
+      'adminGates', ${object(`${snap}."adminGates"`)},
+      'adminAcks', ${object(`${snap}."adminAcks"`)},
+      'problems', (SELECT coalesce(jsonb_agg(p), '[]'::jsonb) FROM jsonb_array_elements(${array(`${snap}.problems`)}) p
                     WHERE p->>'part' = 'ClusterVersion'))`;
 }
 
-const text = z.string().nullable().catch(null);
-const ConditionSchema = z.object({ type: z.string(), status: z.string(), reason: text, message: text, since: text });
-const conditions = z
-  .array(z.unknown())
-  .catch([])
-  .transform((items) => items.flatMap((item) => ConditionSchema.safeParse(item).data ?? []));
-const stringMap = z
-  .record(z.string(), z.unknown())
-  .nullable()
-  .catch(null)
-  .transform((map) =>
-    map ? Object.fromEntries(Object.entries(map).filter((e): e is [string, string] => typeof e[1] === "string")) : null,
+// Decoded by hand rather than by a zod schema: a plan reads ten thousand of these, and the checks
+// take anything malformed as "not read" anyway.
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+function conditionsOf(v: unknown): Condition[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((c: unknown) =>
+    isRecord(c) && typeof c.type === "string" && typeof c.status === "string"
+      ? [{ type: c.type, status: c.status, reason: text(c.reason), message: text(c.message), since: text(c.since) }]
+      : [],
   );
+}
 
-const UpdateGatePartsSchema = z.object({
-  version: z
-    .object({ current: text, desired: text, updating: z.boolean().catch(false), conditions })
-    .nullable()
-    .catch(null),
-  machineConfigOperator: conditions.nullable().catch(null),
-  adminGates: stringMap,
-  adminAcks: stringMap,
-  problems: z
-    .array(z.unknown())
-    .catch([])
-    .transform((items) =>
-      items.flatMap(
-        (item) => z.object({ part: z.string(), kind: z.enum(["not-available", "error"]), message: z.string() }).safeParse(item).data ?? [],
-      ),
-    ),
-}) satisfies z.ZodType<UpdateGateParts, unknown>;
+function stringMapOf(v: unknown): Record<string, string> | null {
+  if (!isRecord(v)) return null;
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
 
-const NOTHING_READ: UpdateGateParts = { version: null, machineConfigOperator: null, adminGates: null, adminAcks: null, problems: [] };
+function problemsOf(v: unknown): ReadProblem[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((p: unknown) =>
+    isRecord(p) && typeof p.part === "string" && typeof p.message === "string" && (p.kind === "not-available" || p.kind === "error")
+      ? [{ part: p.part, kind: p.kind, message: p.message }]
+      : [],
+  );
+}
 
 /** The parts as the query returned them; what is missing or malformed is "not read", as the checks expect. */
 export function decodeUpdateGateParts(json: string | null | undefined): UpdateGateParts {
-  if (!json) return NOTHING_READ;
-  return UpdateGatePartsSchema.safeParse(JSON.parse(json)).data ?? NOTHING_READ;
+  const parts: unknown = json ? JSON.parse(json) : null;
+  if (!isRecord(parts)) return { version: null, machineConfigOperator: null, adminGates: null, adminAcks: null, problems: [] };
+  const v = parts.version;
+  return {
+    version: isRecord(v)
+      ? { current: text(v.current), desired: text(v.desired), updating: v.updating === true, conditions: conditionsOf(v.conditions) }
+      : null,
+    machineConfigOperator: Array.isArray(parts.machineConfigOperator) ? conditionsOf(parts.machineConfigOperator) : null,
+    adminGates: stringMapOf(parts.adminGates),
+    adminAcks: stringMapOf(parts.adminAcks),
+    problems: problemsOf(parts.problems),
+  };
 }
