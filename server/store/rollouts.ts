@@ -4,7 +4,7 @@ import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
-import { decodeUpdateGateParts, UPDATE_GATE_KEYS, updateGatePartsSql } from "./updateGateParts";
+import { UPDATE_GATE_KEYS, updateGatePartsDecoder, updateGatePartsSql } from "./updateGateParts";
 
 /**
  * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
@@ -113,6 +113,7 @@ export async function candidateFacts(
       ORDER BY c."name"`,
     values,
   );
+  const gatesOf = updateGatePartsDecoder();
   return rows.map((r) => ({
     name: r[0]!,
     labels: JSON.parse(r[1] ?? "{}") as Record<string, string>,
@@ -129,7 +130,7 @@ export async function candidateFacts(
       .map((u) => ({ version: u.version!, risks: u.risks.filter((k) => typeof k.name === "string").map((k) => ({ name: k.name! })) })),
     acknowledgementServed: r[11] === "t",
     activeRollout: r[12] ?? null,
-    gates: decodeUpdateGateParts(r[13]),
+    gates: gatesOf(r[13]),
   }));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeUpdateGateParts } from "./updateGateParts";
+import { decodeUpdateGateParts, updateGatePartsDecoder } from "./updateGateParts";
 
 describe("the update gates' parts as the plan's query returns them", () => {
   it("keeps what the gates read: ClusterVersion's conditions, the MCO's Upgradeable, admin gates and acks, ClusterVersion's problems", () => {
@@ -55,5 +55,19 @@ describe("the update gates' parts as the plan's query returns them", () => {
         conditions: [],
       },
     );
+  });
+
+  it("decodes clusters that differ only in when their conditions changed once, leaving those times out", () => {
+    const decode = updateGatePartsDecoder();
+    // As Postgres writes jsonb as text; the message quotes "since" itself, escaped, and keeps it.
+    const at = (since: string) =>
+      `{"version": {"current": "4.19.10", "conditions": [{"type": "Upgradeable", "reason": "AdminAckRequired", "since": "${since}", "status": "False", "message": "acked \\"since\\": \\"4.18\\""}]}}`;
+    const a = decode(at("2026-11-27T00:00:00Z"));
+    const b = decode(at("2026-11-28T09:30:00Z"));
+    expect(b).toBe(a);
+    expect(a.version?.conditions).toEqual([
+      { type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: 'acked "since": "4.18"', since: null },
+    ]);
+    expect(decode(at("2026-11-27T00:00:00Z").replace("4.19.10", "4.19.11"))).not.toBe(a);
   });
 });

@@ -47,10 +47,12 @@ function problemsOf(v: unknown): ReadProblem[] {
   );
 }
 
+const NOTHING_READ: UpdateGateParts = { version: null, machineConfigOperator: null, adminGates: null, adminAcks: null, problems: [] };
+
 /** The parts as the query returned them; what is missing or malformed is "not read", as the checks expect. */
 export function decodeUpdateGateParts(json: string | null | undefined): UpdateGateParts {
   const parts: unknown = json ? JSON.parse(json) : null;
-  if (!isRecord(parts)) return { version: null, machineConfigOperator: null, adminGates: null, adminAcks: null, problems: [] };
+  if (!isRecord(parts)) return NOTHING_READ;
   const v = parts.version;
   return {
     version: isRecord(v)
@@ -62,5 +64,24 @@ export function decodeUpdateGateParts(json: string | null | undefined): UpdateGa
     adminGates: stringMapOf(parts.adminGates),
     adminAcks: stringMapOf(parts.adminAcks),
     problems: problemsOf(parts.problems),
+  };
+}
+
+// A condition's time as Postgres writes jsonb: "since": "<text>" (a quote inside a message is escaped, so never matches).
+const SINCE = /"since": "[^"\\]*(?:\\.[^"\\]*)*"/g;
+
+/**
+ * A decoder for one plan: clusters of one release and state have the same parts but for when each
+ * condition last changed, which the gates do not read; without it they are decoded once and shared
+ * (read-only), so a plan over a large fleet judges each distinct state once (eligibility memoises by it).
+ */
+export function updateGatePartsDecoder(): (json: string | null | undefined) => UpdateGateParts {
+  const seen = new Map<string, UpdateGateParts>();
+  return (json) => {
+    if (!json) return NOTHING_READ;
+    const key = json.replace(SINCE, '"since": null');
+    let parts = seen.get(key);
+    if (!parts) seen.set(key, (parts = decodeUpdateGateParts(key)));
+    return parts;
   };
 }

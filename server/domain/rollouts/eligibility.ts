@@ -48,6 +48,21 @@ function commonExclusion(c: CandidateFacts, kind: RolloutIntent["kind"]): string
   return null;
 }
 
+// Clusters in the same state share their parts (the store decodes each distinct state once): judge each once per target.
+const judged = new WeakMap<UpdateGateParts, Map<string, string | null>>();
+
+function gateBlocker(parts: UpdateGateParts, target: string): string | null {
+  let byTarget = judged.get(parts);
+  if (!byTarget) judged.set(parts, (byTarget = new Map()));
+  let verdict = byTarget.get(target);
+  if (verdict === undefined) {
+    const first = blockingCauses(evaluateUpdateGates(parts, target))[0];
+    verdict = first ? `${first.title}: ${first.detail}` : null;
+    byTarget.set(target, verdict);
+  }
+  return verdict;
+}
+
 function upgradeExclusion(c: CandidateFacts, intent: UpgradeIntent): string | null {
   const current = parseOcpVersion(c.version);
   const target = parseOcpVersion(intent.target);
@@ -57,8 +72,8 @@ function upgradeExclusion(c: CandidateFacts, intent: UpgradeIntent): string | nu
     if (refused) return refused;
   }
   // The update gates judged for this target: Upgradeable=False and admin gates block a minor update, not a z-stream one.
-  const blocker = blockingCauses(evaluateUpdateGates(c.gates, intent.target))[0];
-  if (blocker) return `not ready for ${intent.target}: ${blocker.title}: ${blocker.detail}`;
+  const blocker = gateBlocker(c.gates, intent.target);
+  if (blocker) return `not ready for ${intent.target}: ${blocker}`;
   // The rest of the fleet page's verdict (pools, skew, alerts…) holds for a target of the minor it was judged for.
   const judged = parseOcpVersion(c.readinessTarget);
   const sameUpdate =
