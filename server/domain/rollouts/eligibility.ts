@@ -49,11 +49,11 @@ function commonExclusion(c: CandidateFacts, kind: RolloutIntent["kind"]): string
 }
 
 // Clusters in the same state share their parts (the store decodes each distinct state once): judge each once per target.
-const judged = new WeakMap<UpdateGateParts, Map<string, string | null>>();
+const gateVerdicts = new WeakMap<UpdateGateParts, Map<string, string | null>>();
 
 function gateBlocker(parts: UpdateGateParts, target: string): string | null {
-  let byTarget = judged.get(parts);
-  if (!byTarget) judged.set(parts, (byTarget = new Map()));
+  let byTarget = gateVerdicts.get(parts);
+  if (!byTarget) gateVerdicts.set(parts, (byTarget = new Map()));
   let verdict = byTarget.get(target);
   if (verdict === undefined) {
     const first = blockingCauses(evaluateUpdateGates(parts, target))[0];
