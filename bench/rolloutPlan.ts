@@ -39,11 +39,27 @@ async function main() {
         readinessStatus: ["pass", "warn", "fail"][i % 3],
       })),
     );
-    // Snapshots as large as real ones (~10 KB) with the update lists a 4.19 cluster's ClusterVersion carries.
+    // Snapshots as large as real ones (~10 KB) with what a 4.19 cluster's ClusterVersion carries (its
+    // conditions and update lists), the MCO's conditions and the admin gates: what the plan's update gates read.
+    const conditions = (current: string) =>
+      JSON.stringify([
+        { type: "Available", status: "True", reason: null, message: `Done applying ${current}`, since: null },
+        { type: "Failing", status: "False", reason: null, message: null, since: null },
+        { type: "Progressing", status: "False", reason: null, message: `Cluster version is ${current}`, since: null },
+        { type: "RetrievedUpdates", status: "True", reason: null, message: null, since: null },
+        { type: "ReleaseAccepted", status: "True", reason: "PayloadLoaded", message: `Payload loaded version="${current}"`, since: null },
+        { type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: "Kubernetes 1.33 removes APIs", since: null },
+      ]);
     await getPool().query(
       `UPDATE "ClusterState" SET snapshot = jsonb_build_object('pad', repeat('x', 10000), 'version',
-         jsonb_build_object('availableUpdates', '["4.19.11","4.19.12"]'::jsonb, 'conditionalUpdates',
-           '[{"version":"4.19.13","recommended":"False","risks":[{"name":"AWSOldBootImages","message":"m","url":null}]}]'::jsonb))`,
+         jsonb_build_object('current', "version", 'desired', "version", 'updating', false, 'history', '[]'::jsonb,
+           'conditions', replace($1, '@', "version")::jsonb,
+           'availableUpdates', '["4.19.11","4.19.12"]'::jsonb, 'conditionalUpdates',
+           '[{"version":"4.19.13","recommended":"False","risks":[{"name":"AWSOldBootImages","message":"m","url":null}]}]'::jsonb),
+         'machineConfigOperator', '[{"type":"Available","status":"True"},{"type":"Degraded","status":"False"},{"type":"Upgradeable","status":"True"}]'::jsonb,
+         'adminGates', '{"ack-4.19-kube-1.33-api-removals-in-4.20":"Kubernetes 1.33 removes APIs; see the article"}'::jsonb,
+         'adminAcks', '{}'::jsonb, 'problems', '[]'::jsonb)`,
+      [conditions("@")],
     );
     await getPool().query("ANALYZE");
     const request = RolloutRequestSchema.parse({
@@ -55,7 +71,9 @@ async function main() {
     });
     for (let i = 0; i < 2; i++) await timed(`plan over ${SIZE} clusters, run ${i + 1}`, () => planRollout(request));
     const plan = await planRollout(request);
-    console.log(`  ${plan.waves.length} waves, ${plan.waves.reduce((n, w) => n + w.clusters.length, 0)} included, ${plan.excluded.length} excluded`);
+    console.log(
+      `  ${plan.waves.length} waves, ${plan.waves.reduce((n, w) => n + w.clusters.length, 0)} included, ${plan.excluded.length} excluded`,
+    );
     const actor = await testActor("bench-tech", "technician");
     const saved = await timed("save the plan", () => saveRollout(request, plan, actor));
     await timed("the rollout's view (counts per wave and state)", () => rolloutView(saved.id));

@@ -11,6 +11,7 @@ import type { Prisma } from "./generated/prisma/client";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
 import { BRAKED_TO_FOLLOW, CLAIM_LEASE_MS, IN_FLIGHT } from "./rolloutClaims";
+import { UPDATE_GATE_KEYS, updateGatePartsDecoder, updateGatePartsSql } from "./updateGateParts";
 
 /**
  * Rollouts, their waves and their clusters. Every change of a rollout's status is conditional on
@@ -104,7 +105,8 @@ const asArray = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THE
 
 /**
  * What decides whether each selected cluster may enter a rollout, read in one query: the fleet
- * row's summary, the update lists of its ClusterVersion and whether another rollout holds it.
+ * row's summary, the update lists of its ClusterVersion, the parts of its snapshot the update gates
+ * read (to judge them for the plan's target) and whether another rollout holds it.
  * `names` chooses clusters by name; otherwise the fleet view's filter does.
  */
 export async function candidateFacts(
@@ -115,7 +117,7 @@ export async function candidateFacts(
   const condition =
     "names" in selection ? `WHERE c."name" = ANY($${values.push(selection.names)}::text[])` : where(selection.filter, values, staleBefore);
   const active = `$${values.push(ACTIVE_STATUSES)}::text[]`;
-  const version = `s."snapshot"->'version'`;
+  const version = `snap.version`;
   const rows = await queryText(
     `SELECT c."name", c."labels", ${OFFLINE}, ${staleWhen("$1")}, c."lastContactError", s."version",
             s."readinessTarget", coalesce(s."readinessStatus", 'unknown'), s."readinessBlocker",
@@ -124,13 +126,19 @@ export async function candidateFacts(
                       (SELECT coalesce(jsonb_agg(jsonb_build_object('name', r->>'name')), '[]'::jsonb)
                          FROM jsonb_array_elements(${asArray(`u->'risks'`)}) r))), '[]'::jsonb)
                FROM jsonb_array_elements(${asArray(`${version}->'conditionalUpdates'`)}) u),
-            coalesce(s."snapshot"->'enforcement'->>'served' = 'true', false),
+            coalesce(snap.enforcement->>'served' = 'true', false),
             (SELECT r."number"::text FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
-              WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1)
-       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition}
+              WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1),
+            ${updateGatePartsSql("snap")}
+       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
+       -- Each key taken out of the snapshot once: every -> on the column itself would read the whole snapshot again.
+       LEFT JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(s."snapshot") = 'object' THEN s."snapshot" END)
+         AS snap(enforcement jsonb, ${UPDATE_GATE_KEYS}) ON true
+       ${condition}
       ORDER BY c."name"`,
     values,
   );
+  const gatesOf = updateGatePartsDecoder();
   return rows.map((r) => ({
     name: r[0]!,
     labels: JSON.parse(r[1] ?? "{}") as Record<string, string>,
@@ -147,6 +155,7 @@ export async function candidateFacts(
       .map((u) => ({ version: u.version!, risks: u.risks.filter((k) => typeof k.name === "string").map((k) => ({ name: k.name! })) })),
     acknowledgementServed: r[11] === "t",
     activeRollout: r[12] ?? null,
+    gates: gatesOf(r[13]),
   }));
 }
 

@@ -17,11 +17,12 @@ import {
   type Context,
   type Draft,
   type Evidence,
+  type GateContext,
 } from "./model";
 
 /** Checks on ClusterVersion: the target, its conditions, admin gates and the update service's recommendations. */
 
-export function targetVersionCheck(c: Context): Draft {
+export function targetVersionCheck(c: GateContext): Draft {
   const evidence = [{ kind: "ClusterVersion", name: "version", field: "status.history" }];
   if (!c.target.version)
     return fail(`"${c.target.text}" is not an OpenShift version.`, [], "Choose a target such as 4.23 (a minor) or 4.22.5 (one release).");
@@ -59,7 +60,7 @@ export function targetVersionCheck(c: Context): Draft {
   }
 }
 
-export function upgradeableCheck(c: Context): Draft {
+export function upgradeableCheck(c: GateContext): Draft {
   const { s } = c;
   if (!s.version) return unknown(`The ClusterVersion Upgradeable condition is not known: ${cvProblem(s)}.`, [CV("Upgradeable")]);
   const cv = conditionOf(s.version.conditions, "Upgradeable");
@@ -126,12 +127,12 @@ const CAUSE_CHECKS: Record<string, { check: string; hint: string }> = {
   InterruptedBuild: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
 };
 
-export function cvConditionCheck(c: Context, type: string, judge: (cond: Condition | null) => Draft): Draft {
+export function cvConditionCheck(c: GateContext, type: string, judge: (cond: Condition | null) => Draft): Draft {
   if (!c.s.version) return unknown(`The ClusterVersion ${type} condition is not known: ${cvProblem(c.s)}.`, [CV(type)]);
   return judge(conditionOf(c.s.version.conditions, type));
 }
 
-export function failingCheck(c: Context): Draft {
+export function failingCheck(c: GateContext): Draft {
   return cvConditionCheck(c, "Failing", (cond) => {
     if (!cond) return unknown("ClusterVersion has no Failing condition, so its health is not known.", [CV("Failing")]);
     if (cond.status === "True")
@@ -145,7 +146,7 @@ export function failingCheck(c: Context): Draft {
   });
 }
 
-export function invalidCheck(c: Context): Draft {
+export function invalidCheck(c: GateContext): Draft {
   // Present only when the ClusterVersion spec is invalid (docs/openshift.md §20.4).
   return cvConditionCheck(c, "Invalid", (cond) =>
     cond?.status === "True"
@@ -158,7 +159,7 @@ export function invalidCheck(c: Context): Draft {
   );
 }
 
-export function progressingCheck(c: Context): Draft {
+export function progressingCheck(c: GateContext): Draft {
   return cvConditionCheck(c, "Progressing", (cond) => {
     if (!cond)
       return unknown("ClusterVersion has no Progressing condition, so whether an update is running is not known.", [CV("Progressing")]);
@@ -174,7 +175,7 @@ export function progressingCheck(c: Context): Draft {
   });
 }
 
-export function retrievedUpdatesCheck(c: Context): Draft {
+export function retrievedUpdatesCheck(c: GateContext): Draft {
   return cvConditionCheck(c, "RetrievedUpdates", (cond) => {
     if (!cond)
       return unknown("ClusterVersion has no RetrievedUpdates condition: the update service has not answered yet.", [
@@ -191,7 +192,7 @@ export function retrievedUpdatesCheck(c: Context): Draft {
   });
 }
 
-export function releaseAcceptedCheck(c: Context): Draft {
+export function releaseAcceptedCheck(c: GateContext): Draft {
   return cvConditionCheck(c, "ReleaseAccepted", (cond) => {
     if (!cond)
       return unknown("ClusterVersion has no ReleaseAccepted condition, so whether the release payload loaded is not known.", [
@@ -232,7 +233,7 @@ const ACKS = (key?: string): Evidence => ({
   ...(key ? { field: `data[${key}]` } : {}),
 });
 
-export function adminAcksCheck(c: Context): Draft {
+export function adminAcksCheck(c: GateContext): Draft {
   const refused = notAnUpdate(c);
   if (refused) return unknown(`Admin gates cannot be checked: ${refused}.`, [GATES()]);
   if (!c.minorUpdate) return pass("Admin gates block only minor updates; this z-stream update does not need acknowledgements.", [GATES()]);

@@ -21,13 +21,23 @@ import {
   targetVersionCheck,
   upgradeableCheck,
 } from "./clusterVersion";
-import { parseTarget, updateKindOf, type CheckStatus, type Context, type Draft, type Readiness, type ReadinessCheck } from "./model";
+import {
+  parseTarget,
+  updateKindOf,
+  type CheckStatus,
+  type Context,
+  type Draft,
+  type GateContext,
+  type Readiness,
+  type ReadinessCheck,
+  type UpdateGateParts,
+} from "./model";
 import { bareMetalCheck, singleNodeCheck } from "./platform";
 import { osStreamRuncCheck } from "./osStreams";
 import { registryLessCheck } from "./registryLess";
 import { imageModeCheck, pinnedImagesCheck, poolsDegradedCheck, poolsPausedCheck, poolsUpdatingCheck } from "./pools";
 
-export type { CheckStatus, Evidence, Readiness, ReadinessCheck, UpdateKind } from "./model";
+export type { CheckStatus, Evidence, Readiness, ReadinessCheck, UpdateGateParts, UpdateKind } from "./model";
 
 /**
  * Upgrade readiness: can this cluster update to a target release, and if not, what stands in the way.
@@ -68,7 +78,13 @@ export function defaultTarget(s: ClusterSnapshot): string | null {
   );
 }
 
-const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
+type Check<C> = { id: string; title: string; run: (c: C) => Draft };
+
+/**
+ * The checks that read only ClusterVersion, the MCO's Upgradeable condition and the admin gates
+ * (UpdateGateParts): the ones that decide whether the CVO takes an update to a given target at all.
+ */
+const UPDATE_GATE_CHECKS: Check<GateContext>[] = [
   { id: "target-version", title: "Target version", run: targetVersionCheck },
   { id: "cv-upgradeable", title: "Upgradeable condition", run: upgradeableCheck },
   { id: "cv-failing", title: "Failing condition", run: failingCheck },
@@ -77,6 +93,10 @@ const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
   { id: "cv-retrieved-updates", title: "Update recommendations", run: retrievedUpdatesCheck },
   { id: "cv-release-accepted", title: "Release payload", run: releaseAcceptedCheck },
   { id: "admin-acks", title: "Admin gates", run: adminAcksCheck },
+];
+
+const CHECKS: Check<Context>[] = [
+  ...UPDATE_GATE_CHECKS,
   { id: "pools-degraded", title: "Degraded pools", run: poolsDegradedCheck },
   { id: "pools-paused", title: "Paused pools", run: poolsPausedCheck },
   { id: "pools-updating", title: "Pools updating", run: poolsUpdatingCheck },
@@ -101,20 +121,35 @@ const CHECKS: { id: string; title: string; run: (c: Context) => Draft }[] = [
 
 export function evaluateReadiness(s: ClusterSnapshot, target: string, options: { limits?: SkewLimitEntry[] } = {}): Readiness {
   const snapshot = (s && typeof s === "object" ? s : {}) as ClusterSnapshot;
+  return runChecks(CHECKS, { ...gateContext(snapshot, target), s: snapshot, limits: options.limits ?? MCO_SKEW_LIMITS }, target);
+}
+
+/**
+ * Readiness for `target` judged by the update gates alone (UPDATE_GATE_CHECKS), from the small part
+ * of a snapshot they read: the same checks, words and verdicts as evaluateReadiness gives for them.
+ */
+export function evaluateUpdateGates(parts: UpdateGateParts, target: string): Readiness {
+  return runChecks(UPDATE_GATE_CHECKS, gateContext(parts, target), target);
+}
+
+function gateContext(s: UpdateGateParts, target: string): GateContext {
   const t = parseTarget(target);
-  const currentText = typeof snapshot.version?.current === "string" ? snapshot.version.current : null;
+  const currentText = typeof s.version?.current === "string" ? s.version.current : null;
   const current = parseOcpVersion(currentText);
   const kind = updateKindOf(current, t);
-  const context: Context = {
-    s: snapshot,
+  return {
+    s,
     target: t,
     current,
     currentText: current ? currentText : null,
     kind,
     minorUpdate: kind === "minor" || kind === "multi-minor",
-    limits: options.limits ?? MCO_SKEW_LIMITS,
+    limits: MCO_SKEW_LIMITS,
   };
-  const checks = CHECKS.map(({ id, title, run }): ReadinessCheck => {
+}
+
+function runChecks<C extends GateContext>(list: Check<C>[], context: C, target: string): Readiness {
+  const checks = list.map(({ id, title, run }): ReadinessCheck => {
     try {
       return { id, title, ...run(context) };
     } catch (e) {
@@ -131,8 +166,8 @@ export function evaluateReadiness(s: ClusterSnapshot, target: string, options: {
   });
   return {
     target: typeof target === "string" ? target : String(target),
-    current: currentText,
-    updateKind: kind,
+    current: typeof context.s.version?.current === "string" ? context.s.version.current : null,
+    updateKind: context.kind,
     status: worstStatus(checks.map((c) => c.status)),
     checks,
     blockers: checks.filter((c) => c.status === "fail").map((c) => c.id),

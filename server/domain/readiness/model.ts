@@ -1,5 +1,5 @@
 import type { SkewLimitEntry } from "../skew";
-import type { ClusterSnapshot } from "../snapshot";
+import type { ClusterSnapshot, ClusterVersionFacts } from "../snapshot";
 import { compareVersions, parseOcpVersion, type Version } from "../versions";
 
 /**
@@ -91,11 +91,11 @@ export const quote = (text: string | null | undefined) => (text ? `"${text}"` : 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 export const list = (items: string[]) => items.join(", ");
 
-export const problemsOf = (s: ClusterSnapshot, part: string) =>
+export const problemsOf = (s: Pick<ClusterSnapshot, "problems">, part: string) =>
   (Array.isArray(s.problems) ? s.problems : []).filter((p) => p?.part === part);
 
 /** The read problems of one part of the snapshot, as a sentence; null when it was read. */
-export function problemOf(s: ClusterSnapshot, part: string): string | null {
+export function problemOf(s: Pick<ClusterSnapshot, "problems">, part: string): string | null {
   const found = problemsOf(s, part);
   if (found.length === 0) return null;
   return found
@@ -139,7 +139,19 @@ export type Context = {
   limits: SkewLimitEntry[];
 };
 
-export const notAnUpdate = (c: Context): string | null => {
+/**
+ * The parts of a snapshot the update gates read: ClusterVersion's conditions and versions, the MCO's
+ * Upgradeable condition and the admin gates. Small enough to read for a whole fleet at once (a
+ * rollout's plan judges every selected cluster against its target with them).
+ */
+export type UpdateGateParts = Pick<ClusterSnapshot, "machineConfigOperator" | "adminGates" | "adminAcks" | "problems"> & {
+  version: Pick<ClusterVersionFacts, "current" | "desired" | "updating" | "conditions"> | null;
+};
+
+/** What the update gates are given: the context of one evaluation over those parts alone. */
+export type GateContext = Omit<Context, "s"> & { s: UpdateGateParts };
+
+export const notAnUpdate = (c: GateContext): string | null => {
   if (c.kind === "invalid")
     return c.current
       ? `"${c.target.text}" is not an OpenShift version`
@@ -148,4 +160,4 @@ export const notAnUpdate = (c: Context): string | null => {
   return null;
 };
 
-export const cvProblem = (s: ClusterSnapshot) => problemOf(s, "ClusterVersion") ?? "ClusterVersion could not be read";
+export const cvProblem = (s: Pick<ClusterSnapshot, "problems">) => problemOf(s, "ClusterVersion") ?? "ClusterVersion could not be read";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { exclusionReason, type CandidateFacts } from "./eligibility";
 import { planWaves } from "./plan";
 import { decideProgress, type ProgressCluster, type ProgressStrategy, type ProgressWave } from "./progress";
 import { checkWindow } from "./windows";
@@ -128,51 +127,6 @@ describe("a running rollout's next step", () => {
       type: "soak",
       wave: 0,
     });
-  });
-});
-
-describe("who may enter a rollout", () => {
-  const facts = (over: Partial<CandidateFacts> = {}): CandidateFacts => ({
-    name: "prod-east",
-    labels: {},
-    offline: false,
-    stale: false,
-    lastContactError: null,
-    version: "4.19.10",
-    readinessTarget: "4.20",
-    readinessStatus: "pass",
-    readinessBlocker: null,
-    availableUpdates: ["4.19.11"],
-    conditionalUpdates: [{ version: "4.19.12", risks: [{ name: "AWSOldBootImages" }] }],
-    acknowledgementServed: true,
-    activeRollout: null,
-    ...over,
-  });
-  const upgrade = (target: string, acceptRisks: string[] = []) => ({ kind: "upgrade" as const, target, acceptRisks });
-
-  it("lets in a cluster whose ClusterVersion lists the target", () => {
-    expect(exclusionReason(facts(), upgrade("4.19.11"))).toBeNull();
-  });
-
-  it("refuses a conditional update unless the plan accepts each of its risks", () => {
-    expect(exclusionReason(facts(), upgrade("4.19.12"))).toBe(
-      "4.19.12 is only a conditional update for it, with risks the plan does not accept: AWSOldBootImages",
-    );
-    expect(exclusionReason(facts(), upgrade("4.19.12", ["AWSOldBootImages"]))).toBeNull();
-  });
-
-  it("gives the first reason in plain words", () => {
-    expect(exclusionReason(facts(), upgrade("4.20.1"))).toMatch(/does not list 4\.20\.1 as an update/);
-    expect(exclusionReason(facts({ readinessStatus: "fail", readinessBlocker: "Admin gates" }), upgrade("4.20.1"))).toBe(
-      "not ready for 4.20: Admin gates",
-    );
-    expect(exclusionReason(facts({ activeRollout: "r-7" }), upgrade("4.19.11"))).toBe("already in rollout r-7, which has not ended");
-    expect(exclusionReason(facts({ stale: true, lastContactError: "connection refused" }), upgrade("4.19.11"))).toMatch(
-      /^not reachable now \(connection refused\)/,
-    );
-    expect(exclusionReason(facts({ offline: true }), { kind: "bundle", release: "4.19.11" })).toMatch(/^offline/);
-    expect(exclusionReason(facts(), { kind: "bundle", release: "4.19.10" })).toBe("it already runs 4.19.10; the bundle carries 4.19.10");
-    expect(exclusionReason(facts({ acknowledgementServed: false }), { kind: "acknowledgement" })).toMatch(/before 4\.20/);
   });
 });
 
