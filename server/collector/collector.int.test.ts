@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { evaluateReadiness } from "../domain/readiness";
-import type { ClusterSnapshot } from "../domain/snapshot";
 import { ClusterClient } from "../kube/client";
 import { setBootImageSkewEnforcement } from "../kube/writers";
 import type { Fleet } from "../simulator/cluster";
@@ -32,7 +31,7 @@ async function stateOf(name: string) {
   const summary = await findClusterSummary(name);
   return summary ? findClusterState(summary.id) : null;
 }
-const snapshotOf = async (name: string) => (await stateOf(name))!.snapshot as ClusterSnapshot;
+const snapshotOf = async (name: string) => (await stateOf(name))!.snapshot!;
 const factCount = () => getDb().clusterFact.count();
 const factsOf = async (name: string) =>
   getDb().clusterFact.findMany({

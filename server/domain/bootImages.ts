@@ -18,10 +18,10 @@ import {
   str,
   type BootImageReference,
 } from "./bootImageReference";
+import type { McoDecision, ResolvedBootImage } from "./resolvedBootImage";
 
 export { buildFromImageName, catalogKey, displayReference, extractBootImage, type BootImageReference };
 
-export type Provenance = "stream" | "image-name" | "catalog" | "install-version" | "unknown";
 
 export type MachineSetInput = {
   name: string;
@@ -92,65 +92,6 @@ export type ClusterBootContext = {
    * the platform, even when the cluster's own release does not yet (prediction for a later release).
    */
   hypothetical?: boolean;
-};
-
-/**
- * What the MCO's boot image controller does with one MachineSet (`syncMAPIMachineSet`,
- * pkg/controller/bootimage/ms_helpers.go; §15.2):
- * - update: patched to the stream's image, or already on it;
- * - skip: "reconcileSkipped" — the MCO cannot update it and counts it as skipped, which resets the
- *   Automatic boot-image record to the install version;
- * - exclude: the MCO leaves it out on purpose (not enrolled, Windows, another OS stream, an
- *   architecture or security type it does not support); not counted as skipped;
- * - error: the sync fails; the controller goes Degraded with `error`, which blocks upgrades in Automatic mode.
- */
-export type McoDecision = {
-  action: "update" | "skip" | "exclude" | "error";
-  reason: string;
-  /** The error the MCO records (error only), as it appears in BootImageUpdateDegraded's message. */
-  error?: string;
-  /**
-   * "assumed": Fleetskew cannot see what decides it and assumes the outcome in `action` (see reason).
-   * "unknown": Fleetskew cannot tell the outcome at all (`reason` says what it depends on); `action`
-   * is then only the cautious reading, and predictions built on it say "unknown", never a verdict.
-   */
-  basis?: "observed" | "assumed" | "unknown";
-  /**
-   * What the MCO would write in BootImageUpdateDegraded should what Fleetskew cannot read fail (EC2,
-   * a Secret): an error that blocks upgrades in Automatic mode. Its own words, as far as they are fixed.
-   */
-  ifFails?: string;
-  /** update only: the record the MCO writes for it instead of an OCP version (AWS Marketplace, `updateClusterBootImage`). */
-  rhcosVersion?: string;
-  /** AWS: the compiled AMI list that decided (release-4.22's AllowedAMIs), named with its source commit. */
-  amiList?: string;
-  /**
-   * error only: the MCO's own code crashes here (a nil pointer dereference) rather than returning an
-   * error, so it writes no Degraded message; `error` then says so in Fleetskew's words, quoting no MCO text.
-   */
-  crash?: true;
-};
-
-export type ResolvedBootImage = {
-  machineSet: string;
-  reference: BootImageReference;
-  /** The reference as one line, e.g. "ami-0a3f… (us-east-1)". */
-  display: string;
-  /** The catalog key for this reference (platform-qualified), or null when there is nothing to look up. */
-  key: string | null;
-  rhcosBuild: string | null;
-  ocpVersion: string | null;
-  provenance: Provenance;
-  /** Whether it is the image the cluster's stream currently names; null when that cannot be told. */
-  matchesStream: boolean | null;
-  mco: McoDecision;
-  notes: string[];
-  /**
-   * The template label `machine.openshift.io/os-id: Windows`: the MachineSet boots Windows, not RHCOS,
-   * and the MCO leaves it out (ms_helpers.go `syncMAPIMachineSet`), so it takes no part in skew.
-   * Missing from snapshots stored before Fleetskew read it.
-   */
-  windows?: boolean;
 };
 
 export const OS_ID_LABEL = "machine.openshift.io/os-id";

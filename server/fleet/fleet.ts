@@ -66,14 +66,14 @@ async function clusterOrThrow(name: string): Promise<FleetCluster> {
 }
 
 async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
-  return ((await findClusterState(row.id))?.snapshot as ClusterSnapshot | undefined) ?? null;
+  return (await findClusterState(row.id))?.snapshot ?? null;
 }
 
 /** One cluster's page; its API URL only when `apiUrls` (admins). */
 export async function clusterDetail(name: string, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<ClusterDetail> {
   const cluster = shownRow(await clusterOrThrow(name), apiUrls);
   const state = await findClusterState(cluster.id);
-  const snapshot = (state?.snapshot as ClusterSnapshot | undefined) ?? null;
+  const snapshot = state?.snapshot ?? null;
   if (!snapshot)
     return { cluster, snapshot: null, skew: null, lags: [], managedWhatIf: null, readiness: null, registryLess: null, observedAt: null };
   const limits = await skewLimits();
