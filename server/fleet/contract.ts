@@ -4,6 +4,7 @@
  * zod and pure modules only, so the browser may import it.
  */
 import { z } from "zod";
+import { FLEET_SORT_KEYS, type FleetSortKey } from "../domain/fleetSort";
 import { ClusterSnapshotSchema } from "../domain/snapshot";
 import { parseIsoTime } from "../domain/time";
 import { TARGET_VERSION } from "../domain/versions";
@@ -14,8 +15,6 @@ import { ClusterSummaryAnswer } from "../clusters/contract";
 // Requests
 // ---------------------------------------------------------------------------------------------
 
-/** The fleet table's sort keys, as the API and the page's URL name them. */
-export const FLEET_SORT_KEYS = ["name", "version", "skew", "oldest", "readiness", "lastSeen"] as const;
 
 const SKEW_STATUSES = ["ok", "at-risk", "blocked", "opted-out", "unknown"] as const;
 const CHECK_STATUSES = ["pass", "warn", "fail", "unknown"] as const;
@@ -55,7 +54,7 @@ function isTimestamp(value: string): boolean {
   const at = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
   return y >= 1 && at.getUTCFullYear() === y && at.getUTCMonth() === mo - 1 && at.getUTCDate() === d && h < 24 && mi < 60 && sec < 60;
 }
-const CURSOR_VALUE: Record<(typeof FLEET_SORT_KEYS)[number], (value: string) => boolean> = {
+const CURSOR_VALUE: Record<FleetSortKey, (value: string) => boolean> = {
   name: () => true,
   version: (v) => INT_ARRAY.test(v),
   skew: (v) => INT.test(v),
