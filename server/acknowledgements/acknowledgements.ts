@@ -393,8 +393,7 @@ async function viewsOf(records: AcknowledgementRecord[]): Promise<Acknowledgemen
   const limits = await skewLimits();
   const releases = new Map<string, string | null>();
   for (const r of records)
-    if (!releases.has(r.clusterId))
-      releases.set(r.clusterId, (await findClusterState(r.clusterId))?.snapshot?.version?.current ?? null);
+    if (!releases.has(r.clusterId)) releases.set(r.clusterId, (await findClusterState(r.clusterId))?.snapshot?.version?.current ?? null);
   return records.map((r) => ({
     ...r,
     baseline: (r.baseline ?? null) as AcknowledgementView["baseline"],

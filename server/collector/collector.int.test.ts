@@ -16,7 +16,7 @@ import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import { fleetTimeline } from "../fleet/fleet";
-import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/query";
+import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/requestContract";
 import { metricsText } from "../fleet/metrics";
 import { Collector } from "./collector";
 

@@ -1,13 +1,7 @@
 import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
 import { machineSetLag } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
-import type {
-  ClusterDetail,
-  FleetReadiness,
-  FleetSummary as FleetSummaryAnswer,
-  FleetTimeline,
-  Timeline,
-} from "./contract";
+import type { ClusterDetail, FleetReadiness, FleetSummary as FleetSummaryAnswer, FleetTimeline, Timeline } from "./contract";
 import { registryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
@@ -19,7 +13,7 @@ import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
 import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
 import { currentFleetFacets, shownRow, versionsOf } from "./fleetPage";
-import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./contract";
+import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./requestContract";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
 /** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */

@@ -13,7 +13,9 @@ export function decodeSnapshot(stored: unknown, cluster: string): ClusterSnapsho
     if (reported.size >= MAX_REPORTED) reported.clear();
     reported.add(cluster);
     const issue = decoded.error.issues[0];
-    console.warn(`the stored snapshot of cluster ${cluster} does not match its schema (${issue?.path.join(".") || "its top level"}: ${issue?.message}); read as not yet read`);
+    console.warn(
+      `the stored snapshot of cluster ${cluster} does not match its schema (${issue?.path.join(".") || "its top level"}: ${issue?.message}); read as not yet read`,
+    );
   }
   return null;
 }
