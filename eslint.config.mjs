@@ -77,7 +77,7 @@ export default defineConfig([
         {
           patterns: [
             {
-              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/contract|http/endpoint|domain/format)$)",
+              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/(contract|\\w+Contract)|http/endpoint|domain/format)$)",
               allowTypeImports: true,
               message: "components import only types from server/, the contracts' endpoints and schemas, and the one date and duration format",
             },
@@ -132,14 +132,15 @@ export default defineConfig([
 
   {
     // A contract is what the browser may import from server/: zod, pure modules and other contracts, never I/O.
-    files: ["server/**/contract.ts", "server/http/endpoint.ts"],
+    // A feature's contract that grew is split into more modules named *Contract.ts, under the same rule.
+    files: ["server/**/contract.ts", "server/**/*Contract.ts", "server/http/endpoint.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              regex: "^\\.{1,2}/(?!(domain/|(\\w+/)?contract$|(http/)?endpoint$))",
+              regex: "^\\.{1,2}/(?!(domain/|(\\w+/)?(contract|\\w+Contract)$|(http/)?endpoint$))",
               message: "a contract imports zod, server/domain and other contracts only: the browser imports it",
             },
           ],

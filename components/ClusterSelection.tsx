@@ -2,7 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { fleetEndpoints, type FleetListQueryInput } from "@/server/fleet/contract";
+import { fleetEndpoints } from "@/server/fleet/contract";
+import type { FleetListQueryInput } from "@/server/fleet/requestContract";
 import { call } from "./api";
 import { Alert, TextInput } from "./ui";
 

@@ -6,7 +6,7 @@
  */
 import { ConfigError, readConfig } from "../server/config/env";
 import { openDatabase } from "../server/runtime/database";
-import { prepareSecretKeys, resealAll } from "../server/secrets/startup";
+import { prepareSecretKeys, resealAll } from "../server/runtime/secretKeys";
 import { agreeOnSecretKey } from "../server/secrets/sharedKey";
 import { SecretKeyError } from "../server/secrets/secretBox";
 import { recordAudit } from "../server/store/audit";

@@ -23,7 +23,7 @@ import { countRealClusters, DEMO_HUB, registerDemoFleet } from "../server/cluste
 import { invalidateFleetList } from "../server/fleet/fleetList";
 import { registerDemoHub } from "../server/hubs/hubs";
 import { startDemoHub, type DemoHub } from "../server/simulator/hub/demo";
-import { prepareSecretKeys } from "../server/secrets/startup";
+import { prepareSecretKeys } from "../server/runtime/secretKeys";
 import { agreeOnSecretKey } from "../server/secrets/sharedKey";
 import { processIdentity } from "../server/runtime/identity";
 import { startDemoFleet, type DemoFleet } from "../server/simulator/demo";

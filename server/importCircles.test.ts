@@ -86,9 +86,45 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The layers every feature stands on (docs/architecture.md): pure logic, HTTP plumbing, the cluster
+ * client, sealing, the store, configuration and the access check.
+ */
+const SHARED = ["domain", "http", "kube", "secrets", "store", "config", "auth"].map((d) => `server/${d}/`);
+/**
+ * What stands on them: the features, and above those the endpoint registry (server/api), the
+ * processes that start everything (server/runtime), the routes and the commands.
+ */
+const FEATURES = ["acknowledgements", "alerts", "audit", "bundles", "clusters", "collector", "fleet", "hubs", "preview", "rollouts"];
+const ABOVE = [...FEATURES.map((d) => `server/${d}/`), "server/api/", "server/runtime/", "app/", "scripts/"];
+/** Tests, and what only tests run, sit above everything: they may set up a feature from any layer. */
+const testOnly = (file: string) => /\.test\.tsx?$/.test(file) || file.split(path.sep).includes("testing");
+
+/** Imports from a shared layer up into a feature or above: each one an arrow that runs back up. */
+function arrowsBackUp(graph: Map<string, string[]>): string[] {
+  const under = (file: string, dirs: string[]) => dirs.some((d) => path.relative(root, file).startsWith(d));
+  return [...graph].flatMap(([file, to]) =>
+    under(file, SHARED) && !testOnly(file)
+      ? to.filter((t) => under(t, ABOVE)).map((t) => `${path.relative(root, file)} → ${path.relative(root, t)}`)
+      : [],
+  );
+}
+
+let graphOnce: Map<string, string[]> | undefined;
+const projectGraph = () => (graphOnce ??= importGraph());
+
 describe("imports", () => {
+  it("run down only: the shared layers import no feature, nor the registry, runtime, routes or commands above them", () => {
+    const graph = projectGraph();
+    // The check does see an arrow back up: one added from the HTTP plumbing to a feature is named.
+    const http = path.join(root, "server/http/api.ts");
+    const withArrowUp = new Map(graph).set(http, [...graph.get(http)!, path.join(root, "server/fleet/fleet.ts")]);
+    expect(arrowsBackUp(withArrowUp)).toEqual(["server/http/api.ts → server/fleet/fleet.ts"]);
+    expect(arrowsBackUp(graph)).toEqual([]);
+  });
+
   it("form no circle among the project's files", () => {
-    const graph = importGraph();
+    const graph = projectGraph();
     // The walk has to see the project (and resolve "@/…" paths), or an empty answer would mean nothing.
     expect(graph.size).toBeGreaterThan(300);
     expect([...graph.values()].filter((to) => to.length > 0).length).toBeGreaterThan(graph.size / 2);

@@ -1,4 +1,4 @@
-import type { FleetListQueryInput } from "@/server/fleet/contract";
+import type { FleetListQueryInput } from "@/server/fleet/requestContract";
 
 /**
  * The fleet view's state is its URL's query string, in the API's own parameters: a filtered,

@@ -39,8 +39,6 @@ export type { AcknowledgementView, Candidate };
  * Manual boot-image acknowledgements, end to end: which clusters need one, the request, the
  * decision by someone else, the conditional write to the cluster, and checking that the MCO took it.
  */
-const snapshotIsUsable = (s: unknown): s is ClusterSnapshot => !!s && typeof s === "object" && "machineSets" in s;
-
 /**
  * Clusters that need an acknowledgement, now or at `target` (a release, checked by
  * AckCandidatesQuery; default: the next one that enforces).
@@ -52,7 +50,7 @@ export async function acknowledgementCandidates(target: string | null = null): P
   for (let after: string | undefined, page; (page = await listSnapshots({ after, limit: 500, concerning: target === null })).length;) {
     after = page.at(-1)!.name;
     for (const row of page) {
-      if (row.offline || !snapshotIsUsable(row.snapshot)) continue;
+      if (row.offline || !row.snapshot) continue;
       const need = acknowledgementNeed(row.snapshot, limits, target);
       if (!need) continue;
       const p = pending.get(row.id);
@@ -74,7 +72,7 @@ export async function liveClusterWithSnapshot(name: string): Promise<{ id: strin
   if (!cluster) throw noSuchCluster(name);
   if (cluster.offline) throw new UserFacingError(409, `${name} is an offline import; Fleetskew cannot write to it`);
   const state = await findClusterState(cluster.id);
-  if (!state || !snapshotIsUsable(state.snapshot))
+  if (!state?.snapshot)
     throw new UserFacingError(409, `${name} has not been read yet; wait for its first sweep (a few seconds after registering)`);
   return { id: cluster.id, name: cluster.name, snapshot: state.snapshot };
 }
@@ -346,7 +344,7 @@ async function checkAcknowledgement(id: string): Promise<Verification> {
   }
   const skewBlock = upgradeable?.status === "False" && upgradeable.reason === UPGRADEABLE_SKEW_REASON;
   const state = await findClusterState(ack.clusterId);
-  const release = (state?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null;
+  const release = state?.snapshot?.version?.current ?? null;
   const predicted = predictUpgradeable(ack, release, await skewLimits());
   if (predicted.upgradeable === skewBlock) {
     // The operator has not caught up yet: say what is awaited rather than leave the request silent.
@@ -395,8 +393,7 @@ async function viewsOf(records: AcknowledgementRecord[]): Promise<Acknowledgemen
   const limits = await skewLimits();
   const releases = new Map<string, string | null>();
   for (const r of records)
-    if (!releases.has(r.clusterId))
-      releases.set(r.clusterId, ((await findClusterState(r.clusterId))?.snapshot as ClusterSnapshot | undefined)?.version?.current ?? null);
+    if (!releases.has(r.clusterId)) releases.set(r.clusterId, (await findClusterState(r.clusterId))?.snapshot?.version?.current ?? null);
   return records.map((r) => ({
     ...r,
     baseline: (r.baseline ?? null) as AcknowledgementView["baseline"],

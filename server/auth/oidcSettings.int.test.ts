@@ -6,7 +6,7 @@ import { GET as whoami } from "@/app/api/v1/session/route";
 import { DELETE as removeOidc, PUT as putOidc } from "@/app/api/v1/settings/oidc/route";
 import { GET as getSignIn } from "@/app/api/v1/settings/sign-in/route";
 import { readConfig } from "../config/env";
-import { resealAll } from "../secrets/startup";
+import { resealAll } from "../runtime/secretKeys";
 import { listAudit } from "../store/audit";
 import { sealedSummary } from "../store/sealed";
 import { readSetting } from "../store/settings";

@@ -56,8 +56,8 @@ export async function applicationProgress(id: string): Promise<ApplicationProgre
     ({ snapshot, pools } = await readLivePools(application.cluster));
   } catch (error) {
     const stored = await findClusterState(application.clusterId);
-    if (!stored) throw error;
-    snapshot = stored.snapshot as ClusterSnapshot;
+    if (!stored?.snapshot) throw error;
+    snapshot = stored.snapshot;
     pools = new Map(snapshot.nodes.filter((n) => n.pool).map((n) => [n.name, n.pool!]));
     source = "stored";
     observedAt = stored.lastSeenAt;

@@ -1,9 +1,10 @@
 import { appConfig } from "../config/current";
 import { UserFacingError } from "../errors";
-import { ClusterClient, configuredClientOptions, KubeError, type ClientOptions } from "../kube/client";
+import { ClusterClient, KubeError } from "../kube/client";
 import { recordAudit, type AuditInput } from "../store/audit";
 import { makeDue } from "../store/sweeps";
 import { credentialsOf } from "./registration";
+import { type ClientOptions, configuredClientOptions } from "../kube/clientConfig";
 
 /** A client for one registered cluster with the configured timeout and retries. */
 export async function clusterClient(name: string, options: Partial<ClientOptions> = {}): Promise<ClusterClient> {

@@ -25,7 +25,7 @@ let sim: SimulatorServer;
 const CLUSTER = "prod-east-422";
 const snapshotOf = async (name: string) => {
   const summary = await findClusterSummary(name);
-  return (await findClusterState(summary!.id))!.snapshot as ClusterSnapshot;
+  return (await findClusterState(summary!.id))!.snapshot!;
 };
 const sweep = async (connectTo = parseConnectTo(sim.connectTo)) => {
   await makeAllDue();

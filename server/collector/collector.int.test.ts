@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { evaluateReadiness } from "../domain/readiness";
-import type { ClusterSnapshot } from "../domain/snapshot";
 import { ClusterClient } from "../kube/client";
 import { setBootImageSkewEnforcement } from "../kube/writers";
 import type { Fleet } from "../simulator/cluster";
@@ -17,7 +16,7 @@ import { claimDueClusters, makeAllDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import { fleetTimeline } from "../fleet/fleet";
-import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/query";
+import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/requestContract";
 import { metricsText } from "../fleet/metrics";
 import { Collector } from "./collector";
 
@@ -32,7 +31,7 @@ async function stateOf(name: string) {
   const summary = await findClusterSummary(name);
   return summary ? findClusterState(summary.id) : null;
 }
-const snapshotOf = async (name: string) => (await stateOf(name))!.snapshot as ClusterSnapshot;
+const snapshotOf = async (name: string) => (await stateOf(name))!.snapshot!;
 const factCount = () => getDb().clusterFact.count();
 const factsOf = async (name: string) =>
   getDb().clusterFact.findMany({

@@ -3,13 +3,14 @@ import os from "node:os";
 import { openCredentials } from "../clusters/registration";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { invalidateFleetList } from "../fleet/fleetList";
-import { ClusterClient, configuredClientOptions, type ClientOptions } from "../kube/client";
+import { ClusterClient } from "../kube/client";
 import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
 import { digest, FleetCatalog } from "./evaluate";
 import { PreviewInputsKeeper } from "./previewInputs";
+import { type ClientOptions, configuredClientOptions } from "../kube/clientConfig";
 
 /**
  * The collector: sweeps due clusters with bounded concurrency. Any number of collectors (the web

@@ -1,5 +1,4 @@
 import { clusterSignals } from "../domain/alertSignals";
-import type { BootImageCatalog } from "../domain/bootImages";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import { blockingCauses, defaultTarget, evaluateReadiness, type Readiness } from "../domain/readiness";
 import type { SkewLimitEntry } from "../domain/skew";
@@ -8,6 +7,7 @@ import type { ClusterObjects } from "../kube/readers";
 import type { StateSummary } from "../store/history";
 import { backfillOf, factsOf, hashOf, withHashes } from "./facts";
 import { normalizeSnapshot } from "./normalize";
+import type { BootImageCatalog } from "../domain/bootImageInputs";
 
 /** The fleet-learned catalog, kept in memory by each collector process and fed by every stream it sees. */
 export class FleetCatalog implements BootImageCatalog {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { bootsWindows } from "../domain/bootImages";
 import { clusterSkew, type ClusterSkew } from "../domain/clusterSkew";
 import type { Readiness } from "../domain/readiness";
 import { registryLessState } from "../domain/registryLess";
 import { installVersion, MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { conditionOf, type ClusterSnapshot, type MachineSetFacts } from "../domain/snapshot";
+import { bootsWindows } from "../domain/bootImageInputs";
 
 /**
  * The facts Fleetskew keeps history of, derived from a snapshot. Each is small and changes only

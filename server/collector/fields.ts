@@ -1,4 +1,4 @@
-import type { Condition } from "../domain/snapshot";
+import { conditionOf, type Condition } from "../domain/snapshot";
 
 /*
  * Defensive readers for objects from a cluster: any value of another shape reads as empty, never an
@@ -23,3 +23,8 @@ export function conditionsOf(list: unknown): Condition[] {
     }))
     .sort((a, b) => a.type.localeCompare(b.type));
 }
+
+export const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** The condition of this type is True. */
+export const isTrue = (list: Condition[], type: string) => conditionOf(list, type)?.status === "True";

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clusterSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import { clusterSkew } from "../domain/clusterSkew";
 import { CapturedCluster } from "../kube/captured";
 import { KubeError } from "../kube/client";
 import { parseDumpFile, type DumpObject } from "../kube/dumps";
 import { readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { normalizeSnapshot } from "./normalize";
+import { effectiveEnforcement } from "../domain/skewEnforcement";
 
 const FIXTURES = path.join(__dirname, "../simulator/fixtures/prod-east");
 /** The reference cluster's dumps (installed 4.12.7, now 4.19.10), moved to bare metal. */

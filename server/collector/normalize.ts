@@ -1,17 +1,11 @@
 import { MCO_RULES, type McoRelease } from "../domain/mcoRelease";
-import { catalogKey, emptyCatalog, resolveBootImage, type BootImageCatalog, type ClusterBootContext, type VSphereInfrastructure } from "../domain/bootImages";
+import { resolveBootImage } from "../domain/bootImages";
 import type {
   BareMetalProvisioningFacts,
   ClusterSnapshot,
-  Condition,
-  ConditionalUpdate,
-  ConditionalUpdateRisk,
   EnforcementValue,
   FeatureGateFacts,
-  ImageModeFacts,
   MachineSetFacts,
-  NodeFacts,
-  PoolFacts,
   ReadProblem,
   StreamImage,
 } from "../domain/snapshot";
@@ -21,42 +15,17 @@ import type { ClusterObjects } from "../kube/readers";
 import { alertFacts } from "./alerts";
 import { internalReleaseImageFacts } from "./internalReleaseImage";
 import { withOsImageStreams } from "./osImageStreams";
-import { arr, conditionsOf, obj, str, type Any } from "./fields";
+import { arr, conditionsOf, num, obj, str, type Any } from "./fields";
+import { catalogKey } from "../domain/bootImageReference";
+import { type BootImageCatalog, type ClusterBootContext, type VSphereInfrastructure, emptyCatalog } from "../domain/bootImageInputs";
+import { versionFacts } from "./clusterVersionFacts";
+import { imageModeFactsOf, nodeFactsOf, pinnedImageSetFactsOf, poolFactsOf } from "./poolsAndNodes";
 
 /**
  * Turns the objects read from one cluster into a ClusterSnapshot. Every field is read defensively:
  * objects come from clusters of many versions, and a part that could not be read becomes a
  * problem entry, never an exception.
  */
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-
-const isTrue = (list: Condition[], type: string) => conditionOf(list, type)?.status === "True";
-
-/** Kubernetes quantities as bytes ("114345831029", "125238252Ki", "100Gi"). */
-export function quantityBytes(q: string | undefined | null): number | null {
-  if (!q) return null;
-  const m = /^(\d+(?:\.\d+)?)([KMGTPE]i?|[kmgtpe])?$/.exec(q.trim());
-  if (!m) return null;
-  const units: Record<string, number> = {
-    "": 1,
-    k: 1e3,
-    K: 1e3,
-    M: 1e6,
-    G: 1e9,
-    T: 1e12,
-    P: 1e15,
-    E: 1e18,
-    Ki: 2 ** 10,
-    Mi: 2 ** 20,
-    Gi: 2 ** 30,
-    Ti: 2 ** 40,
-    Pi: 2 ** 50,
-    Ei: 2 ** 60,
-  };
-  const unit = units[m[2] ?? ""];
-  return unit === undefined ? null : Math.round(Number(m[1]) * unit);
-}
-
 function enforcementValue(v: unknown): (EnforcementValue & { mode: string | null }) | null {
   const o = obj(v);
   if (!Object.keys(o).length) return null;
@@ -82,14 +51,6 @@ function streamImages(stream: unknown, releaseVersion: string | null): StreamIma
     }
   }
   return out.sort((a, b) => a.key.localeCompare(b.key));
-}
-
-function buildState(conds: Condition[]): ImageModeFacts["buildState"] {
-  if (isTrue(conds, "Succeeded")) return "succeeded";
-  if (isTrue(conds, "Failed")) return "failed";
-  if (isTrue(conds, "Interrupted")) return "interrupted";
-  if (isTrue(conds, "Building") || isTrue(conds, "Prepared")) return "building";
-  return "unknown";
 }
 
 /**
@@ -174,108 +135,6 @@ function readParts(read: ClusterObjects, problems: ReadProblem[]) {
   ] as const)
     if (r.status === "error") problems.push({ part, kind: "error", message: r.error.message });
   return parts;
-}
-
-/** Bounds on what one ClusterVersion's risks keep (the API allows 500 updates of 200 risks, with messages of any length). */
-const MAX_RISKS_PER_UPDATE = 50;
-const MAX_RISK_MESSAGE = 1000;
-const MAX_CONDITION_MESSAGE = 300;
-const MAX_ACCEPTED_RISKS = 200;
-const MAX_RISK_NAME = 256;
-const cut = (text: string | null, max: number) => (text && text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/**
- * The risk's Applies condition (openshift/api config/v1 ConditionalUpdateRisk.conditions, gate
- * ClusterUpdateAcceptRisks): from the risk itself, else from its entry in status.conditionalUpdateRisks.
- */
-function appliesOf(own: Any, shared: Any | undefined): Pick<ConditionalUpdateRisk, "applies" | "appliesReason" | "appliesMessage"> {
-  const c = conditionOf(conditionsOf(own.conditions), "Applies") ?? conditionOf(conditionsOf(shared?.conditions), "Applies");
-  if (!c) return {};
-  return {
-    applies: c.status === "True" || c.status === "False" ? c.status : "Unknown",
-    appliesReason: cut(c.reason, MAX_RISK_NAME),
-    appliesMessage: cut(c.message, MAX_CONDITION_MESSAGE),
-  };
-}
-
-function conditionalUpdatesOf(cvStatus: Any): ConditionalUpdate[] {
-  const shared = new Map(
-    arr(cvStatus.conditionalUpdateRisks)
-      .map(obj)
-      .filter((r) => str(r.name))
-      .map((r) => [String(r.name), r] as const),
-  );
-  const riskOf = (r: Any): ConditionalUpdateRisk => {
-    const name = str(r.name) ?? "unnamed risk";
-    return {
-      name: cut(name, MAX_RISK_NAME)!,
-      message: cut(str(r.message), MAX_RISK_MESSAGE) ?? "",
-      url: cut(str(r.url), MAX_RISK_MESSAGE),
-      ...appliesOf(r, shared.get(name)),
-    };
-  };
-  return arr(cvStatus.conditionalUpdates)
-    .map(obj)
-    .map((u) => {
-      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
-      const own = arr(u.risks).map(obj);
-      // riskNames (gate ClusterUpdateAcceptRisks) may name risks kept only in status.conditionalUpdateRisks.
-      const byName = arr(u.riskNames)
-        .map(str)
-        .filter((n): n is string => !!n && !own.some((r) => r.name === n) && shared.has(n))
-        .map((n) => shared.get(n)!);
-      return {
-        version: str(obj(u.release).version) ?? "",
-        recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
-        risks: [...own, ...byName].slice(0, MAX_RISKS_PER_UPDATE).map(riskOf),
-      };
-    })
-    .filter((u) => u.version);
-}
-
-/** spec.desiredUpdate.acceptRisks[].name; null when not set (or not served: the gate is off). */
-function acceptRisksOf(cv: Any | null): string[] | null {
-  const list = obj(obj(cv?.spec).desiredUpdate).acceptRisks;
-  if (!Array.isArray(list)) return null;
-  return list
-    .map((r) => str(obj(r).name))
-    .filter((n): n is string => !!n)
-    .slice(0, MAX_ACCEPTED_RISKS)
-    .map((n) => cut(n, MAX_RISK_NAME)!);
-}
-
-/** ClusterVersion: the version history, the current version and what the cluster may update to. */
-function versionFacts(cv: Any | null) {
-  const cvStatus = obj(cv?.status);
-  // Entries with an empty version are kept: the MCO's install version falls back past them (§16.2).
-  const history = arr(cvStatus.history)
-    .map(obj)
-    .filter((h) => typeof h.version === "string" || h.version === undefined)
-    .map((h) => ({
-      version: typeof h.version === "string" ? h.version : "",
-      state: str(h.state) ?? "Partial",
-      startedTime: str(h.startedTime),
-      completionTime: str(h.completionTime),
-    }));
-  const current = history.find((h) => h.state === "Completed" && h.version)?.version ?? str(obj(cvStatus.desired).version);
-  const desiredUpdate = str(obj(obj(cv?.spec).desiredUpdate).version);
-  const version: ClusterSnapshot["version"] = cv
-    ? {
-        current,
-        desired: str(obj(cvStatus.desired).version),
-        channel: str(obj(cv.spec).channel),
-        updating: !!desiredUpdate && desiredUpdate !== current,
-        history,
-        conditions: conditionsOf(cvStatus.conditions),
-        availableUpdates: arr(cvStatus.availableUpdates)
-          .map((u) => str(obj(u).version))
-          .filter((v): v is string => !!v),
-        conditionalUpdates: conditionalUpdatesOf(cvStatus),
-        multiArch: str(obj(cvStatus.desired).architecture) === "Multi",
-        acceptRisks: acceptRisksOf(cv),
-      }
-    : null;
-  return { history, current, version };
 }
 
 /** MachineConfiguration: which MachineSets the boot image controller manages, and skew enforcement. */
@@ -377,121 +236,16 @@ function machineSetFactsOf(machineSets: Any[], context: ClusterBootContext, cata
     .sort((a, b) => a.machineSet.localeCompare(b.machineSet));
 }
 
-function poolFactsOf(pools: Any[], moscs: Any[]): PoolFacts[] {
-  const imageModePools = new Set(moscs.map((m) => str(obj(obj(m.spec).machineConfigPool).name)).filter(Boolean));
-  return pools
-    .map((p) => {
-      const status = obj(p.status);
-      const conds = conditionsOf(status.conditions);
-      return {
-        name: String(obj(p.metadata).name),
-        machineCount: num(status.machineCount) ?? 0,
-        readyMachineCount: num(status.readyMachineCount) ?? 0,
-        updatedMachineCount: num(status.updatedMachineCount) ?? 0,
-        degradedMachineCount: num(status.degradedMachineCount) ?? 0,
-        paused: obj(p.spec).paused === true,
-        degraded: isTrue(conds, "Degraded"),
-        updating: isTrue(conds, "Updating"),
-        buildInterrupted: isTrue(conds, "BuildInterrupted"),
-        imageMode: imageModePools.has(String(obj(p.metadata).name)),
-        pinnedImageSets: arr(obj(p.spec).pinnedImageSets)
-          .map((s) => str(obj(s).name))
-          .filter((s): s is string => !!s)
-          .sort(),
-        degradedMessage: isTrue(conds, "Degraded") ? (conditionOf(conds, "Degraded")?.message ?? null) : null,
-      };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** A node's MachineConfigNode entries: how far each PinnedImageSet has got on it. */
-function pinnedOnNode(mcnStatus: Any): NodeFacts["pinned"] {
-  return arr(mcnStatus.pinnedImageSets)
-    .map(obj)
-    .filter((e) => str(e.name))
-    .map((e) => ({
-      set: String(e.name),
-      currentGeneration: num(e.currentGeneration),
-      desiredGeneration: num(e.desiredGeneration),
-      lastFailedGeneration: num(e.lastFailedGeneration),
-      error: str(e.lastFailedGenerationError),
-    }))
-    .sort((a, b) => a.set.localeCompare(b.set));
-}
-
-function nodeFactsOf(nodes: Any[], mcns: Any[]): NodeFacts[] {
-  const mcnByNode = new Map(mcns.map((m) => [String(obj(m.metadata).name), m]));
-  return nodes
-    .map((n) => {
-      const meta = obj(n.metadata);
-      const name = String(meta.name);
-      const status = obj(n.status);
-      const mcn = mcnByNode.get(name);
-      const mcnStatus = obj(mcn?.status);
-      const mcnConds = conditionsOf(mcnStatus.conditions);
-      const labels = obj(meta.labels) as Record<string, string>;
-      const annotations = obj(meta.annotations) as Record<string, string>;
-      const nodeConds = conditionsOf(status.conditions);
-      const ready = conditionOf(nodeConds, "Ready");
-      const diskPressure = conditionOf(nodeConds, "DiskPressure");
-      return {
-        name,
-        pool: str(obj(obj(mcn?.spec).pool).name),
-        roles: Object.keys(labels)
-          .filter((k) => k.startsWith("node-role.kubernetes.io/"))
-          .map((k) => k.slice("node-role.kubernetes.io/".length))
-          .sort(),
-        osImage: str(obj(status.nodeInfo).osImage),
-        ready: ready ? ready.status === "True" : null,
-        diskPressure: diskPressure ? diskPressure.status === "True" : null,
-        ephemeralBytes: quantityBytes(str(obj(status.allocatable)["ephemeral-storage"])),
-        mcoState: str(annotations["machineconfiguration.openshift.io/state"]),
-        pinned: pinnedOnNode(mcnStatus),
-        pinnedProgressing: isTrue(mcnConds, "PinnedImageSetsProgressing"),
-        pinnedDegraded: isTrue(mcnConds, "PinnedImageSetsDegraded"),
-        pinnedMessage:
-          conditionOf(mcnConds, "PinnedImageSetsDegraded")?.status === "True"
-            ? (conditionOf(mcnConds, "PinnedImageSetsDegraded")?.message ?? null)
-            : null,
-      };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-function imageModeFactsOf(moscs: Any[], mosbs: Any[]): ImageModeFacts[] {
-  const buildByName = new Map(mosbs.map((b) => [String(obj(b.metadata).name), b]));
-  return moscs
-    .map((m) => {
-      const build =
-        str(obj(obj(m.status).machineOSBuild).name) ??
-        str(obj(obj(m.metadata).annotations)["machineconfiguration.openshift.io/current-machine-os-build"]);
-      const mosb = build ? buildByName.get(build) : undefined;
-      return {
-        pool: str(obj(obj(m.spec).machineConfigPool).name) ?? String(obj(m.metadata).name),
-        build,
-        buildState: mosb ? buildState(conditionsOf(obj(mosb.status).conditions)) : ("unknown" as const),
-      };
-    })
-    .sort((a, b) => a.pool.localeCompare(b.pool));
-}
-
-function pinnedImageSetFactsOf(pinnedSets: Any[]): ClusterSnapshot["pinnedImageSets"] {
-  return pinnedSets
-    .map((s) => ({
-      name: String(obj(s.metadata).name),
-      images: arr(obj(s.spec).pinnedImages).length,
-      generation: num(obj(s.metadata).generation),
-      labels: obj(obj(s.metadata).labels) as Record<string, string>,
-    }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
 /**
  * FeatureGate/cluster: spec.featureSet ("" means Default) and the gates enabled for the cluster's
  * current version (status.featureGates[].version). A cluster that does not serve it is left null
  * without a problem; a read error is a problem.
  */
-export function featureGateFacts(r: ClusterObjects["featureGate"], current: string | null, problems: ReadProblem[]): FeatureGateFacts | null {
+export function featureGateFacts(
+  r: ClusterObjects["featureGate"],
+  current: string | null,
+  problems: ReadProblem[],
+): FeatureGateFacts | null {
   if (r.status !== "ok") {
     if (r.status === "error") problems.push({ part: "FeatureGate", kind: "error", message: r.error.message });
     return null;

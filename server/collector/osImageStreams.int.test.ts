@@ -118,10 +118,10 @@ describe("reading OS image streams", () => {
       ["streams-423", "ok"],
     ]);
     const state = await findClusterState((await findClusterSummary("streams-423"))!.id);
-    const s = state!.snapshot as ClusterSnapshot;
+    const s = state!.snapshot!;
     expect(pool(s, "infra").osImageStream?.effective).toEqual({ name: "rhel-10", source: "worker" });
     expect(pool(s, "infra").renderedCrio?.defaultRuntime).toBe("runc");
-    const old = (await findClusterState((await findClusterSummary("old-419"))!.id))!.snapshot as ClusterSnapshot;
+    const old = (await findClusterState((await findClusterSummary("old-419"))!.id))!.snapshot!;
     expect(old.osImageStream).toEqual({ status: "not-served" });
   });
 });

@@ -1,21 +1,30 @@
+import { z } from "zod";
 import { parseRhcosBuild } from "./versions";
 
 /**
  * Where a MachineSet says it boots from, read from its providerSpec as the MCO reads it
- * (docs/openshift.md §19). Pure and total: any providerSpec gives a reference.
+ * (docs/openshift.md §19). Pure and total: any providerSpec gives a reference. The schema is the
+ * one definition: snapshots are stored with it and decoded by it (server/domain/snapshot.ts).
  */
-export type BootImageReference =
-  | { platform: "AWS"; ami: string | null; region: string | null; via: "id" | "arn" | "filters" | "none" }
-  | { platform: "GCP"; image: string | null }
-  | {
-      platform: "Azure";
-      resourceID: string | null;
-      marketplace: { publisher: string; offer: string; sku: string; version: string } | null;
-      /** image.type: ID, MarketplaceNoPlan or MarketplaceWithPlan. */
-      type?: string | null;
-    }
-  | { platform: "VSphere"; template: string | null }
-  | { platform: "other"; providerKind: string | null };
+export const BootImageReferenceSchema = z.discriminatedUnion("platform", [
+  z.object({
+    platform: z.literal("AWS"),
+    ami: z.string().nullable(),
+    region: z.string().nullable(),
+    via: z.enum(["id", "arn", "filters", "none"]),
+  }),
+  z.object({ platform: z.literal("GCP"), image: z.string().nullable() }),
+  z.object({
+    platform: z.literal("Azure"),
+    resourceID: z.string().nullable(),
+    marketplace: z.object({ publisher: z.string(), offer: z.string(), sku: z.string(), version: z.string() }).nullable(),
+    /** image.type: ID, MarketplaceNoPlan or MarketplaceWithPlan. */
+    type: z.string().nullable().optional(),
+  }),
+  z.object({ platform: z.literal("VSphere"), template: z.string().nullable() }),
+  z.object({ platform: z.literal("other"), providerKind: z.string().nullable() }),
+]);
+export type BootImageReference = z.output<typeof BootImageReferenceSchema>;
 
 export const obj = (v: unknown): Record<string, unknown> =>
   v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

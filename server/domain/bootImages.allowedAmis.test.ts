@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { allowedAmisFor } from "./awsAllowedAmis";
-import { mcoDecision, resolveBootImage, type ClusterBootContext, type MachineSetInput } from "./bootImages";
+import { mcoDecision, resolveBootImage } from "./bootImages";
+import type { ClusterBootContext, MachineSetInput } from "./bootImageInputs";
 
 /** platform_helpers.go reconcileAWSProviderSpec at release-4.22: the compiled AllowedAMIs (ami.go) decides, not the streams. */
 const list = allowedAmisFor("4.22")!;
@@ -44,7 +45,10 @@ describe("platform_helpers.go reconcileAWSProviderSpec (release-4.22): AllowedAM
   });
 
   it("a published AMI outside every stream Fleetskew has seen is updated, and the list is named", () => {
-    expect(decide(machineSet(published))).toMatchObject({ action: "update", amiList: expect.stringContaining("release-4.22's AllowedAMIs") });
+    expect(decide(machineSet(published))).toMatchObject({
+      action: "update",
+      amiList: expect.stringContaining("release-4.22's AllowedAMIs"),
+    });
   });
 
   it("an arm64 MachineSet still on the x86_64 stream's AMI is skipped when that AMI is not in the list, though a stream names it", () => {

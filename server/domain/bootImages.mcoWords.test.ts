@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { mcoDecision, resolveBootImage, type ClusterBootContext, type MachineSetInput } from "./bootImages";
+import { mcoDecision, resolveBootImage } from "./bootImages";
 import { clusterSkew } from "./clusterSkew";
 import { healthyCluster, history, versionFacts } from "./testing/snapshots";
+import type { ClusterBootContext, MachineSetInput } from "./bootImageInputs";
 
 /** The boot image controller's failures in the MCO's own words, or said plainly to be a crash (platform_helpers.go). */
 const ALL = [{ resource: "machinesets", apiGroup: "machine.openshift.io", selection: { mode: "All" } }];
@@ -20,7 +21,10 @@ const gcpSet: MachineSetInput = {
 const azureSet: MachineSetInput = {
   name: "azure-worker-a",
   annotations: { "capacity.cluster-autoscaler.kubernetes.io/labels": "kubernetes.io/arch=arm64" },
-  providerSpec: { kind: "AzureMachineProviderSpec", image: { resourceID: "/resourceGroups/rg/providers/Microsoft.Compute/images/rhcos-gen2" } },
+  providerSpec: {
+    kind: "AzureMachineProviderSpec",
+    image: { resourceID: "/resourceGroups/rg/providers/Microsoft.Compute/images/rhcos-gen2" },
+  },
 };
 const vsphereSet: MachineSetInput = { name: "vs-worker-a", providerSpec: { kind: "VSphereMachineProviderSpec", template: "rhcos-tpl" } };
 /** The MCO's decision on `ms`, its reference read as the collector reads it. */
@@ -31,7 +35,9 @@ describe("platform_helpers.go reconcileGCPProviderSpec: no GCP image for the arc
   it("the decision says plainly that the MCO crashes and quotes no MCO text", () => {
     const d = decide(gcpSet, "GCP", { stream: "rhcos-4.22", architectures: { x86_64: { images: {} } } });
     expect(d).toMatchObject({ action: "error", crash: true });
-    expect(d.error).toBe("the MCO's boot image controller crashes here (a nil pointer dereference in reconcileGCPProviderSpec) and writes no Degraded message of its own");
+    expect(d.error).toBe(
+      "the MCO's boot image controller crashes here (a nil pointer dereference in reconcileGCPProviderSpec) and writes no Degraded message of its own",
+    );
     expect(d.error).not.toContain("no GCP image in the boot image stream");
   });
 
@@ -95,8 +101,13 @@ describe("stream-metadata-go GetArchitecture (via reconcileAzureProviderSpec, re
 
   it("vSphere: no vmware artifact, in FormatPrefix's words; with one, an update assumed (vsphere-creds and failure domains are not read)", () => {
     const none = decide(vsphereSet, "VSphere", { stream: "rhcos-4.22", architectures: { x86_64: { artifacts: {} } } });
-    expect(none.error).toBe("error syncing MAPI MachineSet vs-worker-a: failed to reconcile machineset vs-worker-a, err: rhcos-4.22/x86_64: artifact 'vmware' not found");
-    const ok = decide(vsphereSet, "VSphere", { stream: "rhcos-4.22", architectures: { x86_64: { artifacts: { vmware: { release: "9.6.20250701-0" } } } } });
+    expect(none.error).toBe(
+      "error syncing MAPI MachineSet vs-worker-a: failed to reconcile machineset vs-worker-a, err: rhcos-4.22/x86_64: artifact 'vmware' not found",
+    );
+    const ok = decide(vsphereSet, "VSphere", {
+      stream: "rhcos-4.22",
+      architectures: { x86_64: { artifacts: { vmware: { release: "9.6.20250701-0" } } } },
+    });
     expect(ok).toMatchObject({ action: "update", basis: "assumed" });
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { resolveBootImage, type ClusterBootContext, type MachineSetInput } from "./bootImages";
+import { resolveBootImage } from "./bootImages";
 import { assessSkew, clusterSkew } from "./clusterSkew";
 import type { SkewLimitEntry } from "./skew";
 import { healthyCluster, machineSet } from "./testing/snapshots";
+import type { ClusterBootContext, MachineSetInput } from "./bootImageInputs";
 
 /*
  * The MCO's boot image rules that Fleetskew cannot fully see (docs/openshift.md §15.4, §25):
@@ -199,12 +200,20 @@ describe("what an older controller left alone says nothing about 4.23's owner ru
   it("syncMAPIMachineSets / updateClusterBootImage: a settled 4.23 controller whose record is an rhcosVersion skipped nothing, so an AMI off the stream is a Marketplace AMI it keeps", () => {
     // release-4.23 d20efd9b9bdb ms_helpers.go: updateClusterBootImage(rhcosVersion) only when skippedCount == 0;
     // a marketplace MachineSet already on findMarketplaceAMI's pick returns (false, rhcosVersion, nil).
-    const settled = { ...aws("4.24.0"), history: [{ version: "4.23.2", state: "Completed" }], controllerSettled: true, automaticRhcosVersion: "9.6.20260120-0" };
+    const settled = {
+      ...aws("4.24.0"),
+      history: [{ version: "4.23.2", state: "Completed" }],
+      controllerSettled: true,
+      automaticRhcosVersion: "9.6.20260120-0",
+    };
     const d = resolveBootImage(awsSet(CUSTOM), settled).mco;
     expect(d).toMatchObject({ action: "update", basis: "observed", rhcosVersion: "9.6.20260120-0" });
     expect(d.reason).toContain("recorded rhcosVersion 9.6.20260120-0");
     // The stream's own AMI is still the stream's; an OCP-version record keeps the observed skip.
     expect(resolveBootImage(awsSet("ami-0422676091bb78731"), settled).mco).toMatchObject({ action: "update" });
-    expect(resolveBootImage(awsSet(CUSTOM), { ...settled, automaticRhcosVersion: null }).mco).toMatchObject({ action: "skip", basis: "observed" });
+    expect(resolveBootImage(awsSet(CUSTOM), { ...settled, automaticRhcosVersion: null }).mco).toMatchObject({
+      action: "skip",
+      basis: "observed",
+    });
   });
 });

@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generatedObjects, paramsFor } from "../simulator/scenarios/generate";
-import { resolveBootImage, type ClusterBootContext, type MachineSetInput } from "./bootImages";
+import { resolveBootImage } from "./bootImages";
 import { selectorMatches } from "./labelSelector";
+import type { ClusterBootContext, MachineSetInput } from "./bootImageInputs";
 
 const fixture = (f: string) => JSON.parse(readFileSync(path.join(__dirname, "../simulator/fixtures/prod-east", f), "utf8"));
 
@@ -96,7 +97,10 @@ describe("resolveBootImage on the reference cluster", () => {
       amiList: LIST,
     });
     const copied = { ...(ms.providerSpec as object), ami: { id: "ami-0123456789abcdef0" } };
-    const known = { lookup: (key: string) => (key === "aws:us-east-1:ami-0123456789abcdef0" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: "4.12.7" } : null) };
+    const known = {
+      lookup: (key: string) =>
+        key === "aws:us-east-1:ami-0123456789abcdef0" ? { rhcosBuild: "412.86.202301311551-0", ocpVersion: "4.12.7" } : null,
+    };
     for (const catalog of [undefined, known])
       expect(resolveBootImage({ ...ms, providerSpec: copied }, all, catalog).mco).toEqual({
         action: "skip",

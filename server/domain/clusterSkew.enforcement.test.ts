@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { assessSkew, clusterSkew, effectiveEnforcement, type EnforcementMode } from "./clusterSkew";
+import { assessSkew, clusterSkew } from "./clusterSkew";
 import type { BareMetalProvisioningFacts, ClusterSnapshot, EnforcementValue } from "./snapshot";
 import { manualSpec, variant } from "./testing/skew";
 import { healthyCluster, machineSet, prodEast, prodEast422, prodEast422Acknowledged } from "./testing/snapshots";
+import { type EnforcementMode, effectiveEnforcement } from "./skewEnforcement";
 
 describe("effectiveEnforcement: predicting the MCO's mode and value at another release (docs/openshift.md §16.1, first match wins)", () => {
   const cases: {

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  assessSkew,
-  bootImageControllerState,
-  clusterSkew,
-  firstEnforcingRelease,
-  managedBootImagesWhatIf,
-  platformMinor,
-} from "./clusterSkew";
+import { assessSkew, bootImageControllerState, clusterSkew, firstEnforcingRelease, managedBootImagesWhatIf } from "./clusterSkew";
 import { lagMinors, oldestBootImage } from "./oldestBootImage";
 import type { ClusterSnapshot } from "./snapshot";
 import { docs, ocpMessage, manualSpec, variant } from "./testing/skew";
@@ -21,6 +14,7 @@ import {
   prodEast422Acknowledged,
   versionFacts,
 } from "./testing/snapshots";
+import { platformMinor } from "./skewEnforcement";
 
 describe("assessSkew: the Upgradeable condition and its message (docs/openshift.md §17.2, §17.3)", () => {
   it("prod-east at 4.19.10 predicted at 4.22.3: Manual fallback with 4.12.7 → Upgradeable=False, ClusterBootImageSkewError, word for word", () => {
@@ -359,8 +353,12 @@ describe("assessSkew in Automatic mode asks the boot image controller first (doc
       message:
         "Upgrades have been disabled due to boot image update failures: boot image controller is degraded: 1 Degraded MAPI MachineSets | Error(s): error syncing MachineSet worker-a: access denied",
     });
-    expect(bootImageControllerState(conditions, "5.0.1")).toMatchObject({ message: expect.stringContaining(": boot image controller is degraded") });
-    expect(bootImageControllerState(conditions, "4.22.9")).toMatchObject({ message: expect.stringContaining(": Boot image controller is degraded") });
+    expect(bootImageControllerState(conditions, "5.0.1")).toMatchObject({
+      message: expect.stringContaining(": boot image controller is degraded"),
+    });
+    expect(bootImageControllerState(conditions, "4.22.9")).toMatchObject({
+      message: expect.stringContaining(": Boot image controller is degraded"),
+    });
   });
 
   it.each([

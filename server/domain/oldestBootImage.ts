@@ -1,6 +1,6 @@
-import { bootsWindows } from "./bootImages";
 import { parseOcpVersion, parseRhcosBuild } from "./versions";
 import type { ClusterSnapshot, MachineSetFacts } from "./snapshot";
+import { bootsWindows } from "./bootImageInputs";
 
 /** The oldest boot image among a cluster's MachineSets, and how far it lags the cluster's release. */
 export type OldestBootImage = { machineSet: string; ocpVersion: string | null; rhcosBuild: string | null; lagMinors: number | null };

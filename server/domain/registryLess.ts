@@ -91,7 +91,7 @@ function servedRelease(r: IriReleaseFacts): ServedRelease {
 const isTrue = (c: Condition | null | undefined) => c?.status === "True";
 
 /** The registry-less state of a cluster; null when it is not registry-less. */
-export function registryLessState(s: ClusterSnapshot | null | undefined): RegistryLessState | null {
+export function registryLessState(s: Pick<ClusterSnapshot, "internalReleaseImage"> | null | undefined): RegistryLessState | null {
   const iri = s?.internalReleaseImage as InternalReleaseImageFacts | null | undefined;
   if (!iri || typeof iri !== "object") return null;
   const listed = (Array.isArray(iri.releases) ? iri.releases : []).filter((r) => typeof r?.name === "string").map(servedRelease);
@@ -171,7 +171,7 @@ export function registryLessPrecheck(
   manifest: Pick<BundleManifest, "release">,
   iri: InternalReleaseImageFacts | null | undefined,
 ): Omit<Precheck, "key"> | null {
-  const state = registryLessState({ internalReleaseImage: iri } as ClusterSnapshot);
+  const state = registryLessState({ internalReleaseImage: iri });
   if (!state) return null;
   const version = manifest.release.version;
   const served = servableReleases(state);

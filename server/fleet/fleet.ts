@@ -1,13 +1,7 @@
 import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
 import { machineSetLag } from "../domain/oldestBootImage";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
-import type {
-  ClusterDetail,
-  FleetReadiness,
-  FleetSummary as FleetSummaryAnswer,
-  FleetTimeline,
-  Timeline,
-} from "./contract";
+import type { ClusterDetail, FleetReadiness, FleetSummary as FleetSummaryAnswer, FleetTimeline, Timeline } from "./contract";
 import { registryLessState } from "../domain/registryLess";
 import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
@@ -19,7 +13,7 @@ import { listApplications } from "../store/bundles";
 import { findFleetRow, type FleetRow } from "../store/fleet";
 import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
 import { currentFleetFacets, shownRow, versionsOf } from "./fleetPage";
-import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./contract";
+import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./requestContract";
 import { mergeSkewLimits, readExtraSkewLimits } from "./skewLimits";
 
 /** What the fleet pages and the JSON API show; all of it read from the store, none from clusters. */
@@ -66,14 +60,14 @@ async function clusterOrThrow(name: string): Promise<FleetCluster> {
 }
 
 async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
-  return ((await findClusterState(row.id))?.snapshot as ClusterSnapshot | undefined) ?? null;
+  return (await findClusterState(row.id))?.snapshot ?? null;
 }
 
 /** One cluster's page; its API URL only when `apiUrls` (admins). */
 export async function clusterDetail(name: string, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<ClusterDetail> {
   const cluster = shownRow(await clusterOrThrow(name), apiUrls);
   const state = await findClusterState(cluster.id);
-  const snapshot = (state?.snapshot as ClusterSnapshot | undefined) ?? null;
+  const snapshot = state?.snapshot ?? null;
   if (!snapshot)
     return { cluster, snapshot: null, skew: null, lags: [], managedWhatIf: null, readiness: null, registryLess: null, observedAt: null };
   const limits = await skewLimits();

@@ -1,5 +1,5 @@
 import type { FleetCursor, FleetFilter, FleetSort } from "../store/fleetWindow";
-import { FleetListQuerySchema, type FleetListQuery, type FleetListQueryInput } from "./contract";
+import { FleetListQuerySchema, type FleetListQuery, type FleetListQueryInput } from "./requestContract";
 
 /** Labels a cluster onboarded from an ACM hub carries: the hub's name and the cluster's set. */
 export const HUB_LABEL = "fleetskew.io/hub";

@@ -3,7 +3,8 @@ import { compareVersions, compareVersionTexts, parseOcpVersion } from "../domain
 import { UserFacingError } from "../errors";
 import { auditActor, type Actor } from "../auth/actor";
 import { readSetting, writeSetting } from "../store/settings";
-import { SaveSkewLimitsSchema, SkewLimitEntrySchema, SkewLimitTableSchema, type SkewLimitTable } from "./contract";
+import type { SkewLimitTable } from "./contract";
+import { SaveSkewLimitsSchema, SkewLimitEntrySchema, SkewLimitTableSchema } from "./requestContract";
 
 /**
  * The skew limits table: the releases Fleetskew knows (compiled into the MCO, docs/openshift.md §17.1) plus

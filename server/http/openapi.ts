@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of /api, made from the endpoints the contracts declare
- * (server/http/endpoints.ts), so it cannot describe a shape the server does not check.
+ * (server/api/endpoints.ts), so it cannot describe a shape the server does not check.
  */
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";

@@ -12,7 +12,7 @@ import { GET as clustersRoute } from "@/app/api/v1/clusters/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
 import { addUser } from "../auth/users";
 import { Collector } from "../collector/collector";
-import { resealAll } from "../secrets/startup";
+import { resealAll } from "../runtime/secretKeys";
 import { fleetPage } from "../fleet/fleetPage";
 import { FleetListQuerySchema } from "../fleet/fleetQuery";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";

@@ -1,12 +1,11 @@
-import { createHash } from "node:crypto";
 import https from "node:https";
-import tls from "node:tls";
 import * as k8s from "@kubernetes/client-node";
 import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
-import { connectTarget, hostPort, type ConnectTo } from "./connectTo";
+import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
 import { DEFAULT_LIST_LIMITS, describeBytes, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
+import { type ClientOptions, DEFAULT_CLIENT_OPTIONS, kubeConfigFor, requestOptions, secureContextFor } from "./clientConfig";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -37,18 +36,6 @@ export class KubeError extends Error {
   }
 }
 
-export type ClientOptions = {
-  /** Per request. */
-  timeoutMs: number;
-  /** Extra attempts for reads that failed in a way that may pass (timeouts, 5xx, resets). */
-  retries: number;
-  retryDelayMs: number;
-  /** How far one list may go (server/kube/limits.ts); the defaults unless a test narrows them. */
-  listLimits?: ListLimits;
-  /** Where connections to Route hosts go instead of what DNS says (FLEETSKEW_CONNECT_TO; ./connectTo.ts). */
-  connectTo?: ConnectTo[];
-};
-
 /**
  * What the readers need of a cluster: a live one (ClusterClient) or objects captured from one
  * (CapturedCluster). Failures are KubeErrors either way.
@@ -57,16 +44,6 @@ export interface ObjectSource {
   get(ref: KindRef, name: string, namespace?: string): Promise<unknown>;
   list(ref: KindRef, options?: { namespace?: string; labelSelector?: string }): Promise<unknown[]>;
 }
-
-export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };
-
-/** The options for work on registered clusters, as FLEETSKEW_KUBE_TIMEOUT_MS and FLEETSKEW_KUBE_RETRIES configure them. */
-export const configuredClientOptions = (kube: { timeoutMs: number; retries: number; connectTo?: ConnectTo[] }): ClientOptions => ({
-  timeoutMs: kube.timeoutMs,
-  retries: kube.retries,
-  retryDelayMs: DEFAULT_CLIENT_OPTIONS.retryDelayMs,
-  ...(kube.connectTo?.length ? { connectTo: kube.connectTo } : {}),
-});
 
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
 const NETWORK_CODES = new Set([
@@ -129,77 +106,7 @@ export function classify(error: unknown, what: string): KubeError {
   return new KubeError("server-error", `${what} failed: ${e.message ?? String(error)}`);
 }
 
-export function kubeConfigFor(credentials: ClusterCredentials): k8s.KubeConfig {
-  const kc = new k8s.KubeConfig();
-  const b64 = (text: string | undefined) => (text ? Buffer.from(text).toString("base64") : undefined);
-  kc.loadFromOptions({
-    clusters: [
-      {
-        name: "cluster",
-        server: credentials.server,
-        caData: b64(credentials.certificateAuthority),
-        skipTLSVerify: credentials.insecureSkipTlsVerify,
-      },
-    ],
-    users: [
-      { name: "user", token: credentials.token, certData: b64(credentials.clientCertificateData), keyData: b64(credentials.clientKeyData) },
-    ],
-    contexts: [{ name: "context", cluster: "cluster", user: "user" }],
-    currentContext: "context",
-  });
-  return kc;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * TLS contexts by CA and client certificate. Without one, Node builds a new context, parsing the
- * CA bundle again, for every connection; clusters that share a CA (a fleet behind one PKI) share it.
- */
-const secureContexts = new Map<string, tls.SecureContext>();
-function secureContextFor(c: ClusterCredentials): tls.SecureContext {
-  const key = createHash("sha256")
-    .update(`${c.certificateAuthority ?? ""}\0${c.clientCertificateData ?? ""}\0${c.clientKeyData ?? ""}`)
-    .digest("base64");
-  let context = secureContexts.get(key);
-  if (!context) {
-    context = tls.createSecureContext({ ca: c.certificateAuthority, cert: c.clientCertificateData, key: c.clientKeyData });
-    if (secureContexts.size >= 10_000) secureContexts.delete(secureContexts.keys().next().value!);
-    secureContexts.set(key, context);
-  }
-  return context;
-}
-
-/**
- * Options for one call of a generated API: a deadline that aborts the request, the connection pool
- * when there is one, and optionally a Content-Type (patches). The generated methods take them as
- * their second argument; the first is the call's parameters, `{}` when it has none.
- */
-export function requestOptions(
-  timeoutMs: number,
-  agent?: https.Agent,
-  contentType?: string,
-  onAnswer?: AnswerObserver,
-  budget?: ReadBudget,
-  maxBytes?: number,
-): k8s.ConfigurationOptions {
-  // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
-  const middleware: k8s.ObservableMiddleware = {
-    pre: (context) => {
-      context.setSignal(AbortSignal.timeout(timeoutMs));
-      if (agent && context.getUrl().startsWith("https:")) context.setAgent(agent);
-      if (contentType) context.setHeaderParam("Content-Type", contentType);
-      return new k8s.Observable(Promise.resolve(context));
-    },
-    post: (response) => new k8s.Observable(Promise.resolve(response)),
-  };
-  // Every request goes through the bounded sender (no redirects, answers capped); this one also reports each answer's size.
-  return {
-    middleware: [middleware],
-    middlewareMergeStrategy: "append",
-    ...(onAnswer || budget || maxBytes ? { httpApi: new BoundedHttpLibrary(onAnswer, budget, maxBytes) } : {}),
-  };
-}
 
 /** One page of a list as the API server answers it. */
 export type ListPage = { items?: unknown[]; metadata?: { _continue?: string; continue?: string; resourceVersion?: string } };

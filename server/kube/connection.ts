@@ -1,7 +1,8 @@
-import { ClusterClient, KubeError, type ClientOptions } from "./client";
+import { ClusterClient, KubeError } from "./client";
 import type { ClusterCredentials } from "./credentials";
 import { groupVersionOf, KINDS, QUERIER_ACCESS, READS } from "./kinds";
 import { readAlerts, readClusterVersion, readInfrastructure } from "./readers";
+import type { ClientOptions } from "./clientConfig";
 
 export type ServedKind = { kind: string; groupVersion: string; served: boolean };
 export type MissingPermission = { verb: string; resource: string; group: string; namespace?: string; message: string };

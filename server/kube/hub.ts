@@ -1,11 +1,12 @@
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient } from "./boundedHttp";
-import { classify, ClusterClient, collectPages, kubeConfigFor, KubeError, requestOptions, type KindRef, type ListPage } from "./client";
+import { classify, ClusterClient, collectPages, KubeError, type KindRef, type ListPage } from "./client";
 import { DEFAULT_LIST_LIMITS, ReadBudget, type ListLimits } from "./limits";
 import { streamWatch } from "./watchStream";
 import type { PermissionSubject } from "../domain/hubEligibility";
 import type { ClusterCredentials } from "./credentials";
 import { KINDS, QUERIER_ACCESS, READS } from "./kinds";
+import { kubeConfigFor, requestOptions } from "./clientConfig";
 
 /**
  * An ACM hub's API as Fleetskew uses it (docs/acm.md): list and watch the managed clusters, their

@@ -9,7 +9,7 @@ import { RegistriesConfError } from "../domain/disruption/registries";
 import { explained, NO_PREDICTION, UNKNOWN, verdictOf } from "../domain/disruption/verdict";
 import { UserFacingError } from "../errors";
 import { CapturedCluster } from "../kube/captured";
-import { ClusterClient, type ClientOptions, type ObjectSource } from "../kube/client";
+import { ClusterClient, type ObjectSource } from "../kube/client";
 import type { DumpObject } from "../kube/dumps";
 import type { ClusterCredentials } from "../kube/credentials";
 import {
@@ -26,6 +26,7 @@ import { decodeWithinLimits, DecodeLimitError, type Inflated } from "./decode";
 import { compareFile, type ContentReader, type FileComparison } from "./redact";
 import { storedPreviewInputs } from "./storedInputs";
 import { MachineConfigText, MAX_PREVIEW_BODY, type ClusterPreview, type PoolPreview } from "./contract";
+import type { ClientOptions } from "../kube/clientConfig";
 
 export { MachineConfigText, MAX_PREVIEW_BODY };
 

@@ -4,8 +4,7 @@
  * step runs every precheck again, live, before it writes.
  */
 import { bundleOrThrow } from "../bundles/bundles";
-import { STORED_PRECHECK_PARTS, storedPrecheckFailure } from "../domain/rollouts/bundleChecks";
-import type { ClusterSnapshot } from "../domain/snapshot";
+import { STORED_PRECHECK_PARTS, StoredPrecheckPartsSchema, storedPrecheckFailure } from "../domain/rollouts/bundleChecks";
 import { storedSnapshotParts } from "../store/storedSnapshots";
 
 /** The clusters whose stored state fails a precheck of the bundle, each with the first failure in words. */
@@ -13,7 +12,10 @@ export async function storedPrecheckExclusions(digestText: string, clusters: str
   const bundle = await bundleOrThrow(digestText);
   const failing = new Map<string, string>();
   for await (const [name, snapshot] of storedSnapshotParts(clusters, STORED_PRECHECK_PARTS)) {
-    const failure = storedPrecheckFailure(snapshot as ClusterSnapshot, bundle.manifest, bundle.digest);
+    // A stored state that does not decode tells nothing here: the step runs every precheck live before it writes.
+    const parts = StoredPrecheckPartsSchema.safeParse(snapshot);
+    if (!parts.success) continue;
+    const failure = storedPrecheckFailure(parts.data, bundle.manifest, bundle.digest);
     if (failure) failing.set(name, failure);
   }
   return failing;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeSnapshot } from "../collector/normalize";
-import type { BootImageCatalog } from "../domain/bootImages";
-import { assessSkew, clusterSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import { assessSkew, clusterSkew } from "../domain/clusterSkew";
 import { defaultPoliciesFor, mergeClusterPolicies } from "../domain/disruption/policy";
 import { checkBootImageSkew, installVersion } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
@@ -12,6 +11,8 @@ import { amiFor, AWS_REGIONS, BOOT_IMAGE_BUILDS, customAmiFor } from "./scenario
 import { builtObjects, paramsFor, type ClusterParams } from "./scenarios/generate";
 import { planFor } from "./scenarios/plan";
 import { settle } from "./scenarios/settle";
+import type { BootImageCatalog } from "../domain/bootImageInputs";
+import { effectiveEnforcement } from "../domain/skewEnforcement";
 
 /**
  * The boot-image skew rules Fleetskew used to get wrong, each checked two

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { normalizeSnapshot } from "../collector/normalize";
-import type { BootImageCatalog } from "../domain/bootImages";
-import { assessSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import { assessSkew } from "../domain/clusterSkew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { CapturedCluster } from "../kube/captured";
 import type { DumpObject } from "../kube/dumps";
 import { readClusterObjects } from "../kube/readers";
 import { amiFor, AWS_REGIONS, BOOT_IMAGE_BUILDS } from "./scenarios/bootImages";
 import { generatedObjects, paramsFor, type ClusterParams } from "./scenarios/generate";
+import type { BootImageCatalog } from "../domain/bootImageInputs";
+import { effectiveEnforcement } from "../domain/skewEnforcement";
 
 /**
  * Fleetskew's skew prediction for a cluster's next minor, checked against what the simulated MCO

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { normalizeSnapshot } from "../collector/normalize";
-import { assessSkew, clusterSkew, effectiveEnforcement } from "../domain/clusterSkew";
+import { assessSkew, clusterSkew } from "../domain/clusterSkew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { ClusterClient } from "../kube/client";
 import { parseKubeconfig } from "../kube/credentials";
@@ -11,6 +11,7 @@ import { startSimulator, type SimulatorServer } from "./http";
 import { kubeconfigFor } from "./kubeconfig";
 import { Reconciler } from "./reconciler";
 import { generatedObjects, paramsFor, tokenFor, type ClusterParams } from "./scenarios/generate";
+import { effectiveEnforcement } from "../domain/skewEnforcement";
 
 /**
  * Reference §16.1 rule 2 end to end: the simulator serves metal3.io Provisioning, its MCO decides

@@ -3,6 +3,8 @@ import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus } from "../domain/readiness";
 import { getDb, getPool } from "./db";
 import type { ClusterSummary, ContactStatus } from "./clusters";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { decodeSnapshot } from "./snapshotCodec";
 
 /**
  * The fleet table: every cluster with its newest summary, in one query (no snapshots), because it
@@ -114,7 +116,8 @@ export async function findFleetRow(name: string, staleBefore: Date): Promise<Fle
   return (await queryFleetRows(staleBefore, name))[0] ?? null;
 }
 
-export type StoredSnapshot = { id: string; name: string; offline: boolean; snapshot: unknown; lastSeenAt: string };
+/** `snapshot` is null when the stored one does not decode (snapshotCodec.ts). */
+export type StoredSnapshot = { id: string; name: string; offline: boolean; snapshot: ClusterSnapshot | null; lastSeenAt: string };
 
 /**
  * Newest snapshots of many clusters, a page at a time in name order (snapshots are large: callers
@@ -131,5 +134,5 @@ export async function listSnapshots(options: { after?: string; limit?: number; c
     take: Math.min(options.limit ?? 200, 1000),
     select: { snapshot: true, lastSeenAt: true, cluster: { select: { id: true, name: true, offline: true } } },
   });
-  return rows.map((r) => ({ ...r.cluster, snapshot: r.snapshot, lastSeenAt: r.lastSeenAt.toISOString() }));
+  return rows.map((r) => ({ ...r.cluster, snapshot: decodeSnapshot(r.snapshot, r.cluster.name), lastSeenAt: r.lastSeenAt.toISOString() }));
 }

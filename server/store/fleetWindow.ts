@@ -1,4 +1,4 @@
-import { FLEET_SORT_KEYS } from "../fleet/contract";
+import type { FleetSortKey } from "../domain/fleetSort";
 import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, toFleetRow, type FleetRow } from "./fleet";
 
 /**
@@ -26,8 +26,6 @@ export type FleetFilter = {
   rollout?: { number: number; state?: string };
 };
 
-export { FLEET_SORT_KEYS };
-export type FleetSortKey = (typeof FLEET_SORT_KEYS)[number];
 export type FleetSort = { key: FleetSortKey; desc: boolean };
 
 /** "4.19.10" → {4,19,10}: versions sort as numbers (4.9 before 4.12); no version sorts last. */

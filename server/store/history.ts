@@ -3,6 +3,8 @@ import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus } from "../domain/readiness";
 import { getDb } from "./db";
 import type { ClusterSignals } from "../domain/alertSignals";
+import type { ClusterSnapshot } from "../domain/snapshot";
+import { decodeSnapshot } from "./snapshotCodec";
 import { Prisma } from "./generated/prisma/client";
 import type { ContactStatus } from "./clusters";
 
@@ -240,14 +242,16 @@ export async function loadCatalog(): Promise<CatalogEntry[]> {
   return getDb().bootImageCatalogEntry.findMany({ select: { key: true, rhcosBuild: true, ocpVersion: true } });
 }
 
-export type StoredState = StateSummary & { snapshot: unknown; observedAt: string; lastSeenAt: string };
+/** A cluster's newest state; `snapshot` is null when the stored one does not decode (snapshotCodec.ts). */
+export type StoredState = StateSummary & { snapshot: ClusterSnapshot | null; observedAt: string; lastSeenAt: string };
 
 export async function findClusterState(clusterId: string): Promise<StoredState | null> {
   const row = await getDb().clusterState.findUnique({ where: { clusterId }, omit: { factHashes: true } });
   if (!row) return null;
-  const { clusterId: _id, observedAt, lastSeenAt, skewStatus, readinessStatus, signals, ...rest } = row;
+  const { clusterId: _id, observedAt, lastSeenAt, skewStatus, readinessStatus, signals, snapshot, ...rest } = row;
   return {
     ...rest,
+    snapshot: decodeSnapshot(snapshot, clusterId),
     signals: signals as ClusterSignals | null,
     // Written from StateSummary only (recordSweep, recordOfflineCapture).
     skewStatus: skewStatus as SkewStatus,

@@ -1,4 +1,4 @@
-import type { Condition } from "@/server/fleet/contract";
+import type { Condition } from "@/server/domain/snapshot";
 import { Table } from "../../ui";
 
 /** One object's status conditions, as `oc get -o yaml` lists them. */

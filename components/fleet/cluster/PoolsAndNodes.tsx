@@ -1,4 +1,4 @@
-import type { ClusterSnapshot } from "@/server/fleet/contract";
+import type { ClusterSnapshot } from "@/server/domain/snapshot";
 import { Section, Table } from "../../ui";
 
 type Node = ClusterSnapshot["nodes"][number];

@@ -1,4 +1,5 @@
-import type { ClusterSnapshot, RegistryLessState } from "@/server/fleet/contract";
+import type { ClusterSnapshot } from "@/server/domain/snapshot";
+import type { RegistryLessState } from "@/server/fleet/contract";
 import { Section, Table } from "../../ui";
 import { Conditions } from "./Conditions";
 

@@ -1,5 +1,4 @@
-import { assessSkew, platformMinor, type SkewAssessment } from "../clusterSkew";
-import { bootsWindows } from "../bootImages";
+import { assessSkew, type SkewAssessment } from "../clusterSkew";
 import { describeMcoRelease } from "../mcoRelease";
 import { oldestBootImage } from "../oldestBootImage";
 import { bootImagesSupported } from "../platforms";
@@ -26,6 +25,8 @@ import {
   type Draft,
   type Evidence,
 } from "./model";
+import { bootsWindows } from "../bootImageInputs";
+import { platformMinor } from "../skewEnforcement";
 
 /** Checks on boot images: skew against the target's limit, MachineSets the MCO skips, a RHEL major change. */
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { blockingCauses, defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus } from ".";
-import type { ClusterSnapshot } from "../snapshot";
-import { cond, healthyCluster, history, pool, prodEast, prodEast422, prodEast422Acknowledged, versionFacts } from "../testing/snapshots";
+import { cond, healthyCluster, undecoded, history, pool, prodEast, prodEast422, prodEast422Acknowledged, versionFacts } from "../testing/snapshots";
 import { check, run, cvPlus, STABLE_IDS } from "./testing";
 
 describe("defaultTarget: the next minor, recommended first", () => {
@@ -89,7 +88,7 @@ describe("overall status and shape", () => {
     ["prod-east at 4.22.3 → 4.23", prodEast422(), "4.23"],
     ["acknowledged → 4.23", prodEast422Acknowledged(), "4.23"],
     ["healthy → 4.20", healthyCluster(), "4.20"],
-    ["no data → 4.23", {} as ClusterSnapshot, "4.23"],
+    ["no data → 4.23", undecoded({}), "4.23"],
   ])("%s: stable ids in order, remediation only when not passing, blockers = failing ids, status = worst", (_, s, target) => {
     const r = evaluateReadiness(s, target);
     expect(r.checks.map((c) => c.id)).toEqual(STABLE_IDS);
@@ -118,20 +117,20 @@ describe("totality: missing or malformed data gives unknown with a reason, never
   });
 
   it("an empty object, nulls where lists belong and a non-string target do not throw", () => {
-    const broken = {
+    const broken = undecoded({
       ...healthyCluster(),
       pools: null,
       nodes: [{ name: "n", pinned: null }],
       machineSets: [{}],
       problems: null,
       imageMode: undefined,
-    } as unknown as ClusterSnapshot;
+    });
     // evaluateReadiness catches a check that throws, so "does not throw" would prove nothing: every check must
     // answer for itself, with a status and a reason, without falling back on the catch-all.
     for (const [s, target] of [
       [broken, "4.20"],
-      [{} as ClusterSnapshot, 42 as unknown as string],
-      [null as unknown as ClusterSnapshot, "4.23"],
+      [undecoded({}), 42 as unknown as string],
+      [undecoded(null), "4.23"],
     ] as const) {
       const r = evaluateReadiness(s, target);
       expect(r.checks.map((c) => c.id)).toEqual(STABLE_IDS);

@@ -119,8 +119,30 @@ const CHECKS: Check<Context>[] = [
   { id: "alerts-virt", title: "Virtualization alerts", run: virtAlertsCheck },
 ];
 
-export function evaluateReadiness(s: ClusterSnapshot, target: string, options: { limits?: SkewLimitEntry[] } = {}): Readiness {
-  const snapshot = (s && typeof s === "object" ? s : {}) as ClusterSnapshot;
+/** A cluster of which nothing was read: every check then says it cannot tell. */
+const NOTHING_READ: ClusterSnapshot = {
+  version: null,
+  platform: null,
+  topology: null,
+  machineConfigOperator: null,
+  enforcement: null,
+  managedMachineSets: { spec: null, status: null },
+  optedInAt: null,
+  bootImageConditions: [],
+  bootImageRelease: null,
+  streamImages: [],
+  machineSets: [],
+  pools: [],
+  nodes: [],
+  pinnedImageSets: [],
+  imageMode: [],
+  adminGates: null,
+  adminAcks: null,
+  problems: [],
+};
+
+export function evaluateReadiness(s: ClusterSnapshot | null, target: string, options: { limits?: SkewLimitEntry[] } = {}): Readiness {
+  const snapshot = s && typeof s === "object" ? s : NOTHING_READ;
   return runChecks(CHECKS, { ...gateContext(snapshot, target), s: snapshot, limits: options.limits ?? MCO_SKEW_LIMITS }, target);
 }
 

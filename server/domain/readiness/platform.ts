@@ -1,5 +1,5 @@
-import { bareMetalProvisioningOf } from "../clusterSkew";
 import { INFRA, pass, problemOf, unknown, warn, type Context, type Draft } from "./model";
+import { bareMetalProvisioningOf } from "../skewEnforcement";
 
 /** Checks on the platform: single-node clusters and bare metal. */
 

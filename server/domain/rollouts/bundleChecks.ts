@@ -6,7 +6,7 @@
 import type { BundleManifest } from "../bundleManifest";
 import type { NodeProgress } from "../bundleProgress";
 import { precheckBundle } from "../bundlePrechecks";
-import type { ClusterSnapshot } from "../snapshot";
+import { ClusterSnapshotSchema, type ClusterSnapshot } from "../snapshot";
 
 /**
  * The prechecks a stored snapshot answers as the live read would: a degraded pool, a node's
@@ -19,6 +19,9 @@ const ANSWERED_FROM_STORE = new Set(["pool-degraded", "disk-space", "registry-le
 
 /** The parts of a stored snapshot these checks read. */
 export const STORED_PRECHECK_PARTS = ["pools", "nodes", "internalReleaseImage"] as const;
+
+/** Those parts of a stored snapshot, decoded by the snapshot's own schema. */
+export const StoredPrecheckPartsSchema = ClusterSnapshotSchema.pick({ pools: true, nodes: true, internalReleaseImage: true });
 
 /** The first failing precheck a stored snapshot shows, in words with what to do; null when none. */
 export function storedPrecheckFailure(

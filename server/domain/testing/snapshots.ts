@@ -14,6 +14,13 @@ import type {
  * Hand-built ClusterSnapshots for domain tests: a healthy base cluster plus the reference cluster
  * (`prod-east`, the fixture files under server/simulator/fixtures) at 4.19.10 and as projected at 4.22.3. Test-only.
  */
+/**
+ * JSON that never went through ClusterSnapshotSchema, typed as a snapshot: what a domain function
+ * would see from a caller that skipped the store's decoding. Tests use it to show the function stays
+ * total on malformed data.
+ */
+export const undecoded = (json: unknown): ClusterSnapshot => json as never;
+
 export const cond = (type: string, status: string, reason: string | null = null, message: string | null = null): Condition => ({
   type,
   status,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { architectureOf, extractBootImage, mcoDecision, type MachineSetInput } from "../bootImages";
-import { assessSkew, effectiveEnforcement } from "../clusterSkew";
+import { mcoDecision } from "../bootImages";
+import { assessSkew } from "../clusterSkew";
 import { installVersion } from "../skew";
 import type { ClusterSnapshot } from "../snapshot";
 import { cond, healthyCluster, versionFacts } from "../testing/snapshots";
@@ -12,6 +12,9 @@ import {
   SKEW_GUARD,
   SYNC_MACHINE_CONFIGURATION,
 } from "./bootImageCases";
+import { type MachineSetInput, architectureOf } from "../bootImageInputs";
+import { extractBootImage } from "../bootImageReference";
+import { effectiveEnforcement } from "../skewEnforcement";
 
 /** The MCO's own boot-image unit tests (bootImageCases.ts), run against Fleetskew's predictions. */
 const GO_ARCH: Record<string, string> = { x86_64: "amd64", aarch64: "arm64", ppc64le: "ppc64le", s390x: "s390x" };
@@ -61,9 +64,15 @@ describe("pkg/operator/status_test.go TestCheckBootImageSkewUpgradeableGuard: th
         status: status
           ? {
               mode: status.mode,
-              automatic: status.automatic ? { ocpVersion: status.automatic.ocpVersion ?? null, rhcosVersion: status.automatic.rhcosVersion ?? null } : null,
+              automatic: status.automatic
+                ? { ocpVersion: status.automatic.ocpVersion ?? null, rhcosVersion: status.automatic.rhcosVersion ?? null }
+                : null,
               manual: status.manual
-                ? { mode: status.manual.mode, ocpVersion: status.manual.ocpVersion ?? null, rhcosVersion: status.manual.rhcosVersion ?? null }
+                ? {
+                    mode: status.manual.mode,
+                    ocpVersion: status.manual.ocpVersion ?? null,
+                    rhcosVersion: status.manual.rhcosVersion ?? null,
+                  }
                 : null,
             }
           : null,
@@ -75,9 +84,13 @@ describe("pkg/operator/status_test.go TestCheckBootImageSkewUpgradeableGuard: th
 
 describe("boot_image_controller_test.go TestGetArchFromMachineSet: architectureOf", () => {
   it.each(ARCH_FROM_MACHINE_SET.map((c) => [c.upstream, c] as const))("%s", (_name, c) => {
-    const r = architectureOf({ name: "test-machineset", annotations: c.annotations }, { multiArch: c.multiArch, controlPlaneArchitecture: "arm64" });
+    const r = architectureOf(
+      { name: "test-machineset", annotations: c.annotations },
+      { multiArch: c.multiArch, controlPlaneArchitecture: "arm64" },
+    );
     if (c.arch === null) expect("arch" in r).toBe(false);
-    else expect(r).toEqual(c.arch === "control-plane" ? { arch: "aarch64", source: "control-plane" } : { arch: c.arch, source: "annotation" });
+    else
+      expect(r).toEqual(c.arch === "control-plane" ? { arch: "aarch64", source: "control-plane" } : { arch: c.arch, source: "annotation" });
   });
 });
 

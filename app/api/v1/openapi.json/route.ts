@@ -1,6 +1,6 @@
 import { plainRoute } from "@/server/http/api";
 import { httpEndpoints } from "@/server/http/contract";
-import { openApiDocument } from "@/server/http/openapiDocument";
+import { openApiDocument } from "@/server/api/openapiDocument";
 
 export const dynamic = "force-dynamic";
 

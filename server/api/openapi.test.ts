@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import type { RouteHandler } from "./api";
+import type { RouteHandler } from "../http/api";
 import { allEndpoints } from "./endpoints";
 import { openApiDocument } from "./openapiDocument";
 

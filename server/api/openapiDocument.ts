@@ -1,5 +1,5 @@
 import { allEndpoints } from "./endpoints";
-import { buildOpenApiDocument } from "./openapi";
+import { buildOpenApiDocument } from "../http/openapi";
 import packageJson from "../../package.json";
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -11,9 +11,9 @@ import { insertCluster } from "../store/clusters";
 import { findPreviewInputs } from "../store/previewInputs";
 import { listSealedCredentials, sealedSummary } from "../store/sealed";
 import { useMigratedDatabase } from "../testing/database";
-import { keyFileOf } from "./keyring";
-import { envelopeInfo, open, parseSecretKey } from "./secretBox";
-import { prepareSecretKeys } from "./startup";
+import { keyFileOf } from "../secrets/keyring";
+import { envelopeInfo, open, parseSecretKey } from "../secrets/secretBox";
+import { prepareSecretKeys } from "./secretKeys";
 
 /**
  * Keys against what the database holds sealed: the start's checks, and `npm run keys:reseal`

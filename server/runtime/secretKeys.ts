@@ -12,8 +12,8 @@ import {
 } from "../store/sealed";
 import { resealPreviewInputs } from "../preview/storedInputs";
 import { OIDC_SECRET_CONTEXT } from "../auth/oidcSettings";
-import { createKeyFile, keyFileOf, readKeyring, resetKeyring, sealSecret, openSecret, type Keyring } from "./keyring";
-import { envelopeInfo, openBytes, SecretKeyError } from "./secretBox";
+import { createKeyFile, keyFileOf, readKeyring, resetKeyring, sealSecret, openSecret, type Keyring } from "../secrets/keyring";
+import { envelopeInfo, openBytes, SecretKeyError } from "../secrets/secretBox";
 
 /**
  * The start's check of the keys against what the database holds sealed. A key is generated only

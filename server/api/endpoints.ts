@@ -12,8 +12,8 @@ import { fleetEndpoints } from "../fleet/contract";
 import { hubEndpoints } from "../hubs/contract";
 import { previewEndpoints } from "../preview/contract";
 import { rolloutEndpoints } from "../rollouts/contract";
-import { httpEndpoints } from "./contract";
-import type { Endpoint } from "./endpoint";
+import { httpEndpoints } from "../http/contract";
+import type { Endpoint } from "../http/endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
   auditEndpoints,
