@@ -15,7 +15,7 @@ import { metricsText } from "../server/fleet/metrics";
 import { rolloutFigures } from "../server/domain/rollouts/figures";
 import { RolloutRequestSchema } from "../server/domain/rollouts/request";
 import { ROLLOUT_SERIES_LIMIT } from "../server/rollouts/metrics";
-import { activeRolloutCounts } from "../server/store/rollouts";
+import { activeRolloutCounts } from "../server/store/rolloutCounts";
 import { rolloutClusterPage, rolloutView } from "../server/rollouts/manage";
 import { planRollout, saveRollout } from "../server/rollouts/plan";
 import { closeDb, getPool } from "../server/store/db";

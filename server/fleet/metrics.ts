@@ -5,7 +5,7 @@ import { staleBefore } from "./fleetList";
 import { isDatabaseUnavailable } from "../store/errors";
 import { fleetCounts, listClustersNeedingAction, listRolloutsNeedingAction } from "../store/alerts";
 import { attentionMetrics } from "../alerts/metrics";
-import { activeRolloutCounts } from "../store/rollouts";
+import { activeRolloutCounts } from "../store/rolloutCounts";
 import { ROLLOUT_SERIES_LIMIT, rolloutMetrics } from "../rollouts/metrics";
 
 /**

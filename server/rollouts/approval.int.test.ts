@@ -21,7 +21,7 @@ import { Reconciler, scaledClock } from "../simulator/reconciler";
 import { startTestSimulator } from "../simulator/testing";
 import { listAudit } from "../store/audit";
 import { getPool } from "../store/db";
-import { findRollout, UnreadableRolloutError } from "../store/rollouts";
+import { findRollout, UnreadableRolloutError } from "../store/rolloutRecords";
 import { frozenWindowOf } from "../store/rolloutWindows";
 import { makeAllDue } from "../store/sweeps";
 import { createUser } from "../store/users";

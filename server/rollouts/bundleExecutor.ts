@@ -15,7 +15,7 @@ import { UserFacingError } from "../errors";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
 import { listApplications, updateApplication, type ApplicationRecord } from "../store/bundles";
 import { findClusterSummary } from "../store/clusters";
-import type { RolloutRecord } from "../store/rollouts";
+import type { RolloutRecord } from "../store/rolloutRecords";
 import { applyBundleAs, pinSets } from "../bundles/apply";
 import type { Who } from "../bundles/live";
 import { applicationProgress } from "../bundles/progress";

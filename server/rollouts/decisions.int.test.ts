@@ -4,7 +4,9 @@ import { GET as clustersRoute, POST as decideRoute } from "@/app/api/v1/rollouts
 import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { listAudit } from "../store/audit";
-import { changeRolloutClusters, changeRolloutStatus, createRollout } from "../store/rollouts";
+import { createRollout } from "../store/rolloutPlans";
+import { changeRolloutStatus } from "../store/rolloutStatus";
+import { changeRolloutClusters } from "../store/rolloutSteps";
 import { createUser, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { params, request, sessionCookie } from "../testing/routes";

@@ -6,16 +6,9 @@
 import { auditActor, type Actor } from "../auth/actor";
 import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
-import {
-  decideRolloutClusters,
-  findRollout,
-  releaseWave,
-  rolloutCounts,
-  rolloutWaves,
-  type RolloutClusterState,
-  type RolloutRecord,
-  type RolloutStatus,
-} from "../store/rollouts";
+import { rolloutCounts } from "../store/rolloutCounts";
+import { decideRolloutClusters, releaseWave } from "../store/rolloutDecisions";
+import { findRollout, rolloutWaves, type RolloutClusterState, type RolloutRecord, type RolloutStatus } from "../store/rolloutRecords";
 import type { ClusterDecision, RolloutView } from "./contract";
 import { describeWrite } from "./describe";
 import { rolloutView } from "./manage";

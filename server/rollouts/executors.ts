@@ -11,7 +11,7 @@ import { UserFacingError } from "../errors";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import { upgradeProgress } from "../domain/rollouts/upgradeProgress";
 import { readClusterVersion, readMachineConfigPools } from "../kube/readers";
-import type { RolloutRecord } from "../store/rollouts";
+import type { RolloutRecord } from "../store/rolloutRecords";
 import { bundle } from "./bundleExecutor";
 import { observedPools } from "./observedPools";
 import { requestOfKind, StepRefused, type Executor } from "./step";

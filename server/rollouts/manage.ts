@@ -15,17 +15,17 @@ import { waveAwaitingRelease } from "../domain/rollouts/release";
 import { UserFacingError } from "../errors";
 import { findBundle } from "../store/bundles";
 import { approveRollout, rolloutPlanDigest } from "../store/rolloutApproval";
+import { rolloutCounts } from "../store/rolloutCounts";
 import {
-  changeRolloutStatus,
   findRollout,
   listRollouts,
   rolloutClusters,
-  rolloutCounts,
   rolloutWaves,
   rolloutsOfCluster,
   type RolloutRecord,
   type RolloutStatus,
-} from "../store/rollouts";
+} from "../store/rolloutRecords";
+import { changeRolloutStatus } from "../store/rolloutStatus";
 import { amountText, describeSettings, describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
 import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView } from "./contract";

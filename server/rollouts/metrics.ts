@@ -1,6 +1,6 @@
 import { Gauge, type Registry } from "prom-client";
 import { ROLLOUT_CLUSTER_STATES, rolloutFigures, type RolloutFigures } from "../domain/rollouts/figures";
-import type { ActiveRolloutCounts } from "../store/rollouts";
+import type { ActiveRolloutCounts } from "../store/rolloutCounts";
 
 /**
  * Series of the rollouts that have not ended (running, paused, awaiting approval), for dashboards and

@@ -17,7 +17,9 @@ import { findBundle, findVettedBundle } from "../store/bundles";
 import type { FleetFilter } from "../store/fleetWindow";
 import { describeWrite } from "./describe";
 import { storedPrecheckExclusions } from "./bundlePlan";
-import { candidateFacts, ClusterInActiveRolloutError, createRollout, type RolloutRecord } from "../store/rollouts";
+import { candidateFacts } from "../store/rolloutCandidates";
+import { ClusterInActiveRolloutError, createRollout } from "../store/rolloutPlans";
+import type { RolloutRecord } from "../store/rolloutRecords";
 
 /** How long one cluster's step is expected to take, per kind: what windows must fit and the estimate adds up. */
 export const EXPECTED_STEP_MS: Record<RolloutRequest["kind"], number> = {

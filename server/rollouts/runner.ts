@@ -13,15 +13,9 @@ import { failureBudget } from "../domain/rollouts/budget";
 import { decideProgress, type ProgressStrategy } from "../domain/rollouts/progress";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import type { StepProgress } from "../domain/rollouts/upgradeProgress";
-import {
-  changeRolloutClusters,
-  changeRolloutStatus,
-  rolloutsToAdvance,
-  rolloutWaves,
-  runnerClusters,
-  type RolloutRecord,
-  type RunnerCluster,
-} from "../store/rollouts";
+import { rolloutWaves, type RolloutRecord } from "../store/rolloutRecords";
+import { changeRolloutStatus } from "../store/rolloutStatus";
+import { changeRolloutClusters, rolloutsToAdvance, runnerClusters, type RunnerCluster } from "../store/rolloutSteps";
 import { CLAIM_LEASE_MS, claimWrite, endWrite, failReplacedClusters, recordSkippedOutcome } from "../store/rolloutClaims";
 import { EXECUTORS, StepRefused, type Executor } from "./executors";
 import { eachLimited } from "./limited";

@@ -1,6 +1,6 @@
 /** What every rollout executor is, and how it says a cluster refused its step. */
 import type { StepProgress } from "../domain/rollouts/upgradeProgress";
-import type { RolloutRecord } from "../store/rollouts";
+import type { RolloutRecord } from "../store/rolloutRecords";
 
 /** The cluster answered and refused: the step failed, in the cluster's words. */
 export class StepRefused extends Error {}

@@ -9,7 +9,7 @@ import { planDigest } from "../domain/rollouts/digest";
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
-import { recordOf, type RolloutRecord } from "./rollouts";
+import { recordOf, type RolloutRecord } from "./rolloutRecords";
 import { freezeWindows } from "./rolloutWindows";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof getDb>;
