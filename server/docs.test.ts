@@ -50,7 +50,10 @@ const NOT_CONFIGURATION: Record<string, string> = {
   FLEETSKEW_DATABASE_MODE: "set by npm start for its own process once it has opened the database",
   FLEETSKEW_STANDALONE_BUILD: "compiled into the standalone build's scripts by scripts/standalone.ts",
   FLEETSKEW_QUICK_TESTS: "set by the quick test set's setup (server/testing/quickSetup.ts)",
-  NODE_ENV: "Node.js and Next.js: production in npm start and the browser tests; answers are checked against their schemas unless it is production (FLEETSKEW_CHECK_ANSWERS)",
+  FLEETSKEW_TEST_CLAIM_LEASE_MS:
+    "set by the runner test for the rollout runner processes it starts (server/testing/rolloutRunnerProcess.ts), to take over a dead one's claims sooner",
+  NODE_ENV:
+    "Node.js and Next.js: production in npm start and the browser tests; answers are checked against their schemas unless it is production (FLEETSKEW_CHECK_ANSWERS)",
 };
 
 function readmeVariables(): string[] {
