@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { formatDuration } from "../domain/format";
+import { parseDuration } from "../domain/rollouts/duration";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -109,6 +111,8 @@ function valuesAt(input: unknown, path: string): unknown[] {
   return values.filter((v) => v !== undefined);
 }
 
+const DURATION_FIELDS = /(^strategy\.(minSuccessTime|progressDeadline)|\.duration)$/;
+
 /** How a value sent reads in the view's words, where it is not simply its own text. */
 const WORDS: Record<string, (value: unknown) => string[]> = {
   "strategy.onFailure": (v) => [v === "continue" ? "go on with the next clusters" : "pause the rollout"],
@@ -116,6 +120,11 @@ const WORDS: Record<string, (value: unknown) => string[]> = {
 };
 function expectedWords(field: string, value: unknown): string[] {
   if (WORDS[field]) return WORDS[field](value);
+  // Durations are sent as Kubernetes writes them (45m) and shown in the console's one format (45 min).
+  if (DURATION_FIELDS.test(field) && typeof value === "string") {
+    const parsed = parseDuration(value);
+    if (parsed.ok) return [formatDuration(parsed.ms)];
+  }
   if (typeof value === "boolean") return [value ? "yes" : "no"];
   if (Array.isArray(value)) return value.map(String);
   return [String(value)];
@@ -224,7 +233,7 @@ describe("what the approver is shown", () => {
     expect(words(views.bundle!, "bundle")[1]).toMatch(/^Release in the bundle: 4\.19\.11 \(/);
     expect(words(views.upgrade!, "strategy.maxFailures")).toEqual(["Failures tolerated: 1 (50% of 2 included clusters)"]);
     expect(words(views.upgrade!, "windows.byValue")).toEqual([
-      'Window where site=east: opens at "30 1 * * 0" (cron, America/New_York) and stays open 5h',
+      'Window where site=east: opens at "30 1 * * 0" (cron, America/New_York) and stays open 5 h',
     ]);
     expect(views.upgrade!.windows?.byValue).toEqual([
       { value: "east", window: { schedule: "30 1 * * 0", duration: "5h", timeZone: "America/New_York" } },
