@@ -236,7 +236,7 @@ describe("what the approver is shown", () => {
       'Window where site=east: opens at "30 1 * * 0" (cron, America/New_York) and stays open 5 h',
     ]);
     expect(views.upgrade!.windows?.byValue).toEqual([
-      { value: "east", window: { schedule: "30 1 * * 0", duration: "5h", timeZone: "America/New_York" } },
+      { value: "east", window: { schedule: "30 1 * * 0", duration: "5 h", timeZone: "America/New_York" } },
     ]);
     expect(views.acknowledgement!.acknowledgement?.evidence).toBe("Worker AMIs checked in the AWS console, CHG-4711");
     // The clusters and the excluded ones: counted, and linked to their list on the page.
