@@ -143,7 +143,9 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   });
   expect(include.status()).toBe(200);
   for (const p of [page, watcher])
-    await expect(p.getByTestId("rollout-clusters").locator('tr[data-state="pending"]').filter({ hasText: "wave-west-0002" })).toHaveCount(1);
+    await expect(p.getByTestId("rollout-clusters").locator('tr[data-state="pending"]').filter({ hasText: "wave-west-0002" })).toHaveCount(
+      1,
+    );
   await expect.poll(() => countsAgainstRows(watcher)).toEqual([]);
   await page.getByRole("button", { name: "Resume" }).click();
   await expect(status).toHaveAttribute("data-status", "running");
