@@ -1,9 +1,10 @@
 import { expect, test, type Page } from "@playwright/test";
-import { ensureUser, hydrated, register, signIn, signOut, snap } from "./helpers";
+import { adminApi, ensureUser, hydrated, register, signIn, signOut, snap } from "./helpers";
 
 // The rollout fleet is this spec's alone (its simulator runs 1,200 times real time): prod-east at
-// 4.19.10 takes 4.19.11 as a patch update; plant-west-0002 at 4.17.6 reports Upgradeable=False, so the
-// CVO refuses a minor update to 4.19.11; the others already run a newer release.
+// 4.19.10 takes 4.19.11 as a patch update; plant-west-0002 at 4.17.6 is two minors below 4.19.11, so
+// the plan excludes it, and it reports Upgradeable=False (an admin gate of 4.17 not acknowledged), so
+// its CVO refuses the update when an admin includes it anyway; the others already run a newer release.
 const FLEET = process.env.FLEETSKEW_E2E_ROLLOUT_KUBECONFIG!;
 // Registered under names of their own: no other spec's cluster name is part of one, so a search or a
 // row found by another spec's cluster name never finds these.
@@ -90,13 +91,16 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await form.getByLabel("Failures tolerated").fill("0");
   await form.getByRole("button", { name: "Show the plan" }).click();
   const preview = page.getByTestId("plan-preview");
-  await expect(preview.getByText("The plan: 2 of 6 clusters in 2 waves")).toBeVisible();
-  await expect(preview.getByTestId("planned-wave")).toHaveText([/canaries.*1 cluster: wave-east/, /wave 1.*1 cluster: wave-west-0002/]);
-  await expect(preview.getByTestId("excluded-cluster")).toHaveCount(4);
+  await expect(preview.getByText("The plan: 1 of 6 clusters in 1 wave")).toBeVisible();
+  await expect(preview.getByTestId("planned-wave")).toHaveText([/canaries.*1 cluster: wave-east/]);
+  await expect(preview.getByTestId("excluded-cluster")).toHaveCount(5);
   const estimate = new RegExp(`Estimated (${DURATION.source}), until ${DATE.source}`).exec((await preview.textContent()) ?? "");
   expect(estimate).not.toBeNull();
   await expect(preview.getByTestId("excluded-cluster").filter({ hasText: "wave-east-422" })).toContainText(
     "it already runs 4.22.3, not older than 4.19.11",
+  );
+  await expect(preview.getByTestId("excluded-cluster").filter({ hasText: "wave-west-0002" })).toContainText(
+    "4.19.11 is 2 minor versions beyond 4.17.6, and OpenShift updates one minor version at a time",
   );
   await snap(page, testInfo, "70-rollout-plan");
 
@@ -130,15 +134,29 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   await page.getByRole("button", { name: "Pause" }).click();
   await expect(status).toHaveAttribute("data-status", "paused");
   await expect(status).toContainText("paused by ro-approver: checking the canary by hand");
+
+  // While it is paused an admin includes the cluster its checks excluded, with a reason: it joins the
+  // last wave, and both pages list it without a reload.
+  await adminApi(request);
+  const include = await request.post(`/api/v1/rollouts/${/\/rollouts\/(\d+)$/.exec(url)![1]}/clusters`, {
+    data: { action: "include", clusters: ["wave-west-0002"], comment: "the CVO decides for itself" },
+  });
+  expect(include.status()).toBe(200);
+  for (const p of [page, watcher])
+    await expect(p.getByTestId("rollout-clusters").locator('tr[data-state="pending"]').filter({ hasText: "wave-west-0002" })).toHaveCount(
+      1,
+    );
+  await expect.poll(() => countsAgainstRows(watcher)).toEqual([]);
   await page.getByRole("button", { name: "Resume" }).click();
   await expect(status).toHaveAttribute("data-status", "running");
 
-  // The canary upgrades; wave 1's cluster is refused by its CVO, and the rollout stops on the budget.
+  // The canary upgrades; the included cluster is refused by its CVO, and the rollout stops on the budget.
   const waves = page.getByTestId("wave");
-  await expect(waves.first()).toHaveAttribute("data-state", "succeeded", { timeout: 90_000 });
+  await expect(watched.locator('tr[data-state="succeeded"]')).toContainText("wave-east", { timeout: 90_000 });
   await snap(page, testInfo, "71-rollout-running");
   await expect(status).toHaveAttribute("data-status", "paused", { timeout: 60_000 });
-  await expect(status).toContainText("1 cluster failed, more than the 0 the plan tolerates");
+  // It joined the canaries' wave (the last), which tolerates no failure: that is what stopped it.
+  await expect(status).toContainText("wave-west-0002 failed in canaries, which tolerates no failure");
   await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 1 of 0 tolerated");
   // "Paused – 1 cluster failed" shows the failed row, on both pages, without a reload.
   for (const p of [page, watcher]) {
@@ -150,6 +168,7 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   }
   await expect(watcher.getByTestId("rollout-counts").locator('li[data-state="failed"]')).toHaveAttribute("data-count", "1");
   await expect(watched.locator('tr[data-state="succeeded"]')).toContainText("wave-east");
+  await expect(waves.first()).toHaveAttribute("data-state", "failed");
   await snap(page, testInfo, "72-rollout-paused");
 
   // The approver skips the failed clusters as listed (the names shown are the names sent), with a reason, and resumes.
@@ -157,13 +176,13 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   const decisions = page.getByTestId("cluster-decisions");
   await decisions.getByLabel("Clusters", { exact: true }).selectOption("failed");
   await expect(decisions.getByTestId("decision-clusters")).toContainText("Skip this cluster: wave-west-0002");
-  await decisions.getByLabel("Why", { exact: true }).fill("needs the admin ack for 4.19 first");
+  await decisions.getByLabel("Why", { exact: true }).fill("4.17 goes through 4.18 first");
   await decisions.getByRole("button", { name: "Skip" }).click();
   await expect(decisions).toContainText("Skip: wave-west-0002");
   await expect(page.getByTestId("failure-budget")).toHaveText("Failures: 0 of 0 tolerated");
   // The page left open shows the skip, and the summary still matches the rows.
   const skipped = watched.locator('tr[data-state="skipped"]');
-  await expect(skipped).toContainText("skipped by ro-approver: needs the admin ack for 4.19 first");
+  await expect(skipped).toContainText("skipped by ro-approver: 4.17 goes through 4.18 first");
   await expect(watched.locator('tr[data-state="failed"]')).toHaveCount(0);
   await expect.poll(() => countsAgainstRows(watcher)).toEqual([]);
   await page.getByRole("button", { name: "Resume" }).click();
@@ -173,8 +192,9 @@ test("a technician plans a rollout from a fleet filter, sees who is excluded and
   for (const p of [page, watcher]) {
     await expect(p.getByTestId("rollout-status")).toHaveAttribute("data-status", "completed", { timeout: 15_000 });
     await expect(p.getByRole("heading", { name: "Completed: 1 of 2 clusters succeeded" })).toBeVisible();
-    await expect(p.getByTestId("wave").nth(1)).toHaveAttribute("data-state", "skipped");
-    await expect(p.getByTestId("wave").nth(1)).toHaveText(/Skipped · 1 cluster$/);
+    await expect(p.getByTestId("wave")).toHaveCount(1);
+    await expect(p.getByTestId("wave").first()).toHaveAttribute("data-state", "partly-skipped");
+    await expect(p.getByTestId("wave").first()).toHaveText(/Partly skipped · 2 clusters \(1 succeeded, 1 skipped\)$/);
     await expect(p.getByTestId("rollout-counts").locator('li[data-state="succeeded"]')).toHaveAttribute("data-count", "1");
     await expect(p.getByTestId("rollout-counts").locator('li[data-state="skipped"]')).toHaveAttribute("data-count", "1");
     await expect.poll(() => countsAgainstRows(p)).toEqual([]);
