@@ -2,6 +2,7 @@ import { clusterAnswer, withClusterClient } from "../clusters/access";
 import { ACTIVE_STATES, releaseCompleted, startFoundOnCluster } from "../domain/bundles";
 import type { ClusterVersion } from "../kube/schemas";
 import { readClusterVersion, readPinnedImageSets } from "../kube/readers";
+import { mayWriteFollowUp } from "../store/rolloutClaims";
 import { listApplications, updateApplication, type ApplicationRecord } from "../store/bundles";
 import { pinSets } from "./apply";
 import { SYSTEM } from "./live";
@@ -40,6 +41,16 @@ async function settleStartedUpgrade(application: ApplicationRecord, cv: ClusterV
   return settled !== null;
 }
 
+/**
+ * An application a rollout made (createdBy "rollout N") is that rollout's step: its sets are
+ * (re)created only while the rollout and the step on its cluster are running, so an abort, pause
+ * or skip holds the follower's writes too.
+ */
+async function ownerLetsPin(a: ApplicationRecord): Promise<boolean> {
+  const owner = /^rollout (\d+)$/.exec(a.createdBy);
+  return !owner || mayWriteFollowUp({ number: Number(owner[1]) }, a.cluster);
+}
+
 /** A failed background attempt is tried again after this long (each failure is in the audit log). */
 const RETRY_AFTER_MS = 5 * 60_000;
 const due = (a: ApplicationRecord, now: number) => !a.lastError || now - new Date(a.updatedAt).getTime() >= RETRY_AFTER_MS;
@@ -68,11 +79,12 @@ export async function followApplications(now = Date.now()): Promise<void> {
     active.filter((a) => due(a, now)),
     4,
     async (application) => {
-      if (application.state === "applying")
-        await withClusterClient(application.cluster, (client) => pinSets(application, SYSTEM, client)).catch(
-          report("pinning images", application),
-        );
-      else if (application.state === "unpinning")
+      if (application.state === "applying") {
+        if (await ownerLetsPin(application))
+          await withClusterClient(application.cluster, (client) => pinSets(application, SYSTEM, client)).catch(
+            report("pinning images", application),
+          );
+      } else if (application.state === "unpinning")
         await unpinApplication(application, SYSTEM, "finishing an unpin").catch(report("unpinning images", application));
       else if (application.state === "preloading")
         await withClusterClient(application.cluster, async (client) => {
@@ -82,7 +94,8 @@ export async function followApplications(now = Date.now()): Promise<void> {
           if (sets.status !== "ok") return;
           const present = new Set(sets.items.map((s) => s.metadata.name));
           // Someone deleted a set on the cluster: the images are still wanted.
-          if (application.pools.some((p) => !present.has(p.set))) await pinSets(application, SYSTEM, client);
+          if (application.pools.some((p) => !present.has(p.set)) && (await ownerLetsPin(application)))
+            await pinSets(application, SYSTEM, client);
         }).catch(report("checking pinned images", application));
       else await followUpgrade(application).catch(report("following the upgrade", application));
     },

@@ -22,6 +22,7 @@ import { applicationProgress } from "../bundles/progress";
 import { unpinApplication } from "../bundles/unpin";
 import { observedPools } from "./observedPools";
 import { requestOfKind, StepRefused, type Executor } from "./step";
+import { mayWriteFollowUp } from "../store/rolloutClaims";
 
 type BundleRequest = Extract<RolloutRequest, { kind: "bundle" }>;
 
@@ -85,36 +86,46 @@ async function startStep(a: ApplicationRecord, r: RolloutRecord, blockers: strin
 }
 
 /**
- * A step's further writes (the missing sets, the start of the upgrade) are new writes: a paused
- * rollout holds them until it is resumed, and an aborted one never makes them; its step ends there,
- * saying what was not done.
+ * A step's further writes (the missing sets, the start of the upgrade, the unpin) are new writes:
+ * made only when the runner lets this follow write and, checked in Postgres right before, the
+ * rollout and this cluster's step are still running (a tick's view of the rollout may be minutes
+ * old). A paused rollout or a skipped step holds them; an aborted rollout's step ends there,
+ * saying what was not done. Null when the write may be made.
  */
-function heldBy(r: RolloutRecord, notDone: string): StepProgress | null {
-  if (r.status === "running") return null;
-  if (r.status === "paused") return running(`held while the rollout is paused: ${notDone} yet`);
-  return { state: "failed", reason: `the rollout was ${r.status} first: ${notDone}` };
+async function heldBy(r: RolloutRecord, cluster: string, mayWrite: boolean, notDone: string): Promise<StepProgress | null> {
+  if (mayWrite && (await mayWriteFollowUp({ id: r.id }, cluster))) return null;
+  if (r.status === "aborted" || r.status === "completed")
+    return { state: "failed", reason: `the rollout was ${r.status} first: ${notDone}` };
+  return running(`held while the rollout or this cluster's step is not running: ${notDone} yet`);
 }
 
 /** Every node's pre-load, from its MachineConfigNode: failed in the MCO's words, done, or still pulling. */
-async function preloadStep(a: ApplicationRecord, r: RolloutRecord): Promise<StepProgress> {
+async function preloadStep(a: ApplicationRecord, r: RolloutRecord, mayWrite: boolean): Promise<StepProgress> {
   const progress = await applicationProgress(a.id);
   if (progress.source !== "live") return running(progress.sourceNote ?? `cannot read ${a.cluster} now`);
   const failure = preloadFailure(progress.nodes);
   if (failure) return { state: "failed", reason: failure };
   if (progress.missingSets.length) {
+    const held = await heldBy(
+      r,
+      a.cluster,
+      mayWrite,
+      `PinnedImageSet ${progress.missingSets.join(", ")} missing on the cluster was not created again`,
+    );
+    if (held) return held;
     await withClusterClient(a.cluster, (client) => pinSets(a, whoOf(r), client));
     return running(`PinnedImageSet ${progress.missingSets.join(", ")} was missing on the cluster; created it again`);
   }
   const { summary } = progress;
   if (!summary.allDone) return running(`pre-loading: ${summary.done} of ${summary.total} nodes have the images`);
   if (!requestOf(r).startUpgrade) return { state: "succeeded" };
-  const held = heldBy(r, "the upgrade was not started");
+  const held = await heldBy(r, a.cluster, mayWrite, "the upgrade was not started");
   if (held) return held;
   return startStep(a, r, progress.blockers, progress.overridable);
 }
 
 /** The upgrade until ClusterVersion history says Completed and every pool is updated; then unpinned when asked. */
-async function upgradeStep(a: ApplicationRecord, r: RolloutRecord): Promise<StepProgress> {
+async function upgradeStep(a: ApplicationRecord, r: RolloutRecord, mayWrite: boolean): Promise<StepProgress> {
   const progress = await withClusterClient(a.cluster, async (client) => {
     const [cv, pools] = await Promise.all([readClusterVersion(client), readMachineConfigPools(client)]);
     if (cv.status !== "ok")
@@ -145,11 +156,14 @@ async function upgradeStep(a: ApplicationRecord, r: RolloutRecord): Promise<Step
         details: { application: a.id, rollout: r.number },
       },
     )) ?? a;
-  return afterUpgrade(upgraded, r);
+  return afterUpgrade(upgraded, r, mayWrite);
 }
 
-async function afterUpgrade(a: ApplicationRecord, r: RolloutRecord): Promise<StepProgress> {
+async function afterUpgrade(a: ApplicationRecord, r: RolloutRecord, mayWrite: boolean): Promise<StepProgress> {
   if (!requestOf(r).unpinAfter || a.state === "unpinned") return { state: "succeeded" };
+  const held = await heldBy(r, a.cluster, mayWrite, "the bundle's images were not unpinned");
+  // The upgrade itself is done: a rollout that ended first leaves the unpin to a person, and the step succeeded.
+  if (held) return held.state === "failed" ? { state: "succeeded" } : held;
   try {
     const unpinned = await unpinApplication(a, whoOf(r), "the upgrade is done");
     return unpinned?.state === "unpinned" ? { state: "succeeded" } : running("unpinning the bundle's images");
@@ -179,26 +193,26 @@ export const bundle: Executor = {
       throw error;
     }
   },
-  async follow(cluster, r) {
+  async follow(cluster, r, mayWrite) {
     const a = await applicationOf(cluster, digestOf(r));
     if (!a) return running("the bundle application is not recorded yet");
     const { startUpgrade } = requestOf(r);
     switch (a.state) {
       case "applying": {
-        const held = heldBy(r, "its PinnedImageSets were not all created");
+        const held = await heldBy(r, cluster, mayWrite, "its PinnedImageSets were not all created");
         if (held) return held;
         // Recorded, sets not all created (a stop, or the cluster did not answer): create the missing ones.
         await withClusterClient(cluster, (client) => pinSets(a, whoOf(r), client));
         return running(a.lastError ? `creating the PinnedImageSets: ${a.lastError}` : "creating the PinnedImageSets");
       }
       case "preloading":
-        return preloadStep(a, r);
+        return preloadStep(a, r, mayWrite);
       case "upgrading":
-        return startUpgrade ? upgradeStep(a, r) : { state: "succeeded" };
+        return startUpgrade ? upgradeStep(a, r, mayWrite) : { state: "succeeded" };
       case "upgraded":
-        return startUpgrade ? afterUpgrade(a, r) : { state: "succeeded" };
+        return startUpgrade ? afterUpgrade(a, r, mayWrite) : { state: "succeeded" };
       case "unpinning":
-        if (a.upgradedAt) return startUpgrade ? afterUpgrade(a, r) : { state: "succeeded" };
+        if (a.upgradedAt) return startUpgrade ? afterUpgrade(a, r, mayWrite) : { state: "succeeded" };
         return { state: "failed", reason: "someone gave up the pre-load (unpinned the bundle) before it finished" };
       case "unpinned":
         return a.upgradedAt

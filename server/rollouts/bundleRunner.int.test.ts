@@ -17,7 +17,10 @@ import { testActor } from "../testing/actors";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
 import { changeRollout, proposeRollout, rolloutView } from "./manage";
-import { advanceRollouts } from "./runner";
+import { followApplications } from "../bundles/follower";
+import { findRollout } from "../store/rolloutRecords";
+import { decideClusters } from "./decisions";
+import { advanceRollout, advanceRollouts } from "./runner";
 
 /**
  * Bundle rollouts run by their runner against simulated clusters over real HTTP, on real Postgres:
@@ -28,7 +31,7 @@ import { advanceRollouts } from "./runner";
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
 
-const NAMES = Array.from({ length: 6 }, (_, i) => `site-${i}`);
+const NAMES = Array.from({ length: 9 }, (_, i) => `site-${i}`);
 const POOLS = 3; // master, worker, infra: one PinnedImageSet each
 const WORKER = "ip-10-0-77-201.ec2.internal";
 const clock = { t: Date.parse("2026-11-26T08:00:00Z"), now: () => new Date(clock.t) };
@@ -39,6 +42,8 @@ let tom: Actor;
 let alice: Actor;
 let digest: string;
 
+const sent = (cluster: string) =>
+  ["POST", "PUT", "PATCH", "DELETE"].reduce((n, m) => n + (fleet.get(cluster)!.requestsByMethod.get(m) ?? 0), 0);
 const writes = (cluster: string, what: string) => fleet.get(cluster)!.writeRequests.get(what) ?? 0;
 const states = async (id: string) =>
   Object.fromEntries(
@@ -180,4 +185,49 @@ describe("running a bundle rollout", () => {
     expect((await status(id)).statusReason).toBe("1 cluster failed, more than the 0 the plan tolerates");
     expect(s["site-5"]!.state).not.toBe("failed");
   }, 120_000);
+
+  /** The simulated MCO pulls for a while, without the runner: the pre-load finishes, its follow-up is the upgrade's start. */
+  async function preloadWithoutRunner() {
+    for (let i = 0; i < 8; i++) {
+      clock.t += 10 * 60_000;
+      reconciler.reconcileActive();
+    }
+  }
+
+  it("skip: a cluster skipped during its pre-load gets no PinnedImageSet and no upgrade after the answer", async () => {
+    const id = await planned(["site-6", "site-7"], { maxConcurrency: 2 }, { startUpgrade: true });
+    await advanceRollouts();
+    expect([writes("site-6", "create PinnedImageSet"), writes("site-7", "create PinnedImageSet")]).toEqual([POOLS, POOLS]);
+    // A tick that read the rollout before the skip, still under way after its answer.
+    const stale = (await findRollout(id))!;
+    const answer = await decideClusters(id, { action: "skip", clusters: ["site-6"], comment: "not this one" }, alice);
+    expect(answer.changed).toEqual(["site-6"]);
+    const after = sent("site-6");
+    await preloadWithoutRunner();
+    await advanceRollout(stale);
+    await followApplications(clock.t);
+    await runUntil(async () => (await states(id))["site-7"]!.state === "succeeded");
+    await followApplications(clock.t);
+    expect(sent("site-6")).toBe(after);
+    expect(writes("site-6", "create PinnedImageSet")).toBe(POOLS);
+    expect(writes("site-6", "patch ClusterVersion")).toBe(0);
+    expect(writes("site-7", "patch ClusterVersion")).toBe(1);
+    expect((await states(id))["site-6"]!.state).toBe("skipped");
+  }, 240_000);
+
+  it("abort: no write after the answer beyond those it counted in flight, even from a tick already under way", async () => {
+    const id = await planned(["site-8"], {}, { startUpgrade: true });
+    await advanceRollouts();
+    expect(writes("site-8", "create PinnedImageSet")).toBe(POOLS);
+    await preloadWithoutRunner();
+    const stale = (await findRollout(id))!;
+    const answer = await changeRollout(id, "abort", "stop the bundle", alice);
+    const after = sent("site-8");
+    await advanceRollout(stale);
+    await followApplications(clock.t);
+    for (let i = 0; i < 3; i++) await tick();
+    await followApplications(clock.t);
+    expect(sent("site-8") - after).toBeLessThanOrEqual(answer.inFlight);
+    expect(writes("site-8", "patch ClusterVersion")).toBe(0);
+  }, 240_000);
 });

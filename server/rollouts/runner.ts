@@ -101,8 +101,11 @@ async function writeSteps(r: RolloutRecord, executor: Executor, names: string[],
   );
 }
 
-const look = (executor: Executor, r: RolloutRecord, name: string): Promise<StepProgress> =>
-  executor.follow(name, r).catch((error: unknown) => ({ state: "running" as const, note: `cannot reach it now: ${clusterAnswer(error)}` }));
+/** Follow-up writes only for a running step of a running rollout; every other step is only looked at. */
+const look = (executor: Executor, r: RolloutRecord, name: string, mayWrite: boolean): Promise<StepProgress> =>
+  executor
+    .follow(name, r, mayWrite)
+    .catch((error: unknown) => ({ state: "running" as const, note: `cannot reach it now: ${clusterAnswer(error)}` }));
 
 const pastDeadline = (request: RolloutRequest, c: RunnerCluster, now: Date) => {
   const deadline = request.strategy.progressDeadline ?? null;
@@ -116,7 +119,7 @@ const pastDeadline = (request: RolloutRequest, c: RunnerCluster, now: Date) => {
 async function followSteps(r: RolloutRecord, executor: Executor, clusters: RunnerCluster[], now: Date): Promise<void> {
   const request = r.request;
   await eachLimited(clusters, CONCURRENCY, async (c) => {
-    const progress = await look(executor, r, c.name);
+    const progress = await look(executor, r, c.name, r.status === "running" && c.state === "running");
     const deadline = r.status === "running" ? null : pastDeadline(request, c, now);
     if (progress.state === "running" && deadline !== null)
       await changeRolloutClusters(r.id, [c.name], ["running"], {
@@ -152,7 +155,7 @@ async function settleBraked(r: RolloutRecord, executor: Executor, clusters: Runn
   );
   const unconfirmed = ended ? clusters.filter((c) => c.state === "running" && !c.writtenAt && !c.claimed && c.attempts > 0) : [];
   await eachLimited(unconfirmed, CONCURRENCY, async (c) => {
-    const progress = await look(executor, r, c.name);
+    const progress = await look(executor, r, c.name, false);
     await changeRolloutClusters(
       r.id,
       [c.name],
@@ -168,7 +171,7 @@ async function settleBraked(r: RolloutRecord, executor: Executor, clusters: Runn
   });
   const skipped = clusters.filter((c) => c.state === "skipped" && c.outcome === null && c.attempts > 0 && !c.claimed);
   await eachLimited(skipped, CONCURRENCY, async (c) => {
-    const progress = await look(executor, r, c.name);
+    const progress = await look(executor, r, c.name, false);
     if (progress.state !== "running")
       await recordSkippedOutcome(r.id, c.name, progress.state, progress.state === "failed" ? progress.reason : null);
     else if (!c.writtenAt) await recordSkippedOutcome(r.id, c.name, "unconfirmed", `not confirmed written; ${progress.note}`);

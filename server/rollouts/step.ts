@@ -10,7 +10,12 @@ export type WriteAttempt = { number: number; last: boolean };
 
 export type Executor = {
   write(cluster: string, rollout: RolloutRecord, attempt: WriteAttempt): Promise<void>;
-  follow(cluster: string, rollout: RolloutRecord): Promise<StepProgress>;
+  /**
+   * Reports the step's progress. With `mayWrite` false (a rollout not running, a step skipped) it
+   * writes nothing to the cluster; with it true, a follow-up write is still made only after its
+   * own check that the rollout and the step are running.
+   */
+  follow(cluster: string, rollout: RolloutRecord, mayWrite: boolean): Promise<StepProgress>;
 };
 
 type Kind = RolloutRecord["request"]["kind"];

@@ -118,3 +118,21 @@ export async function recordSkippedOutcome(rolloutId: string, name: string, outc
     shown ?? outcome,
   );
 }
+
+/**
+ * Whether a written step's follow-up write (a bundle's missing PinnedImageSets, the start of its
+ * upgrade, its unpin) may be sent now: the rollout (by id, or by number as an application records
+ * its rollout) and the step on `name` are both running, read in one statement that takes a share
+ * lock on the rollout's row, as claimWrite does, so it is ordered with abort, pause and skip.
+ */
+export async function mayWriteFollowUp(rollout: { id: string } | { number: number }, name: string): Promise<boolean> {
+  const byId = "id" in rollout;
+  const rows = await queryText(
+    `SELECT 1 FROM "Rollout" r JOIN "RolloutCluster" rc ON rc."rolloutId" = r."id"
+      WHERE ${byId ? `r."id" = $1::uuid` : `r."number" = $1::int`} AND r."status" = 'running'
+        AND rc."clusterName" = $2 AND rc."state" = 'running'
+      FOR SHARE OF r`,
+    [byId ? rollout.id : String(rollout.number), name],
+  );
+  return rows.length > 0;
+}
