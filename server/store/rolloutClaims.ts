@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { clipText } from "../domain/clip";
 import { getDb } from "./db";
 import { queryText, storedTime } from "./fleet";
 
@@ -71,7 +72,7 @@ export async function endWrite(rolloutId: string, name: string, claim: WriteClai
     failed,
     storedTime(end.type === "retry" ? end.retryAt : end.at),
     end.type === "retry" ? storedTime(end.retryAt) : null,
-    written ? null : end.reason,
+    written ? null : clipText(end.reason),
   );
 }
 
