@@ -26,6 +26,12 @@ export type UpgradeStart = {
   version: string;
   /** The release image; without it, the image ClusterVersion offers for `version` (refused when it offers none). */
   image?: string;
+  /**
+   * The conditional-update risks the caller accepted (an upgrade rollout's `acceptRisks`): an update
+   * ClusterVersion offers only conditionally is refused while any of its risks is not among them,
+   * so a risk the update graph adds after approval stops the write the approver's plan would have excluded.
+   */
+  acceptRisks?: string[];
   details?: Record<string, unknown>;
   /**
    * A rollout's attempt at one step: a failure whose outcome is unknown is audited only on the
@@ -34,7 +40,8 @@ export type UpgradeStart = {
   attempt?: { number: number; last: boolean };
 };
 
-type Update = { version?: string; image?: string; release?: { version?: string; image?: string } };
+type Update = { version?: string; image?: string };
+type ConditionalUpdate = { release?: Update; risks?: { name?: string }[] };
 
 export async function startClusterUpgrade(
   cluster: string,
@@ -48,13 +55,22 @@ export async function startClusterUpgrade(
       const cv = await readClusterVersion(client);
       if (cv.status === "error") throw cv.error;
       if (cv.status !== "ok") throw new UpgradeRefused(`cannot read ClusterVersion: ${cv.reason}`);
-      const status = (cv.value.status ?? {}) as { availableUpdates?: Update[] | null; conditionalUpdates?: Update[] };
+      const status = (cv.value.status ?? {}) as { availableUpdates?: Update[] | null; conditionalUpdates?: ConditionalUpdate[] | null };
       const desired = cv.value.spec?.desiredUpdate;
       // Set already (a write whose answer was lost): confirmed as it is, even once the cluster no longer offers it.
       image =
         (desired?.version === start.version ? desired.image : undefined) ??
-        (status.availableUpdates ?? []).find((u) => u.version === start.version)?.image ??
-        (status.conditionalUpdates ?? []).map((u) => u.release ?? {}).find((r) => r.version === start.version)?.image;
+        (status.availableUpdates ?? []).find((u) => u.version === start.version)?.image;
+      if (!image) {
+        const conditional = (status.conditionalUpdates ?? []).find((u) => u.release?.version === start.version);
+        const accepted = start.acceptRisks ?? [];
+        const unaccepted = (conditional?.risks ?? []).map((r) => r.name ?? "(unnamed)").filter((name) => !accepted.includes(name));
+        if (conditional && unaccepted.length)
+          throw new UpgradeRefused(
+            `${start.version} is only a conditional update for it, with risks not accepted: ${unaccepted.join(", ")}`,
+          );
+        image = conditional?.release?.image;
+      }
       if (!image) throw new UpgradeRefused(`its ClusterVersion no longer lists ${start.version} as an update`);
     }
     const release = { version: start.version, image };

@@ -4,11 +4,12 @@ import { GET as clustersRoute, POST as decideRoute } from "@/app/api/v1/rollouts
 import { GET as getRoute } from "@/app/api/v1/rollouts/[id]/route";
 import { RolloutRequestSchema } from "../domain/rollouts/request";
 import { listAudit } from "../store/audit";
-import { createRollout } from "../store/rolloutPlans";
+import { ClusterRemovedWhilePlanningError, createRollout } from "../store/rolloutPlans";
 import { changeRolloutStatus } from "../store/rolloutStatus";
 import { changeRolloutClusters } from "../store/rolloutSteps";
 import { createUser, type UserRecord } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
+import { registerClusterNames } from "../testing/fleet";
 import { params, request, sessionCookie } from "../testing/routes";
 
 /**
@@ -26,6 +27,7 @@ const audit = { actor: "tom", role: "technician", action: "rollout.plan", target
 beforeAll(async () => {
   tom = await createUser({ username: "tom", role: "technician", passwordHash: "scrypt$unused" }, { actor: null });
   alice = await createUser({ username: "alice", role: "approver", passwordHash: "scrypt$unused" }, { actor: null });
+  await registerClusterNames(["c1", "c2", "c3", "c4", "c5", "c6", "c7"]);
 });
 
 /** A running upgrade rollout of seven clusters: c1 and c2 in the first wave, c3 to c7 in the second. */
@@ -146,5 +148,26 @@ describe("a decision acts on exactly the clusters the person saw", () => {
     );
     const mixedView = await (await getRoute(request(`/api/v1/rollouts/${mixedId}`, { cookie }), params({ id: mixedId }))).json();
     expect(mixedView.waves.map((w: { state: string }) => w.state)).toEqual(["succeeded", "partly-skipped"]);
+  });
+});
+
+describe("saving a plan", () => {
+  it("is refused when an included cluster was removed while planning, and nothing is saved", async () => {
+    const before = (await listAudit()).length;
+    await expect(
+      createRollout(
+        {
+          kind: "upgrade",
+          request: RolloutRequestSchema.parse({ kind: "upgrade", target: "4.19.11", selection: { clusters: ["c1", "gone"] } }),
+          createdById: tom.id,
+          createdBy: tom.username,
+          estimateMs: 0,
+          waves: [{ name: "wave 1", kind: "batch", mandatory: false, clusters: ["gone"] }],
+          excluded: [],
+        },
+        audit,
+      ),
+    ).rejects.toThrow(ClusterRemovedWhilePlanningError);
+    expect((await listAudit()).length).toBe(before);
   });
 });

@@ -22,9 +22,15 @@ const systemActor = (rollout: RolloutRecord) => ({ actor: `rollout ${rollout.num
 
 const upgrade: Executor = {
   async write(cluster, rollout, attempt) {
-    const { target } = requestOfKind(rollout, "upgrade");
+    const { target, acceptRisks } = requestOfKind(rollout, "upgrade");
     try {
-      await startClusterUpgrade(cluster, { who: systemActor(rollout), version: target, details: { rollout: rollout.number }, attempt });
+      await startClusterUpgrade(cluster, {
+        who: systemActor(rollout),
+        version: target,
+        acceptRisks,
+        details: { rollout: rollout.number },
+        attempt,
+      });
     } catch (error) {
       if (error instanceof UpgradeRefused) throw new StepRefused(error.message);
       throw error;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { registerClusterNames } from "../testing/fleet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as metricsRoute } from "@/app/metrics/route";
 import type { Amount } from "../domain/rollouts/amount";
@@ -44,7 +45,11 @@ function requestOf(kind: RolloutRecord["kind"], maxFailures: Amount) {
   return { ...parsed, strategy: { ...parsed.strategy, maxFailures, minSuccessTime: 0 } };
 }
 
+const registered = new Set<string>();
 async function plan(waves: string[][], excluded: string[], maxFailures: Amount, kind: RolloutRecord["kind"] = "upgrade") {
+  const unregistered = waves.flat().filter((name) => !registered.has(name));
+  await registerClusterNames(unregistered);
+  unregistered.forEach((name) => registered.add(name));
   return createRollout(
     {
       kind,

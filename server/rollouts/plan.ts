@@ -18,7 +18,7 @@ import type { FleetFilter } from "../store/fleetWindow";
 import { describeWrite } from "./describe";
 import { storedPrecheckExclusions } from "./bundlePlan";
 import { candidateFacts } from "../store/rolloutCandidates";
-import { ClusterInActiveRolloutError, createRollout } from "../store/rolloutPlans";
+import { ClusterInActiveRolloutError, ClusterRemovedWhilePlanningError, createRollout } from "../store/rolloutPlans";
 import type { RolloutRecord } from "../store/rolloutRecords";
 
 /** How long one cluster's step is expected to take, per kind: what windows must fit and the estimate adds up. */
@@ -162,7 +162,8 @@ export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, ac
       },
     );
   } catch (error) {
-    if (error instanceof ClusterInActiveRolloutError) throw new UserFacingError(409, error.message);
+    if (error instanceof ClusterInActiveRolloutError || error instanceof ClusterRemovedWhilePlanningError)
+      throw new UserFacingError(409, error.message);
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { clipText } from "../domain/clip";
 import { getDb } from "./db";
 import { queryText, storedTime } from "./fleet";
 
@@ -30,7 +31,7 @@ export async function claimWrite(rolloutId: string, name: string, at: Date, leas
         AND EXISTS (SELECT 1 FROM live)
         AND (rc."claimedBy" IS NULL OR rc."claimedAt" < $5::timestamp)
         AND (rc."nextAttemptAt" IS NULL OR rc."nextAttemptAt" <= $4::timestamp)
-        AND (rc."clusterId" IS NULL OR EXISTS (SELECT 1 FROM "Cluster" c WHERE c."id" = rc."clusterId" AND c."name" = rc."clusterName"))
+        AND EXISTS (SELECT 1 FROM "Cluster" c WHERE c."id" = rc."clusterId" AND c."name" = rc."clusterName")
       RETURNING rc."attempts"`,
     [rolloutId, name, token, storedTime(at), storedTime(new Date(at.getTime() - leaseMs))],
   );
@@ -71,7 +72,7 @@ export async function endWrite(rolloutId: string, name: string, claim: WriteClai
     failed,
     storedTime(end.type === "retry" ? end.retryAt : end.at),
     end.type === "retry" ? storedTime(end.retryAt) : null,
-    written ? null : end.reason,
+    written ? null : clipText(end.reason),
   );
 }
 

@@ -120,11 +120,14 @@ export async function decideRolloutClusters(
           data: { ...skipped, nextAttemptAt: null },
         });
       } else if (action === "retry" && names.length) {
-        // A person's retry is a new step: its attempts are counted afresh.
+        // A person's retry is a new step: its attempts are counted afresh, and a write still on the
+        // wire from the old step loses its claim, so its late end cannot mark the new step written.
         await tx.rolloutCluster.updateMany({
           where: { rolloutId, clusterName: { in: names }, state: { in: [...states] } },
           data: {
             state: "pending",
+            claimedBy: null,
+            claimedAt: null,
             reason: null,
             startedAt: null,
             writtenAt: null,

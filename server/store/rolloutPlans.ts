@@ -18,6 +18,8 @@ export type NewRollout = {
 };
 
 export class ClusterInActiveRolloutError extends Error {}
+/** An included cluster is no longer registered: its step could not check it still writes to the cluster planned for. */
+export class ClusterRemovedWhilePlanningError extends Error {}
 
 /**
  * Saves a plan with its clusters. The check that none of them is in another active rollout is
@@ -38,6 +40,11 @@ export async function createRollout(plan: NewRollout, audit: AuditInput): Promis
       const ids = new Map(
         (await tx.cluster.findMany({ where: { name: { in: included } }, select: { id: true, name: true } })).map((c) => [c.name, c.id]),
       );
+      const gone = included.filter((name) => !ids.has(name));
+      if (gone.length)
+        throw new ClusterRemovedWhilePlanningError(
+          `${gone.join(", ")} ${gone.length > 1 ? "were" : "was"} removed while the rollout was being planned; plan it again`,
+        );
       const row = await tx.rollout.create({
         data: {
           kind: plan.kind,
@@ -57,7 +64,7 @@ export async function createRollout(plan: NewRollout, audit: AuditInput): Promis
             w.clusters.map((name) => ({
               rolloutId: row.id,
               clusterName: name,
-              clusterId: ids.get(name) ?? null,
+              clusterId: ids.get(name)!,
               wave: index,
               state: "pending",
             })),

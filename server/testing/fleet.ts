@@ -4,7 +4,7 @@ import { MCO_SKEW_LIMITS } from "../domain/skew";
 import type { ClusterCredentials } from "../kube/credentials";
 import type { SimCluster } from "../simulator/cluster";
 import type { SimulatorServer } from "../simulator/http";
-import { insertCluster } from "../store/clusters";
+import { insertCluster, insertClusters } from "../store/clusters";
 
 /** Credentials for one simulated cluster, as a kubeconfig for it would carry. */
 export const simulatorCredentials = (sim: SimulatorServer, cluster: { name: string; spec: { token: string } }): ClusterCredentials => ({
@@ -44,3 +44,18 @@ export const testCollectorOptions = (worker: string, over: Partial<CollectorOpti
   pollMs: 50,
   ...over,
 });
+
+/** Registers clusters by name only (never contacted), for plans saved straight to the store: a plan holds each cluster's id. */
+export async function registerClusterNames(names: string[]): Promise<void> {
+  await insertClusters(
+    names.map((name) => ({
+      name,
+      displayName: name,
+      labels: {},
+      platform: null,
+      apiUrl: `https://api.${name}.invalid:6443`,
+      encryptedCredentials: Buffer.alloc(0),
+    })),
+    { actor: "test", role: null, ip: null },
+  );
+}
