@@ -2,8 +2,9 @@ import { expect, test } from "@playwright/test";
 import { covers, NEVER_SAVED, requestFieldsByKind } from "../server/testing/requestFields";
 import { adminApi, ensureUser, hydrated, register } from "./helpers";
 
-// Two clusters of the rollout fleet under names of their own: prod-east (4.19.10) takes 4.19.11;
-// prod-east-422 already runs a newer release and is excluded. The plan's windows open once a year,
+// Two clusters of the rollout fleet under names of their own: prod-east takes 4.19.12, a z-stream it
+// lists whether it still runs 4.19.10 or rollouts.spec.ts has taken it to 4.19.11 (specs run in any
+// order); prod-east-422 already runs a newer release and is excluded. The plan's windows open once a year,
 // so the approved rollout writes nothing while this spec runs.
 const FLEET = process.env.FLEETSKEW_E2E_ROLLOUT_KUBECONFIG!;
 const APPROVER = { username: "ap-approver", password: "approval approver password", role: "approver" };
@@ -31,7 +32,7 @@ test("the approver's page shows every setting of the plan, and approves only the
   const created = await request.post("/api/v1/rollouts", {
     data: {
       kind: "upgrade",
-      target: "4.19.11",
+      target: "4.19.12",
       acceptRisks: ["AWSOldBootImages"],
       selection: { query: "q=appr-" },
       strategy: {
