@@ -77,9 +77,9 @@ export default defineConfig([
         {
           patterns: [
             {
-              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/(contract|\\w+Contract)|http/endpoint|domain/format)$)",
+              regex: "^(@/|(\\.\\./)+)server/(?!(\\w+/(contract|\\w+Contract)|http/endpoint)$)",
               allowTypeImports: true,
-              message: "components import only types from server/, the contracts' endpoints and schemas, and the one date and duration format",
+              message: "components import only types from server/, the contracts' endpoints and schemas",
             },
           ],
         },

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 import { auditEndpoints, type AuditRecord } from "@/server/audit/contract";

@@ -1,4 +1,4 @@
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import type { FleetCluster } from "@/server/fleet/contract";
 
 /** How a cluster's last contact reads, wherever it is shown. */

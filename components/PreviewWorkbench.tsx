@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useMemo, useState } from "react";

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { signInSettingsEndpoints } from "@/server/auth/contract";
 import { call } from "./api";

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { ADMIN_PASSWORD, signIn, snap } from "./helpers";
-import { formatDate } from "../server/domain/format";
+import { formatDate } from "../lib/format";
 
 const NAME = "site-12-offline";
 const FIXTURES = path.join(__dirname, "../server/simulator/fixtures/prod-east");

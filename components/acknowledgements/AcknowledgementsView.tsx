@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate, formatDay } from "@/server/domain/format";
+import { formatDate, formatDay } from "@/lib/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";

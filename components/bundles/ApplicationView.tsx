@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import Link from "next/link";
 import type { ApplicationRecord } from "@/server/bundles/contract";
 import { queries } from "../queries";

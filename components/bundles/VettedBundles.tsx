@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { bundleEndpoints } from "@/server/bundles/contract";

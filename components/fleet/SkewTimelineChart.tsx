@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate, formatDay } from "@/server/domain/format";
+import { formatDate, formatDay } from "@/lib/format";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Timeline } from "@/server/fleet/contract";

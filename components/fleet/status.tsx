@@ -1,4 +1,4 @@
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import type { CheckStatus, SkewStatus } from "@/server/fleet/contract";
 
 /** Words and colours for skew and readiness, the same on every page. */

@@ -1,7 +1,7 @@
 import type { RolloutPlanAnswer } from "@/server/rollouts/contract";
 import { Alert, Section } from "../ui";
 import { SavePlan } from "./SavePlan";
-import { formatDate, formatDuration } from "@/server/domain/format";
+import { formatDate, formatDuration } from "@/lib/format";
 /** The first clusters of a wave, and how many more: a wave of 1,000 is not a list of 1,000. */
 const sample = (names: string[]) => (names.length <= 6 ? names.join(", ") : `${names.slice(0, 5).join(", ")} and ${names.length - 5} more`);
 

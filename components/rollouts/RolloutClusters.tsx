@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import type { RolloutClusterPage, RolloutView } from "@/server/rollouts/contract";
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import type { Seed } from "../seed";
 import { Section, Table } from "../ui";
 import { useRolloutClusters, useRolloutView } from "./live";

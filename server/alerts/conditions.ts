@@ -1,7 +1,7 @@
 import type { SkewBlockSignal } from "../domain/alertSignals";
 import type { ClusterAttention, RolloutAttention } from "../store/alerts";
 import { ACKNOWLEDGEMENT_WAIT_SECONDS, alertNamed, COLLECTOR_LAG_SECONDS, runbookUrl, UNREACHABLE_SWEEPS, type Severity } from "./catalog";
-import { formatDuration } from "../domain/format";
+import { formatDuration } from "../../lib/format";
 
 /**
  * The alerts Fleetskew's rules would raise, evaluated from the store with the rules' conditions

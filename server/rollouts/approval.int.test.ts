@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { formatDuration } from "../domain/format";
+import { formatDuration } from "../../lib/format";
 import { parseDuration } from "../domain/rollouts/duration";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { createElement } from "react";

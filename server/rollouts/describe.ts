@@ -4,7 +4,7 @@
  * the request field it shows, so a test can hold the list to the request schema.
  */
 import type { Amount } from "../domain/rollouts/amount";
-import { formatDuration } from "../domain/format";
+import { formatDuration } from "../../lib/format";
 import type { RolloutRequest } from "../domain/rollouts/request";
 import type { MaintenanceWindow } from "../domain/rollouts/windows";
 

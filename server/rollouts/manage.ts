@@ -5,7 +5,7 @@
  */
 import { auditActor, type Actor } from "../auth/actor";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
-import { formatDuration } from "../domain/format";
+import { formatDuration } from "../../lib/format";
 import { failureBudget } from "../domain/rollouts/budget";
 import { ROLLOUT_CLUSTER_STATES } from "../domain/rollouts/figures";
 import { waveState } from "../domain/rollouts/outcome";

@@ -1,4 +1,4 @@
-import { formatDate } from "@/server/domain/format";
+import { formatDate } from "@/lib/format";
 import type { ReactNode } from "react";
 import type { ClusterDetail } from "@/server/fleet/contract";
 import { LastContact } from "../../LastContact";

@@ -11,7 +11,7 @@
  */
 import type { MaintenanceWindow } from "./windows";
 import { nextStart } from "./windows";
-import { formatDuration } from "../format";
+import { formatDuration } from "../../../lib/format";
 
 export const CLUSTER_STATES = ["pending", "waiting-window", "running", "succeeded", "failed", "skipped"] as const;
 export type ClusterState = (typeof CLUSTER_STATES)[number];

@@ -5,7 +5,7 @@
  */
 import { CronExpressionParser } from "cron-parser";
 import { parseDuration } from "./duration";
-import { formatDuration } from "../format";
+import { formatDuration } from "../../../lib/format";
 
 export type MaintenanceWindowSpec = { schedule: string; duration: string; timeZone: string };
 export type MaintenanceWindow = { schedule: string; durationMs: number; timeZone: string };
