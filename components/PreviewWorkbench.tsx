@@ -3,11 +3,12 @@
 import { formatDate } from "@/lib/format";
 import { useMutation } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { parseAllDocuments } from "yaml";
 import { MAX_FLEET_PREVIEW_CLUSTERS, previewEndpoints, type PoolPreview } from "@/server/preview/contract";
 import { call } from "./api";
 import { ClusterSelection } from "./ClusterSelection";
+import { fleetLinkToNames } from "./selectionText";
 import { Alert, Button, Card, Field } from "./ui";
 
 /** The engine cites its rule book ("§4 step 5") for scripts and docs; on screen the sentence says enough. */
@@ -58,6 +59,40 @@ function yamlProblems(text: string): string[] {
   return list.flatMap((d) => d.errors.map((e) => `Line ${e.linePos?.[0]?.line ?? "?"}: ${e.message.split("\n")[0]}`));
 }
 
+const GROUPS = [
+  ["reboot", "Reboots"],
+  ["other", "No reboot"],
+  ["refused", "Refused"],
+  ["unmatched", "Left out (no pool selects it)"],
+  ["failed", "Could not be previewed"],
+] as const;
+
+/** Each group of the summary with its clusters named, each a jump to its card, and all of them as a fleet view. */
+function SummaryLinks({ names }: { names: Record<(typeof GROUPS)[number][0], string[]> }) {
+  const shown = 5;
+  return (
+    <ul className="flex flex-col gap-1 text-sm" aria-label="Clusters by verdict" data-testid="verdict-clusters">
+      {GROUPS.filter(([key]) => names[key].length).map(([key, label]) => (
+        <li key={key} data-group={key}>
+          <span className="font-medium">{label}:</span>{" "}
+          {names[key].slice(0, shown).map((n, i) => (
+            <span key={n}>
+              {i ? ", " : ""}
+              <a className="text-accent hover:underline" href={`#preview-${n}`}>
+                {n}
+              </a>
+            </span>
+          ))}
+          {names[key].length > shown ? ` and ${names[key].length - shown} more` : ""}{" "}
+          <a className="text-xs text-accent hover:underline" href={fleetLinkToNames(names[key].slice(0, 1000))}>
+            ({names[key].length === 1 ? "in" : `all ${names[key].length} in`} the fleet view)
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function PreviewWorkbench() {
   const [yaml, setYaml] = useState(EXAMPLE);
   // The fleet view's filters, when the person came from there ("Preview on these clusters").
@@ -71,6 +106,11 @@ export function PreviewWorkbench() {
     mutationFn: () => call(previewEndpoints.fleet, { body: { machineConfig: yaml, clusters: { query } } }),
   });
   const summary = run.data?.summary.text;
+  // The answer appears below the form: bring it into view when it arrives.
+  const answerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (run.data || run.error) answerRef.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  }, [run.data, run.error]);
 
   return (
     <div className="flex flex-col gap-6">
@@ -118,6 +158,7 @@ export function PreviewWorkbench() {
         </form>
       </Card>
 
+      <div ref={answerRef} className="scroll-mt-4" />
       {run.error ? <Alert tone="error">{run.error.message}</Alert> : null}
 
       {summary ? (
@@ -125,18 +166,22 @@ export function PreviewWorkbench() {
           {summary.charAt(0).toUpperCase() + summary.slice(1)}.
         </p>
       ) : null}
+      {run.data ? <SummaryLinks names={run.data.summary.names} /> : null}
 
       {run.data?.clusters.map((r) => (
         <Card key={r.cluster} className="p-5">
-          <section aria-label={`Preview for ${r.cluster}`}>
-            <h2 className="text-lg font-semibold">{r.cluster}</h2>
+          <section aria-label={`Preview for ${r.cluster}`} id={`preview-${r.cluster}`} className="scroll-mt-4">
+            <h2 className="text-lg font-semibold">
+              <a className="hover:underline" href={`/clusters/${encodeURIComponent(r.cluster)}`}>
+                {r.cluster}
+              </a>
+            </h2>
             {"error" in r ? <Alert tone="error">{r.error}</Alert> : null}
             {"pools" in r ? (
               <>
                 {r.source === "stored" ? <Alert tone="info">{r.sourceNote}</Alert> : null}
                 <p className="text-xs text-muted">
-                  {r.source === "live" ? "Live configuration" : `Configuration as of ${formatDate(r.observedAt)}`}; policy
-                  from{" "}
+                  {r.source === "live" ? "Live configuration" : `Configuration as of ${formatDate(r.observedAt)}`}; policy from{" "}
                   {r.policySource === "cluster-status"
                     ? "the cluster's MachineConfiguration status"
                     : r.policySource === "defaults"

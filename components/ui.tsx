@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import { LinkedText } from "./LinkedText";
 
 const buttonStyles = {
   primary: "bg-accent text-accent-ink hover:opacity-90",
@@ -63,7 +64,8 @@ export function PageHeader({ title, description, actions }: { title: string; des
 }
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <section className={`rounded-lg border border-line bg-surface ${className}`}>{children}</section>;
+  // min-w-0: in a grid or a flex row a card may be narrower than its widest content (a table scrolls inside it).
+  return <section className={`min-w-0 rounded-lg border border-line bg-surface ${className}`}>{children}</section>;
 }
 
 /** A titled part of a page, e.g. one section of a cluster's page. */
@@ -77,12 +79,17 @@ export function Section({ title, children, description }: { title: string; descr
   );
 }
 
+/** The first column of a table that scrolls sideways: held at the left edge, over the columns scrolled under it. */
+const STICKY_FIRST = "sticky left-0 z-10 bg-surface";
+
 /** One column of a Table: its heading, and what each row shows in it. */
 export type Column<T> = { head: string; cell: (row: T) => ReactNode };
 
 /**
  * A plain table: a column per `columns` entry, a row per item of `rows`; the first column is each
  * row's header (scope row). `rowProps` adds attributes to a row (data-* for tests and styles).
+ * On a narrow screen the table scrolls sideways inside its own box, never the page, and its first
+ * column stays in place so every row keeps its name while the other columns pass under it.
  */
 export function Table<T>({
   caption,
@@ -98,13 +105,15 @@ export function Table<T>({
   rowProps?: (row: T) => Record<`data-${string}`, string>;
 }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    // A box that scrolls is a stop for the keyboard, so its hidden columns can be reached without a pointer.
+    // A group, not a region: pages name their own regions, and a second one of the same name would be ambiguous.
+    <div className="max-w-full overflow-x-auto" role="group" aria-label={caption} tabIndex={0}>
+      <table className="w-full text-left text-sm break-words">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-line text-muted">
           <tr>
             {columns.map((c, i) => (
-              <th key={i} scope="col" className="px-2 py-2 font-medium">
+              <th key={i} scope="col" className={`px-2 py-2 font-medium ${i === 0 ? STICKY_FIRST : ""}`}>
                 {c.head}
               </th>
             ))}
@@ -115,8 +124,9 @@ export function Table<T>({
             <tr key={rowKey(row, i)} {...rowProps?.(row)} className="border-b border-line align-top last:border-0">
               {columns.map((c, j) =>
                 j === 0 ? (
-                  <th key={j} scope="row" className="px-2 py-2 font-medium">
-                    {c.cell(row)}
+                  <th key={j} scope="row" className={`px-2 py-2 font-medium ${STICKY_FIRST}`}>
+                    {/* At most 40% of the screen, so the columns scrolling under it stay in view on a phone. */}
+                    <div className="max-w-[40vw] [overflow-wrap:anywhere]">{c.cell(row)}</div>
                   </th>
                 ) : (
                   <td key={j} className="px-2 py-2">
@@ -129,5 +139,17 @@ export function Table<T>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * Text that may carry URLs (an operator's message, a check's advice): each URL, and each place in
+ * Fleetskew it names, becomes a link (LinkedText), and it breaks anywhere, so a long documentation address wraps inside its box on a phone.
+ */
+export function TextWithLinks({ text, cluster }: { text: string; cluster?: string }) {
+  return (
+    <span className="[overflow-wrap:anywhere]">
+      <LinkedText text={text} cluster={cluster} />
+    </span>
   );
 }

@@ -45,7 +45,7 @@ test("the preview on prod-east shows what each change does to the worker pool", 
       "server ntp.example.com iburst\n",
       "Restart chronyd.service, no drain",
       "Restart chronyd.service",
-      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes\)/,
+      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes: prod-east\)/,
     ],
     [
       "50-worker-sysctl",
@@ -53,7 +53,7 @@ test("the preview on prod-east shows what each change does to the worker pool", 
       "net.core.somaxconn = 1024\n",
       "Reboot",
       "Reboot",
-      /^Reboots \d+ nodes in 1 cluster, no reboot in 0 clusters/,
+      /^Reboots \d+ nodes in 1 cluster \(prod-east\), no reboot in 0 clusters/,
     ],
     [
       "50-worker-policy",
@@ -61,7 +61,7 @@ test("the preview on prod-east shows what each change does to the worker pool", 
       '{"default":[{"type":"reject"}]}\n',
       "Reload crio.service, no drain",
       "Reload crio.service",
-      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes\)/,
+      /^Reboots 0 nodes in 0 clusters, no reboot in 1 cluster \(\d+ nodes: prod-east\)/,
     ],
   ];
   for (const [name, path, text, verdict, actions, summary] of cases) {
@@ -84,4 +84,37 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   await worker.getByText("Before and after: /etc/containers/policy.json").click();
   await expect(worker.getByLabel("/etc/containers/policy.json after")).toContainText('"reject"');
   await snap(page, testInfo, "12-preview-reload");
+});
+
+test("the picker takes the fleet view's filters as typed, and the verdict names the cluster that reboots", async ({ page, request }) => {
+  await register(request, ["prod-east"]);
+  // What the fleet view counts for the same filter: the fleet list API, as the fleet page asks it.
+  const fleet = (await (await request.get("/api/v1/clusters?platform=AWS&limit=1")).json()) as { total: number };
+  expect(fleet.total).toBeGreaterThan(0);
+
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  await page.goto("/preview");
+  const form = page.getByRole("form", { name: "Preview a MachineConfig" });
+  const clusters = form.getByLabel("Clusters", { exact: true });
+  const count = form.getByTestId("selection-count");
+  await clusters.fill("platform=AWS");
+  await expect(count).toHaveAttribute("data-total", String(fleet.total));
+  await expect(count).toContainText(`${fleet.total.toLocaleString("en-US")} ${fleet.total === 1 ? "cluster matches" : "clusters match"}`);
+  // A label and a status filter are filters too, not a search for the text "skew=…".
+  await clusters.fill("platform=AWS skew=purple");
+  await expect(form.getByRole("alert").filter({ hasText: /^The skew must be one of / })).toBeVisible();
+
+  await clusters.fill("platform=AWS name=prod-east");
+  await expect(count).toHaveText("1 cluster matches: prod-east");
+  await form
+    .getByLabel("MachineConfig (YAML or JSON)")
+    .fill(mc("50-worker-sysctl", "/etc/sysctl.d/99-net.conf", "net.core.somaxconn = 1024\n"));
+  await form.getByRole("button", { name: "Preview on the matching clusters" }).click();
+  const summary = page.getByRole("status").filter({ hasText: /^Reboots/ });
+  await expect(summary).toHaveText(/^Reboots \d+ nodes in 1 cluster \(prod-east\)/);
+  // The answer is brought into view, and the rebooting cluster is a link to its card.
+  await expect(summary).toBeInViewport();
+  const reboots = page.getByTestId("verdict-clusters").locator('[data-group="reboot"]');
+  await expect(reboots.getByRole("link", { name: "prod-east", exact: true })).toHaveAttribute("href", "#preview-prod-east");
+  await expect(reboots.getByRole("link", { name: /in the fleet view/ })).toHaveAttribute("href", "/fleet?name=prod-east");
 });

@@ -29,12 +29,20 @@ test("a technician requests an acknowledgement for a cluster at 4.22, cannot app
   await candidate.getByRole("button", { name: "Request acknowledgement" }).click();
 
   const form = page.getByRole("form", { name: `Request an acknowledgement for ${CLUSTER.name}` });
+  // It opened below the button: it is brought into view.
+  await expect(form).toBeInViewport();
   await form.getByLabel("An RHCOS build").check();
+  // Sent empty: every empty field is marked, each with its sentence beside it (never "evidence: …").
+  await form.getByRole("button", { name: "Send for approval" }).click();
+  await expect(form.getByRole("textbox", { name: "RHCOS build" })).toHaveAttribute("aria-invalid", "true");
+  await expect(form.locator("#ack-value-error")).toHaveText(/^Say which RHCOS build the oldest machine boots/);
+  await expect(form.getByLabel("Evidence")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.locator("#ack-evidence-error")).toHaveText(/^Describe the evidence/);
   await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.2025");
   await form.getByLabel("Evidence").fill("Worker MachineSets moved to ami-0a1b2c3d (RHCOS 9.6.20250701-0) on 2026-11-18, change CHG-1234.");
   await form.getByRole("button", { name: "Send for approval" }).click();
   // The API's own format rule, before anything reaches the cluster.
-  await expect(form.getByText(/rhcosVersion must be between 14 and 21 characters long/)).toBeVisible();
+  await expect(form.locator("#ack-value-error")).toHaveText("The RHCOS build must be between 14 and 21 characters long");
   await form.getByRole("textbox", { name: "RHCOS build" }).fill("9.6.20250701-0");
   await form.getByLabel(/prod-east-7xk2p-worker-us-east-1a/).check();
   await form.getByRole("button", { name: "Send for approval" }).click();

@@ -3,7 +3,8 @@
 import { formatDate, formatDay } from "@/lib/format";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   acknowledgementEndpoints,
   type AckMode,
@@ -13,7 +14,7 @@ import {
   type CandidateList,
 } from "@/server/acknowledgements/contract";
 import { can, type Me } from "../access";
-import { call } from "../api";
+import { call, fieldError, isFieldError } from "../api";
 import { LastUpdated } from "../fleet/status";
 import { keys, queries } from "../queries";
 import type { Seed } from "../seed";
@@ -42,7 +43,14 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
   const [value, setValue] = useState("");
   const [evidence, setEvidence] = useState("");
   const [machineSets, setMachineSets] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  // What the form itself finds missing, checked before sending, so every empty field is marked at once.
+  const [missing, setMissing] = useState<Record<string, string>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // It opens below the button that asked for it: bring it into view, ready to type.
+    formRef.current?.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    formRef.current?.querySelector<HTMLInputElement>("input:checked")?.focus({ preventScroll: true });
+  }, []);
   const submit = useMutation({
     mutationFn: () =>
       call(acknowledgementEndpoints.request, {
@@ -59,17 +67,34 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
       void queryClient.invalidateQueries({ queryKey: keys.acknowledgements });
       onDone();
     },
-    onError: (e) => setError(e.message),
   });
   const field = mode === "OCPVersion" ? "ocpVersion" : "rhcosVersion";
-  const fieldError = error && error.startsWith(`${field}:`) ? error.slice(field.length + 1).trim() : null;
+  const valueError = missing[field] ?? fieldError(submit.error, field);
+  const evidenceError = missing.evidence ?? fieldError(submit.error, "evidence");
+  const otherError = submit.error && !isFieldError(submit.error, [field, "evidence"]) ? submit.error.message : null;
   return (
     <form
+      ref={formRef}
       aria-label={`Request an acknowledgement for ${candidate.cluster}`}
       className="flex flex-col gap-3 rounded-md border border-line p-4"
+      noValidate
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
-        setError(null);
+        const found: Record<string, string> = {};
+        if (mode !== "None" && !value.trim())
+          found[field] =
+            mode === "RHCOSVersion"
+              ? "Say which RHCOS build the oldest machine boots, e.g. 9.6.20250701-0"
+              : "Say which OpenShift release the oldest machine's boot image came with, e.g. 4.19.0";
+        if (evidence.trim().length < 10)
+          found.evidence = "Describe the evidence in at least 10 characters: how do you know which boot image the oldest machine uses?";
+        setMissing(found);
+        submit.reset();
+        const first = Object.keys(found)[0];
+        if (first) {
+          formRef.current?.querySelector<HTMLElement>(first === "evidence" ? "#ack-evidence" : "#ack-value")?.focus();
+          return;
+        }
         submit.mutate();
       }}
     >
@@ -98,10 +123,15 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
             id="ack-value"
             value={value}
             onChange={(e) => setValue(e.target.value)}
-            aria-invalid={!!fieldError}
+            aria-invalid={!!valueError}
+            aria-describedby={valueError ? "ack-value-error" : undefined}
             className="font-mono"
           />
-          {fieldError ? <span className="text-xs text-danger">{fieldError}</span> : null}
+          {valueError ? (
+            <span id="ack-value-error" role="alert" className="text-xs text-danger">
+              {valueError}
+            </span>
+          ) : null}
         </Field>
       ) : (
         <Alert tone="error">
@@ -119,7 +149,14 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
           className="min-h-20 rounded-md border border-line bg-surface px-3 py-2 text-sm"
           value={evidence}
           onChange={(e) => setEvidence(e.target.value)}
+          aria-invalid={!!evidenceError}
+          aria-describedby={evidenceError ? "ack-evidence-error" : undefined}
         />
+        {evidenceError ? (
+          <span id="ack-evidence-error" role="alert" className="text-xs text-danger">
+            {evidenceError}
+          </span>
+        ) : null}
       </Field>
       {candidate.machineSets.length ? (
         <fieldset className="text-sm">
@@ -144,7 +181,7 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
           Cancel
         </Button>
       </div>
-      {error && !fieldError ? <Alert tone="error">{error}</Alert> : null}
+      {otherError ? <Alert tone="error">{otherError}</Alert> : null}
     </form>
   );
 }
@@ -152,7 +189,8 @@ function RequestForm({ candidate, onDone }: { candidate: Candidate; onDone: () =
 function Candidates({ me }: { me: Me }) {
   const [draft, setDraft] = useState("");
   const [target, setTarget] = useState("");
-  const [open, setOpen] = useState<string | null>(null);
+  // "Request acknowledgement" beside a cluster's finding links here with ?request=<cluster>: its form opens.
+  const [open, setOpen] = useState<string | null>(useSearchParams().get("request"));
   const q = useQuery({ ...queries.ackCandidates(target || null), refetchInterval: 30_000 });
   return (
     <Card className="p-5">
@@ -265,6 +303,8 @@ function Decision({ ack, me }: { ack: Acknowledgement; me: Me }) {
   if (ack.status !== "pending" || !can(me, ["approver"])) return null;
   if (ack.requestedById === me.id)
     return <p className="text-xs text-muted">You requested this; someone else with the approver role decides it.</p>;
+  // The server says whether the reader's approver grants cover this cluster.
+  if (!ack.mayDecide) return <p className="text-xs text-muted">Its cluster is outside your approver scope.</p>;
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={`comment-${ack.id}`} className="text-xs font-medium">

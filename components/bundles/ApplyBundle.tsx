@@ -106,12 +106,14 @@ function UploadStep({
   refusal: Refusal | null;
   uploaded: UploadedBundle | null;
 }) {
+  // The input is emptied after each upload (so the same file can be sent again): the name is kept here instead.
+  const [chosen, setChosen] = useState<string | null>(null);
   return (
     <Step n={1} title="Upload the bundle manifest" done={!!uploaded}>
       <Field
         label="Bundle manifest (JSON file)"
         htmlFor="manifest"
-        hint="The file you were given with the bundle, e.g. bundle-4.19.11.json."
+        hint="The file handed over with the mirrored release, e.g. bundle-4.19.11.json; an approver vets its digest first (below)."
       >
         <input
           id="manifest"
@@ -120,10 +122,18 @@ function UploadStep({
           className="text-sm"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) onUpload(file);
+            if (file) {
+              setChosen(file.name);
+              onUpload(file);
+            }
             e.target.value = "";
           }}
         />
+        {chosen ? (
+          <span className="text-xs text-muted" data-testid="chosen-manifest">
+            {pending ? "Sending" : "Sent"} {chosen}; choose a file again to replace it.
+          </span>
+        ) : null}
       </Field>
       {pending ? <p className="text-sm text-muted">Checking the manifest…</p> : null}
       {refusal ? <UploadRefused refusal={refusal} /> : null}

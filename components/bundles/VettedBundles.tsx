@@ -36,13 +36,17 @@ function VetBundle() {
         vet.mutate();
       }}
     >
-      <Field label="Digest" htmlFor="vet-digest" hint="sha256 of the manifest file, as sha256sum prints it.">
+      <Field
+        label="Digest"
+        htmlFor="vet-digest"
+        hint="The 64 hexadecimal characters sha256sum prints for the manifest file (a sha256: prefix may stay)."
+      >
         <TextInput
           id="vet-digest"
           value={digest}
           onChange={(e) => setDigest(e.target.value)}
           className="font-mono"
-          placeholder="sha256:…"
+          placeholder="e.g. 3f1c…9ab0 (from sha256sum bundle-4.19.11.json)"
         />
       </Field>
       <Field label="Why it is trusted" htmlFor="vet-note" hint="e.g. where it was built and checked, the change ticket.">
@@ -71,7 +75,20 @@ export function VettedList({ me }: { me: Me }) {
       <div className="mt-4 grid gap-6 lg:grid-cols-2">
         {can(me, ["approver"]) ? <VetBundle /> : null}
         <ul className="flex flex-col gap-2 text-sm" aria-label="Vetted digests">
-          {(vetted.data ?? []).length === 0 ? <li className="text-muted">None yet.</li> : null}
+          {vetted.data && vetted.data.length === 0 ? (
+            <li className="rounded-md border border-dashed border-line p-3" data-testid="no-vetted-bundles">
+              <p className="font-medium">No bundle is vetted yet.</p>
+              <p className="mt-1 text-muted">
+                A bundle manifest is a JSON file listing the images a release needs on every node (docs/bundle-format.md); it is made where
+                the release is mirrored and handed over with the mirror. To try one, download the{" "}
+                <a className="text-accent underline" href="/bundles/example" download="bundle-4.19.11.json">
+                  example manifest for 4.19.11
+                </a>
+                . First an approver vets its digest here (<code>sha256sum bundle-4.19.11.json</code>), then a technician uploads the file
+                above.
+              </p>
+            </li>
+          ) : null}
           {(vetted.data ?? []).map((v) => (
             <li key={v.digest} className="rounded-md border border-line p-2">
               <code className="block break-all font-mono text-xs">sha256:{v.digest}</code>

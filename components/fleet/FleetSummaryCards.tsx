@@ -10,13 +10,34 @@ import { LastUpdated, READINESS, SKEW } from "./status";
 export const SKEW_ORDER: SkewStatus[] = ["blocked", "at-risk", "opted-out", "unknown", "ok"];
 export const READINESS_ORDER: CheckStatus[] = ["fail", "warn", "unknown", "pass"];
 
+/**
+ * A tile names what it counts on its own: "Blocked" under skew and "Blocked" under readiness side by
+ * side read as one thing, yet one is Upgradeable=False for boot images now and the other any failed
+ * readiness check for the next minor.
+ */
+const SKEW_TILE: Record<SkewStatus, string> = {
+  blocked: "Skew blocked",
+  "at-risk": "Skew at risk",
+  "opted-out": "Skew check off",
+  unknown: "Skew unknown",
+  ok: "Skew within limit",
+};
+const READINESS_TILE: Record<CheckStatus, string> = {
+  fail: "Upgrade blocked",
+  warn: "Upgrade warnings",
+  unknown: "Readiness unknown",
+  pass: "Ready to upgrade",
+};
+
 function StatTile({
   label,
   value,
   tone,
   onClick,
   active,
+  title,
 }: {
+  title?: string;
   label: string;
   value: number;
   tone: string;
@@ -28,9 +49,10 @@ function StatTile({
       type="button"
       onClick={onClick}
       aria-pressed={active}
-      className={`flex min-w-28 flex-col rounded-md border px-3 py-2 text-left transition hover:bg-canvas ${active ? "border-accent" : "border-line"}`}
+      title={title}
+      className={`flex min-w-24 flex-col rounded-md border px-3 py-1.5 text-left transition hover:bg-canvas ${active ? "border-accent" : "border-line"}`}
     >
-      <span className={`text-2xl font-semibold ${tone}`}>{value.toLocaleString()}</span>
+      <span className={`text-xl font-semibold ${tone}`}>{value.toLocaleString()}</span>
       <span className="text-xs text-muted">{label}</span>
     </button>
   );
@@ -52,18 +74,19 @@ const VersionChart = memo(function VersionChart({
   set: (patch: Partial<FleetViewState>) => void;
 }) {
   return (
-    <Card className="p-4">
+    <Card className="min-w-0 p-4">
       <h2 className="font-semibold">Versions</h2>
-      <div className="mt-2 h-44" role="img" aria-label={`Cluster versions: ${versions.map((v) => `${v.minor}: ${v.count}`).join(", ")}`}>
+      <div className="mt-2 h-36" role="img" aria-label={`Cluster versions: ${versions.map((v) => `${v.minor}: ${v.count}`).join(", ")}`}>
         <ResponsiveContainer width="100%" height="100%">
           <BarChart data={versions} margin={{ top: 4, right: 4, bottom: 0, left: -20 }}>
-            <XAxis dataKey="minor" tick={{ fontSize: 11 }} />
+            <XAxis dataKey="minor" tick={{ fontSize: 11 }} interval="preserveStartEnd" minTickGap={8} />
             <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
             <Tooltip />
             <Bar
               dataKey="count"
               name="clusters"
               fill="#0b63c5"
+              isAnimationActive={false}
               onClick={(bar) => {
                 // recharts hands back the bar's own data point: one of the versions.
                 const minor = String(bar.payload?.minor ?? "");
@@ -94,7 +117,7 @@ export function FleetSummaryCards({
   const toggle = (key: "skew" | "readiness", value: string) => set({ [key]: view[key] === value ? "" : value });
   return (
     <div className="grid gap-4 lg:grid-cols-3">
-      <Card className="p-4 lg:col-span-2">
+      <Card className="min-w-0 p-4 lg:col-span-2">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h2 className="font-semibold">Boot-image skew</h2>
           <LastUpdated at={updatedAt} fetching={fetching} />
@@ -103,7 +126,8 @@ export function FleetSummaryCards({
           {SKEW_ORDER.map((k) => (
             <StatTile
               key={k}
-              label={SKEW[k].label}
+              label={SKEW_TILE[k]}
+              title={SKEW[k].hint}
               value={summary.bySkew[k] ?? 0}
               tone={toneOf(SKEW[k].className)}
               active={view.skew === k}
@@ -111,19 +135,26 @@ export function FleetSummaryCards({
             />
           ))}
         </div>
-        <h2 className="mt-5 font-semibold">Readiness for the next minor</h2>
+        <h2 className="mt-4 font-semibold">Readiness for the next minor</h2>
         <div className="mt-3 flex flex-wrap gap-2" role="group" aria-label="Clusters by readiness">
           {READINESS_ORDER.map((k) => (
             <StatTile
               key={k}
-              label={READINESS[k].label}
+              label={READINESS_TILE[k]}
               value={summary.byReadiness[k] ?? 0}
               tone={toneOf(READINESS[k].className)}
               active={view.readiness === k}
               onClick={() => toggle("readiness", k)}
             />
           ))}
-          <StatTile label="Stale" value={summary.stale} tone="text-warn" active={view.stale} onClick={() => set({ stale: !view.stale })} />
+          <StatTile
+            label="Stale data"
+            title="The newest sweep did not succeed: the row shows the last good state"
+            value={summary.stale}
+            tone="text-warn"
+            active={view.stale}
+            onClick={() => set({ stale: !view.stale })}
+          />
           {summary.registryLess ? (
             <StatTile
               label="Registry-less"

@@ -102,85 +102,92 @@ export function FleetTable({
           <Alert tone="error">Could not read the fleet: {windows.error.message}</Alert>
         </div>
       ) : null}
-      <div role="table" aria-label="Clusters" aria-rowcount={total + 1} className="text-sm">
-        <div role="rowgroup">
-          <div role="row" className="grid gap-3 border-b border-line px-4 py-2 text-muted" style={{ gridTemplateColumns: COLUMNS }}>
-            <div role="columnheader">{header("name", "Cluster")}</div>
-            <div role="columnheader">{header("version", "Version")}</div>
-            <div role="columnheader">{header(null, "Platform")}</div>
-            <div role="columnheader">{header("skew", "Skew")}</div>
-            <div role="columnheader">{header("oldest", "Oldest boot image")}</div>
-            <div role="columnheader">{header("readiness", "Readiness")}</div>
-            <div role="columnheader">{header(null, "Blocker")}</div>
-            <div role="columnheader">{header("lastSeen", "Last contact")}</div>
+      {/* On a narrow screen the table scrolls sideways inside the card, header and rows together, never the page. */}
+      <div className="max-w-full overflow-x-auto">
+        <div role="table" aria-label="Clusters" aria-rowcount={total + 1} className="min-w-[72rem] text-sm">
+          <div role="rowgroup">
+            <div role="row" className="grid gap-3 border-b border-line px-4 py-2 text-muted" style={{ gridTemplateColumns: COLUMNS }}>
+              <div role="columnheader">{header("name", "Cluster")}</div>
+              <div role="columnheader">{header("version", "Version")}</div>
+              <div role="columnheader">{header(null, "Platform")}</div>
+              <div role="columnheader">{header("skew", "Skew")}</div>
+              <div role="columnheader">{header("oldest", "Oldest boot image")}</div>
+              <div role="columnheader">{header("readiness", "Readiness")}</div>
+              <div role="columnheader">{header(null, "Blocker")}</div>
+              <div role="columnheader">{header("lastSeen", "Last contact")}</div>
+            </div>
           </div>
-        </div>
-        <div ref={scroller} role="rowgroup" className="overflow-auto" style={{ height }}>
-          {total === 0 && !windows.isFetching ? <p className="p-6 text-center text-muted">No cluster matches these filters.</p> : null}
-          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-            {items.map((item) => {
-              const c = rows[item.index];
-              const style = { height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, gridTemplateColumns: COLUMNS };
-              if (!c)
+          <div ref={scroller} role="rowgroup" className="overflow-auto" style={{ height }}>
+            {total === 0 && !windows.isFetching ? <p className="p-6 text-center text-muted">No cluster matches these filters.</p> : null}
+            <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+              {items.map((item) => {
+                const c = rows[item.index];
+                const style = { height: ROW_HEIGHT, transform: `translateY(${item.start}px)`, gridTemplateColumns: COLUMNS };
+                if (!c)
+                  return (
+                    <div
+                      key={item.key}
+                      role="row"
+                      aria-rowindex={item.index + 2}
+                      className="absolute left-0 grid w-full items-center px-4 text-muted"
+                      style={style}
+                    >
+                      <div role="cell">Loading…</div>
+                    </div>
+                  );
                 return (
                   <div
-                    key={item.key}
+                    key={c.id}
                     role="row"
                     aria-rowindex={item.index + 2}
-                    className="absolute left-0 grid w-full items-center px-4 text-muted"
+                    className="absolute left-0 grid w-full items-center gap-3 border-b border-line px-4 hover:bg-canvas"
                     style={style}
                   >
-                    <div role="cell">Loading…</div>
-                  </div>
-                );
-              return (
-                <div
-                  key={c.id}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  className="absolute left-0 grid w-full items-center gap-3 border-b border-line px-4 hover:bg-canvas"
-                  style={style}
-                >
-                  <div role="cell" className="truncate">
-                    <Link href={`/clusters/${encodeURIComponent(c.name)}`} className="font-medium text-accent hover:underline">
-                      {c.displayName}
-                    </Link>
-                    {c.registryLess ? (
-                      <span
-                        className="ml-2 rounded bg-accent/10 px-1.5 py-0.5 text-xs text-accent"
-                        title="Installed without a registry: updates only to releases its InternalReleaseImage serves"
-                      >
-                        registry-less
-                      </span>
-                    ) : null}
-                    <div className="truncate text-xs text-muted">
-                      {c.displayName !== c.name ? `${c.name} · ` : ""}
-                      {c.offline ? "offline import · " : ""}
-                      {c.hubState === "lease-expired" ? "offline on its hub · " : c.hubState === "removed" ? "removed from its hub · " : ""}
-                      {Object.entries(c.labels)
-                        .filter(([k]) => !k.startsWith("fleetskew.io/"))
-                        .map(([k, v]) => `${k}=${v}`)
-                        .join(" ")}
+                    <div role="cell" className="truncate">
+                      <Link href={`/clusters/${encodeURIComponent(c.name)}`} className="font-medium text-accent hover:underline">
+                        {c.displayName}
+                      </Link>
+                      {c.registryLess ? (
+                        <span
+                          className="ml-2 rounded bg-accent/10 px-1.5 py-0.5 text-xs text-accent"
+                          title="Installed without a registry: updates only to releases its InternalReleaseImage serves"
+                        >
+                          registry-less
+                        </span>
+                      ) : null}
+                      <div className="truncate text-xs text-muted">
+                        {c.displayName !== c.name ? `${c.name} · ` : ""}
+                        {c.offline ? "offline import · " : ""}
+                        {c.hubState === "lease-expired"
+                          ? "offline on its hub · "
+                          : c.hubState === "removed"
+                            ? "removed from its hub · "
+                            : ""}
+                        {Object.entries(c.labels)
+                          .filter(([k]) => !k.startsWith("fleetskew.io/"))
+                          .map(([k, v]) => `${k}=${v}`)
+                          .join(" ")}
+                      </div>
+                    </div>
+                    <div role="cell">{c.version ?? "—"}</div>
+                    <div role="cell">{c.platform ?? "—"}</div>
+                    <div role="cell">
+                      <SkewBadge status={c.skewStatus} title={c.skewSummary} />
+                    </div>
+                    <div role="cell">{c.oldestBootImage ?? "—"}</div>
+                    <div role="cell">
+                      <ReadinessBadge status={c.readinessStatus} title={c.readinessTarget ? `for ${c.readinessTarget}` : null} />
+                    </div>
+                    <div role="cell" className="truncate text-xs" title={c.readinessBlocker ?? undefined}>
+                      {c.readinessBlocker ?? ""}
+                    </div>
+                    <div role="cell" className="truncate text-xs">
+                      <LastContact cluster={c} />
                     </div>
                   </div>
-                  <div role="cell">{c.version ?? "—"}</div>
-                  <div role="cell">{c.platform ?? "—"}</div>
-                  <div role="cell">
-                    <SkewBadge status={c.skewStatus} title={c.skewSummary} />
-                  </div>
-                  <div role="cell">{c.oldestBootImage ?? "—"}</div>
-                  <div role="cell">
-                    <ReadinessBadge status={c.readinessStatus} title={c.readinessTarget ? `for ${c.readinessTarget}` : null} />
-                  </div>
-                  <div role="cell" className="truncate text-xs" title={c.readinessBlocker ?? undefined}>
-                    {c.readinessBlocker ?? ""}
-                  </div>
-                  <div role="cell" className="truncate text-xs">
-                    <LastContact cluster={c} />
-                  </div>
-                </div>
-              );
-            })}
+                );
+              })}
+            </div>
           </div>
         </div>
       </div>

@@ -3,62 +3,13 @@
 import { formatDate, formatDay } from "@/lib/format";
 import { useQuery } from "@tanstack/react-query";
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { Timeline } from "@/server/fleet/contract";
 import { queries } from "../queries";
 import { Alert, Card } from "../ui";
 import { legendText } from "./status";
+import { chartRows, labelledUpgrades, tickLabel, versionValue } from "./timelineRows";
 
 /** Event lines: upgrades in the cluster-version blue, people's actions in green, what the MCO reported in purple. */
 const EVENT_COLORS: Record<string, string> = { upgrade: "#0b63c5", acknowledgement: "#1e7b3a", bundle: "#1e7b3a" };
-
-/** A version as a number on the chart's axis: 4.12.7 → 412.007, so minors are evenly spaced. */
-export function versionValue(v: string | null): number | null {
-  const m = v ? /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v) : null;
-  return m ? Number(m[1]) * 100 + Number(m[2]) + Number(m[3] ?? 0) / 1000 : null;
-}
-const tickLabel = (n: number) => `${Math.floor(n / 100)}.${Math.floor(n % 100)}`;
-
-type Point = {
-  t: number;
-  cluster?: number | null;
-  bootObserved?: number | null;
-  bootInferred?: number | null;
-  clusterInferred?: number | null;
-};
-
-/**
- * Merges the series into one row per instant. Inferred and observed parts are separate series so
- * they can be drawn differently; each gets the value at the seam so the lines join.
- */
-export function chartRows(t: Timeline): Point[] {
-  const rows = new Map<number, Point>();
-  const row = (at: string) => {
-    const k = new Date(at).getTime();
-    let r = rows.get(k);
-    if (!r) rows.set(k, (r = { t: k }));
-    return r;
-  };
-  const series = <P extends { at: string; inferred: boolean }>(
-    points: P[],
-    value: (p: P) => number | null,
-    observed: keyof Point,
-    inferred: keyof Point,
-  ) => {
-    points.forEach((p, i) => {
-      const v = value(p);
-      const r = row(p.at);
-      (r as Record<string, number | null>)[p.inferred ? inferred : observed] = v;
-      const next = points[i + 1];
-      // At the seam from inferred to observed, the observed series starts where the inferred ended.
-      if (p.inferred && next && !next.inferred) (row(next.at) as Record<string, number | null>)[inferred] = v;
-    });
-    const last = points.at(-1);
-    if (last) (row(t.to) as Record<string, number | null>)[last.inferred ? inferred : observed] = value(last);
-  };
-  series(t.version, (p) => versionValue(p.version), "cluster", "clusterInferred");
-  series(t.oldestBootImage, (p) => versionValue(p.ocpVersion), "bootObserved", "bootInferred");
-  return [...rows.values()].sort((a, b) => a.t - b.t);
-}
 
 export function SkewTimelineChart({ cluster }: { cluster: string }) {
   const q = useQuery({ ...queries.timeline(cluster), refetchInterval: 30_000 });
@@ -74,6 +25,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
   const fmtDate = (n: number) => formatDay(n);
   const lastVersion = t?.version.at(-1)?.version;
   const lastBoot = t?.oldestBootImage.at(-1)?.ocpVersion;
+  const labelled = t && rows.length ? labelledUpgrades(t.events, rows[0]!.t, rows.at(-1)!.t) : new Set<number>();
   return (
     <Card className="p-4">
       <h2 className="font-semibold">Skew timeline</h2>
@@ -100,6 +52,7 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
                 tickFormatter={fmtDate}
                 tick={{ fontSize: 11 }}
                 minTickGap={50}
+                interval="preserveStartEnd"
               />
               <YAxis
                 domain={[lo, hi]}
@@ -126,10 +79,8 @@ export function SkewTimelineChart({ cluster }: { cluster: string }) {
                   x={new Date(e.at).getTime()}
                   stroke={EVENT_COLORS[e.kind] ?? "#8e44ad"}
                   strokeDasharray={e.inferred ? "2 4" : "4 2"}
-                  // Only upgrades are labelled (with the version reached); other events are listed below the chart.
-                  label={
-                    e.kind === "upgrade" ? { value: e.title.split(" → ")[1], fontSize: 10, position: "top", fill: "#556274" } : undefined
-                  }
+                  // Only upgrades are labelled (with the version reached), spaced apart; every event is listed below the chart.
+                  label={labelled.has(i) ? { value: e.title.split(" → ")[1], fontSize: 10, position: "top", fill: "#556274" } : undefined}
                 />
               ))}
               <Line

@@ -14,6 +14,11 @@ export function PlanPreview({ plan, body, mayPlan }: { plan: RolloutPlanAnswer; 
         title={`The plan: ${included} of ${plan.selected} clusters in ${plan.waves.length} waves`}
         description={`Estimated ${formatDuration(plan.estimate.totalMs)}, until ${formatDate(plan.estimate.finishesAt)}. Up to ${plan.failureBudget} clusters may fail before it stops.`}
       >
+        {plan.outsideScope > 0 ? (
+          <p className="text-sm text-muted" data-testid="outside-scope">
+            {plan.outsideScope} {plan.outsideScope === 1 ? "cluster is" : "clusters are"} outside your scope and not in the plan.
+          </p>
+        ) : null}
         {plan.waves.length ? (
           <ol className="grid gap-2" aria-label="Waves">
             {plan.waves.map((wave, i) => {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
 import { digest, FleetCatalog } from "../collector/evaluate";
 import { UserFacingError } from "../errors";
+import { plainIssues } from "../http/issues";
 import { skewLimits } from "../fleet/fleet";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { CapturedCluster } from "../kube/captured";
@@ -82,8 +83,8 @@ const RARE_PARTS: ReadonlySet<keyof ClusterObjects> = new Set(["internalReleaseI
 function parseFields(input: OfflineImportInput) {
   const parsed = OfflineImportFieldsSchema.safeParse(input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new UserFacingError(400, `${issue.path.join(".") || "input"}: ${issue.message}`);
+    const issues = plainIssues(parsed.error);
+    throw new UserFacingError(400, issues[0]!.error, {}, { field: issues[0]!.field, issues });
   }
   return parsed.data;
 }
@@ -130,7 +131,7 @@ export async function importOfflineCluster(
   const now = options.now ?? new Date();
   const fields = parseFields(input);
   if (fields.capturedAt && fields.capturedAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS)
-    throw new UserFacingError(400, `capturedAt: ${fields.capturedAt.toISOString()} is in the future`);
+    throw new UserFacingError(400, `The capture time ${fields.capturedAt.toISOString()} is in the future`, {}, { field: "capturedAt" });
   const capturedAt = fields.capturedAt ?? now;
 
   const limits = options.limits ?? UPLOAD_LIMITS;

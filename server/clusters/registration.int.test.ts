@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
@@ -35,7 +36,7 @@ beforeAll(async () => {
   sim = started.sim;
   kubeconfig = kubeconfigFor(started.fleet.list(), sim.url, sim.ca);
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
-  await addUser({ username: "tech", role: "technician", password: "technician password" }, { user: (await listUsers())[0]!, ip: null });
+  await addUser({ username: "tech", role: "technician", password: "technician password" }, actorFor((await listUsers())[0]!, null));
   admin = await signIn("admin", "admin password here");
   tech = await signIn("tech", "technician password");
 });
@@ -163,7 +164,7 @@ describe("registering clusters", () => {
     const exec =
       "apiVersion: v1\nclusters: [{name: c, cluster: {server: 'https://x:6443'}}]\nusers: [{name: u, user: {exec: {command: oc}}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\n";
     const cases: [unknown, number, RegExp][] = [
-      [{ name: "Bad Name", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, 400, /^name: Name may use lower-case/],
+      [{ name: "Bad Name", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, 400, /^Name may use lower-case/],
       [
         { name: "x", source: { type: "kubeconfig", kubeconfig: "clusters: [unclosed", context: "a" } },
         400,
@@ -175,10 +176,12 @@ describe("registering clusters", () => {
       [{ name: "x", source: { type: "token", apiUrl: "https://api:6443", token: "t", caBundle: "nope" } }, 400, /not a PEM certificate/],
       [{ name: "prod-east", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, 409, /already registered/],
     ];
-    for (const [body, status, message] of cases) {
+    const answers: [number, string][] = [];
+    for (const [body] of cases) {
       const res = await post(body);
-      expect([res.status, (await res.json()).error]).toEqual([status, expect.stringMatching(message)]);
+      answers.push([res.status, (await res.json()).error]);
     }
+    expect(answers).toEqual(cases.map(([, status, message]) => [status, expect.stringMatching(message)]));
     expect((await post({ name: "y", source: { type: "kubeconfig", kubeconfig, context: "prod-east" } }, tech)).status).toBe(403);
     const listed = await (await listRoute(request("/api/v1/clusters", { cookie: admin }))).json();
     expect(listed.clusters.map((c: { name: string }) => c.name)).toEqual(["far-away", "prod-east"]);

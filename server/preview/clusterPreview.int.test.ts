@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -60,7 +61,7 @@ beforeAll(async () => {
       labels: {},
       source: { type: "kubeconfig", kubeconfig: kubeconfigFor(started.fleet.list(), sim.url, sim.ca), context: "prod-east" },
     },
-    { user: (await listUsers())[0]!, ip: null },
+    actorFor((await listUsers())[0]!, null),
   );
   cookie = await signIn("admin", "admin password here");
 });
@@ -113,7 +114,10 @@ describe("preview on the fixture cluster prod-east", () => {
       body: { error: expect.stringMatching(/not a MachineConfig/) },
     });
     const unlabelled = await preview(proposal("50-nothing", { "/etc/x": "y" }, "nonexistent-role"));
-    expect(unlabelled.body.unmatched).toMatch(/no pool of prod-east selects/);
+    // What the cluster lacks, and the pools it has: not "label it like role: worker" to a MachineConfig that has a label.
+    expect(unlabelled.body.unmatched).toMatch(
+      /^prod-east has no pool that selects role: nonexistent-role, so this change does nothing there; its pools: .*worker selects role: worker \(5 machines\)/,
+    );
     expect((await preview(proposal("x", {}), "no-such-cluster")).status).toBe(404);
   });
 });
@@ -144,7 +148,7 @@ describe("fleet preview", () => {
   it("previews several clusters at once, summarises, and reports a cluster it cannot reach without failing the rest", async () => {
     await registerCluster(
       { name: "gone", labels: {}, source: { type: "token", apiUrl: "https://127.0.0.1:1", token: "t", insecureSkipTlsVerify: true } },
-      { user: (await listUsers())[0]!, ip: null },
+      actorFor((await listUsers())[0]!, null),
     );
     const res = await fleetRoute(
       request("/api/v1/preview", {
@@ -156,7 +160,11 @@ describe("fleet preview", () => {
     const body = await res.json();
     expect(res.status).toBe(200);
     expect(body.summary).toMatchObject({ rebootNodes: 7, rebootClusters: 1, failed: 1 });
-    expect(body.summary.text).toBe("reboots 7 nodes in 1 cluster, no reboot in 0 clusters (0 nodes); 1 cluster could not be previewed");
+    // The summary names the clusters: the one that reboots, the one that failed.
+    expect(body.summary.text).toBe(
+      "reboots 7 nodes in 1 cluster (prod-east), no reboot in 0 clusters (0 nodes); 1 cluster could not be previewed (gone)",
+    );
+    expect(body.summary.names).toMatchObject({ reboot: ["prod-east"], failed: ["gone"] });
     expect(body.clusters.find((c: { cluster: string }) => c.cluster === "gone").error).toMatch(/cannot read gone/);
   });
 
@@ -174,8 +182,11 @@ describe("fleet preview", () => {
     expect(named.status).toBe(200);
     expect(body.clusters.map((c: { cluster: string }) => c.cluster)).toEqual(["prod-east"]);
     const bad = await preview({ query: "version=latest" });
-    expect([bad.status, (await bad.json()).error]).toEqual([400, "clusters.query: version: must be a minor version like 4.19, or unknown"]);
+    expect([bad.status, (await bad.json()).error]).toEqual([
+      400,
+      "The version must be a minor version like 4.19, or unknown (in the cluster filter)",
+    ]);
     const none = await preview({ query: "q=no-such-cluster" });
-    expect([none.status, (await none.json()).error]).toEqual([422, "clusters.query: no live cluster matches this filter"]);
+    expect([none.status, (await none.json()).error]).toEqual([422, "No live cluster matches this filter"]);
   });
 });

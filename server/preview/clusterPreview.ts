@@ -1,4 +1,5 @@
 import { selectorMatches, type LabelSelector } from "../domain/labelSelector";
+import { poolSelecting, unmatchedAdvice } from "./unmatched";
 import { previewDisruption, requiresRebuild, type Preview } from "../domain/disruption/engine";
 import { MachineConfigError, parseManifest, readMachineConfig, type RenderedConfig } from "../domain/disruption/machineConfig";
 import { mergeMachineConfigs, MergeError } from "../domain/disruption/merge";
@@ -71,7 +72,8 @@ export function featureGateOf(
   const entry = release ? (r.value.status?.featureGates ?? []).find((g) => g?.version === release) : undefined;
   return {
     featureSet: r.value.spec?.featureSet || "Default",
-    enabledFeatureGates: entry && release ? { version: release, enabled: (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])) } : null,
+    enabledFeatureGates:
+      entry && release ? { version: release, enabled: (entry.enabled ?? []).flatMap((g) => (g?.name ? [g.name] : [])) } : null,
   };
 }
 
@@ -243,16 +245,17 @@ export async function previewFrom(
   const proposed = proposedInput.config;
   // The proposal's inflated contents are shared; the cluster's are kept only for this preview.
   const inflated: Inflated = new Map(proposedInput.inflated);
-  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate, osImageStream] = await Promise.all([
-    readMachineConfigPools(cluster),
-    readMachineConfigs(cluster),
-    readMachineConfiguration(cluster),
-    readInfrastructure(cluster),
-    readMachineOSConfigs(cluster),
-    readClusterVersion(cluster),
-    readFeatureGate(cluster),
-    readOSImageStream(cluster),
-  ]);
+  const [pools, configs, machineConfiguration, infrastructure, machineOSConfigs, clusterVersion, featureGate, osImageStream] =
+    await Promise.all([
+      readMachineConfigPools(cluster),
+      readMachineConfigs(cluster),
+      readMachineConfiguration(cluster),
+      readInfrastructure(cluster),
+      readMachineOSConfigs(cluster),
+      readClusterVersion(cluster),
+      readFeatureGate(cluster),
+      readOSImageStream(cluster),
+    ]);
   for (const r of [pools, configs]) {
     if (r.status === "error") throw new ClusterUnreadable(503, `cannot read ${name} now: ${r.error.message}`);
     if (r.status === "not-available") throw new UserFacingError(422, `${name} does not serve MachineConfigs or pools: ${r.reason}`);
@@ -306,6 +309,7 @@ export async function previewFrom(
     if (!selectorMatches(spec.machineConfigSelector, proposed.labels)) continue;
     const notes: string[] = [...warnings];
     const nodes = (pool.status as { machineCount?: number } | undefined)?.machineCount ?? 0;
+    if (nodes === 0) notes.push(`pool ${pool.metadata.name} has no machines now, so no node of ${name} changes until one joins it`);
     const sourceNames = (spec.configuration?.source ?? []).map((s) => s.name);
     const missing = sourceNames.filter((n) => !byName.has(n));
     if (missing.length) notes.push(`source MachineConfigs not found on the cluster and left out: ${missing.join(", ")}`);
@@ -353,9 +357,6 @@ export async function previewFrom(
     ...origin,
     policySource: source,
     pools: results,
-    unmatched:
-      results.length === 0
-        ? `no pool of ${name} selects this MachineConfig's labels; label it like machineconfiguration.openshift.io/role: worker`
-        : null,
+    unmatched: results.length ? null : unmatchedAdvice(name, proposed.labels, pools.items.map(poolSelecting)),
   };
 }

@@ -138,7 +138,19 @@ export const FleetPreviewAnswer = z.strictObject({
     unknownPools: z.number().int(),
     stored: z.number().int(),
     failed: z.number().int(),
-    text: z.string().meta({ description: 'One line: "reboots 340 nodes in 12 clusters, no reboot in 30 clusters (…)"' }),
+    names: z
+      .strictObject({
+        reboot: z.array(z.string()),
+        other: z.array(z.string()),
+        refused: z.array(z.string()),
+        unmatched: z.array(z.string()),
+        failed: z.array(z.string()),
+      })
+      .meta({ description: "The clusters each count is, in the order previewed; unmatched: no pool there selects the MachineConfig" }),
+    text: z.string().meta({
+      description:
+        'One line naming the first few clusters: "reboots 340 nodes in 12 clusters (a, b, c and 9 more), no reboot in 30 clusters (…)"',
+    }),
   }),
 });
 export type FleetPreview = z.output<typeof FleetPreviewAnswer>;

@@ -1,5 +1,5 @@
 import type { Condition } from "@/server/domain/snapshot";
-import { Table } from "../../ui";
+import { Table, TextWithLinks } from "../../ui";
 
 /** One object's status conditions, as `oc get -o yaml` lists them. */
 export function Conditions({ title, conditions }: { title: string; conditions: Condition[] | null | undefined }) {
@@ -15,7 +15,14 @@ export function Conditions({ title, conditions }: { title: string; conditions: C
           { head: "Type", cell: (c) => c.type },
           { head: "Status", cell: (c) => c.status },
           { head: "Reason", cell: (c) => c.reason ?? "" },
-          { head: "Message", cell: (c) => <span className="text-xs">{c.message ?? ""}</span> },
+          {
+            head: "Message",
+            cell: (c) => (
+              <span className="text-xs">
+                <TextWithLinks text={c.message ?? ""} />
+              </span>
+            ),
+          },
         ]}
       />
     </div>

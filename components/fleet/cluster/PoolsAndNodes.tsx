@@ -52,6 +52,10 @@ function streamCell(p: Pool) {
 
 /** MachineConfigPools, and every node with its pinned-image progress. */
 export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
+  // Every machine of a pool is a Node: when the two counts differ (Nodes not yet joined, or not
+  // readable), the list below is not the whole cluster, and the page says so rather than let it pass.
+  // A node is a machine of exactly one pool (a custom pool takes its nodes out of worker), so the sum is the cluster's machines.
+  const machines = s.pools.reduce((n, p) => n + p.machineCount, 0);
   return (
     <Section title="Pools and nodes">
       <Table
@@ -84,7 +88,15 @@ export function PoolsAndNodes({ s }: { s: ClusterSnapshot }) {
         ]}
       />
       <details className="mt-3">
-        <summary className="cursor-pointer text-sm font-medium">Nodes ({s.nodes.length})</summary>
+        <summary className="cursor-pointer text-sm font-medium">
+          Nodes ({s.nodes.length})
+          {machines !== s.nodes.length ? (
+            <span className="ml-2 font-normal text-warn">
+              the pools count {machines} {machines === 1 ? "machine" : "machines"}; {s.nodes.length} Node{" "}
+              {s.nodes.length === 1 ? "object was" : "objects were"} read
+            </span>
+          ) : null}
+        </summary>
         <Table
           caption="Nodes"
           rows={s.nodes}

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Readiness } from "@/server/fleet/contract";
+import { acknowledgementLink, callsForAcknowledgement, LinkedText } from "../../LinkedText";
 import { queries } from "../../queries";
 import { Alert, Button, Section, TextInput } from "../../ui";
 import { READINESS, ReadinessBadge } from "../status";
@@ -54,7 +55,15 @@ export function ReadinessPanel({ cluster, initial }: { cluster: string; initial:
         <div className="mt-4">
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <ReadinessBadge status={r.status} /> {r.current ?? "?"} → <strong>{r.target}</strong>{" "}
-            <span className="text-muted">({r.updateKind} update)</span>
+            <span className="text-muted">({r.updateKind} update)</span>{" "}
+            {r.status !== "fail" && r.updateKind !== "same" && r.updateKind !== "invalid" && r.updateKind !== "downgrade" ? (
+              <a
+                className="font-medium text-accent hover:underline"
+                href={`/rollouts?${new URLSearchParams({ kind: "upgrade", target: r.target, clusters: cluster })}`}
+              >
+                Plan a rollout to {r.target}
+              </a>
+            ) : null}
           </p>
           <ul className="mt-3 divide-y divide-line" aria-label={`Readiness checks for ${r.target}`}>
             {[...r.checks]
@@ -70,10 +79,24 @@ export function ReadinessPanel({ cluster, initial }: { cluster: string; initial:
                     </span>
                     <div className="min-w-0">
                       <p className="font-medium">{c.title}</p>
-                      <p className="text-sm">{c.detail}</p>
-                      {c.remediation ? <p className="mt-1 text-sm text-muted">What to do: {c.remediation}</p> : null}
+                      <p className="text-sm">
+                        <LinkedText text={c.detail} cluster={cluster} />
+                      </p>
+                      {c.remediation ? (
+                        <p className="mt-1 text-sm text-muted">
+                          What to do: <LinkedText text={c.remediation} cluster={cluster} />
+                        </p>
+                      ) : null}
+                      {c.status !== "pass" && callsForAcknowledgement(c.remediation) ? (
+                        <a
+                          className="mt-1 inline-block text-sm font-medium text-accent hover:underline"
+                          href={acknowledgementLink(cluster)}
+                        >
+                          Request acknowledgement
+                        </a>
+                      ) : null}
                       {c.evidence.length ? (
-                        <p className="mt-1 font-mono text-xs text-muted">
+                        <p className="mt-1 font-mono text-xs text-muted [overflow-wrap:anywhere]">
                           {c.evidence
                             .map((e) => `${e.kind}/${e.namespace ? `${e.namespace}/` : ""}${e.name}${e.field ? ` ${e.field}` : ""}`)
                             .join(" · ")}

@@ -1,5 +1,5 @@
 import type { ClusterDetail } from "@/server/fleet/contract";
-import { Section } from "../../ui";
+import { Section, TextWithLinks } from "../../ui";
 
 type Assessment = NonNullable<NonNullable<ClusterDetail["skew"]>["assessment"]>;
 
@@ -34,12 +34,14 @@ export function SkewMcoWay({ a }: { a: Assessment }) {
           <p className="font-medium">
             Upgradeable=False, reason {a.block.reason} {a.block.source === "predicted" ? `(predicted once at ${a.release})` : ""}
           </p>
-          <p className="mt-1">{a.block.message}</p>
+          <p className="mt-1">
+            <TextWithLinks text={a.block.message} />
+          </p>
         </div>
       ) : null}
       {a.notes.map((n) => (
         <p key={n} className="mt-2 text-xs text-muted">
-          {n}
+          <TextWithLinks text={n} />
         </p>
       ))}
     </Section>

@@ -82,18 +82,45 @@ describe("the fleet summary", () => {
     [
       "§2: pools whose change is refused are counted apart, not as 'no reboot'",
       [
-        { source: "live", pools: [pool("Reboot", 5), pool("Refused", 3)] },
-        { source: "live", pools: [pool("Refused", 2)] },
-        { source: "live", pools: [pool("Reload crio.service, no drain", 4), pool("No disruption", 1)] },
+        { cluster: "a", source: "live", pools: [pool("Reboot", 5), pool("Refused", 3)] },
+        { cluster: "b", source: "live", pools: [pool("Refused", 2)] },
+        { cluster: "c", source: "live", pools: [pool("Reload crio.service, no drain", 4), pool("No disruption", 1)] },
       ],
       { rebootNodes: 5, rebootClusters: 1, otherNodes: 4, otherClusters: 1, refusedNodes: 5, refusedClusters: 2 },
-      "reboots 5 nodes in 1 cluster, no reboot in 1 cluster (4 nodes); refused in 2 clusters (5 nodes left as they are)",
+      "reboots 5 nodes in 1 cluster (a), no reboot in 1 cluster (4 nodes: c); refused in 2 clusters (a, b) (5 nodes left as they are)",
     ],
     [
       "a pool with no verdict is neither a reboot nor 'no reboot'",
-      [{ source: "stored", pools: [pool("Unknown", 3)] }, { error: "cannot read gone" }],
+      [
+        { cluster: "s", source: "stored", pools: [pool("Unknown", 3)] },
+        { cluster: "gone", error: "cannot read gone" },
+      ],
       { otherClusters: 0, otherNodes: 0, unknownPools: 1, stored: 1, failed: 1 },
-      "reboots 0 nodes in 0 clusters, no reboot in 0 clusters (0 nodes); 1 pool could not be judged; 1 unreachable cluster previewed from the configuration of its last sweep; 1 cluster could not be previewed",
+      "reboots 0 nodes in 0 clusters, no reboot in 0 clusters (0 nodes); 1 pool could not be judged; 1 unreachable cluster previewed from the configuration of its last sweep; 1 cluster could not be previewed (gone)",
+    ],
+    [
+      "the verdict names the clusters that reboot, the first few and how many more, and those it leaves out",
+      [
+        ...["p1", "p2", "p3", "p4", "p5"].map((cluster) => ({
+          cluster,
+          source: "live" as const,
+          pools: [pool("Restart chronyd.service, no drain", 3)],
+        })),
+        { cluster: "reboots-here", source: "live", pools: [pool("Reboot", 3)] },
+        ...["u1", "u2", "u3", "u4", "u5"].map((cluster) => ({ cluster, source: "live" as const, pools: [] })),
+      ],
+      {
+        rebootClusters: 1,
+        otherClusters: 5,
+        names: {
+          reboot: ["reboots-here"],
+          other: ["p1", "p2", "p3", "p4", "p5"],
+          refused: [],
+          unmatched: ["u1", "u2", "u3", "u4", "u5"],
+          failed: [],
+        },
+      },
+      "reboots 3 nodes in 1 cluster (reboots-here), no reboot in 5 clusters (15 nodes: p1, p2, p3 and 2 more); 5 clusters left out, no pool there selects this MachineConfig (u1, u2, u3 and 2 more)",
     ],
   ];
   it.each(cases)("%s", (_rule, clusters, counts, text) => {

@@ -82,27 +82,39 @@ export type FleetSummary = {
   /** Unreachable clusters previewed from the configuration kept from their last sweep. */
   stored: number;
   failed: number;
+  /** Which clusters each count is, so a reader can find them: all of them, in the order previewed. */
+  names: {
+    reboot: string[];
+    other: string[];
+    refused: string[];
+    /** Clusters where no pool selects the MachineConfig: the change does nothing there. */
+    unmatched: string[];
+    failed: string[];
+  };
   text: string;
 };
 
-type ClusterAnswer = { error: string } | { source: "live" | "stored"; pools: { verdict: string; nodes: number }[] };
+type ClusterAnswer = { cluster: string } & ({ error: string } | { source: "live" | "stored"; pools: { verdict: string; nodes: number }[] });
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** The first few names, and how many more: "a, b, c and 4 more". */
+export function someNames(names: string[], few = 3): string {
+  if (names.length <= few + 1) return names.join(", ");
+  return `${names.slice(0, few).join(", ")} and ${names.length - few} more`;
+}
+const named = (names: string[]) => (names.length ? ` (${someNames(names)})` : "");
 
-/** The fleet preview's summary line: "reboots 340 nodes in 12 clusters, no reboot in 30 clusters (…)". */
+/** The fleet preview's summary line: "reboots 340 nodes in 12 clusters (a, b, c and 9 more), no reboot in 30 clusters (…)". */
 export function summarizeFleet(clusters: ClusterAnswer[]): FleetSummary {
   let rebootNodes = 0,
-    rebootClusters = 0,
     otherNodes = 0,
-    otherClusters = 0,
     refusedNodes = 0,
-    refusedClusters = 0,
     unknownPools = 0,
-    stored = 0,
-    failed = 0;
+    stored = 0;
+  const names: FleetSummary["names"] = { reboot: [], other: [], refused: [], unmatched: [], failed: [] };
   for (const c of clusters) {
     if ("error" in c) {
-      failed++;
+      names.failed.push(c.cluster);
       continue;
     }
     if (c.source === "stored") stored++;
@@ -113,20 +125,42 @@ export function summarizeFleet(clusters: ClusterAnswer[]): FleetSummary {
     otherNodes += others.reduce((s, p) => s + p.nodes, 0);
     refusedNodes += refused.reduce((s, p) => s + p.nodes, 0);
     unknownPools += c.pools.filter((p) => p.verdict === UNKNOWN).length;
-    if (reboots.length) rebootClusters++;
-    else if (others.length) otherClusters++;
-    if (refused.length) refusedClusters++;
+    if (reboots.length) names.reboot.push(c.cluster);
+    else if (others.length) names.other.push(c.cluster);
+    if (refused.length) names.refused.push(c.cluster);
+    if (!c.pools.length) names.unmatched.push(c.cluster);
   }
+  const rebootClusters = names.reboot.length,
+    otherClusters = names.other.length,
+    refusedClusters = names.refused.length,
+    failed = names.failed.length;
   const text = [
-    `reboots ${plural(rebootNodes, "node")} in ${plural(rebootClusters, "cluster")}, no reboot in ${plural(otherClusters, "cluster")} (${plural(otherNodes, "node")})`,
-    refusedClusters ? `refused in ${plural(refusedClusters, "cluster")} (${plural(refusedNodes, "node")} left as they are)` : null,
+    `reboots ${plural(rebootNodes, "node")} in ${plural(rebootClusters, "cluster")}${named(names.reboot)}, no reboot in ${plural(otherClusters, "cluster")} (${plural(otherNodes, "node")}${names.other.length ? `: ${someNames(names.other)}` : ""})`,
+    refusedClusters
+      ? `refused in ${plural(refusedClusters, "cluster")}${named(names.refused)} (${plural(refusedNodes, "node")} left as they are)`
+      : null,
+    names.unmatched.length
+      ? `${plural(names.unmatched.length, "cluster")} left out, no pool there selects this MachineConfig${named(names.unmatched)}`
+      : null,
     unknownPools ? `${plural(unknownPools, "pool")} could not be judged` : null,
     stored
       ? `${plural(stored, "unreachable cluster")} previewed from the configuration of ${stored === 1 ? "its" : "their"} last sweep`
       : null,
-    failed ? `${plural(failed, "cluster")} could not be previewed` : null,
+    failed ? `${plural(failed, "cluster")} could not be previewed${named(names.failed)}` : null,
   ]
     .filter(Boolean)
     .join("; ");
-  return { rebootNodes, rebootClusters, otherNodes, otherClusters, refusedNodes, refusedClusters, unknownPools, stored, failed, text };
+  return {
+    rebootNodes,
+    rebootClusters,
+    otherNodes,
+    otherClusters,
+    refusedNodes,
+    refusedClusters,
+    unknownPools,
+    stored,
+    failed,
+    names,
+    text,
+  };
 }
