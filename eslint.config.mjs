@@ -27,7 +27,7 @@ export default defineConfig([
   },
   {
     // No React runs in server/: a `use…` name there (useMigratedDatabase, a vitest helper) is not a hook.
-    files: ["server/**", "e2e/**", "bench/**", "scripts/**"],
+    files: ["server/**", "e2e/**", "bench/**", "scripts/**", "cli/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {

@@ -3,7 +3,14 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const testFiles = ["server/**/*.test.ts", "lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "deploy/**/*.test.ts"];
+const testFiles = [
+  "server/**/*.test.ts",
+  "cli/**/*.test.ts",
+  "lib/**/*.test.ts",
+  "scripts/**/*.test.ts",
+  "components/**/*.test.ts",
+  "deploy/**/*.test.ts",
+];
 // Integration tests need Postgres, or start child processes and servers that take seconds each.
 const integrationFiles = ["**/*.int.test.ts"];
 

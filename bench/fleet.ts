@@ -7,6 +7,7 @@
  *   BENCH_FLEET_SIZES=1000,10000   fleet sizes, run in this order
  *   BENCH_SWEEP_CONCURRENCY=96     clusters swept at once by the collector
  */
+import { FLEET_WIDE } from "../server/domain/grants";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -551,13 +552,13 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
     progress(`history: ${seeded} rows for ${sample.length} clusters × ${HISTORY_DAYS} days`);
 
     const window = { from: new Date(Date.now() - HISTORY_DAYS * DAY), to: new Date() };
-    for (const c of sample.slice(0, 10)) await clusterTimeline(c.name, window);
+    for (const c of sample.slice(0, 10)) await clusterTimeline(c.name, FLEET_WIDE, window);
     const times: number[] = [];
     let points = 0;
     for (let i = 0; i < TIMELINE_CALLS; i++) {
       const c = sample[i % sample.length]!;
       const started = performance.now();
-      const timeline = await clusterTimeline(c.name, window);
+      const timeline = await clusterTimeline(c.name, FLEET_WIDE, window);
       times.push(performance.now() - started);
       points += timeline.version.length + timeline.oldestBootImage.length + timeline.skew.length + timeline.events.length;
     }

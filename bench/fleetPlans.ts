@@ -6,6 +6,8 @@
  *   node --import tsx bench/fleetPlans.ts
  */
 import type pg from "pg";
+import { FLEET_WIDE, type Reach } from "../server/domain/grants";
+import { parseScope } from "../server/domain/scope";
 import { closeDb, getPool } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
@@ -53,16 +55,27 @@ async function main() {
       return original(config);
     };
     const stale = new Date(Date.now() - 3600_000);
+    /** A reader with three scoped grants: two cluster sets and a site within a third (about a third of the fleet). */
+    const scoped: Reach = {
+      kind: "scopes",
+      anyOf: ["clusterSet=set-1", "clusterSet=set-3", "clusterSet=set-5&label=site=s-7"].map((t) => {
+        const read = parseScope(t);
+        if (!read.ok) throw new Error(t);
+        return read.scope;
+      }),
+    };
     const cases: [string, FleetFilter, FleetSort][] = [
-      ["default view (sort skew)", {}, { key: "skew", desc: false }],
-      ["skew=blocked sort name", { skew: "blocked" }, { key: "name", desc: false }],
-      ["label site=s-7 sort version", { labels: [{ key: "site", value: "s-7" }] }, { key: "version", desc: false }],
-      ["search 'east-012'", { search: "east-012" }, { key: "skew", desc: false }],
+      ["default view (sort skew)", { reach: FLEET_WIDE }, { key: "skew", desc: false }],
+      ["skew=blocked sort name", { reach: FLEET_WIDE, skew: "blocked" }, { key: "name", desc: false }],
+      ["label site=s-7 sort version", { reach: FLEET_WIDE, labels: [{ key: "site", value: "s-7" }] }, { key: "version", desc: false }],
+      ["search 'east-012'", { reach: FLEET_WIDE, search: "east-012" }, { key: "skew", desc: false }],
       [
         "hub + registryLess",
-        { labels: [{ key: "fleetskew.io/hub", value: "hub-1" }], registryLess: true },
+        { reach: FLEET_WIDE, labels: [{ key: "fleetskew.io/hub", value: "hub-1" }], registryLess: true },
         { key: "lastSeen", desc: true },
       ],
+      ["reader with three scoped grants, default view", { reach: scoped }, { key: "skew", desc: false }],
+      ["reader with three scoped grants, search 'east-012'", { reach: scoped, search: "east-012" }, { key: "name", desc: false }],
     ];
     for (const [name, filter, sort] of cases) {
       plans.length = 0;
@@ -77,16 +90,21 @@ async function main() {
             .join("\n"),
         );
     }
-    plans.length = 0;
-    await fleetFacets(stale);
-    console.log("== facets");
-    for (const p of plans)
-      console.log(
-        p
-          .split("\n")
-          .filter((l) => /Execution Time|Seq Scan|Index/.test(l) || !l.startsWith("   "))
-          .join("\n"),
-      );
+    for (const [name, reach] of [
+      ["facets", FLEET_WIDE],
+      ["facets, reader with three scoped grants", scoped],
+    ] as const) {
+      plans.length = 0;
+      await fleetFacets(stale, reach);
+      console.log(`== ${name}`);
+      for (const p of plans)
+        console.log(
+          p
+            .split("\n")
+            .filter((l) => /Execution Time|Seq Scan|Index/.test(l) || !l.startsWith("   "))
+            .join("\n"),
+        );
+    }
   } finally {
     await closeDb();
     await db.drop();

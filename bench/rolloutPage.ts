@@ -1,3 +1,4 @@
+import { actorFor } from "../server/auth/actor";
 /**
  * The rollout page at 10,000 clusters, as people see it: a rollout over 10,000 clusters part-way
  * through (some succeeded, some running, a few failed with the MCO's long reasons, the rest
@@ -76,7 +77,7 @@ async function seedRollout(): Promise<{ id: string; number: number }> {
     { username: "bench-tech", role: "technician", passwordHash: await hashPassword(PASSWORD) },
     { actor: null },
   );
-  const actor = { user, ip: "127.0.0.1" };
+  const actor = actorFor(user, "127.0.0.1");
   const plan = await planRollout(request);
   console.log(`  ${plan.waves.length} waves (groupBy site, 40 sites, maxConcurrency ${WAVE} of each site's clusters)`);
   const saved = await saveRollout(request, plan, actor);

@@ -1,3 +1,4 @@
+import { actorFor } from "../server/auth/actor";
 /**
  * A rollout as large as it gets, awaiting approval: 10,000 clusters at maxConcurrency 1, so 10,000
  * waves of one cluster. What it costs the console while it waits: each `/metrics` scrape (the route's
@@ -74,7 +75,7 @@ async function main() {
     });
     let t = performance.now();
     const plan = await planRollout(request);
-    const saved = await saveRollout(request, plan, { user, ip: "127.0.0.1" });
+    const saved = await saveRollout(request, plan, actorFor(user, "127.0.0.1"));
     report("planned and saved", `${plan.waves.length.toLocaleString()} waves in ${fmt((performance.now() - t) / 1000)} s`, null, null);
     await getPool().query("ANALYZE");
 

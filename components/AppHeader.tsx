@@ -5,10 +5,41 @@ import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { sessionEndpoints } from "@/server/auth/contract";
 import { call } from "./api";
+import { grantText, type ShownGrant } from "./grants";
 
 export type NavItem = { href: string; label: string };
 
-export function AppHeader({ user, items }: { user: { username: string; role: string }; items: NavItem[] }) {
+/**
+ * What the person holds, beside their name: one grant as it reads ("technician · clusterSet=edge-emea"),
+ * several as a count that opens the list, none as a plain warning (they see no cluster).
+ */
+function HeldGrants({ role, grants }: { role: string; grants?: readonly ShownGrant[] }) {
+  if (!grants || role === "admin") return <span className="text-muted">· {role}</span>;
+  if (grants.length === 0)
+    return (
+      <span className="text-danger" title="Ask an administrator for a grant">
+        · no grant: you see no cluster
+      </span>
+    );
+  if (grants.length === 1) return <span className="text-muted">· {grantText(grants[0]!)}</span>;
+  return (
+    <details className="relative inline-block">
+      <summary className="cursor-pointer list-none text-muted hover:text-ink">· {grants.length} grants ▾</summary>
+      <ul
+        aria-label="Your grants"
+        className="absolute right-0 z-10 mt-2 min-w-64 rounded-md border border-line bg-surface p-2 text-sm shadow"
+      >
+        {grants.map((g) => (
+          <li key={`${g.role}@${g.scope}`} className="whitespace-nowrap px-2 py-1">
+            {grantText(g)}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+export function AppHeader({ user, items }: { user: { username: string; role: string; grants?: readonly ShownGrant[] }; items: NavItem[] }) {
   const pathname = usePathname();
   const [signingOut, setSigningOut] = useState(false);
 
@@ -54,9 +85,16 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
           })}
         </nav>
         <div className="flex items-center gap-3 text-sm">
-          <span>
-            <span className="font-medium">{user.username}</span> <span className="text-muted">· {user.role}</span>
+          <span data-testid="signed-in-as">
+            <span className="font-medium">{user.username}</span> <HeldGrants role={user.role} grants={user.grants} />
           </span>
+          <Link
+            href="/tokens"
+            aria-current={pathname === "/tokens" ? "page" : undefined}
+            className="rounded-md px-2 py-1.5 text-muted hover:text-ink"
+          >
+            API tokens
+          </Link>
           <button
             type="button"
             onClick={signOut}

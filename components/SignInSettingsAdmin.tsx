@@ -15,7 +15,8 @@ import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
 import { Alert, Button, Card, TextInput } from "./ui";
 
-const mapping = (roles: RoleEntry[]) => roles.map((r) => `${r.group} → ${r.role}`).join(", ");
+const entryText = (r: RoleEntry) => `${r.group}=${r.role}${r.scope ? `@${r.scope}` : ""}`;
+const mapping = (roles: RoleEntry[]) => roles.map((r) => `${r.group} → ${r.role}${r.scope ? ` over ${r.scope}` : ""}`).join(", ");
 
 /** The OpenID provider as an admin sets it here; the environment's, when set, wins and is shown instead. */
 function OidcForm({ view, onSaved }: { view: SignInSettingsView; onSaved: () => void }) {
@@ -71,11 +72,16 @@ function OidcForm({ view, onSaved }: { view: SignInSettingsView; onSaved: () => 
       <div className="sm:col-span-2">
         {field(
           "roles",
-          "Groups to roles (group=role, comma-separated)",
-          current?.roles.map((r) => `${r.group}=${r.role}`).join(","),
+          "Groups to roles (group=role or group=role@scope, comma-separated)",
+          current?.roles.map(entryText).join(","),
           "text",
-          "fleet-admins=admin,fleet-approvers=approver",
+          "fleet-admins=admin,emea-field=technician@clusterSet=edge-emea",
         )}
+        <p className="mt-1 text-xs text-muted">
+          A scope is written as in the fleet view (clusterSet=…, label=key=value, hub=…, platform=…, name=…, joined by &amp;) and cannot
+          hold a comma, which separates entries. A person in several groups holds every grant their groups give; admin is always the whole
+          fleet.
+        </p>
       </div>
       <p className="text-xs text-muted sm:col-span-2">
         Register the redirect URI{" "}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import type { z } from "zod";
 import { userEndpoints, type NewUserSchema, type UserAnswer as UserRecord, type UserChangeSchema } from "@/server/auth/contract";
 import type { Role } from "@/server/domain/accounts";
@@ -9,6 +9,8 @@ import { call } from "./api";
 import { keys, queries } from "./queries";
 import type { Seed } from "./seed";
 import { useSeededQuery } from "./seededQuery";
+import { GrantsEditor } from "./GrantsEditor";
+import { fleetHrefFor, grantText, SCOPE_HELP, type ShownGrant } from "./grants";
 import { SignInLocks } from "./SignInLocks";
 import { Alert, Button, Card, Field, Select, TextInput } from "./ui";
 
@@ -27,6 +29,11 @@ export function UsersAdmin({
   const users = useSeededQuery(queries.users(), initial);
   const [message, setMessage] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [newRole, setNewRole] = useState<Role>("viewer");
+  /** A role picked in a row's drop-down, not yet confirmed. */
+  const [roleDraft, setRoleDraft] = useState<{ id: string; role: Role } | null>(null);
+  /** The person whose grants are being edited. */
+  const [editing, setEditing] = useState<string | null>(null);
+  const [grantsError, setGrantsError] = useState<string | null>(null);
 
   const create = useMutation({
     mutationFn: (body: z.input<typeof NewUserSchema>) => call(userEndpoints.create, { body }),
@@ -47,16 +54,40 @@ export function UsersAdmin({
     onError: (e) => setMessage({ tone: "error", text: e.message }),
   });
 
+  const setGrants = useMutation({
+    mutationFn: ({ id, grants }: { id: string; grants: ShownGrant[] }) =>
+      call(userEndpoints.setGrants, {
+        params: { id },
+        body: { grants: grants as { role: "viewer" | "technician" | "approver"; scope: string }[] },
+      }),
+    onSuccess: ({ user }) => {
+      setEditing(null);
+      setGrantsError(null);
+      setMessage({
+        tone: "ok",
+        text: user.grants.length
+          ? `${user.username} now holds ${user.grants.map(grantText).join("; ")}.`
+          : `${user.username} holds no grant: they can sign in but see no cluster.`,
+      });
+      void queryClient.invalidateQueries({ queryKey: keys.users });
+    },
+    onError: (e) => setGrantsError(e.message),
+  });
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
+    const role = String(form.get("role")) as Role;
+    const scope = String(form.get("scope") ?? "").trim();
     create.mutate(
       {
         username: String(form.get("username") ?? ""),
         displayName: String(form.get("displayName") ?? "") || undefined,
-        role: String(form.get("role")) as Role,
+        role,
         password: String(form.get("password") ?? ""),
+        // A scope given: the role over that part of the fleet only, instead of the whole fleet.
+        ...(scope && role !== "admin" ? { grants: [{ role, scope }] } : {}),
       },
       {
         onSuccess: () => {
@@ -81,6 +112,9 @@ export function UsersAdmin({
                 Role
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
+                Grants
+              </th>
+              <th scope="col" className="px-4 py-3 font-medium">
                 Status
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
@@ -89,53 +123,118 @@ export function UsersAdmin({
             </tr>
           </thead>
           <tbody>
-            {users.data.map((u) => (
-              <tr key={u.id} className="border-b border-line last:border-0" data-username={u.username}>
-                <th scope="row" className="px-4 py-3 font-medium">
-                  {u.username}
-                  {u.id === me ? <span className="ml-2 text-xs font-normal text-muted">(you)</span> : null}
-                  {u.displayName ? <div className="text-xs font-normal text-muted">{u.displayName}</div> : null}
-                  {u.authSource !== "password" ? (
-                    <div className="text-xs font-normal text-muted">
-                      {u.authSource === "oidc" ? "Single sign-on" : "OpenShift"}: role follows groups at sign-in
-                    </div>
+            {users.data.map((u) => {
+              const draft = roleDraft?.id === u.id ? roleDraft.role : null;
+              const sso = u.authSource === "oidc" || u.authSource === "openshift";
+              return (
+                <Fragment key={u.id}>
+                  <tr className="border-b border-line last:border-0" data-username={u.username}>
+                    <th scope="row" className="px-4 py-3 align-top font-medium">
+                      {u.username}
+                      {u.id === me ? <span className="ml-2 text-xs font-normal text-muted">(you)</span> : null}
+                      {u.displayName ? <div className="text-xs font-normal text-muted">{u.displayName}</div> : null}
+                      {sso ? (
+                        <div className="text-xs font-normal text-muted">
+                          {u.authSource === "oidc" ? "Single sign-on" : "OpenShift"}: grants follow groups at sign-in
+                        </div>
+                      ) : null}
+                      {u.authSource === "service" ? (
+                        <div className="text-xs font-normal text-muted">Service account: acts through its API tokens only</div>
+                      ) : null}
+                    </th>
+                    <td className="px-4 py-3 align-top">
+                      <label className="sr-only" htmlFor={`role-${u.id}`}>
+                        Role of {u.username}
+                      </label>
+                      <Select
+                        id={`role-${u.id}`}
+                        value={draft ?? u.role}
+                        disabled={change.isPending || u.id === me}
+                        title={u.id === me ? "Another admin must change your role" : undefined}
+                        onChange={(e) => {
+                          const role = e.target.value as Role;
+                          setRoleDraft(role === u.role ? null : { id: u.id, role });
+                        }}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
+                        ))}
+                      </Select>
+                      {draft ? (
+                        <div role="alertdialog" aria-label={`Confirm the role of ${u.username}`} className="mt-2 max-w-xs text-xs">
+                          <p>
+                            Make {u.username} {/^[aeiou]/.test(draft) ? "an" : "a"} {draft} over the whole fleet?{" "}
+                            {draft === "admin" ? "Admins may do everything." : "This replaces every grant they hold."}
+                          </p>
+                          <div className="mt-1 flex gap-2">
+                            <Button
+                              type="button"
+                              disabled={change.isPending}
+                              onClick={() => change.mutate({ id: u.id, role: draft }, { onSettled: () => setRoleDraft(null) })}
+                            >
+                              Change role
+                            </Button>
+                            <Button type="button" variant="secondary" onClick={() => setRoleDraft(null)}>
+                              Cancel
+                            </Button>
+                          </div>
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3 align-top">
+                      <Grants user={u} />
+                      {u.role !== "admin" && !sso && editing !== u.id ? (
+                        <button
+                          type="button"
+                          className="mt-1 text-xs text-accent underline"
+                          aria-label={`Edit the grants of ${u.username}`}
+                          onClick={() => {
+                            setGrantsError(null);
+                            setEditing(u.id);
+                          }}
+                        >
+                          Edit grants
+                        </button>
+                      ) : null}
+                    </td>
+                    <td className="px-4 py-3 align-top">
+                      {u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}
+                    </td>
+                    <td className="px-4 py-3 text-right align-top">
+                      {u.id === me ? null : (
+                        <Button
+                          variant={u.disabled ? "secondary" : "danger"}
+                          disabled={change.isPending}
+                          onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
+                          aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
+                        >
+                          {u.disabled ? "Enable" : "Disable"}
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                  {editing === u.id ? (
+                    <tr className="border-b border-line bg-canvas/50">
+                      <td colSpan={5} className="px-4 py-3">
+                        <GrantsEditor
+                          username={u.username}
+                          initial={u.grants}
+                          pending={setGrants.isPending}
+                          serverError={grantsError}
+                          onSave={(grants) => setGrants.mutate({ id: u.id, grants })}
+                          onCancel={() => {
+                            setEditing(null);
+                            setGrantsError(null);
+                          }}
+                        />
+                      </td>
+                    </tr>
                   ) : null}
-                </th>
-                <td className="px-4 py-3">
-                  <label className="sr-only" htmlFor={`role-${u.id}`}>
-                    Role of {u.username}
-                  </label>
-                  <Select
-                    id={`role-${u.id}`}
-                    value={u.role}
-                    disabled={change.isPending || u.id === me}
-                    title={u.id === me ? "Another admin must change your role" : undefined}
-                    onChange={(e) => change.mutate({ id: u.id, role: e.target.value as Role })}
-                  >
-                    {ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </Select>
-                </td>
-                <td className="px-4 py-3">
-                  {u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}
-                </td>
-                <td className="px-4 py-3 text-right">
-                  {u.id === me ? null : (
-                    <Button
-                      variant={u.disabled ? "secondary" : "danger"}
-                      disabled={change.isPending}
-                      onClick={() => change.mutate({ id: u.id, disabled: !u.disabled })}
-                      aria-label={`${u.disabled ? "Enable" : "Disable"} ${u.username}`}
-                    >
-                      {u.disabled ? "Enable" : "Disable"}
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
+                </Fragment>
+              );
+            })}
           </tbody>
         </table>
       </Card>
@@ -161,6 +260,11 @@ export function UsersAdmin({
                 ))}
               </Select>
             </Field>
+            {newRole !== "admin" ? (
+              <Field label="Over (optional)" htmlFor="new-scope" hint={`The role over this part of the fleet only. ${SCOPE_HELP}`}>
+                <TextInput id="new-scope" name="scope" maxLength={2000} autoComplete="off" placeholder="clusterSet=edge-emea" />
+              </Field>
+            ) : null}
             <Field label="Password" htmlFor="new-password" hint="At least 12 characters.">
               <TextInput id="new-password" name="password" type="password" required minLength={12} autoComplete="new-password" />
             </Field>
@@ -172,5 +276,29 @@ export function UsersAdmin({
         <SignInLocks />
       </div>
     </div>
+  );
+}
+
+/** What a person holds, each grant with a link to the clusters it covers. */
+function Grants({ user }: { user: UserRecord }) {
+  if (user.role === "admin") return <span className="text-sm text-muted">whole fleet (admin)</span>;
+  if (user.grants.length === 0) return <span className="text-sm text-danger">no grant: signs in, sees no cluster</span>;
+  return (
+    <ul className="flex flex-col gap-0.5 text-sm" aria-label={`Grants of ${user.username}`}>
+      {user.grants.map((g) => (
+        <li key={`${g.role}@${g.scope}`}>
+          {g.scope ? (
+            <>
+              {g.role} ·{" "}
+              <a className="text-accent underline" href={fleetHrefFor(g.scope)}>
+                {g.scope}
+              </a>
+            </>
+          ) : (
+            grantText(g)
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

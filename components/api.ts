@@ -80,3 +80,20 @@ export async function call<const E extends Endpoint>(endpoint: E, input: CallInp
   }
   return parsed.data;
 }
+
+/**
+ * The server's sentence about one field of a refused form, to show beside that field: the answer's
+ * `field` and `issues` (server/http/issues.ts) say which field each sentence is about.
+ */
+export function fieldError(error: unknown, field: string): string | null {
+  if (!(error instanceof ApiError)) return null;
+  const issues = Array.isArray(error.data.issues) ? (error.data.issues as { field?: unknown; error?: unknown }[]) : [];
+  const own = issues.find((i) => i.field === field && typeof i.error === "string");
+  if (own) return own.error as string;
+  return error.data.field === field ? error.message : null;
+}
+
+/** Whether a refused form's error is about one of its fields (then it is shown there, not at the bottom). */
+export function isFieldError(error: unknown, fields: readonly string[]): boolean {
+  return error instanceof ApiError && typeof error.data.field === "string" && fields.includes(error.data.field);
+}

@@ -4,6 +4,7 @@ import { bundleEndpoints } from "@/server/bundles/contract";
 import { fleetEndpoints } from "@/server/fleet/contract";
 import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { signInSettingsEndpoints, userEndpoints } from "@/server/auth/contract";
+import { serviceAccountEndpoints, tokenEndpoints } from "@/server/tokens/contract";
 import { call } from "./api";
 
 /**
@@ -75,6 +76,11 @@ export const queries = {
   signInSettings: () => queryOptions({ queryKey: ["sign-in-settings"], queryFn: () => call(signInSettingsEndpoints.read) }),
   /** Usernames whose sign-in is slowed down or locked (admins). */
   signInLocks: () => queryOptions({ queryKey: ["sign-in-locks"], queryFn: () => call(signInSettingsEndpoints.locks).then((r) => r.locks) }),
+  /** The signed-in person's own API tokens. */
+  tokens: () => queryOptions({ queryKey: ["tokens"], queryFn: () => call(tokenEndpoints.list).then((r) => r.tokens) }),
+  /** Service accounts with their tokens (admins). */
+  serviceAccounts: () =>
+    queryOptions({ queryKey: ["service-accounts"], queryFn: () => call(serviceAccountEndpoints.list).then((r) => r.serviceAccounts) }),
 };
 
 /** Keys to invalidate after a change: each is the prefix of everything its queries cache. */
@@ -89,6 +95,8 @@ export const keys = {
   skewLimits: ["skew-limits"],
   signInSettings: ["sign-in-settings"],
   signInLocks: ["sign-in-locks"],
+  tokens: ["tokens"],
+  serviceAccounts: ["service-accounts"],
   /** The audit log's pages for one set of filters. */
   audit: (filters: Record<string, string>) => ["audit", filters] as const,
 } as const;

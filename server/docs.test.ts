@@ -52,6 +52,9 @@ const NOT_CONFIGURATION: Record<string, string> = {
   FLEETSKEW_QUICK_TESTS: "set by the quick test set's setup (server/testing/quickSetup.ts)",
   FLEETSKEW_TEST_CLAIM_LEASE_MS:
     "set by the runner test for the rollout runner processes it starts (server/testing/rolloutRunnerProcess.ts), to take over a dead one's claims sooner",
+  FLEETSKEW_URL: "read by the command line, not the console: the console's address (docs/cli.md)",
+  FLEETSKEW_TOKEN: "read by the command line, not the console: the API token it sends (docs/cli.md)",
+  FLEETSKEW_SESSION: "read by the command line, not the console: a session cookie's value, for local development (docs/cli.md)",
   NODE_ENV:
     "Node.js and Next.js: production in npm start and the browser tests; answers are checked against their schemas unless it is production (FLEETSKEW_CHECK_ANSWERS)",
 };
@@ -63,9 +66,12 @@ function readmeVariables(): string[] {
 }
 
 describe("README's configuration table", () => {
-  const files = [...["server", "scripts", "app"].flatMap(codeFiles), "instrumentation.ts", "next.config.js", "prisma.config.ts"].filter(
-    (f) => existsSync(path.join(root, f)),
-  );
+  const files = [
+    ...["server", "scripts", "app", "cli"].flatMap(codeFiles),
+    "instrumentation.ts",
+    "next.config.js",
+    "prisma.config.ts",
+  ].filter((f) => existsSync(path.join(root, f)));
   const readByCode = new Set(files.flatMap(variablesReadBy));
   const documented = readmeVariables();
 

@@ -9,7 +9,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const user = await requirePageUser("any");
   return (
     <>
-      <AppHeader user={{ username: user.username, role: user.role }} items={navigationFor(user.role)} />
+      <AppHeader
+        user={{ username: user.username, role: user.role, grants: user.grants }}
+        items={navigationFor(user.grants.map((g) => g.role))}
+      />
       <main id="main" className="mx-auto max-w-7xl px-4 py-8">
         {children}
       </main>

@@ -1,6 +1,6 @@
 "use client";
 
-import { formatDate } from "@/lib/format";
+import { formatDate, formatDuration } from "@/lib/format";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -51,6 +51,22 @@ function ProgressBar({ summary }: { summary: ApplicationProgress["summary"] }) {
 }
 
 /** The one sentence at the top: where things stand and what to do next. */
+/** Minutes after which "waiting for the MCO" is no longer the usual start, and worth a look. */
+const USUAL_PICKUP_MS = 10 * 60_000;
+
+/**
+ * Before any node pulls: whether the wait so far is the usual start, and what to look at when not.
+ * The MCO first puts the set on each pool, then every node's daemon starts the pull and reports it on
+ * its MachineConfigNode (docs/bundle-format.md); Fleetskew sees that at its next read of the cluster.
+ */
+function waitingWords(p: ApplicationProgress): string {
+  const waited = Date.parse(p.observedAt) - Date.parse(p.application.createdAt);
+  const since = Number.isFinite(waited) && waited > 0 ? ` It has been ${formatDuration(waited)}.` : "";
+  return waited > USUAL_PICKUP_MS
+    ? `No node has started pulling yet.${since} That is longer than the usual few minutes: check that the Machine Config Operator is not degraded (oc get co machine-config) and that the pools list the set (oc get mcp -o yaml, spec.pinnedImageSets). This page updates by itself.`
+    : `Waiting for the Machine Config Operator to pick up the set on each pool; then every node starts pulling and reports it.${since} A few minutes of this is normal; nothing to do but wait, this page updates by itself.`;
+}
+
 function NextStep({ p }: { p: ApplicationProgress }) {
   const a = p.application;
   const u = p.upgrade;
@@ -74,7 +90,9 @@ function NextStep({ p }: { p: ApplicationProgress }) {
       if (!p.summary.allDone)
         return (
           <Alert tone="info">
-            The nodes are pulling the images. Nothing to do but wait; this page updates by itself.
+            {p.summary.pulling || p.summary.done
+              ? "The nodes are pulling the images. Nothing to do but wait; this page updates by itself."
+              : waitingWords(p)}
             {p.summary.retrying
               ? ` ${p.summary.retrying} node${p.summary.retrying === 1 ? " is" : "s are"} still pulling in another attempt: the MCO gives each attempt a few minutes, and when a large bundle is not in by then it starts the next one at once, keeping what it pulled. The node reports PinnedImageSetsDegraded until it is done; that is not a failure.`
               : ""}

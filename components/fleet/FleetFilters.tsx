@@ -183,7 +183,7 @@ export function FleetFilters({
           </button>
         </p>
       ) : null}
-      <div className="ml-auto flex items-center gap-3 pb-2 text-sm">
+      <div className="ml-auto flex flex-wrap items-center gap-3 pb-2 text-sm">
         {view.rollout ? (
           <span data-testid="rollout-filter">
             In rollout {view.rollout}

@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { FleetSummary } from "@/server/fleet/contract";
 import { queries } from "../queries";
 import type { Seed } from "../seed";
@@ -37,6 +37,21 @@ export function FleetView({ first, summary: initialSummary }: { first: FirstWind
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, []);
+  // A tile, the blocker or a version bar filters the table: bring the table into sight when it is
+  // out of it, or the click would look as if it did nothing.
+  const table = useRef<HTMLDivElement>(null);
+  const filter = useCallback(
+    (patch: Partial<FleetViewState>) => {
+      set(patch);
+      const top = table.current?.getBoundingClientRect().top;
+      if (top !== undefined && (top > window.innerHeight * 0.6 || top < 0))
+        table.current!.scrollIntoView({
+          block: "start",
+          behavior: window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth",
+        });
+    },
+    [set],
+  );
   const summary = useSeededQuery({ ...queries.fleetSummary(), refetchInterval: REFRESH_MS }, initialSummary);
   const windows = useFleetWindows(query, first);
   const total = windows.data?.pages[0]?.total ?? null;
@@ -57,12 +72,15 @@ export function FleetView({ first, summary: initialSummary }: { first: FirstWind
 
   return (
     <div className="flex flex-col gap-6">
-      <FleetSummaryCards summary={summary.data} updatedAt={windows.dataUpdatedAt} fetching={windows.isFetching} view={view} set={set} />
+      <FleetSummaryCards summary={summary.data} updatedAt={windows.dataUpdatedAt} fetching={windows.isFetching} view={view} set={filter} />
+      {/* The table comes before the history chart: what the counts filter is what a person came for. */}
+      <div ref={table} id="clusters" className="scroll-mt-4">
+        <Card>
+          <FleetFilters view={view} set={set} summary={summary.data} total={windows.isPlaceholderData ? null : total} />
+          <FleetTable windows={windows} view={view} set={set} />
+        </Card>
+      </div>
       <FleetTimelineChart />
-      <Card>
-        <FleetFilters view={view} set={set} summary={summary.data} total={windows.isPlaceholderData ? null : total} />
-        <FleetTable windows={windows} view={view} set={set} />
-      </Card>
     </div>
   );
 }

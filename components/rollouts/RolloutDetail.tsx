@@ -130,16 +130,22 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
       setBusy(false);
     }
   };
+  // The role says whether the action is theirs at all; the server's `yours` whether their grants cover this rollout's clusters.
+  const { yours } = view;
   const actions: [Action, string, boolean][] = [
-    ["approve", "Approve and start", view.status === "awaiting-approval" && may(me.role, ["approver"]) && view.createdBy !== me.username],
+    [
+      "approve",
+      "Approve and start",
+      view.status === "awaiting-approval" && may(me.role, ["approver"]) && view.createdBy !== me.username && yours.mayApprove,
+    ],
     [
       "release",
       `Release ${view.awaitingRelease === null ? "" : (view.waves[view.awaitingRelease]?.name ?? "")}`,
-      view.awaitingRelease !== null && ["running", "paused"].includes(view.status) && may(me.role, ["approver"]),
+      view.awaitingRelease !== null && ["running", "paused"].includes(view.status) && may(me.role, ["approver"]) && yours.mayRelease,
     ],
-    ["pause", "Pause", view.status === "running" && may(me.role, ["technician", "approver"])],
-    ["resume", "Resume", view.status === "paused" && may(me.role, ["approver"])],
-    ["abort", "Abort", ["awaiting-approval", "running", "paused"].includes(view.status) && may(me.role, ["approver"])],
+    ["pause", "Pause", view.status === "running" && may(me.role, ["technician", "approver"]) && yours.mayPause],
+    ["resume", "Resume", view.status === "paused" && may(me.role, ["approver"]) && yours.mayRelease],
+    ["abort", "Abort", ["awaiting-approval", "running", "paused"].includes(view.status) && may(me.role, ["approver"]) && yours.mayAbort],
   ];
   const shown = actions.filter(([, , ok]) => ok);
   return (
@@ -154,6 +160,16 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
             <Alert tone="info">
               {view.waves[view.awaitingRelease]?.name} waits for an approver to release it; the plan asks for each wave to be released.
             </Alert>
+          ) : null}
+          {yours.outsideScope > 0 ? (
+            <p className="text-sm text-muted" data-testid="outside-scope">
+              {yours.outsideScope} of its clusters are outside your scope: counted here, not listed.
+            </p>
+          ) : null}
+          {view.status === "awaiting-approval" && !yours.mayApprove && may(me.role, ["approver"]) && view.createdBy !== me.username ? (
+            <p className="text-sm text-muted">
+              Approving it takes an approver over every one of its clusters; your grants do not cover them all.
+            </p>
           ) : null}
           {view.status === "awaiting-approval" && view.createdBy === me.username ? (
             <p className="text-sm text-muted">Someone else with the approver role starts it.</p>
@@ -188,7 +204,7 @@ export function RolloutDetail({ initial, me }: { initial: Seed<RolloutView>; me:
       <Section title="Waves" description="Each wave starts when the one before has finished and soaked, inside its clusters' windows.">
         <Waves view={view} />
       </Section>
-      {["awaiting-approval", "running", "paused"].includes(view.status) && ["approver", "admin"].includes(me.role) ? (
+      {["awaiting-approval", "running", "paused"].includes(view.status) && ["approver", "admin"].includes(me.role) && yours.mayAbort ? (
         <Section
           title="Skip, retry or include clusters"
           description="Skipping ends a cluster's part in the rollout; retrying writes a failed cluster again in its wave's turn; an admin may include a cluster its checks excluded. Each decision is recorded with its reason."

@@ -95,7 +95,7 @@ describe("POST /api/v1/acknowledgements and the decision on it", () => {
     // A technician has no approval rights at all.
     const byTech = await decide(rejectRoute, ack.id, tom, "not needed");
     expect(byTech.status).toBe(403);
-    expect((await byTech.json()).error).toBe("This needs the approver role; you are signed in as tom (technician)");
+    expect((await byTech.json()).error).toBe("This needs the approver role; tom holds technician");
 
     const pending = await (await listRoute(request("/api/v1/acknowledgements?status=pending", { cookie: tom }))).json();
     expect(pending.acknowledgements.map((a: { id: string }) => a.id)).toEqual([ack.id]);

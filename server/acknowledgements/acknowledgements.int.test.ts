@@ -1,3 +1,4 @@
+import { FLEET_WIDE } from "../domain/grants";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
@@ -124,7 +125,7 @@ describe("a request, decided by someone else", () => {
     await expect(rejectAcknowledgement(ack.id, "too late", otherApprover)).rejects.toMatchObject({ status: 409 });
 
     // The cluster's timeline marks it.
-    const timeline = await clusterTimeline("prod-east-422");
+    const timeline = await clusterTimeline("prod-east-422", FLEET_WIDE);
     expect(timeline.events.filter((e) => e.kind === "acknowledgement").map((e) => e.title)).toEqual([
       "Boot image acknowledged: 9.6.20250701-0 (approved by alice)",
     ]);

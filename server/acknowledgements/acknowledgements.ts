@@ -1,4 +1,7 @@
 import { auditActor, type Actor } from "../auth/actor";
+import { requireOverCluster } from "../auth/clusterAuthority";
+import { FLEET_WIDE, reachOf, readReach, type Reach } from "../domain/grants";
+import { clustersInReach } from "../store/reach";
 import { auditedClusterWrite, clusterAnswer, withClusterClient } from "../clusters/access";
 import {
   ACK_TTL_MS,
@@ -43,7 +46,7 @@ export type { AcknowledgementView, Candidate };
  * Clusters that need an acknowledgement, now or at `target` (a release, checked by
  * AckCandidatesQuery; default: the next one that enforces).
  */
-export async function acknowledgementCandidates(target: string | null = null): Promise<Candidate[]> {
+export async function acknowledgementCandidates(target: string | null = null, reach: Reach = FLEET_WIDE): Promise<Candidate[]> {
   const limits = await skewLimits();
   const pending = new Map((await listAcknowledgements({ statuses: ["pending", "applying"] })).map((a) => [a.clusterId, a]));
   const out: Candidate[] = [];
@@ -64,7 +67,17 @@ export async function acknowledgementCandidates(target: string | null = null): P
       });
     }
   }
-  return out;
+  if (reach.kind === "fleet") return out;
+  // Only the clusters the reader reads, as the store's reach condition decides.
+  const seen = new Set(
+    (
+      await clustersInReach(
+        out.map((c) => c.cluster),
+        reach,
+      )
+    ).map((c) => c.name),
+  );
+  return out.filter((c) => seen.has(c.cluster));
 }
 
 export async function liveClusterWithSnapshot(name: string): Promise<{ id: string; name: string; snapshot: ClusterSnapshot }> {
@@ -119,6 +132,8 @@ export function newAcknowledgement(
 }
 
 export async function requestAcknowledgement(input: AcknowledgementRequest, actor: Actor): Promise<AcknowledgementRecord> {
+  // Requesting takes a technician over the cluster; one the person cannot read does not exist for them.
+  const grant = await requireOverCluster(actor, ["technician"], input.cluster, noSuchCluster(input.cluster).message);
   const cluster = await liveClusterWithSnapshot(input.cluster);
   const s = cluster.snapshot;
   if (!s.enforcement?.served)
@@ -147,13 +162,13 @@ export async function requestAcknowledgement(input: AcknowledgementRequest, acto
         input.mode === "None"
           ? `asked to turn boot-image skew enforcement off on ${cluster.name}`
           : `asked to acknowledge boot image ${value} on ${cluster.name}`,
-      details: { mode: input.mode, value, machineSets: input.machineSets ?? [] },
+      details: { mode: input.mode, value, machineSets: input.machineSets ?? [], grant },
     },
   );
 }
 
 /** Takes the decision under a row lock: never by the requester, only while pending and not expired. */
-function decide(id: string, actor: Actor, decision: "approve" | "reject", comment: string) {
+function decide(id: string, actor: Actor, decision: "approve" | "reject", comment: string, grant: string) {
   return changeAcknowledgement(id, (current) => {
     if (current.requestedById === actor.user.id)
       throw new UserFacingError(403, `You requested this acknowledgement; someone else with the approver role must ${decision} it`);
@@ -175,7 +190,7 @@ function decide(id: string, actor: Actor, decision: "approve" | "reject", commen
         targetType: "cluster",
         targetId: current.cluster,
         summary: `${decision === "approve" ? "approved" : "rejected"} ${current.requestedBy}'s acknowledgement request for ${current.cluster}${comment ? `: ${comment}` : ""}`,
-        details: { request: current.id, comment },
+        details: { request: current.id, comment, grant },
       },
     };
   });
@@ -187,9 +202,18 @@ async function recordOrThrow(id: string): Promise<AcknowledgementRecord> {
   return record;
 }
 
+/**
+ * Deciding takes an approver over the request's cluster: a request about a cluster the person does
+ * not read is missing (404), one they read but do not approve for is refused naming their scope.
+ */
+async function decidable(id: string, actor: Actor): Promise<string> {
+  const record = await recordOrThrow(id);
+  return requireOverCluster(actor, ["approver"], record.cluster, `no acknowledgement request ${id}`);
+}
+
 export async function rejectAcknowledgement(id: string, comment: string, actor: Actor): Promise<AcknowledgementRecord> {
-  await recordOrThrow(id);
-  return (await decide(id, actor, "reject", comment))!;
+  const grant = await decidable(id, actor);
+  return (await decide(id, actor, "reject", comment, grant))!;
 }
 
 /**
@@ -198,9 +222,9 @@ export async function rejectAcknowledgement(id: string, comment: string, actor: 
  * waits briefly for the MCO to mirror it into status.
  */
 export async function approveAcknowledgement(id: string, comment: string, actor: Actor): Promise<AcknowledgementRecord> {
-  await recordOrThrow(id);
-  const approved = (await decide(id, actor, "approve", comment))!;
-  const written = await writeAcknowledgement(approved, auditActor(actor));
+  const grant = await decidable(id, actor);
+  const approved = (await decide(id, actor, "approve", comment, grant))!;
+  const written = await writeAcknowledgement(approved, auditActor(actor, grant));
   if (written.status !== "applied") return written;
   for (let attempt = 0; attempt < 8; attempt++) {
     // A degraded pool or an interrupted build hides the answer until it is resolved: the follower checks again then.
@@ -380,17 +404,22 @@ function upgradeableWords(c: { status: string; reason?: string | null; message?:
   return `no boot-image block, but Upgradeable=${c.status} for another reason${why ? ` (${why})` : ""}`;
 }
 
-export async function listAcknowledgementViews(statuses?: AckStatus[]): Promise<AcknowledgementView[]> {
-  return viewsOf(await listAcknowledgements({ statuses }));
+/** The requests about clusters the reader reads (every request without a reader). */
+export async function listAcknowledgementViews(statuses?: AckStatus[], actor: Actor | null = null): Promise<AcknowledgementView[]> {
+  return viewsOf(await listAcknowledgements({ statuses, reach: actor ? readReach(actor.held) : FLEET_WIDE }), actor);
 }
 
 /** One request as the API answers it: with the cluster's release and what Upgradeable will do (a None request's warning). */
-export async function acknowledgementView(record: AcknowledgementRecord): Promise<AcknowledgementView> {
-  return (await viewsOf([record]))[0]!;
+export async function acknowledgementView(record: AcknowledgementRecord, actor: Actor | null = null): Promise<AcknowledgementView> {
+  return (await viewsOf([record], actor))[0]!;
 }
 
-async function viewsOf(records: AcknowledgementRecord[]): Promise<AcknowledgementView[]> {
+async function viewsOf(records: AcknowledgementRecord[], actor: Actor | null = null): Promise<AcknowledgementView[]> {
   const limits = await skewLimits();
+  // Where the reader approves, by the store's reach condition: the page offers a decision only there.
+  const approves = actor
+    ? new Set((await clustersInReach([...new Set(records.map((r) => r.cluster))], reachOf(actor.held, ["approver"]))).map((c) => c.name))
+    : null;
   const releases = new Map<string, string | null>();
   for (const r of records)
     if (!releases.has(r.clusterId)) releases.set(r.clusterId, (await findClusterState(r.clusterId))?.snapshot?.version?.current ?? null);
@@ -399,6 +428,7 @@ async function viewsOf(records: AcknowledgementRecord[]): Promise<Acknowledgemen
     baseline: (r.baseline ?? null) as AcknowledgementView["baseline"],
     release: releases.get(r.clusterId) ?? null,
     prediction: predictUpgradeable(r, releases.get(r.clusterId) ?? null, limits),
+    mayDecide: (!approves || approves.has(r.cluster)) && (!actor || (actor.user.id !== r.requestedById && !actor.token)),
   }));
 }
 

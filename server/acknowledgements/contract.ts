@@ -82,6 +82,10 @@ export const AcknowledgementSchema = z
     prediction: z
       .strictObject({ upgradeable: z.boolean(), release: z.string().nullable(), message: z.string() })
       .meta({ description: "What machine-config's Upgradeable will say once the value is in status" }),
+    mayDecide: z.boolean().meta({
+      description:
+        "Whether the reader holds approver over its cluster and did not request it: approving or rejecting will not be refused for who they are",
+    }),
   })
   .meta({ id: "Acknowledgement" });
 export type AcknowledgementView = z.output<typeof AcknowledgementSchema>;
@@ -141,6 +145,7 @@ export const acknowledgementEndpoints = {
     description:
       "Never by the requester (403, an admin too). 409 when the request is no longer pending or expired. A write the cluster refuses is answered 200 with the request marked failed.",
     access: ["approver"],
+    personOnly: "decide an acknowledgement",
     params: AckParams,
     body: DecisionSchema,
     errors: [409],
@@ -152,6 +157,7 @@ export const acknowledgementEndpoints = {
     summary: "Reject a request, saying why",
     description: "Never by the requester (403, an admin too); a comment of at least 3 characters; 409 when no longer pending.",
     access: ["approver"],
+    personOnly: "decide an acknowledgement",
     params: AckParams,
     body: DecisionSchema,
     errors: [409],

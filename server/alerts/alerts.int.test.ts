@@ -1,3 +1,4 @@
+import { FLEET_WIDE } from "../domain/grants";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
@@ -54,7 +55,7 @@ describe("fleet alerts from the store", () => {
     expect(series(text, "fleetskew_cluster_not_upgradeable")).toContainEqual(
       expect.stringMatching(/cluster="prod-east-422".*reason="[A-Za-z]+".*\} 1$/),
     );
-    const alerts = await currentFleetAlerts();
+    const alerts = await currentFleetAlerts(FLEET_WIDE);
     const skew = alerts.find((a) => a.alert === "FleetskewNextMinorBlockedByBootImageSkew" && a.cluster === "prod-east-422")!;
     expect(skew).toMatchObject({ severity: "warning", labels: { cluster: "prod-east-422", target: "4.23", stage: "now" } });
     expect(skew.description).toContain("below the minimum required version 4.13.0");
@@ -80,11 +81,13 @@ describe("fleet alerts from the store", () => {
     expect(series(await metricsText(), "fleetskew_cluster_failed_sweeps")).toContainEqual(
       expect.stringMatching(/cluster="legacy".*\} [3-9]$/),
     );
-    expect((await currentFleetAlerts()).some((a) => a.alert === "FleetskewClusterUnreachable" && a.cluster === "legacy")).toBe(true);
+    expect((await currentFleetAlerts(FLEET_WIDE)).some((a) => a.alert === "FleetskewClusterUnreachable" && a.cluster === "legacy")).toBe(
+      true,
+    );
     fleet.setFaults("legacy", undefined);
     await sweep();
     expect(series(await metricsText(), "fleetskew_cluster_failed_sweeps")).toEqual([]);
-    expect((await currentFleetAlerts()).some((a) => a.alert === "FleetskewClusterUnreachable")).toBe(false);
+    expect((await currentFleetAlerts(FLEET_WIDE)).some((a) => a.alert === "FleetskewClusterUnreachable")).toBe(false);
   });
 
   it("an acknowledgement waiting over a day raises FleetskewAcknowledgementWaiting", async () => {
@@ -105,9 +108,9 @@ describe("fleet alerts from the store", () => {
       },
       { actor: "tech", action: "acknowledgement.request", targetType: "cluster", targetId: "prod-east" },
     );
-    expect((await currentFleetAlerts()).some((a) => a.alert === "FleetskewAcknowledgementWaiting")).toBe(false);
+    expect((await currentFleetAlerts(FLEET_WIDE)).some((a) => a.alert === "FleetskewAcknowledgementWaiting")).toBe(false);
     await getDb().acknowledgement.update({ where: { id: ack.id }, data: { requestedAt: new Date(Date.now() - 26 * 3600_000) } });
-    const waiting = (await currentFleetAlerts()).find((a) => a.alert === "FleetskewAcknowledgementWaiting")!;
+    const waiting = (await currentFleetAlerts(FLEET_WIDE)).find((a) => a.alert === "FleetskewAcknowledgementWaiting")!;
     expect(waiting).toMatchObject({ cluster: "prod-east", severity: "info" });
     expect(series(await metricsText(), "fleetskew_cluster_acknowledgement_pending_seconds")).toContainEqual(
       expect.stringMatching(/cluster="prod-east".*\} 9\d{4}(\.\d+)?$/),

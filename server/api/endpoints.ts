@@ -13,6 +13,7 @@ import { hubEndpoints } from "../hubs/contract";
 import { previewEndpoints } from "../preview/contract";
 import { rolloutEndpoints } from "../rollouts/contract";
 import { httpEndpoints } from "../http/contract";
+import { serviceAccountEndpoints, tokenEndpoints } from "../tokens/contract";
 import type { Endpoint } from "../http/endpoint";
 
 const groups: Record<string, Record<string, Endpoint>> = {
@@ -29,6 +30,8 @@ const groups: Record<string, Record<string, Endpoint>> = {
   acknowledgementEndpoints,
   bundleEndpoints,
   alertEndpoints,
+  tokenEndpoints,
+  serviceAccountEndpoints,
 };
 
 export const allEndpoints: readonly Endpoint[] = Object.values(groups).flatMap((group) => Object.values(group));

@@ -1,3 +1,4 @@
+import { actorFor } from "./actor";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -55,7 +56,7 @@ describe("first start", () => {
 
 describe("sign-in", () => {
   it("starts a session that resolves to the user, and records the sign-in", async () => {
-    await addUser({ username: "grace", role: "approver", password: "a long enough password" }, { user: (await listUsers())[0]!, ip: null });
+    await addUser({ username: "grace", role: "approver", password: "a long enough password" }, actorFor((await listUsers())[0]!, null));
     const result = await login({ username: "grace", password: "a long enough password", ip: "10.0.0.2", userAgent: "test", ttlHours });
     if (!result.ok) throw new Error("expected a session");
     expect((await userForToken(result.token))?.username).toBe("grace");
@@ -86,7 +87,7 @@ describe("sign-in", () => {
   });
 
   it("slows down, then locks, guessing one username from one address, even with the right password, and says when to retry", async () => {
-    await addUser({ username: "linus", role: "viewer", password: "the right password" }, { user: (await listUsers())[0]!, ip: null });
+    await addUser({ username: "linus", role: "viewer", password: "the right password" }, actorFor((await listUsers())[0]!, null));
     const t0 = Date.now();
     const at = (seconds: number) => new Date(t0 + seconds * 1000);
     const guess = (seconds: number, password = "a wrong guess!!", ip = "10.1.0.1") =>
@@ -113,7 +114,7 @@ describe("sign-in", () => {
   });
 
   it("judges at most five of 40 simultaneous guesses of one username from one address", async () => {
-    await addUser({ username: "hedy", role: "viewer", password: "hedy's password" }, { user: (await listUsers())[0]!, ip: null });
+    await addUser({ username: "hedy", role: "viewer", password: "hedy's password" }, actorFor((await listUsers())[0]!, null));
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         login({ username: "hedy", password: `guess ${i} guess`, ip: "10.5.0.1", userAgent: null, ttlHours }),
@@ -147,7 +148,7 @@ describe("sign-in", () => {
         .map((t) => t.username)
         .sort(),
     ).toEqual(["user0", "user1", "user2"]);
-    expect(await clearSignInThrottle({ username: "user0", address: "10.7.0.1" }, { user: admin, ip: "10.9.9.9" })).toEqual({ cleared: 1 });
+    expect(await clearSignInThrottle({ username: "user0", address: "10.7.0.1" }, actorFor(admin, "10.9.9.9"))).toEqual({ cleared: 1 });
     expect(
       (await signInThrottles(now))
         .filter((t) => t.ip === "10.7.0.1")
@@ -173,10 +174,10 @@ describe("sign-in", () => {
 describe("user administration", () => {
   it("disabling a user ends their sessions and stops them signing in", async () => {
     const admin = (await listUsers()).find((u) => u.username === "admin")!;
-    const user = await addUser({ username: "margaret", role: "technician", password: "another long password" }, { user: admin, ip: null });
+    const user = await addUser({ username: "margaret", role: "technician", password: "another long password" }, actorFor(admin, null));
     const session = await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours });
     if (!session.ok) throw new Error("expected a session");
-    await changeUser(user.id, { disabled: true }, { user: admin, ip: "10.9.9.9" });
+    await changeUser(user.id, { disabled: true }, actorFor(admin, "10.9.9.9"));
     expect(await userForToken(session.token)).toBeNull();
     expect((await login({ username: "margaret", password: "another long password", ip: "10.2.0.1", userAgent: null, ttlHours })).ok).toBe(
       false,
@@ -188,7 +189,7 @@ describe("user administration", () => {
   it("refuses a duplicate username with 409", async () => {
     const admin = (await listUsers()).find((u) => u.username === "admin")!;
     await expect(
-      addUser({ username: "grace", role: "viewer", password: "yet another password" }, { user: admin, ip: null }),
+      addUser({ username: "grace", role: "viewer", password: "yet another password" }, actorFor(admin, null)),
     ).rejects.toMatchObject({
       status: 409,
       message: "a user named grace already exists",
@@ -197,13 +198,13 @@ describe("user administration", () => {
 
   it("never leaves the console without an active admin", async () => {
     const admin = (await listUsers()).find((u) => u.username === "admin")!;
-    await expect(changeUser(admin.id, { role: "viewer" }, { user: admin, ip: null })).rejects.toThrow(/your own admin role/);
-    const other = await addUser({ username: "root2", role: "admin", password: "second admin password" }, { user: admin, ip: null });
+    await expect(changeUser(admin.id, { role: "viewer" }, actorFor(admin, null))).rejects.toThrow(/your own admin role/);
+    const other = await addUser({ username: "root2", role: "admin", password: "second admin password" }, actorFor(admin, null));
     // With two admins, one may demote the other, but then the survivor is the last.
-    await changeUser(other.id, { role: "viewer" }, { user: admin, ip: null });
+    await changeUser(other.id, { role: "viewer" }, actorFor(admin, null));
     const viewer = (await listUsers()).find((u) => u.username === "root2")!;
     expect(viewer.role).toBe("viewer");
-    await expect(changeUser(admin.id, { disabled: true }, { user: { ...viewer, role: "admin" }, ip: null })).rejects.toThrow(
+    await expect(changeUser(admin.id, { disabled: true }, actorFor({ ...viewer, role: "admin" }, null))).rejects.toThrow(
       /admin is the last active admin/,
     );
   });
@@ -213,7 +214,7 @@ describe("user administration", () => {
     const grace = (await listUsers()).find((u) => u.username === "grace")!;
     const session = await login({ username: "grace", password: "a long enough password", ip: "10.3.0.1", userAgent: null, ttlHours });
     if (!session.ok) throw new Error("expected a session");
-    await changeUser(grace.id, { password: "a brand new password" }, { user: admin, ip: null });
+    await changeUser(grace.id, { password: "a brand new password" }, actorFor(admin, null));
     expect(await userForToken(session.token)).toBeNull();
     expect((await login({ username: "grace", password: "a brand new password", ip: "10.3.0.1", userAgent: null, ttlHours })).ok).toBe(true);
   });

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { ROLES } from "../domain/accounts";
+import { GRANTABLE_ROLES, MAX_GRANTS } from "../domain/grantChanges";
+import { parseScope, SCOPE_MAX_LENGTH } from "../domain/scope";
 import { endpoint, isoDate } from "../http/endpoint";
 
 export const UsernameSchema = z
@@ -22,13 +24,53 @@ export const PasswordSchema = z
   .min(12, "Password must be at least 12 characters")
   .max(256, "Password must be at most 256 characters");
 
+/** A role over a scope, as stored and shown: the scope in the fleet view's query language, "" for the whole fleet. */
+export const GrantAnswer = z
+  .strictObject({
+    role: z.enum(ROLES),
+    scope: z
+      .string()
+      .meta({ description: "A fleet filter (clusterSet=…, label=…, hub=…, platform=…, name=…, joined by &); empty for the whole fleet" }),
+  })
+  .meta({ id: "Grant" });
+
 const RoleSchema = z.enum(ROLES, { error: `Role must be one of ${ROLES.join(", ")}` });
+
+/** A grant as an admin gives it: the scope is checked here and stored as formatScope writes it. */
+export const GrantInput = z.object({
+  role: z.enum(GRANTABLE_ROLES, {
+    error: `role must be one of ${GRANTABLE_ROLES.join(", ")}; admin is set as the account's role and covers the whole fleet`,
+  }),
+  scope: z
+    .string({ error: "scope must be a text: a fleet filter such as clusterSet=edge-emea, or empty for the whole fleet" })
+    .max(SCOPE_MAX_LENGTH)
+    .superRefine((text, ctx) => {
+      const read = parseScope(text);
+      if (!read.ok) ctx.addIssue({ code: "custom", message: `The scope is not one Fleetskew reads: ${read.error}` });
+    })
+    .meta({ description: "A fleet filter (clusterSet=…, label=…, hub=…, platform=…, name=…, joined by &); empty for the whole fleet" }),
+});
+
+const GrantList = z
+  .array(GrantInput)
+  .max(MAX_GRANTS, `A person holds at most ${MAX_GRANTS} grants; group clusters into a cluster set instead`);
 
 export const NewUserSchema = z.object({
   username: UsernameSchema,
   displayName: z.string().trim().max(120).optional(),
   role: RoleSchema,
   password: PasswordSchema,
+  grants: GrantList.optional().meta({
+    description:
+      "What the account holds instead of its role over the whole fleet; the account's role is then the highest of them (approver > technician > viewer). Not with role admin.",
+  }),
+});
+
+/** PUT /api/v1/users/{id}/grants: the whole list, replacing what the person held. */
+export const GrantsChangeSchema = z.strictObject({
+  grants: GrantList.meta({
+    description: "Every grant the person is to hold; an empty list leaves them able to sign in but see no cluster",
+  }),
 });
 
 export const UserChangeSchema = z
@@ -49,9 +91,11 @@ export const UserAnswer = z
     role: z.enum(ROLES),
     disabled: z.boolean(),
     createdAt: isoDate(),
-    authSource: z.enum(["password", "oidc", "openshift"]).meta({
-      description: "password: a local account; oidc, openshift: single sign-on, whose role follows the person's groups",
+    authSource: z.enum(["password", "oidc", "openshift", "service"]).meta({
+      description:
+        "password: a local account; oidc, openshift: single sign-on, whose grants follow the person's groups; service: a service account, which acts through its tokens only",
     }),
+    grants: z.array(GrantAnswer).meta({ description: "Each a role over a scope; an admin holds the whole fleet" }),
   })
   .meta({ id: "User" });
 export type UserAnswer = z.output<typeof UserAnswer>;
@@ -64,6 +108,7 @@ export const userEndpoints = {
     path: "/api/v1/users",
     summary: "Every account, local and single sign-on",
     access: ["admin"],
+    personOnly: "manage users or their grants",
     answer: z.strictObject({ users: z.array(UserAnswer) }),
   }),
   create: endpoint({
@@ -71,6 +116,7 @@ export const userEndpoints = {
     path: "/api/v1/users",
     summary: "Create a local account",
     access: ["admin"],
+    personOnly: "manage users or their grants",
     body: NewUserSchema,
     status: 201,
     errors: [409],
@@ -82,8 +128,22 @@ export const userEndpoints = {
     summary: "Change an account's role, name or password, or disable it",
     description: "Nobody may disable their own account or remove their own admin role (409).",
     access: ["admin"],
+    personOnly: "manage users or their grants",
     params: UserIdParams,
     body: UserChangeSchema,
+    errors: [409],
+    answer: z.strictObject({ user: UserAnswer }),
+  }),
+  setGrants: endpoint({
+    method: "PUT",
+    path: "/api/v1/users/{id}/grants",
+    summary: "Replace what a local account holds: each grant a role over a scope of the fleet",
+    description:
+      "The list replaces every grant the person held, the whole-fleet one an account was created with included. Roles are viewer, technician and approver; scopes are fleet filters, stored in one canonical form, duplicates collapsed; at most 50. The account's role becomes the highest of them (approver > technician > viewer; viewer with none). An empty list is allowed: the person can still sign in but sees no cluster. Admins hold the whole fleet and no grants (409: change their role first). Accounts that sign in with single sign-on take their grants from their groups at each sign-in (409).",
+    access: ["admin"],
+    personOnly: "manage users or grants",
+    params: UserIdParams,
+    body: GrantsChangeSchema,
     errors: [409],
     answer: z.strictObject({ user: UserAnswer }),
   }),
@@ -150,6 +210,7 @@ export const sessionEndpoints = {
     description:
       "After single sign-on the answer names where to end the provider's session too (200 with `providerSignOut`); after a password sign-in there is nothing more to end (204).",
     access: "any",
+    personOnly: "sign out of a console session",
     noContentWhen: "the session was a password sign-in",
     answer: SignOutAnswer,
   }),
@@ -203,13 +264,17 @@ export const OidcSettingsSchema = z.object({
   clientSecret: z.string().min(1).max(1000).nullable().optional(),
   scopes: text(500).optional(),
   groupsClaim: text(200).optional(),
-  /** `group=role,…`, as FLEETSKEW_OIDC_ROLES. */
+  /** `group=role,group=role@scope,…`, as FLEETSKEW_OIDC_ROLES. */
   roles: text(4000).min(1, "roles must map at least one group to a role, e.g. fleet-admins=admin"),
   name: text(60).optional(),
 });
 export type OidcSettingsRequest = z.input<typeof OidcSettingsSchema>;
 
-const RoleEntryAnswer = z.strictObject({ group: z.string(), role: z.enum(ROLES) });
+const RoleEntryAnswer = z.strictObject({
+  group: z.string(),
+  role: z.enum(ROLES),
+  scope: z.string().meta({ description: "The part of the fleet the role is given over (a fleet filter); empty for the whole fleet" }),
+});
 export type RoleEntry = z.output<typeof RoleEntryAnswer>;
 
 const SignInSettingsAnswer = z.strictObject({
@@ -273,6 +338,7 @@ export const signInSettingsEndpoints = {
     summary: "How people sign in: local passwords, the break-glass account and the single sign-on configured",
     description: "The OpenID provider's client secret is never sent, only whether one is set.",
     access: ["admin"],
+    personOnly: "read or change how people sign in",
     answer: SignInSettingsViewAnswer,
   }),
   change: endpoint({
@@ -282,6 +348,7 @@ export const signInSettingsEndpoints = {
     description:
       "Off only while single sign-on is configured, and the break-glass account, when named, must be an active local admin (409 otherwise).",
     access: ["admin"],
+    personOnly: "read or change how people sign in",
     body: SignInSettingsSchema,
     errors: [409],
     answer: SignInSettingsViewAnswer,
@@ -293,6 +360,7 @@ export const signInSettingsEndpoints = {
     description:
       "The client secret is sealed and never sent back; absent keeps the stored one, null removes it. Refused (409) while the environment sets a provider (FLEETSKEW_OIDC_ISSUER), which wins.",
     access: ["admin"],
+    personOnly: "read or change how people sign in",
     body: OidcSettingsSchema,
     errors: [409],
     answer: SignInSettingsViewAnswer,
@@ -303,6 +371,7 @@ export const signInSettingsEndpoints = {
     summary: "Remove the OpenID provider set on the admin page",
     description: "Refused (409) while the environment sets a provider.",
     access: ["admin"],
+    personOnly: "read or change how people sign in",
     errors: [409],
     answer: SignInSettingsViewAnswer,
   }),
@@ -312,6 +381,7 @@ export const signInSettingsEndpoints = {
     summary: "Usernames whose sign-in is slowed down or locked, from which address, until when",
     description: "At most 500, the most recent first.",
     access: ["admin"],
+    personOnly: "read or clear sign-in locks",
     answer: z.strictObject({ locks: z.array(SignInLockAnswer) }),
   }),
   clearLock: endpoint({
@@ -320,6 +390,7 @@ export const signInSettingsEndpoints = {
     summary: "Clear a username's sign-in lock, from one address or all of them",
     description: "Audited. `cleared` counts the (username, address) locks lifted.",
     access: ["admin"],
+    personOnly: "read or clear sign-in locks",
     query: ClearThrottleQuery,
     answer: z.strictObject({ cleared: z.number().int() }),
   }),

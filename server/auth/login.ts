@@ -87,18 +87,21 @@ export async function login(
   const allowed = policy.everyone || policy.breakGlassAccount === username;
   const found = await findUserForLogin(username);
   const user = allowed ? found : null;
-  // Accounts of single sign-on have no password (an empty hash): checked against the decoy, and refused alike.
+  // Accounts of single sign-on and service accounts have no password (an empty hash): checked
+  // against the decoy, and refused alike; a service account never signs in, whatever its hash.
   const valid = await verifyPassword(input.password, user?.passwordHash || (await decoyHash()));
-  if (!user || !valid || user.disabled || !user.passwordHash) {
+  if (!user || !valid || user.disabled || !user.passwordHash || user.authSource === "service") {
     const reason = !allowed
       ? "password sign-in turned off"
       : !user
         ? "unknown user"
         : user.disabled
           ? "account disabled"
-          : !user.passwordHash
-            ? "single sign-on account"
-            : "wrong password";
+          : user.authSource === "service"
+            ? "service account"
+            : !user.passwordHash
+              ? "single sign-on account"
+              : "wrong password";
     await countFailure({ username, ip: input.ip, now }, "failure", reason);
     return { ok: false, reason: policy.everyone ? "invalid" : "local-off" };
   }

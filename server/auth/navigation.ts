@@ -11,8 +11,14 @@ export const SECTIONS = {
   admin: { href: "/admin", label: "Admin", access: ["admin"] },
 } as const satisfies Record<string, { href: string; label: string; access: readonly Role[] | "any" }>;
 
-export function navigationFor(role: Role) {
+/**
+ * The sections a person may open: those any of their roles opens, a role held over any scope
+ * counting (a technician of one cluster set sees the technician's sections, limited to that set
+ * inside). Given one role, that role alone.
+ */
+export function navigationFor(roles: Role | readonly Role[]) {
+  const held: readonly Role[] = typeof roles === "string" ? [roles] : roles;
   return Object.values(SECTIONS)
-    .filter((s) => hasRole(role, s.access))
+    .filter((s) => s.access === "any" || held.some((role) => hasRole(role, s.access)))
     .map(({ href, label }) => ({ href, label }));
 }

@@ -1,3 +1,4 @@
+import { actorFor } from "./actor";
 import { randomBytes } from "node:crypto";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +34,8 @@ beforeAll(async () => {
     FLEETSKEW_OIDC_CLIENT_ID: idp.clientId,
     FLEETSKEW_OIDC_CLIENT_SECRET: idp.clientSecret,
     FLEETSKEW_OIDC_NAME: "Test SSO",
-    FLEETSKEW_OIDC_ROLES: "fleet-admins=admin,fleet-approvers=approver,fleet-technicians=technician,everyone=viewer",
+    FLEETSKEW_OIDC_ROLES:
+      "fleet-admins=admin,fleet-approvers=approver,fleet-technicians=technician,everyone=viewer,emea-field=technician@clusterSet=edge-emea,apac-field=technician@ clusterSet=edge-apac",
   });
   idp.people.set("ada", { password: "ada's password", groups: ["fleet-approvers", "staff"], name: "Ada Approver" });
   idp.people.set("nobody", { password: "nobody's password", groups: ["staff", "canteen"] });
@@ -103,11 +105,39 @@ describe("single sign-on with OpenID Connect", () => {
     signedIn = await signInThrough("ada", "ada's password");
     expect((await (await whoami(request("/api/v1/session", { cookie: signedIn.session }))).json()).user.role).toBe("viewer");
     expect((await listAudit({ action: "user.update", target: "ada" })).map((e) => e.summary)).toEqual([
-      "role of ada changed from admin to viewer by their groups at sign-in",
-      "role of ada changed from approver to admin by their groups at sign-in",
+      "grants of ada changed from admin to viewer by their groups at sign-in",
+      "grants of ada changed from approver to admin by their groups at sign-in",
     ]);
     // Still one account.
     expect((await listUsers()).filter((u) => u.username === "ada")).toHaveLength(1);
+  });
+
+  it("gives the union of every matching group's grants, replaced at each sign-in and audited when they change", async () => {
+    idp.people.set("tess", { password: "tess's password", groups: ["emea-field", "apac-field", "everyone", "staff"] });
+    let signedIn = await signInThrough("tess", "tess's password");
+    let me = (await (await whoami(request("/api/v1/session", { cookie: signedIn.session }))).json()).user;
+    expect(me).toMatchObject({
+      role: "technician",
+      grants: [
+        { role: "technician", scope: "clusterSet=edge-apac" },
+        { role: "technician", scope: "clusterSet=edge-emea" },
+        { role: "viewer", scope: "" },
+      ],
+    });
+    idp.people.get("tess")!.groups = ["emea-field"];
+    signedIn = await signInThrough("tess", "tess's password");
+    me = (await (await whoami(request("/api/v1/session", { cookie: signedIn.session }))).json()).user;
+    expect(me.grants).toEqual([{ role: "technician", scope: "clusterSet=edge-emea" }]);
+    const [changed] = await listAudit({ action: "user.update", target: "tess" });
+    expect(changed).toMatchObject({
+      summary:
+        "grants of tess changed from technician@clusterSet=edge-apac, technician@clusterSet=edge-emea, viewer to technician@clusterSet=edge-emea by their groups at sign-in",
+      details: { grants: { to: [{ role: "technician", scope: "clusterSet=edge-emea" }] } },
+    });
+    expect(changed!.details).not.toHaveProperty("role");
+    // The same groups again change nothing, and say nothing.
+    await signInThrough("tess", "tess's password");
+    expect(await listAudit({ action: "user.update", target: "tess" })).toHaveLength(1);
   });
 
   it("ends the sessions of someone who lost every mapped group when they next sign in", async () => {
@@ -130,7 +160,7 @@ describe("single sign-on with OpenID Connect", () => {
     expect(result.session).toBeUndefined();
     expect(result.location).toBe("/login?refused=1");
     expect(result.refused).toBe(
-      "nobody is not in any group that has a Fleetskew role (your groups: staff, canteen; Test SSO groups with a role: fleet-admins, fleet-approvers, fleet-technicians, everyone). Ask an administrator to add you to one.",
+      "nobody is not in any group that has a Fleetskew role (your groups: staff, canteen; Test SSO groups with a role: fleet-admins, fleet-approvers, fleet-technicians, everyone, emea-field, apac-field). Ask an administrator to add you to one.",
     );
     expect((await listUsers()).map((u) => u.username)).not.toContain("nobody");
     expect((await listAudit({ action: "session.login", actor: "nobody" }))[0]).toMatchObject({
@@ -250,7 +280,7 @@ describe("single sign-on with OpenID Connect", () => {
       { username: "root", role: "admin", passwordHash: await hashPassword("root password 123") },
       { actor: null },
     );
-    await addUser({ username: "local-tech", role: "technician", password: "technician password" }, { user: root, ip: null });
+    await addUser({ username: "local-tech", role: "technician", password: "technician password" }, actorFor(root, null));
     const password = (username: string, pw: string) =>
       passwordSignIn(request("/api/v1/session", { method: "POST", body: { username, password: pw }, origin: null }));
     const rootCookie = (await password("root", "root password 123")).headers.get("set-cookie")!.split(";")[0]!;

@@ -220,9 +220,9 @@ export async function completeOidcSignIn(
           .slice(0, 120) || null,
       method: "oidc",
     },
-    granted.role,
+    { role: granted.role, grants: granted.grants },
     { tokenHash: hashToken(token), expiresAt, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) ?? null },
-    { ip: meta.ip, details: { issuer: oidc.issuer, group: granted.group } },
+    { ip: meta.ip, details: { issuer: oidc.issuer, group: granted.group, groups: granted.groups } },
   );
   if (result.outcome === "disabled")
     return refuse(`The Fleetskew account ${result.username} is disabled; ask an administrator`, "disabled", meta.ip, result.username);

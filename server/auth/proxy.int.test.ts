@@ -19,7 +19,8 @@ beforeAll(async () => {
   Object.assign(process.env, {
     FLEETSKEW_AUTH_PROXY: "openshift",
     FLEETSKEW_AUTH_PROXY_PEERS: "127.0.0.1,::1",
-    FLEETSKEW_AUTH_PROXY_ROLES: "fleet-admins=admin,fleet-approvers=approver",
+    FLEETSKEW_AUTH_PROXY_ROLES:
+      "fleet-admins=admin,fleet-approvers=approver,emea-field=technician@clusterSet=edge-emea,emea-audit=viewer@clusterSet=edge-emea&platform=AWS",
     FLEETSKEW_OPENSHIFT_API_URL: openshift.url,
   });
   openshift.tokens.set("sha256~alice-1", { name: "alice", groups: ["fleet-approvers"] });
@@ -59,6 +60,16 @@ describe("OpenShift sign-in through oauth-proxy", () => {
     ]);
   });
 
+  it("leaves a bearer that is not a Fleetskew API token to the proxy that vouches for the person; from anyone else it is refused", async () => {
+    const bearer = { authorization: "Bearer sha256~alice-1" };
+    const behindProxy = await whoami(proxied("127.0.0.1", "alice", "sha256~alice-1", { extra: bearer }));
+    expect(behindProxy.status).toBe(200);
+    expect((await behindProxy.json()).user.username).toBe("alice");
+    const direct = await whoami(request("/api/v1/session", { headers: { [CLIENT_IP_HEADER]: "192.0.2.1", ...bearer } }));
+    expect(direct.status).toBe(401);
+    expect((await direct.json()).error).toMatch(/takes a Fleetskew API token/);
+  });
+
   it("ignores the headers from any other peer, whatever X-Forwarded-For says", async () => {
     const before = openshift.requests();
     for (const peer of ["10.128.2.7", "192.0.2.1", "unknown"]) {
@@ -74,11 +85,30 @@ describe("OpenShift sign-in through oauth-proxy", () => {
     const bob = await whoami(proxied("127.0.0.1", "bob", "sha256~bob-1"));
     expect(bob.status).toBe(403);
     expect((await bob.json()).error).toBe(
-      "bob is not in any group that has a Fleetskew role (your groups: developers, system:authenticated, system:authenticated:oauth; OpenShift groups with a role: fleet-admins, fleet-approvers). Ask an administrator to add you to one.",
+      "bob is not in any group that has a Fleetskew role (your groups: developers, system:authenticated, system:authenticated:oauth; OpenShift groups with a role: fleet-admins, fleet-approvers, emea-field, emea-audit). Ask an administrator to add you to one.",
     );
     expect((await listUsers()).map((u) => u.username)).not.toContain("bob");
     const missingToken = await whoami(proxied("127.0.0.1", "alice", null));
     expect((await missingToken.json()).error).toMatch(/--pass-access-token/);
+  });
+
+  it("gives the union of the grants of every mapped OpenShift group", async () => {
+    openshift.tokens.set("sha256~dan-1", { name: "dan", groups: ["emea-field", "emea-audit", "developers"] });
+    const response = await whoami(proxied("127.0.0.1", "dan", "sha256~dan-1"));
+    expect(response.status).toBe(200);
+    expect((await response.json()).user).toMatchObject({
+      role: "technician",
+      grants: [
+        { role: "technician", scope: "clusterSet=edge-emea" },
+        { role: "viewer", scope: "clusterSet=edge-emea&platform=AWS" },
+      ],
+    });
+    expect((await listAudit({ action: "user.create", target: "dan" }))[0]!.details).toMatchObject({
+      grants: [
+        { role: "technician", scope: "clusterSet=edge-emea" },
+        { role: "viewer", scope: "clusterSet=edge-emea&platform=AWS" },
+      ],
+    });
   });
 
   it("refuses an OpenShift name with an invisible character, showing it with its stable id", async () => {

@@ -121,14 +121,14 @@ async function signInProxied(
   }
   const result = await signInExternalUser(
     { externalId: `openshift:${person.name}`, username: judged.username, displayName: person.fullName, method: "openshift" },
-    granted.role,
+    { role: granted.role, grants: granted.grants },
     {
       tokenHash: hashToken(key),
       expiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
       ip,
       userAgent: headers.get("user-agent")?.slice(0, 300) ?? null,
     },
-    { ip, details: { group: granted.group, email: headers.get(FORWARDED_EMAIL)?.slice(0, 320) ?? null } },
+    { ip, details: { group: granted.group, groups: granted.groups, email: headers.get(FORWARDED_EMAIL)?.slice(0, 320) ?? null } },
   );
   if (result.outcome === "disabled")
     return refuse(`The Fleetskew account ${result.username} is disabled; ask an administrator`, "disabled");

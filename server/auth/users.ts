@@ -1,22 +1,36 @@
 import { auditActor, type Actor } from "./actor";
 import { z } from "zod";
 import { UserFacingError } from "../errors";
-import { createUser, listUsers, updateUser, UsernameTakenError, type UserChange, type UserRecord } from "../store/users";
+import { createUser, listUsers, replaceGrants, updateUser, UsernameTakenError, type UserChange, type UserRecord } from "../store/users";
+import { canonicalGrants, roleOfGrants } from "../domain/grantChanges";
+import type { Grant } from "../domain/grants";
 import { hashPassword } from "./password";
-import { NewUserSchema, UserChangeSchema } from "./contract";
+import { GrantsChangeSchema, NewUserSchema, UserChangeSchema } from "./contract";
 
-export { NewUserSchema, PasswordSchema, UserChangeSchema, UsernameSchema } from "./contract";
+export { GrantsChangeSchema, NewUserSchema, PasswordSchema, UserChangeSchema, UsernameSchema } from "./contract";
+
+/** Grants as given, in their stored form; the contract has checked each, this writes them canonically. */
+function readGrants(input: readonly { role: string; scope: string }[]): Grant[] {
+  const read = canonicalGrants(input);
+  if (!read.ok) throw new UserFacingError(400, read.error);
+  return read.grants;
+}
 
 export { listUsers };
 
 export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor): Promise<UserRecord> {
+  if (input.grants && input.role === "admin")
+    throw new UserFacingError(400, "An admin holds the whole fleet and no grants; leave grants out, or give another role");
+  const grants = input.grants ? readGrants(input.grants) : undefined;
   try {
     return await createUser(
       {
         username: input.username,
         displayName: input.displayName || null,
-        role: input.role,
+        // With grants of its own, the account shows the highest of them (roleOfGrants).
+        role: grants ? roleOfGrants(grants) : input.role,
         passwordHash: await hashPassword(input.password),
+        grants,
       },
       auditActor(actor),
     );
@@ -47,4 +61,24 @@ export async function changeUser(id: string, input: z.infer<typeof UserChangeSch
   });
   if (!updated) throw new UserFacingError(404, "No such user");
   return updated;
+}
+
+/**
+ * Replaces what a person holds. Admins are fleet-wide and hold no grants: their role is changed
+ * first (PATCH). People of single sign-on take their grants from their groups at each sign-in.
+ */
+export async function setGrants(id: string, input: z.infer<typeof GrantsChangeSchema>, actor: Actor): Promise<UserRecord> {
+  const result = await replaceGrants(id, readGrants(input.grants), auditActor(actor));
+  if (result.outcome === "missing") throw new UserFacingError(404, "No such user");
+  if (result.outcome === "admin")
+    throw new UserFacingError(
+      409,
+      `${result.username} is an admin, who holds the whole fleet and no grants; change their role to viewer, technician or approver first`,
+    );
+  if (result.outcome === "single-sign-on")
+    throw new UserFacingError(
+      409,
+      `${result.username} signs in with single sign-on, whose grants follow their groups at each sign-in; change the group mapping instead`,
+    );
+  return result.user;
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
+import { requireOverCluster } from "../auth/clusterAuthority";
 import { auditedClusterWrite, shownFailure, withClusterClient } from "../clusters/access";
 import { BUNDLE_LABEL, pinnedImageSetName, pinnedImagesOf, RELEASE_LABEL, totalBytes } from "../domain/bundleManifest";
 import { labelsForPool, ROLE_LABEL } from "../domain/bundlePrechecks";
@@ -26,7 +27,9 @@ export async function applyBundle(
   input: z.infer<typeof ApplyBundleSchema>,
   actor: Actor,
 ): Promise<{ application: ApplicationRecord; created: boolean }> {
-  return applyBundleAs(input, { who: auditActor(actor), username: actor.user.username, warningsAccepted: null });
+  // Applying takes a technician over the cluster; one the person cannot read does not exist for them.
+  const grant = await requireOverCluster(actor, ["technician"], input.cluster, noSuchCluster(input.cluster).message);
+  return applyBundleAs(input, { who: auditActor(actor, grant), username: actor.user.username, warningsAccepted: null });
 }
 
 /**

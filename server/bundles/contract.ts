@@ -261,6 +261,7 @@ export const bundleEndpoints = {
     summary: "Vet a manifest by its sha256 digest",
     description: "The `sha256:` prefix is optional; 409 when the digest is already vetted.",
     access: ["approver"],
+    personOnly: "vet a bundle as trusted",
     body: VetBundleSchema,
     status: 201,
     errors: [409],

@@ -11,7 +11,7 @@ import type { AuditInput } from "../store/audit";
  * Applying a vetted bundle to a cluster reads the cluster live at every step (prechecks, progress,
  * start); this is that read, and how its pools and nodes are told apart.
  */
-export type Who = Pick<AuditInput, "actor" | "role" | "ip">;
+export type Who = Pick<AuditInput, "actor" | "role" | "ip" | "grant">;
 /** Work Fleetskew does by itself (resuming an application, following an upgrade). */
 export const SYSTEM: Who = { actor: null, role: null, ip: null };
 

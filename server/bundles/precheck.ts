@@ -1,3 +1,5 @@
+import type { Actor } from "../auth/actor";
+import { requireOverCluster } from "../auth/clusterAuthority";
 import { withClusterClient } from "../clusters/access";
 import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
 import { alwaysPullPod, precheckBundle, type PodLike, type PrecheckInput } from "../domain/bundlePrechecks";
@@ -84,7 +86,9 @@ export async function precheckOn(live: Live, cluster: string, digest: string, ma
   };
 }
 
-export async function precheck(digestText: string, clusterName: string): Promise<PrecheckResult> {
+/** Prechecks read a cluster live for a technician about to apply: one over it (outside what they read: missing). */
+export async function precheck(digestText: string, clusterName: string, actor: Actor | null = null): Promise<PrecheckResult> {
+  if (actor) await requireOverCluster(actor, ["technician"], clusterName, noSuchCluster(clusterName).message);
   const bundle = await bundleOrThrow(digestText);
   const cluster = (await findClusterSummary(clusterName))?.name;
   if (!cluster) throw noSuchCluster(clusterName);

@@ -1,3 +1,7 @@
+import type { Actor } from "../auth/actor";
+import { requireOverCluster } from "../auth/clusterAuthority";
+import { readReach } from "../domain/grants";
+import { clustersInReach } from "../store/reach";
 import { formatBytes, totalBytes, type BundleManifest } from "../domain/bundleManifest";
 import { nodePinProgress, summarizeProgress } from "../domain/bundleProgress";
 import { overridable, upgradeBlockers, upgradeStateOf } from "../domain/bundles";
@@ -42,10 +46,25 @@ export async function applicationOrThrow(id: string): Promise<ApplicationRecord>
   return application;
 }
 
+/** An application as a person may reach it: on a cluster they do not read it is missing (404). */
+export async function applicationFor(id: string, actor: Actor): Promise<ApplicationRecord> {
+  const application = await applicationOrThrow(id);
+  const [read] = await clustersInReach([application.cluster], readReach(actor.held));
+  if (!read) throw new UserFacingError(404, `no bundle application ${id}`);
+  return application;
+}
+
+/** An application a person changes (start the upgrade, unpin): a technician over its cluster. Answers the grant. */
+export async function applicationToChange(id: string, actor: Actor): Promise<{ application: ApplicationRecord; grant: string }> {
+  const application = await applicationOrThrow(id);
+  const grant = await requireOverCluster(actor, ["technician"], application.cluster, `no bundle application ${id}`);
+  return { application, grant };
+}
+
 /** Where an application stands: every node's pre-load, readiness for the release, the upgrade. */
 
-export async function applicationProgress(id: string): Promise<ApplicationProgress> {
-  const application = await applicationOrThrow(id);
+export async function applicationProgress(id: string, actor: Actor | null = null): Promise<ApplicationProgress> {
+  const application = actor ? await applicationFor(id, actor) : await applicationOrThrow(id);
   const bundle = await bundleOrThrow(application.bundleDigest);
   let snapshot: ClusterSnapshot;
   let pools: Map<string, string>;

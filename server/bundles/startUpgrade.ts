@@ -6,7 +6,7 @@ import { CONCURRENT_CHANGE, startRefusal } from "../domain/bundles";
 import { UserFacingError } from "../errors";
 import { updateApplication, type ApplicationRecord } from "../store/bundles";
 import type { StartUpgradeSchema } from "./contract";
-import { applicationOrThrow, applicationProgress } from "./progress";
+import { applicationOrThrow, applicationProgress, applicationToChange } from "./progress";
 
 /**
  * "Start upgrade": when every node has the images and readiness for the release has no failures,
@@ -16,7 +16,7 @@ import { applicationOrThrow, applicationProgress } from "./progress";
  * interruption between the write and the state change is settled by `followApplications`.
  */
 export async function startUpgrade(id: string, input: z.infer<typeof StartUpgradeSchema>, actor: Actor): Promise<ApplicationRecord> {
-  const application = await applicationOrThrow(id);
+  const { application, grant } = await applicationToChange(id, actor);
   const refusal = startRefusal(application);
   if (refusal) throw new UserFacingError(409, refusal);
   const progress = await applicationProgress(id);
@@ -48,7 +48,7 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
   // Recorded first: if Fleetskew stops after the cluster took the update, the follower finds who started it and why.
   if (!(await updateApplication(id, ["preloading"], intent))) throw new UserFacingError(409, CONCURRENT_CHANGE);
   await startClusterUpgrade(application.cluster, {
-    who: auditActor(actor),
+    who: auditActor(actor, grant),
     version: application.releaseVersion,
     image: application.releaseImage,
     details: { application: id, overrideReason: intent.overrideReason },
@@ -75,7 +75,7 @@ export async function startUpgrade(id: string, input: z.infer<typeof StartUpgrad
     ["preloading"],
     { state: "upgrading", ...intent },
     {
-      ...auditActor(actor),
+      ...auditActor(actor, grant),
       action: "bundle.upgrade.start",
       targetType: "cluster",
       targetId: application.cluster,

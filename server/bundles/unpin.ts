@@ -5,7 +5,7 @@ import { UserFacingError } from "../errors";
 import { deletePinnedImageSet } from "../kube/writers";
 import { updateApplication, type ApplicationRecord } from "../store/bundles";
 import type { Who } from "./live";
-import { applicationOrThrow } from "./progress";
+import { applicationToChange } from "./progress";
 
 /**
  * Removes an application's PinnedImageSets. The application moves to `unpinning` first (only from
@@ -54,11 +54,11 @@ export async function unpinApplication(application: ApplicationRecord, who: Who,
 
 /** The one-click unpin: after the upgrade, or to give up a pre-load (also one still being set up). */
 export async function unpin(id: string, actor: Actor): Promise<ApplicationRecord> {
-  const application = await applicationOrThrow(id);
+  const { application, grant } = await applicationToChange(id, actor);
   const refusal = unpinRefusal(application);
   if (refusal) throw new UserFacingError(409, refusal);
   const why = unpinReason(application);
-  const result = await unpinApplication(application, auditActor(actor), why).catch((error) => {
+  const result = await unpinApplication(application, auditActor(actor, grant), why).catch((error) => {
     throw new UserFacingError(502, `${application.cluster} refused: ${clusterAnswer(error)}`);
   });
   if (!result) throw new UserFacingError(409, CONCURRENT_CHANGE);

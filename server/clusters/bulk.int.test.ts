@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 import { randomBytes, randomUUID } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
@@ -81,7 +82,7 @@ beforeAll(async () => {
   kubeconfig = stringify(config);
 
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
-  await addUser({ username: "tech", role: "technician", password: "technician password" }, { user: (await listUsers())[0]!, ip: null });
+  await addUser({ username: "tech", role: "technician", password: "technician password" }, actorFor((await listUsers())[0]!, null));
   admin = await signIn("admin", "admin password here");
   tech = await signIn("tech", "technician password");
 });

@@ -1,3 +1,4 @@
+import { FLEET_WIDE } from "../domain/grants";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -91,7 +92,7 @@ describe("the collector", () => {
   });
 
   it("the fleet timeline counts every cluster per day and says how many of them come from inferred history", async () => {
-    const t = await fleetTimeline(timeWindow(FLEET_TIMELINE_DAYS, new Date("2022-01-01")));
+    const t = await fleetTimeline(FLEET_WIDE, timeWindow(FLEET_TIMELINE_DAYS, new Date("2022-01-01")));
     const total = (d: (typeof t.days)[number]) => Object.values(d.counts).reduce((a, b) => a + b, 0);
     const today = t.days.at(-1)!;
     expect(today.counts).toMatchObject({ "at-risk": 1, ok: 1, blocked: 1 });

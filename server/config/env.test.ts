@@ -93,8 +93,8 @@ describe("single sign-on settings", () => {
       scopes: "openid profile email",
       groupsClaim: "groups",
       roles: [
-        { group: "fleet-admins", role: "admin" },
-        { group: "fleet-approvers", role: "approver" },
+        { group: "fleet-admins", role: "admin", scope: "" },
+        { group: "fleet-approvers", role: "approver", scope: "" },
       ],
       name: "sso.example.com",
       redirectUri: "https://fleetskew.example.com/api/v1/session/oidc/callback",
@@ -127,7 +127,7 @@ describe("single sign-on settings", () => {
     expect(proxy).toEqual({
       kind: "openshift",
       peers: ["127.0.0.1", "::1"],
-      roles: [{ group: "fleet-admins", role: "admin" }],
+      roles: [{ group: "fleet-admins", role: "admin", scope: "" }],
       apiUrl: "https://172.30.0.1:443",
       apiCaFile: "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt",
     });

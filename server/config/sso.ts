@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { ROLES, type Role } from "../domain/accounts";
+import { parseScope } from "../domain/scope";
 
 /**
  * Single sign-on settings from the environment: an OpenID Connect provider (FLEETSKEW_OIDC_*) and
@@ -7,8 +8,11 @@ import { ROLES, type Role } from "../domain/accounts";
  * which calls readSsoConfig; a mistake throws a message naming the variable, as env.ts reports it.
  */
 
-/** Which role a group gives, in the order written. */
-export type RoleMapping = { group: string; role: Role }[];
+/**
+ * Which role a group gives, and over which scope ("" for the whole fleet; admin is always the whole
+ * fleet), in the order written.
+ */
+export type RoleMapping = { group: string; role: Role; scope: string }[];
 
 export type OidcConfig = {
   issuer: string;
@@ -40,18 +44,63 @@ const fail = (variable: string, message: string): never => {
   throw new SsoConfigError(`${variable} ${message}`);
 };
 
-/** `group=role,group=role`: the last `=` splits, so a group name may contain one. */
+const ROLE_AT = new RegExp(`^\\s*(${ROLES.join("|")})\\s*(?:@(.*))?$`, "s");
+
+/**
+ * `group=role,group=role@scope`: each entry gives its group a role, over the whole fleet or over a
+ * scope written as in the fleet view (`emea-field=technician@clusterSet=edge-emea`). Entries are
+ * separated by `,`, so a scope here cannot name several clusters or labels in one term (name=a,b);
+ * use a cluster set or a label instead. The role is found at the first `=` followed by a role's
+ * name and then `@` or the end, so a group name may itself contain `=` and a scope `=` and `&`.
+ */
 export function parseRoleMapping(text: string | undefined, variable: string): RoleMapping {
   const mapping: RoleMapping = [];
   for (const entry of (text ?? "").split(",").map((e) => e.trim())) {
     if (!entry) continue;
-    const eq = entry.lastIndexOf("=");
-    const group = entry.slice(0, eq).trim();
-    const role = entry.slice(eq + 1).trim();
-    if (eq <= 0 || !group) fail(variable, `has "${entry}", which is not group=role (e.g. fleet-admins=admin,fleet-approvers=approver)`);
-    if (!(ROLES as readonly string[]).includes(role))
+    let split = -1;
+    for (let at = entry.indexOf("="); at > 0; at = entry.indexOf("=", at + 1))
+      if (ROLE_AT.test(entry.slice(at + 1))) {
+        split = at;
+        break;
+      }
+    if (split < 0) {
+      // No role found: name the word that stands where the role should (before any @, holding no =).
+      let eq = entry.indexOf("=");
+      while (
+        eq >= 0 &&
+        entry
+          .slice(eq + 1)
+          .split("@")[0]!
+          .includes("=")
+      )
+        eq = entry.indexOf("=", eq + 1);
+      const group = eq > 0 ? entry.slice(0, eq).trim() : "";
+      if (!group)
+        fail(
+          variable,
+          `has "${entry}", which is not group=role or group=role@scope (e.g. fleet-admins=admin,emea-field=technician@clusterSet=edge-emea)`,
+        );
+      const role = entry
+        .slice(eq + 1)
+        .split("@")[0]!
+        .trim();
       fail(variable, `gives group ${group} the role "${role}"; roles are ${ROLES.join(", ")}`);
-    mapping.push({ group, role: role as Role });
+    }
+    const group = entry.slice(0, split).trim();
+    if (!group) fail(variable, `has "${entry}", which names no group before the =`);
+    const [, role, scopeText] = ROLE_AT.exec(entry.slice(split + 1))!;
+    let scope = "";
+    if (scopeText !== undefined) {
+      const read = parseScope(scopeText);
+      if (!read.ok) fail(variable, `gives group ${group} the scope "${scopeText.trim().slice(0, 80)}", which is not one: ${read.error}`);
+      else scope = read.text;
+      if (role === "admin" && scope)
+        fail(
+          variable,
+          `gives group ${group} admin over a scope; admin covers the whole fleet (grant approver, technician or viewer over a scope)`,
+        );
+    }
+    mapping.push({ group, role: role as Role, scope });
   }
   return mapping;
 }

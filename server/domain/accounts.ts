@@ -7,5 +7,8 @@
 export const ROLES = ["viewer", "technician", "approver", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** How a person signed in: a local password, an OpenID Connect provider, or OpenShift's oauth-proxy. */
-export type SignInMethod = "password" | "oidc" | "openshift";
+/**
+ * How an account signs in: a local password, an OpenID Connect provider, or OpenShift's
+ * oauth-proxy; a service account never signs in and acts through its API tokens only.
+ */
+export type SignInMethod = "password" | "oidc" | "openshift" | "service";

@@ -16,20 +16,20 @@ describe("request format: the API's own rules for spec.bootImageSkewEnforcement 
     [{ mode: "RHCOSVersion", rhcosVersion: "9.6.20250701-0" }, null],
     [{ mode: "RHCOSVersion", rhcosVersion: "412.86.202212081411-0" }, null],
     [{ mode: "None" }, null],
-    [{ mode: "OCPVersion" }, "ocpVersion: ocpVersion is required when mode is OCPVersion"],
+    [{ mode: "OCPVersion" }, "ocpVersion: say which OCP version the oldest machine's boot image came with, e.g. 4.19.0"],
     [{ mode: "OCPVersion", ocpVersion: "4.19" }, "ocpVersion: ocpVersion must be between 5 and 10 characters long"],
     [{ mode: "OCPVersion", ocpVersion: "v4.19.0" }, "ocpVersion: ocpVersion must match the OCP semver compatible format of x.y.z"],
     [{ mode: "OCPVersion", ocpVersion: "4.190.10000" }, "ocpVersion: ocpVersion must be between 5 and 10 characters long"],
     [
       { mode: "OCPVersion", ocpVersion: "4.19.0", rhcosVersion: "9.6.20250701-0" },
-      "rhcosVersion: rhcosVersion is forbidden when mode is OCPVersion",
+      "rhcosVersion: leave this empty when the mode is OCPVersion",
     ],
     [{ mode: "RHCOSVersion", rhcosVersion: "9.6.202507-0" }, "rhcosVersion: rhcosVersion must be between 14 and 21 characters long"],
     [
       { mode: "RHCOSVersion", rhcosVersion: "9.6.2025070100-0" },
       "rhcosVersion: rhcosVersion must match format [major].[minor].[datestamp(YYYYMMDD)]-[buildnumber] or must match legacy format [major].[minor].[timestamp(YYYYMMDDHHmm)]-[buildnumber]",
     ],
-    [{ mode: "None", ocpVersion: "4.19.0" }, "ocpVersion: ocpVersion is forbidden when mode is None"],
+    [{ mode: "None", ocpVersion: "4.19.0" }, "ocpVersion: leave this empty when the mode is None"],
     [{ mode: "Automatic" }, "mode: mode must be OCPVersion, RHCOSVersion or None"],
     [
       { mode: "None", evidence: "trust me" },

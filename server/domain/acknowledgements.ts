@@ -51,10 +51,15 @@ export const AcknowledgementRequestSchema = z
   })
   .superRefine((r, ctx) => {
     const forbid = (field: "ocpVersion" | "rhcosVersion") => {
-      if (r[field]) ctx.addIssue({ code: "custom", path: [field], message: `${field} is forbidden when mode is ${r.mode}` });
+      if (r[field]) ctx.addIssue({ code: "custom", path: [field], message: `leave this empty when the mode is ${r.mode}` });
     };
     if (r.mode === "OCPVersion") {
-      if (!r.ocpVersion) ctx.addIssue({ code: "custom", path: ["ocpVersion"], message: "ocpVersion is required when mode is OCPVersion" });
+      if (!r.ocpVersion)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ocpVersion"],
+          message: "say which OCP version the oldest machine's boot image came with, e.g. 4.19.0",
+        });
       else {
         const problem = ocpVersionProblem(r.ocpVersion);
         if (problem) ctx.addIssue({ code: "custom", path: ["ocpVersion"], message: problem });
@@ -62,7 +67,11 @@ export const AcknowledgementRequestSchema = z
       forbid("rhcosVersion");
     } else if (r.mode === "RHCOSVersion") {
       if (!r.rhcosVersion)
-        ctx.addIssue({ code: "custom", path: ["rhcosVersion"], message: "rhcosVersion is required when mode is RHCOSVersion" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["rhcosVersion"],
+          message: "say which RHCOS build the oldest machine boots, e.g. 9.6.20250101-0",
+        });
       else {
         const problem = rhcosVersionProblem(r.rhcosVersion);
         if (problem) ctx.addIssue({ code: "custom", path: ["rhcosVersion"], message: problem });

@@ -12,6 +12,11 @@ const VERBS: Record<string, string> = {
   "cluster.remove": "removed cluster",
   "cluster.import": "imported offline cluster",
   "settings.update": "changed setting",
+  "token.create": "created API token",
+  "token.revoke": "revoked API token",
+  "token.use": "used API token from a new address",
+  "service-account.create": "created service account",
+  "service-account.disable": "disabled service account",
 };
 
 export function auditSummary(event: { action: string; targetType?: string | null; targetId?: string | null; outcome?: string }): string {

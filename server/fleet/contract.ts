@@ -372,6 +372,7 @@ export const fleetEndpoints = {
     summary: "Replace the skew limits an admin added",
     description: "Only releases after the newest minor the MCO's own table covers may be added; each release once.",
     access: ["admin"],
+    personOnly: "change settings",
     body: SaveSkewLimitsSchema,
     answer: SkewLimitTableAnswer,
   }),

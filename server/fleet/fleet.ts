@@ -1,5 +1,6 @@
 import { clusterSkew, managedBootImagesWhatIf } from "../domain/clusterSkew";
 import { machineSetLag } from "../domain/oldestBootImage";
+import type { Reach } from "../domain/grants";
 import { defaultTarget, evaluateReadiness, rollUpReadiness, type Readiness } from "../domain/readiness";
 import type { ClusterDetail, FleetReadiness, FleetSummary as FleetSummaryAnswer, FleetTimeline, Timeline } from "./contract";
 import { registryLessState } from "../domain/registryLess";
@@ -10,7 +11,7 @@ import { noSuchCluster, UserFacingError } from "../errors";
 import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
-import { findFleetRow, type FleetRow } from "../store/fleet";
+import { clusterInReach, findFleetRow, listFleetRowsInReach, type FleetRow } from "../store/fleet";
 import { cachedFleetRows, invalidateFleetList, staleBefore } from "./fleetList";
 import { currentFleetFacets, shownRow, versionsOf } from "./fleetPage";
 import { CLUSTER_TIMELINE_DAYS, FLEET_TIMELINE_DAYS, timeWindow, type TimeWindow } from "./requestContract";
@@ -35,8 +36,8 @@ export async function skewLimits(): Promise<SkewLimitEntry[]> {
 export type FleetSummary = FleetSummaryAnswer & { generatedAt: string };
 
 /** Counts from SQL aggregates: cheap enough for every open fleet page to poll. */
-export async function fleetSummary(): Promise<FleetSummary> {
-  const f = await currentFleetFacets();
+export async function fleetSummary(reach: Reach): Promise<FleetSummary> {
+  const f = await currentFleetFacets(reach);
   return {
     clusters: f.clusters,
     bySkew: f.bySkew,
@@ -53,19 +54,25 @@ export async function fleetSummary(): Promise<FleetSummary> {
   };
 }
 
-async function clusterOrThrow(name: string): Promise<FleetCluster> {
-  const row = await findFleetRow(name, staleBefore());
+/** The cluster in the reader's reach; one outside it is answered exactly like one that does not exist. */
+async function clusterOrThrow(name: string, reach: Reach): Promise<FleetCluster> {
+  const row = await findFleetRow(name, staleBefore(), reach);
   if (!row) throw noSuchCluster(name);
   return row;
+}
+
+/** Refuses a cluster outside the reader's reach as if it did not exist (for paths that read the cluster elsewhere). */
+export async function requireClusterInReach(name: string, reach: Reach): Promise<void> {
+  if (!(await clusterInReach(name, reach))) throw noSuchCluster(name);
 }
 
 async function snapshotOf(row: FleetRow): Promise<ClusterSnapshot | null> {
   return (await findClusterState(row.id))?.snapshot ?? null;
 }
 
-/** One cluster's page; its API URL only when `apiUrls` (admins). */
-export async function clusterDetail(name: string, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<ClusterDetail> {
-  const cluster = shownRow(await clusterOrThrow(name), apiUrls);
+/** One cluster's page, when it is in the reader's reach; its API URL only when `apiUrls` (admins). */
+export async function clusterDetail(name: string, { apiUrls = false, reach }: { apiUrls?: boolean; reach: Reach }): Promise<ClusterDetail> {
+  const cluster = shownRow(await clusterOrThrow(name, reach), apiUrls);
   const state = await findClusterState(cluster.id);
   const snapshot = state?.snapshot ?? null;
   if (!snapshot)
@@ -88,8 +95,8 @@ export async function clusterDetail(name: string, { apiUrls = false }: { apiUrls
 }
 
 /** Readiness for `target` (checked by ReadinessQuery), or the cluster's default target. */
-export async function clusterReadiness(name: string, target: string | null = null): Promise<Readiness> {
-  const cluster = await clusterOrThrow(name);
+export async function clusterReadiness(name: string, target: string | null, reach: Reach): Promise<Readiness> {
+  const cluster = await clusterOrThrow(name, reach);
   const snapshot = await snapshotOf(cluster);
   if (!snapshot) throw new UserFacingError(409, `${name} has not been read yet; readiness needs one successful sweep`);
   const chosen = target ?? defaultTarget(snapshot);
@@ -97,8 +104,9 @@ export async function clusterReadiness(name: string, target: string | null = nul
   return evaluateReadiness(snapshot, chosen, { limits: await skewLimits() });
 }
 
-export async function fleetReadiness(target: string | null = null): Promise<FleetReadiness> {
-  const rows = await listFleet();
+/** Readiness rolled up over the clusters in the reader's reach. */
+export async function fleetReadiness(target: string | null, reach: Reach): Promise<FleetReadiness> {
+  const rows = await listFleetRowsInReach(staleBefore(), reach);
   const limits = await skewLimits();
   const items = await Promise.all(
     rows.map(async (r) => {
@@ -225,9 +233,13 @@ export function workflowEvents(
 }
 
 /** The cluster's timeline over a window (timeWindowQuery checks one given in a query string). */
-export async function clusterTimeline(name: string, window: TimeWindow = timeWindow(CLUSTER_TIMELINE_DAYS)): Promise<Timeline> {
+export async function clusterTimeline(
+  name: string,
+  reach: Reach,
+  window: TimeWindow = timeWindow(CLUSTER_TIMELINE_DAYS),
+): Promise<Timeline> {
   const { from, to } = window;
-  const cluster = await clusterOrThrow(name);
+  const cluster = await clusterOrThrow(name, reach);
   const [rows, acknowledgements, applications] = await Promise.all([
     factsInWindow(cluster.id, ["version", "bootImage", "skew", "enforcement", "upgradeable"], from, to),
     listAcknowledgements({ clusterId: cluster.id, statuses: ["applied"] }),
@@ -241,10 +253,10 @@ export async function clusterTimeline(name: string, window: TimeWindow = timeWin
   return timeline;
 }
 
-/** Clusters per skew status at the end of each day (inferred history included, and counted). */
-export async function fleetTimeline(window: TimeWindow = timeWindow(FLEET_TIMELINE_DAYS)): Promise<FleetTimeline> {
+/** Clusters in the reader's reach per skew status at the end of each day (inferred history included, and counted). */
+export async function fleetTimeline(reach: Reach, window: TimeWindow = timeWindow(FLEET_TIMELINE_DAYS)): Promise<FleetTimeline> {
   const { from, to } = window;
-  const changes = await fleetFactChanges("skew", "status");
+  const changes = await fleetFactChanges("skew", "status", reach);
   const counts: Record<string, number> = {};
   let inferred = 0;
   const days: FleetTimeline["days"] = [];

@@ -166,7 +166,7 @@ describe("the fleet a window at a time", () => {
     expect(new Set(lines.slice(1).map((l) => l.split(",")[0]))).toEqual(new Set(expected.map((c) => c.name)));
     const refused = await get(csvRoute, "version=latest");
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/version: must be a minor version/);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^The version must be a minor version/);
   });
 
   it("needs a session", async () => {

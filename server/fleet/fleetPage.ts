@@ -1,3 +1,4 @@
+import type { Reach } from "../domain/grants";
 import { compareVersionTexts } from "../domain/versions";
 import { fleetFacets, fleetRowsMatching, fleetWindow, type FleetFacets } from "../store/fleetWindow";
 import type { FleetRow } from "../store/fleet";
@@ -18,8 +19,8 @@ export function shownRow(row: FleetRow, apiUrls: boolean): ShownFleetRow {
 /** GET /api/v1/clusters: one window of the filtered, sorted fleet, the count of matches, and where the next window starts. */
 export type FleetPage = { clusters: ShownFleetRow[]; total: number; next: string | null };
 
-export async function fleetPage(q: FleetListQuery, { apiUrls = false }: { apiUrls?: boolean } = {}): Promise<FleetPage> {
-  const window = await fleetWindow(filterOf(q), sortOf(q), q.after ?? null, q.limit, staleBefore());
+export async function fleetPage(q: FleetListQuery, { apiUrls = false, reach }: { apiUrls?: boolean; reach: Reach }): Promise<FleetPage> {
+  const window = await fleetWindow(filterOf(q, reach), sortOf(q), q.after ?? null, q.limit, staleBefore());
   return {
     clusters: window.rows.map((r) => shownRow(r, apiUrls)),
     total: window.total,
@@ -29,9 +30,9 @@ export async function fleetPage(q: FleetListQuery, { apiUrls = false }: { apiUrl
 
 export type { FleetFacets };
 
-/** The fleet's counts by status, platform, enforcement mode and minor version, from aggregates. */
-export async function currentFleetFacets(): Promise<FleetFacets> {
-  return fleetFacets(staleBefore());
+/** The fleet's counts by status, platform, enforcement mode and minor version, from aggregates, within reach. */
+export async function currentFleetFacets(reach: Reach): Promise<FleetFacets> {
+  return fleetFacets(staleBefore(), reach);
 }
 
 export const versionsOf = (byMinor: Record<string, number>) =>
@@ -71,9 +72,9 @@ function cell(value: string | null): string {
 }
 
 /** Every cluster the query matches, as CSV, read from the database a batch at a time while it is sent. */
-export function fleetCsv(q: FleetListQuery): ReadableStream<Uint8Array> {
+export function fleetCsv(q: FleetListQuery, reach: Reach): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const batches = fleetRowsMatching(filterOf(q), sortOf(q), staleBefore());
+  const batches = fleetRowsMatching(filterOf(q, reach), sortOf(q), staleBefore());
   let headerSent = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

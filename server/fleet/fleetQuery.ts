@@ -1,19 +1,22 @@
+import type { Reach } from "../domain/grants";
 import type { FleetCursor, FleetFilter, FleetSort } from "../store/fleetWindow";
 import { FleetListQuerySchema, type FleetListQuery, type FleetListQueryInput } from "./requestContract";
 
-/** Labels a cluster onboarded from an ACM hub carries: the hub's name and the cluster's set. */
-export const HUB_LABEL = "fleetskew.io/hub";
-export const CLUSTER_SET_LABEL = "cluster.open-cluster-management.io/clusterset";
+import { CLUSTER_SET_LABEL, HUB_LABEL } from "../domain/hubEligibility";
+
+export { CLUSTER_SET_LABEL, HUB_LABEL };
 
 export { FleetListQuerySchema, type FleetListQuery, type FleetListQueryInput };
 
 export const encodeCursor = (c: FleetCursor) => Buffer.from(JSON.stringify([c.value, c.name])).toString("base64url");
 
-export function filterOf(q: FleetListQuery): FleetFilter {
+/** The store's filter for a query, limited to the part of the fleet the reader reaches. */
+export function filterOf(q: FleetListQuery, reach: Reach): FleetFilter {
   const labels = [...(q.label ?? [])];
   if (q.hub) labels.push({ key: HUB_LABEL, value: q.hub });
   if (q.clusterSet) labels.push({ key: CLUSTER_SET_LABEL, value: q.clusterSet });
   return {
+    reach,
     search: q.q,
     names: q.name,
     platform: q.platform,

@@ -1,3 +1,4 @@
+import { FLEET_WIDE } from "../domain/grants";
 import { Counter, Gauge, Registry, Summary } from "prom-client";
 import { listWorkerStats, scheduleSummary } from "../store/sweeps";
 import { attentionFigures, listJobs, listProcesses } from "../store/processes";
@@ -41,8 +42,9 @@ async function readFigures() {
     listProcesses(PROCESS_SEEN_MS),
     listJobs(),
     attentionFigures(),
-    listClustersNeedingAction(),
-    listRolloutsNeedingAction(),
+    // /metrics is fleet-wide by design: it is scraped by the platform's monitoring, not read by a person.
+    listClustersNeedingAction(FLEET_WIDE),
+    listRolloutsNeedingAction(FLEET_WIDE),
     activeRolloutCounts(ROLLOUT_SERIES_LIMIT),
   ]);
   return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts }, active };

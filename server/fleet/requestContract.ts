@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { FLEET_SORT_KEYS, type FleetSortKey } from "../domain/fleetSort";
+import { LABEL_SELECTOR } from "../domain/scope";
 import { parseIsoTime } from "../domain/time";
 import { TARGET_VERSION } from "../domain/versions";
 
@@ -16,8 +17,7 @@ export const CHECK_STATUSES = ["pass", "warn", "fail", "unknown"] as const;
 const flag = z.enum(["1", "0", "true", "false"]).transform((v) => v === "1" || v === "true");
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 // A Kubernetes label key (optionally prefixed) and value; a selector is `key` or `key=value`.
-const LABEL =
-  /^([A-Za-z0-9][-A-Za-z0-9_.]{0,252}\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?(=([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?)?$/;
+const LABEL = LABEL_SELECTOR;
 
 /** Where the next window of the fleet starts: the sort column's value and the name of the last cluster. */
 const cursor = z.string().transform((raw, ctx): { value: string | null; name: string } => {

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import type { Actor } from "../auth/actor";
+import { actorFor, type Actor } from "../auth/actor";
 import { isForeignOrigin, isStateChanging } from "../auth/origin";
-import { hasRole, type Role } from "../auth/roles";
-import { identifyRequest } from "../auth/identify";
+import { actorMay, heldLabel, type Role } from "../auth/roles";
+import { identifyRequest, presentedBearer } from "../auth/identify";
 import { UserFacingError } from "../errors";
+import { plainIssue, plainIssues } from "./issues";
 import { isDatabaseUnavailable } from "../store/errors";
 import { recordAudit } from "../store/audit";
 import type { UserRecord } from "../store/users";
@@ -47,11 +48,18 @@ export { readCookie } from "./cookies";
 
 const NUL_REFUSED = "The request contains a NUL character (\\u0000 or %00), which Fleetskew does not accept";
 
-/** The first problem zod found, as one line: "entries.0.fromRelease: must be …". */
+/** The first problem zod found, as a plain sentence: "The from release (item 1) must be …", never "entries.0.fromRelease: …". */
 export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0]!;
-  const where = issue.path.length ? `${issue.path.join(".")}: ` : "";
-  return `${where}${issue.message}`;
+  return plainIssue(error.issues[0]!).error;
+}
+
+/**
+ * A refused body or query: the first problem as the sentence, and beside it the machine-readable
+ * `field` it is about and every field's problem (`issues`), so a form can mark each field.
+ */
+export function invalidRequest(error: z.ZodError, status: 400 | 422 = 400): UserFacingError {
+  const issues = plainIssues(error);
+  return new UserFacingError(status, issues[0]!.error, {}, { field: issues[0]!.field, issues });
 }
 
 async function readBody<B extends z.ZodType>(request: Request, schema: B, maxBytes: number): Promise<z.output<B>> {
@@ -72,14 +80,14 @@ async function readBody<B extends z.ZodType>(request: Request, schema: B, maxByt
   }
   if (nul) throw new UserFacingError(400, NUL_REFUSED);
   const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new UserFacingError(400, firstIssue(parsed.error));
+  if (!parsed.success) throw invalidRequest(parsed.error);
   return parsed.data;
 }
 
 function readQuery<Q extends z.ZodType>(request: Request, schema: Q): z.output<Q> {
   const values = Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== ""));
   const parsed = schema.safeParse(values);
-  if (!parsed.success) throw new UserFacingError(400, firstIssue(parsed.error));
+  if (!parsed.success) throw invalidRequest(parsed.error);
   return parsed.data;
 }
 
@@ -153,22 +161,34 @@ export function apiRoute<const E extends Endpoint>(
 ): RouteHandler {
   const route: RouteHandler = async (request, context) => {
     let user: UserRecord | null = null;
+    let actor: Actor | null = null;
     let release: (() => void) | undefined;
     try {
       const config = appConfig();
-      if (isStateChanging(request.method) && isForeignOrigin(request.headers, requestOrigin(request), config.allowedOrigins)) {
+      // A bearer request is identified by its token alone (its cookie is ignored), and a browser
+      // never adds a token to another site's request: only cookie-carried requests need the origin check.
+      const bearer = presentedBearer(request.headers) !== null;
+      if (!bearer && isStateChanging(request.method) && isForeignOrigin(request.headers, requestOrigin(request), config.allowedOrigins)) {
         return problem(403, "Cross-origin request refused: this action must come from the Fleetskew console itself");
       }
       // Postgres text cannot hold NUL: refused here, once, rather than failing deep in a query.
       if (/%00/.test(request.url)) return problem(400, NUL_REFUSED);
-      const identity = await identifyRequest(request.headers, readSessionToken(request));
+      const identity = await identifyRequest(request.headers, readSessionToken(request), { bearer: true });
+      if (identity.tokenRefused) return problem(401, identity.tokenRefused, { "www-authenticate": 'Bearer realm="fleetskew"' });
       user = identity.user;
+      const ip = clientIp(request.headers);
+      actor = user ? actorFor(user, ip, identity.token) : null;
       if (endpoint.access !== "public") {
         if (identity.refused) return problem(403, identity.refused);
-        if (!user) return problem(401, "Sign in first");
-        if (!hasRole(user.role, endpoint.access as readonly Role[] | "any")) {
+        if (!user || !actor) return problem(401, "Sign in first");
+        if (actor.token && endpoint.personOnly) {
+          const message = `An API token cannot ${endpoint.personOnly}; that needs a person signed in to the console (token ${actor.token.name})`;
+          await auditRefusal(request, user, message);
+          return problem(403, message);
+        }
+        if (!actorMay(actor, endpoint.access as readonly Role[] | "any")) {
           const roles = (endpoint.access as readonly Role[]).join(" or ");
-          const message = `This needs the ${roles} role; you are signed in as ${user.username} (${user.role})`;
+          const message = `This needs the ${roles} role; ${user.username} holds ${heldLabel(actor)}${actor.token ? ` through token ${actor.token.name}` : ""}`;
           await auditRefusal(request, user, message);
           return problem(403, message);
         }
@@ -183,7 +203,6 @@ export function apiRoute<const E extends Endpoint>(
       // A form endpoint's handler reads its multipart body itself, with its own limit; any other
       // body without a schema is still read, counted and discarded: never left unbounded.
       if (!endpoint.body && !endpoint.form && request.body) await readBodyBytes(request, limit);
-      const ip = clientIp(request.headers);
       const result = await handler({
         request,
         params,
@@ -191,7 +210,7 @@ export function apiRoute<const E extends Endpoint>(
         query,
         ip,
         user,
-        actor: user ? { user, ip } : null,
+        actor,
       } as Context<E["access"], E["params"], E["body"], E["query"]>);
       let response = result instanceof Response ? result : endpointAnswer(endpoint, result);
       if (checkAnswers()) response = await checkAnswer(endpoint, response);

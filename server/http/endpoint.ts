@@ -28,6 +28,11 @@ export type EndpointSpec = {
   /** Longer prose: paging, what is left out for whom. */
   description?: string;
   access: Access;
+  /**
+   * What only a person signed in to the console may do here, never an API token (approving,
+   * releasing, deciding, managing accounts and tokens): the words finish "An API token cannot …".
+   */
+  personOnly?: string;
   /** The path's `{segments}`; a value the schema refuses is a 404. */
   params?: z.ZodObject;
   /** The query string, as an object of its (last) values; empty values count as absent. */

@@ -36,6 +36,10 @@ function accessWords(endpoint: Endpoint): { text: string; roles: string[] } {
   return { text: `Roles: ${roles.join(", ")}.`, roles };
 }
 
+/** What an API token may not do here: said in the description, and as `x-person-only` for tools. */
+const personOnlyWords = (endpoint: Endpoint) =>
+  endpoint.personOnly ? `A person signed in to the console only: an API token cannot ${endpoint.personOnly} (403).` : undefined;
+
 function errorStatuses(endpoint: Endpoint): number[] {
   const statuses = new Set<number>([500, 503, ...(endpoint.errors ?? [])]);
   if (endpoint.access !== "public") [401, 403].forEach((s) => statuses.add(s));
@@ -84,9 +88,10 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
       : undefined;
   return {
     summary: endpoint.summary,
-    description: [endpoint.description, limited, access.text].filter(Boolean).join("\n\n"),
+    description: [endpoint.description, limited, access.text, personOnlyWords(endpoint)].filter(Boolean).join("\n\n"),
     tags: [tagOf(endpoint.path)],
     "x-roles": access.roles,
+    ...(endpoint.personOnly ? { "x-person-only": true, security: [{ session: [] }] } : {}),
     ...(endpoint.access === "public" ? { security: [] } : {}),
     requestParams: {
       ...(endpoint.params ? { path: endpoint.params } : {}),
@@ -124,12 +129,15 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], version: st
         title: "Fleetskew API",
         version,
         description:
-          "The API of the Fleetskew console: everything its pages do. Sign in with POST /api/v1/session (or single sign-on) and send the session cookie; changes must come from the console's own origin or carry no Origin header. The prose around this document is docs/api.md.",
+          "The API of the Fleetskew console: everything its pages do. Sign in with POST /api/v1/session (or single sign-on) and send the session cookie; changes must come from the console's own origin or carry no Origin header. Scripts may instead send an API token (Authorization: Bearer fsk_…, made with POST /api/v1/tokens), which needs no Origin check. The prose around this document is docs/api.md.",
       },
       components: {
-        securitySchemes: { session: { type: "apiKey", in: "cookie", name: "fleetskew_session" } },
+        securitySchemes: {
+          session: { type: "apiKey", in: "cookie", name: "fleetskew_session" },
+          token: { type: "http", scheme: "bearer", description: "An API token: fsk_ and 49 base62 characters (POST /api/v1/tokens)" },
+        },
       },
-      security: [{ session: [] }],
+      security: [{ session: [] }, { token: [] }],
       paths,
     },
     { reused: "ref" },

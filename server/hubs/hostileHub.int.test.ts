@@ -4,6 +4,7 @@
  * syncs; a hub that closes every watch at once, again and again, costs a few relists, not hundreds;
  * a list that never ends fails the sync with the limit named, in words a viewer may read.
  */
+import { FLEET_WIDE } from "../domain/grants";
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,7 +102,7 @@ describe("a hostile hub", () => {
     mode = "normal";
     const result = await syncHub(record);
     expect(result.registered).toBe(1);
-    const members = new Map((await listHubMembers(record.id)).map((m) => [m.name, m]));
+    const members = new Map((await listHubMembers(record.id, FLEET_WIDE)).map((m) => [m.name, m]));
     expect([...members.keys()].sort()).toEqual(["prod-claim", "prod-good", "prod-labels"]);
     expect(members.get("prod-good")).toMatchObject({ eligibility: "eligible", reason: null, registeredAs: "prod-good" });
     expect(members.get("prod-claim")).toMatchObject({
@@ -110,7 +111,9 @@ describe("a hostile hub", () => {
       reason:
         "the hub's ManagedCluster for it is malformed (status.clusterClaims.1.value: Invalid input: expected string, received number); Fleetskew leaves it as it was until the hub corrects it",
     });
-    expect(members.get("prod-labels")?.reason).toMatch(/^the hub's ManagedCluster for it is malformed \(metadata\.labels\.cluster\.open-cluster-management\.io\/clusterset: /);
+    expect(members.get("prod-labels")?.reason).toMatch(
+      /^the hub's ManagedCluster for it is malformed \(metadata\.labels\.cluster\.open-cluster-management\.io\/clusterset: /,
+    );
     expect((await getDb().cluster.findMany({ select: { name: true } })).map((c) => c.name)).toEqual(["prod-good"]);
     const row = await getDb().hub.findUnique({ where: { name: "hostile" } });
     expect(row).toMatchObject({ lastSyncStatus: "ok", lastSyncError: null });

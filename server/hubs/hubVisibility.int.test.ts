@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 /**
  * What a registered hub shows to whom: its name, sync status and counts to everyone signed in; where
  * it is (its API and cluster-proxy URLs, which its clusters' API URLs start with) and who registered it only to admins.
@@ -17,7 +18,8 @@ import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
 import { listUsers } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { hubRegistrationBody } from "../testing/hubs";
-import { params, request, signIn } from "../testing/routes";
+import { params, request, sessionCookie, signIn } from "../testing/routes";
+import { testActor } from "../testing/actors";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
 useMigratedDatabase();
@@ -29,7 +31,7 @@ beforeAll(async () => {
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
   const admin = (await listUsers())[0]!;
   for (const role of ["viewer", "technician", "approver"] as const)
-    await addUser({ username: role, role, password: `${role} password here` }, { user: admin, ip: null });
+    await addUser({ username: role, role, password: `${role} password here` }, actorFor(admin, null));
   cookies.admin = await signIn("admin", "admin password here");
   for (const role of ["viewer", "technician", "approver"]) cookies[role] = await signIn(role, `${role} password here`);
   const registered = await registerHubRoute(
@@ -83,5 +85,22 @@ describe("a hub's clusters", () => {
         expect([row.apiUrl, shown.apiUrl], role).toEqual([null, null]);
       }
     }
+  });
+});
+
+describe("a hub's clusters within a reader's reach", () => {
+  it("are counted and listed only when followed as a cluster the reader's grants reach", async () => {
+    const admins = await (await hubRoute(request("/api/v1/hubs/hub-west", { cookie: cookies.admin }), params({ name: "hub-west" }))).json();
+    const followed = (admins.clusters as { name: string; registeredAs: string | null }[]).find((c) => c.registeredAs)!;
+    expect(admins.clusters.length).toBeGreaterThan(1);
+    const scoped = await sessionCookie(
+      (await testActor("one-cluster", "viewer", [{ role: "viewer", scope: `name=${followed.registeredAs}` }])).user,
+    );
+    const detail = await (await hubRoute(request("/api/v1/hubs/hub-west", { cookie: scoped }), params({ name: "hub-west" }))).json();
+    expect(detail.clusters.map((c: { name: string }) => c.name)).toEqual([followed.name]);
+    expect(detail.hub.counts.total).toBe(1);
+    const listed = (await (await hubsRoute(request("/api/v1/hubs", { cookie: scoped }))).json()).hubs[0];
+    expect(listed.counts.total).toBe(1);
+    expect(admins.hub.counts.total).toBe(admins.clusters.length);
   });
 });

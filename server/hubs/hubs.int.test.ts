@@ -1,3 +1,5 @@
+import { FLEET_WIDE } from "../domain/grants";
+import { actorFor } from "../auth/actor";
 /**
  * An ACM hub as the source of a fleet, end to end: the simulated hub (its API, its ClusterPermission
  * controller and its cluster-proxy) over HTTPS, the real Kubernetes client, real Postgres, the routes
@@ -40,7 +42,7 @@ beforeAll(async () => {
   // Few clusters materialized at once: a sweep of 1,000 walks through them all (server/simulator/cluster.ts Fleet).
   sim = await startHubSimulator({ clusters: CLUSTERS, seed: 5, permissionDelayMs: 200, maxMaterialized: 64 });
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
-  await addUser({ username: "viewer", role: "viewer", password: "viewer password here" }, { user: (await listUsers())[0]!, ip: null });
+  await addUser({ username: "viewer", role: "viewer", password: "viewer password here" }, actorFor((await listUsers())[0]!, null));
   admin = await signIn("admin", "admin password here");
   viewer = await signIn("viewer", "viewer password here");
 }, 60_000);
@@ -49,7 +51,7 @@ afterAll(() => sim?.close());
 const registration = () => hubRegistrationBody(sim, "hub-east", { concurrency: 24 });
 const detail = async (): Promise<HubDetail> =>
   (await hubRoute(request("/api/v1/hubs/hub-east", { cookie: viewer }), params({ name: "hub-east" }))).json();
-const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }), { apiUrls: true });
+const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }), { apiUrls: true, reach: FLEET_WIDE });
 const hubRecord = async () => (await findHubRecord("hub-east"))!;
 
 describe("registering a hub", () => {

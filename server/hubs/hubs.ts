@@ -1,3 +1,4 @@
+import { FLEET_WIDE, type Reach } from "../domain/grants";
 import https from "node:https";
 import type { z } from "zod";
 import { auditActor, type Actor } from "../auth/actor";
@@ -97,7 +98,8 @@ export async function registerHub(input: z.output<typeof RegisterHubSchema>, act
   }
   // Its first sync is the follower's (the `hub-sync` job, in the background process, within seconds):
   // syncs run only where hubs are followed, so a hub's answers never cost the web process.
-  return (await listHubSummaries()).find((h) => h.name === input.name)!;
+  // Registering is an admin's, over the whole fleet.
+  return (await listHubSummaries(FLEET_WIDE)).find((h) => h.name === input.name)!;
 }
 
 function checkPem(text: string): string {
@@ -137,14 +139,16 @@ async function checkProxy(proxyUrl: string, ca: string): Promise<void> {
 export const hubAsSeenBy = (hub: HubSummary, role: Role): HubAnswer =>
   role === "admin" ? hub : { ...hub, apiUrl: null, proxyUrl: null, createdBy: null };
 
-export async function hubSummaries(role: Role): Promise<HubAnswer[]> {
-  return (await listHubSummaries()).map((hub) => hubAsSeenBy(hub, role));
+/** Every hub, its clusters counted within the reader's reach. */
+export async function hubSummaries(role: Role, reach: Reach): Promise<HubAnswer[]> {
+  return (await listHubSummaries(reach)).map((hub) => hubAsSeenBy(hub, role));
 }
 
-export async function hubDetail(name: string, role: Role): Promise<HubDetail> {
+/** A hub and those of its managed clusters followed as clusters in the reader's reach (all of them for the whole fleet). */
+export async function hubDetail(name: string, role: Role, reach: Reach): Promise<HubDetail> {
   const record = await findHubRecord(name);
   if (!record) throw new UserFacingError(404, `no hub named ${name}`);
-  const [hubs, clusters] = await Promise.all([listHubSummaries(), listHubMembers(record.id)]);
+  const [hubs, clusters] = await Promise.all([listHubSummaries(reach), listHubMembers(record.id, reach)]);
   return {
     hub: hubAsSeenBy(
       hubs.find((h) => h.name === name)!,
@@ -176,7 +180,8 @@ export async function removeHub(name: string, actor: Actor): Promise<{ clusters:
   const record = await findHubRecord(name);
   if (!record) throw new UserFacingError(404, `no hub named ${name}`);
   const secrets = await openHubSecrets(record);
-  const members = await listHubMembers(record.id);
+  // Removing is an admin's: every member's permissions on the hub go, whoever's they are.
+  const members = await listHubMembers(record.id, FLEET_WIDE);
   const clusters = await deleteHub(name, auditActor(actor));
   if (clusters === null) throw new UserFacingError(404, `no hub named ${name}`);
   invalidateFleetList();

@@ -29,7 +29,11 @@ const Excluded = z.strictObject({ cluster: z.string(), reason: z.string() }).met
 export const RolloutPlanAnswer = z.strictObject({
   waves: z.array(PlannedWave),
   excluded: z.array(Excluded),
-  selected: z.number().int(),
+  selected: z.number().int().meta({ description: "Clusters selected within the planner's technician scope" }),
+  outsideScope: z.number().int().meta({
+    description:
+      "Clusters the selection named or matched that are outside the planner's technician scope: left out, counted and never named",
+  }),
   failureBudget: z
     .number()
     .int()
@@ -91,7 +95,22 @@ const Setting = z
   })
   .meta({ id: "RolloutSetting" });
 
+/** What the reader may do with this rollout, from their grants over its clusters: the page shows only buttons that will work. */
+const RolloutYours = z
+  .strictObject({
+    outsideScope: z
+      .number()
+      .int()
+      .meta({ description: "The rollout's clusters (excluded ones not counted) outside the reader's read scope" }),
+    mayApprove: z.boolean().meta({ description: "An approver over every cluster, and not its planner" }),
+    mayRelease: z.boolean().meta({ description: "An approver over every cluster: release a wave, resume" }),
+    mayPause: z.boolean().meta({ description: "A technician or approver over at least one of its clusters" }),
+    mayAbort: z.boolean().meta({ description: "An approver over at least one of its clusters" }),
+  })
+  .meta({ id: "RolloutYours" });
+
 export const RolloutView = RolloutSummary.extend({
+  yours: RolloutYours,
   digest: z.string().meta({
     description:
       "The digest of the plan as it is now (its request, waves and clusters), also sent as the ETag: approve sends it back (If-Match), and a plan changed since is refused with 409",
@@ -176,7 +195,7 @@ const Approval = z.strictObject({
   comment: z.string().trim().max(2000, "the comment may be at most 2000 characters").default(""),
   digest: z
     .string()
-    .regex(/^[0-9a-f]{64}$/, "digest: the plan's digest as the rollout gives it (64 hex digits)")
+    .regex(/^[0-9a-f]{64}$/, "The digest must be the plan's digest as the rollout gives it (64 hex digits)")
     .optional()
     .meta({ description: "The digest of the plan reviewed, when If-Match is not sent" }),
 });
@@ -196,6 +215,7 @@ const action = <A extends z.ZodType = typeof RolloutView>(
   access: readonly ("technician" | "approver")[],
   description: string,
   answer: A = RolloutView as unknown as A,
+  personOnly?: string,
 ) =>
   endpoint({
     method: "POST",
@@ -203,6 +223,7 @@ const action = <A extends z.ZodType = typeof RolloutView>(
     summary,
     description,
     access,
+    personOnly,
     params: RolloutParams,
     body: Comment,
     errors: [409],
@@ -220,15 +241,15 @@ const DECISION_STATES = ["pending", "waiting-window", "running", "failed", "excl
 export const ClusterDecision = z
   .strictObject({
     action: z.enum(["skip", "retry", "include"]),
-    clusters: z.array(ClusterName).min(1, "clusters: name at least one cluster").max(1000, "clusters: at most 1000 at once").optional(),
+    clusters: z.array(ClusterName).min(1, "Name at least one cluster").max(1000, "Name at most 1000 clusters at once").optional(),
     inState: z.enum(DECISION_STATES).optional().meta({
       description:
         "With clusters: change them only while still in this state (the state they were seen in). Alone: every cluster in this state when the decision lands.",
     }),
-    comment: z.string().trim().min(3, "comment: say why (at least 3 characters)").max(2000, "comment: at most 2000 characters"),
+    comment: z.string().trim().min(3, "say why, in at least 3 characters").max(2000, "may be at most 2000 characters"),
   })
   .refine((d) => d.clusters || d.inState, {
-    message: "clusters or inState: name the clusters, the state whose clusters to change, or both",
+    message: "Name the clusters (clusters), the state whose clusters to change (inState), or both",
   })
   .meta({ id: "RolloutClusterDecision" });
 export type ClusterDecision = z.output<typeof ClusterDecision>;
@@ -300,6 +321,7 @@ export const rolloutEndpoints = {
     description:
       "Send the digest of the plan reviewed: `If-Match` with the ETag of `GET /api/v1/rollouts/{id}`, or `digest` in the body. Without one the answer is 428; when the plan changed since (another digest) it is 409 and nothing starts. Approval freezes each cluster's maintenance window from its labels as the digest covered them, and starts the rollout: its first wave begins inside its windows. The audit event names the digest.",
     access: ["approver"],
+    personOnly: "approve a rollout",
     params: RolloutParams,
     body: Approval,
     errors: [409, 428],
@@ -317,6 +339,8 @@ export const rolloutEndpoints = {
     "Resume a paused rollout",
     ["approver"],
     "Also the way on after the failure budget paused it: the decision is recorded.",
+    RolloutView,
+    "resume a rollout",
   ),
   release: endpoint({
     method: "POST",
@@ -325,6 +349,7 @@ export const rolloutEndpoints = {
     description:
       "`wave` names the wave being released (the rollout's `awaitingRelease`), so a stale page cannot release the wave after it. Its clusters then start inside their windows.",
     access: ["approver"],
+    personOnly: "release a wave",
     params: RolloutParams,
     body: z.strictObject({
       wave: z.number().int().min(1).max(10_000),
@@ -340,6 +365,7 @@ export const rolloutEndpoints = {
     description:
       "Named clusters with `inState` change only if still in that state; the others are left alone and listed in `leftAlone`. skip (approver): pending, waiting, running or failed clusters end as skipped, and no write to them not yet sent is sent; a step already written stays written and is followed to its end (`inFlight`: the skipped clusters' writes that were on the wire). retry (approver): failed clusters go back to pending and are written again in their wave's turn. include (admin): clusters the checks excluded join the last wave, with the comment recorded as why. Every decision is audited.",
     access: ["approver"],
+    personOnly: "skip, retry or include a rollout's clusters",
     params: RolloutParams,
     body: ClusterDecision,
     errors: [409],
@@ -358,5 +384,7 @@ export const rolloutEndpoints = {
     ["approver"],
     "No new cluster starts and no cluster write not yet sent is sent; what was written stays written and is followed to its end. `inFlight` counts the writes that were on the wire at the abort.",
     RolloutBrakeAnswer,
+    // Ending a rollout for good is a person's decision, as approving it was; a token may pause it.
+    "abort a rollout",
   ),
 };

@@ -3,6 +3,7 @@
  * page's scripts run, and a plan is a link), read into a rollout request. Empty fields are absent.
  */
 import { RolloutRequestSchema, type RolloutRequest } from "../domain/rollouts/request";
+import { plainIssue } from "../http/issues";
 
 export type PlanForm = Record<string, string>;
 export type FormReading = { request: RolloutRequest | null; error: string | null; input: unknown };
@@ -58,6 +59,5 @@ export function requestFromForm(form: PlanForm): FormReading {
   };
   const parsed = RolloutRequestSchema.safeParse(input);
   if (parsed.success) return { request: parsed.data, error: null, input };
-  const issue = parsed.error.issues[0]!;
-  return { request: null, error: `${issue.path.join(".")}: ${issue.message}`, input };
+  return { request: null, error: plainIssue(parsed.error.issues[0]!).error, input };
 }

@@ -4,6 +4,10 @@
  * the status it changes, and audited.
  */
 import { auditActor, type Actor } from "../auth/actor";
+import { scopeText } from "../auth/clusterAuthority";
+import { readReach, reachOf, FLEET_WIDE } from "../domain/grants";
+import type { Role } from "../domain/accounts";
+import { rolloutClustersInReach, rolloutIdsInReach, rolloutTouchesReach } from "../store/rolloutScope";
 import { withResolvedProgressDeadline } from "../domain/rollouts/deadline";
 import { formatDuration } from "../../lib/format";
 import { failureBudget } from "../domain/rollouts/budget";
@@ -30,10 +34,61 @@ import { amountText, describeSettings, describeWrite } from "./describe";
 import { planAnswer, planRollout, saveRollout } from "./plan";
 import type { ClusterRollout, RolloutBrakeAnswer, RolloutClusterPage, RolloutSummary, RolloutView } from "./contract";
 
-async function found(id: string): Promise<RolloutRecord> {
+/**
+ * The rollout, if the actor may see it: one that touches no cluster they read is missing (404),
+ * as a rollout that does not exist is. Without an actor (the runner, benchmarks): any rollout.
+ */
+export async function found(id: string, actor: Actor | null = null): Promise<RolloutRecord> {
   const rollout = await findRollout(id);
-  if (!rollout) throw new UserFacingError(404, `No rollout ${id}`);
+  if (!rollout || (actor && !(await rolloutTouchesReach(rollout.id, readReach(actor.held)))))
+    throw new UserFacingError(404, `No rollout ${id}`);
   return rollout;
+}
+
+/** How many of the rollout's clusters the actor's grants giving these roles cover. */
+const coverOf = (r: RolloutRecord, actor: Actor | null, roles: readonly Role[]) =>
+  rolloutClustersInReach(r.id, actor ? reachOf(actor.held, roles) : FLEET_WIDE);
+
+/**
+ * Approving, releasing a wave and resuming move clusters nobody else will look at again: the
+ * approver's grants must cover every cluster of the rollout. Refused naming how many are outside.
+ */
+export async function requireOverEvery(r: RolloutRecord, actor: Actor, roles: readonly Role[]): Promise<string> {
+  const { total, inReach } = await coverOf(r, actor, roles);
+  if (inReach < total)
+    throw new UserFacingError(
+      403,
+      `${total - inReach} of the rollout's ${total} clusters are outside your ${roles.join(" or ")} scope (${scopeText(actor, roles)})`,
+    );
+  return scopeText(actor, roles);
+}
+
+/** A brake (pause, abort): the role over at least one of the rollout's clusters is enough. */
+export async function requireOverSome(r: RolloutRecord, actor: Actor, roles: readonly Role[]): Promise<string> {
+  const { total, inReach } = await coverOf(r, actor, roles);
+  if (total > 0 && inReach === 0)
+    throw new UserFacingError(
+      403,
+      `None of the rollout's ${total} clusters is in your ${roles.join(" or ")} scope (${scopeText(actor, roles)})`,
+    );
+  return scopeText(actor, roles);
+}
+
+/** What the reader may do with the rollout: the buttons the page shows are those the server will honour. */
+async function yoursOf(r: RolloutRecord, actor: Actor | null): Promise<RolloutView["yours"]> {
+  const [read, approve, brake] = await Promise.all([
+    coverOf(r, actor, ["viewer", "technician", "approver"]),
+    coverOf(r, actor, ["approver"]),
+    coverOf(r, actor, ["technician", "approver"]),
+  ]);
+  const every = approve.inReach === approve.total;
+  return {
+    outsideScope: read.total - read.inReach,
+    mayApprove: every && (!actor || (actor.user.id !== r.createdById && !actor.token)),
+    mayRelease: every && !actor?.token,
+    mayPause: brake.total === 0 || brake.inReach > 0,
+    mayAbort: approve.total === 0 || approve.inReach > 0,
+  };
 }
 
 export function summaryOf(r: RolloutRecord): RolloutSummary {
@@ -62,9 +117,16 @@ async function releaseOf(r: RolloutRecord): Promise<{ version: string; image: st
   return bundle ? { version: bundle.releaseVersion, image: bundle.releaseImage } : null;
 }
 
-export async function rolloutView(id: string): Promise<RolloutView> {
-  const r = await found(id);
-  const [waves, counts, digest, release] = await Promise.all([rolloutWaves(r.id), rolloutCounts(r.id), rolloutPlanDigest(r), releaseOf(r)]);
+/** The rollout as `actor` may see it (404 when it touches none of their clusters); its counts are the whole rollout's, never names. */
+export async function rolloutView(id: string, actor: Actor | null = null): Promise<RolloutView> {
+  const r = await found(id, actor);
+  const [waves, counts, digest, release, yours] = await Promise.all([
+    rolloutWaves(r.id),
+    rolloutCounts(r.id),
+    rolloutPlanDigest(r),
+    releaseOf(r),
+    yoursOf(r, actor),
+  ]);
   const request = r.request;
   // Every state, 0 included: a page or a script reads "0 failed" as said, not as left out.
   const all: Record<string, number> = Object.fromEntries(ROLLOUT_CLUSTER_STATES.map((state) => [state, 0]));
@@ -82,6 +144,7 @@ export async function rolloutView(id: string): Promise<RolloutView> {
   const ack = request.kind === "acknowledgement" ? request.acknowledgement : null;
   return {
     ...summaryOf(r),
+    yours,
     digest,
     approvedDigest: r.approvedDigest,
     target: request.kind === "upgrade" ? request.target : null,
@@ -142,23 +205,35 @@ export async function clusterRollouts(name: string): Promise<ClusterRollout[]> {
   }));
 }
 
-export async function rolloutSummaries(): Promise<RolloutSummary[]> {
-  return (await listRollouts()).map(summaryOf);
+/** The rollouts that touch at least one cluster the reader reads (all of them without a reader). */
+export async function rolloutSummaries(actor: Actor | null = null): Promise<RolloutSummary[]> {
+  const reach = actor ? readReach(actor.held) : FLEET_WIDE;
+  const ids = reach.kind === "fleet" ? undefined : await rolloutIdsInReach(reach, 200);
+  return (await listRollouts(200, ids)).map(summaryOf);
 }
 
 const AFTER = /^(-?\d{1,4}):(.{1,253})$/;
 
+/** A page of the rollout's clusters that the reader reads; the others are in the view's counts, never named. */
 export async function rolloutClusterPage(
   id: string,
   query: { state?: string; after?: string; limit: number },
+  actor: Actor | null = null,
 ): Promise<RolloutClusterPage> {
-  const r = await found(id);
+  const r = await found(id, actor);
   const match = query.after ? AFTER.exec(query.after) : null;
-  if (query.after && !match) throw new UserFacingError(400, "after: is not a position this console gave out; start from the first page");
+  if (query.after && !match)
+    throw new UserFacingError(
+      400,
+      "That page position is not one this console gave out; start from the first page",
+      {},
+      { field: "after" },
+    );
   const rows = await rolloutClusters(r.id, {
     state: query.state,
     after: match ? { wave: Number(match[1]), name: match[2]! } : undefined,
     limit: query.limit + 1,
+    reach: actor ? readReach(actor.held) : FLEET_WIDE,
   });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
@@ -187,7 +262,8 @@ export async function approve(id: string, digests: readonly string[], comment: s
       428,
       "Send the digest of the plan you reviewed: If-Match with the ETag of GET /api/v1/rollouts/{id} (or digest in the body)",
     );
-  const r = await found(id);
+  const r = await found(id, actor);
+  const grant = await requireOverEvery(r, actor, ["approver"]);
   const note = comment.trim();
   const result = await approveRollout(
     r.id,
@@ -202,6 +278,7 @@ export async function approve(id: string, digests: readonly string[], comment: s
       targetType: "rollout",
       targetId: String(current.number),
       summary: `approved rollout ${current.number} (${describeWrite(current.request)}), plan ${short(digest)}${note ? `: ${note}` : ""}`,
+      details: { grant },
     }),
     (current) => {
       if (current.createdById === actor.user.id)
@@ -209,7 +286,7 @@ export async function approve(id: string, digests: readonly string[], comment: s
     },
   );
   if (!result) throw new UserFacingError(404, `No rollout ${id}`);
-  if ("approved" in result) return rolloutView(result.approved.id);
+  if ("approved" in result) return rolloutView(result.approved.id, actor);
   if (result.refused === "status")
     throw new UserFacingError(409, `Rollout ${result.current.number} is ${result.current.status}; it cannot be approved now`);
   throw new UserFacingError(
@@ -241,10 +318,15 @@ export async function changeRollout(
   digest?: string,
 ): Promise<RolloutView | RolloutBrakeAnswer> {
   if (action === "approve") return approve(id, digest ? [digest] : [], comment, actor);
-  const r = await found(id);
+  const r = await found(id, actor);
   const t: Transition = TRANSITIONS[action];
+  // A brake is easy to pull: the role over one cluster; resuming moves them all: an approver over every one.
+  const grant =
+    action === "resume"
+      ? await requireOverEvery(r, actor, ["approver"])
+      : await requireOverSome(r, actor, action === "pause" ? ["technician", "approver"] : ["approver"]);
   if (action === "abort" && comment.trim().length < 3)
-    throw new UserFacingError(400, "comment: say why the rollout is aborted (at least 3 characters)");
+    throw new UserFacingError(400, "Say why the rollout is aborted, in at least 3 characters", {}, { field: "comment" });
   const changed = await changeRolloutStatus(
     r.id,
     t.from,
@@ -259,13 +341,14 @@ export async function changeRollout(
       targetType: "rollout",
       targetId: String(current.number),
       summary: `${t.verb} rollout ${current.number} (${describeWrite(current.request)})${comment.trim() ? `: ${comment.trim()}` : ""}`,
+      details: { grant },
     }),
   );
   if (!changed) {
     const now = await found(id);
     throw new UserFacingError(409, `Rollout ${now.number} is ${now.status}; it cannot be ${t.verb} now`);
   }
-  const view = await rolloutView(changed.id);
+  const view = await rolloutView(changed.id, actor);
   return action === "pause" || action === "abort" ? { ...view, inFlight: changed.inFlight } : view;
 }
 
@@ -273,8 +356,8 @@ export async function changeRollout(
 export async function proposeRollout(written: RolloutRequest, actor: Actor) {
   // Defaults resolved first, so what is planned, saved, shown and approved is what runs.
   const request = withResolvedProgressDeadline(written);
-  const plan = await planRollout(request);
+  const plan = await planRollout(request, actor);
   if (request.dryRun) return { status: 200, answer: planAnswer(plan) } as const;
   const saved = await saveRollout(request, plan, actor);
-  return { status: 201, answer: await rolloutView(saved.id) } as const;
+  return { status: 201, answer: await rolloutView(saved.id, actor) } as const;
 }

@@ -3,6 +3,8 @@
  * the waves, the windows and the estimate. With `dryRun` nothing is saved and the plan is the
  * answer; otherwise the plan is saved, waiting for someone else's approval.
  */
+import { FLEET_WIDE, readReach, reachOf, type Reach } from "../domain/grants";
+import { scopeText } from "../auth/clusterAuthority";
 import { auditActor, type Actor } from "../auth/actor";
 import { exclusionReason, type CandidateFacts, type RolloutIntent } from "../domain/rollouts/eligibility";
 import { estimateRollout, type RolloutEstimate } from "../domain/rollouts/estimate";
@@ -13,11 +15,13 @@ import { UserFacingError } from "../errors";
 import { FleetListQuerySchema, filterOf } from "../fleet/fleetQuery";
 import { staleBefore } from "../fleet/fleetList";
 import { firstIssue } from "../http/api";
+import { sentenceOf } from "../http/issues";
 import { findBundle, findVettedBundle } from "../store/bundles";
 import type { FleetFilter } from "../store/fleetWindow";
 import { describeWrite } from "./describe";
 import { storedPrecheckExclusions } from "./bundlePlan";
-import { candidateFacts } from "../store/rolloutCandidates";
+import { candidateFacts, candidatesOutside } from "../store/rolloutCandidates";
+import { clustersInReach } from "../store/reach";
 import { ClusterInActiveRolloutError, ClusterRemovedWhilePlanningError, createRollout } from "../store/rolloutPlans";
 import type { RolloutRecord } from "../store/rolloutRecords";
 
@@ -34,14 +38,27 @@ export type RolloutPlan = {
   failureBudget: number;
   estimate: RolloutEstimate;
   selected: number;
+  /** Clusters selected within the planner's sight but outside their technician scope: counted, never named. */
+  outsideScope: number;
 };
 
+/**
+ * Where a plan may reach: the planner's technician grants (written to), within what they read
+ * (what they may be told about). Without a planner (benchmarks, the runner's own checks) the whole fleet.
+ */
+type Planner = { write: Reach; read: Reach; words: string };
+const plannerOf = (actor: Actor | null): Planner =>
+  actor
+    ? { write: reachOf(actor.held, ["technician"]), read: readReach(actor.held), words: scopeText(actor, ["technician"]) }
+    : { write: FLEET_WIDE, read: FLEET_WIDE, words: "the whole fleet" };
+
 /** The fleet view's query string as a selection; paging and sorting play no part in one. */
-function selectionOf(request: RolloutRequest): { names: string[] } | { filter: FleetFilter } {
+function selectionOf(request: RolloutRequest, reach: Reach): { names: string[] } | { filter: FleetFilter } {
   if ("clusters" in request.selection) return { names: [...new Set(request.selection.clusters)] };
   const parsed = FleetListQuerySchema.safeParse(Object.fromEntries(new URLSearchParams(request.selection.query)));
-  if (!parsed.success) throw new UserFacingError(400, `selection.query: ${firstIssue(parsed.error)}`);
-  return { filter: filterOf(parsed.data) };
+  if (!parsed.success)
+    throw new UserFacingError(400, `${firstIssue(parsed.error)} (in the cluster filter)`, {}, { field: "selection.query" });
+  return { filter: filterOf(parsed.data, reach) };
 }
 
 /** What each cluster gets written, and what plan-wide checks (a vetted bundle) decide it. */
@@ -50,10 +67,15 @@ async function intentOf(request: RolloutRequest): Promise<RolloutIntent> {
   if (request.kind === "acknowledgement") return { kind: "acknowledgement" };
   const digest = request.bundle.replace(/^sha256:/, "");
   if (!(await findVettedBundle(digest)))
-    throw new UserFacingError(422, `bundle: sha256:${digest.slice(0, 12)}… has not been vetted by an approver`);
+    throw new UserFacingError(422, `The bundle sha256:${digest.slice(0, 12)}… has not been vetted by an approver`, {}, { field: "bundle" });
   const bundle = await findBundle(digest);
   if (!bundle)
-    throw new UserFacingError(422, `bundle: sha256:${digest.slice(0, 12)}… is vetted but not uploaded; upload its manifest first`);
+    throw new UserFacingError(
+      422,
+      `The bundle sha256:${digest.slice(0, 12)}… is vetted but not uploaded; upload its manifest first`,
+      {},
+      { field: "bundle" },
+    );
   return { kind: "bundle", release: bundle.releaseVersion };
 }
 
@@ -80,21 +102,42 @@ function checkWindows(request: RolloutRequest): void {
   ];
   for (const [field, window] of all) {
     const problem = checkWindowFits(window, EXPECTED_STEP_MS[request.kind]);
-    if (problem) throw new UserFacingError(400, `${field}: ${problem}`);
+    if (problem) throw new UserFacingError(400, sentenceOf(field.split("."), problem), {}, { field });
   }
 }
 
-export async function planRollout(request: RolloutRequest, now = new Date()): Promise<RolloutPlan> {
+/**
+ * The plan covers only clusters in the planner's technician scope; those selected outside it are
+ * counted (`outsideScope`) and never named. A query counts only what the planner reads (a cluster
+ * they cannot read is not theirs to know of); a name outside their technician scope is counted
+ * whether or not it exists, unless they read the whole fleet, where a name that matches nothing is
+ * still said to (so the difference tells a scoped planner nothing). A selection with nothing in
+ * scope is refused naming the planner's scope.
+ */
+export async function planRollout(request: RolloutRequest, actor: Actor | null = null, now = new Date()): Promise<RolloutPlan> {
   checkWindows(request);
   const intent = await intentOf(request);
-  const selection = selectionOf(request);
-  const facts = await candidateFacts(selection, staleBefore());
+  const planner = plannerOf(actor);
+  const stale = staleBefore();
+  const selection = selectionOf(request, planner.write);
+  const facts = await candidateFacts("names" in selection ? { ...selection, reach: planner.write } : selection, stale);
+  let outsideScope: number;
   if ("names" in selection) {
     const known = new Set(facts.map((f) => f.name));
-    const unknown = selection.names.filter((n) => !known.has(n));
-    if (unknown.length) throw new UserFacingError(400, `selection.clusters: no cluster named ${unknown.slice(0, 3).join(", ")}`);
+    const rest = selection.names.filter((n) => !known.has(n));
+    if (rest.length && planner.read.kind === "fleet") {
+      const existing = new Set((await clustersInReach(rest, FLEET_WIDE)).map((c) => c.name));
+      const missing = rest.filter((n) => !existing.has(n));
+      if (missing.length)
+        throw new UserFacingError(400, `No cluster named ${missing.slice(0, 3).join(", ")}`, {}, { field: "selection.clusters" });
+    }
+    outsideScope = rest.length;
+  } else {
+    outsideScope = await candidatesOutside({ filter: { ...selection.filter, reach: FLEET_WIDE } }, planner.read, planner.write, stale);
   }
-  if (!facts.length) throw new UserFacingError(400, "selection: no cluster matches it");
+  if (!facts.length && planner.write.kind !== "fleet")
+    throw new UserFacingError(403, `None of the selected clusters is in your scope: ${planner.words}`, {}, { field: "selection" });
+  if (!facts.length) throw new UserFacingError(400, "No cluster matches the selection", {}, { field: "selection" });
   const excluded: RolloutPlan["excluded"] = [];
   let included: CandidateFacts[] = [];
   for (const f of facts) {
@@ -122,7 +165,7 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
         maxFailures: strategy.maxFailures,
       })
     : { ok: true as const, waves: [] as PlannedWave[], failureBudget: 0 };
-  if (!planned.ok) throw new UserFacingError(400, `${planned.field}: ${planned.reason}`);
+  if (!planned.ok) throw new UserFacingError(400, sentenceOf(planned.field.split("."), planned.reason), {}, { field: planned.field });
   const labels = new Map(included.map((f) => [f.name, f.labels]));
   const estimate = estimateRollout(planned.waves, {
     start: now,
@@ -130,7 +173,7 @@ export async function planRollout(request: RolloutRequest, now = new Date()): Pr
     minSuccessMs: strategy.minSuccessTime ?? 0,
     windowOf: windowResolver(request.windows, (c) => labels.get(c) ?? {}),
   });
-  return { waves: planned.waves, excluded, failureBudget: planned.failureBudget, estimate, selected: facts.length };
+  return { waves: planned.waves, excluded, failureBudget: planned.failureBudget, estimate, selected: facts.length, outsideScope };
 }
 
 export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, actor: Actor): Promise<RolloutRecord> {
@@ -139,7 +182,9 @@ export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, ac
     const first = plan.excluded[0];
     throw new UserFacingError(
       400,
-      `selection: every selected cluster was excluded${first ? ` (first: ${first.cluster}: ${first.reason})` : ""}`,
+      `Every selected cluster was excluded${first ? ` (first: ${first.cluster}: ${first.reason})` : ""}`,
+      {},
+      { field: "selection" },
     );
   }
   try {
@@ -157,8 +202,17 @@ export async function saveRollout(request: RolloutRequest, plan: RolloutPlan, ac
         ...auditActor(actor),
         action: "rollout.create",
         targetType: "rollout",
-        summary: `planned a rollout (${describeWrite(request)}) over ${clusters} clusters in ${plan.waves.length} waves; ${plan.excluded.length} excluded`,
-        details: { kind: request.kind, clusters, waves: plan.waves.length, excluded: plan.excluded.length },
+        summary: `planned a rollout (${describeWrite(request)}) over ${clusters} clusters in ${plan.waves.length} waves; ${plan.excluded.length} excluded${
+          plan.outsideScope ? `; ${plan.outsideScope} outside the planner's scope` : ""
+        }`,
+        details: {
+          kind: request.kind,
+          clusters,
+          waves: plan.waves.length,
+          excluded: plan.excluded.length,
+          outsideScope: plan.outsideScope,
+          grant: scopeText(actor, ["technician"]),
+        },
       },
     );
   } catch (error) {

@@ -123,9 +123,9 @@ describe("planning a rollout", () => {
     expect(plan.selected).toBe(2);
     expect(plan.waves).toEqual([{ name: "wave 1", kind: "batch", group: null, mandatory: false, clusters: ["legacy", "prod-east"] }]);
     const bad = await post(tom, upgrade({ dryRun: true, selection: { query: "version=latest" } }));
-    expect([bad.status, (await bad.json()).error]).toEqual([
+    expect([bad.status, await bad.json()]).toEqual([
       400,
-      "selection.query: version: must be a minor version like 4.19, or unknown",
+      { error: "The version must be a minor version like 4.19, or unknown (in the cluster filter)", field: "selection.query" },
     ]);
   });
 
@@ -142,44 +142,48 @@ describe("planning a rollout", () => {
     ).json();
     expect(accepted.waves[0].clusters).toEqual(["prod-east"]);
     const saved = await post(tom, upgrade({ target: "4.19.13", strategy: {} }));
-    expect([saved.status, (await saved.json()).error]).toEqual([
-      400,
-      expect.stringMatching(/^selection: every selected cluster was excluded/),
-    ]);
+    expect([saved.status, (await saved.json()).error]).toEqual([400, expect.stringMatching(/^Every selected cluster was excluded/)]);
   });
 
   it("answers bad input with a 4xx naming the field, and saves nothing", async () => {
     const tom = await signIn("tom");
-    const cases: [unknown, number, RegExp][] = [
-      [upgrade({ strategy: { maxConcurrency: 0 } }), 400, /^strategy\.maxConcurrency: /],
-      [upgrade({ strategy: { maxFailures: "150%" } }), 400, /^strategy\.maxFailures: 150% is over 100%/],
-      [upgrade({ windows: { default: { schedule: "0 2 * *", duration: "4h" } } }), 400, /^windows\.default\.schedule: /],
+    // [body, status, the field the answer names apart, the words of its sentence]
+    const cases: [unknown, number, string | null, RegExp][] = [
+      [upgrade({ strategy: { maxConcurrency: 0 } }), 400, "strategy.maxConcurrency", /^The max concurrency /],
+      [upgrade({ strategy: { maxFailures: "150%" } }), 400, "strategy.maxFailures", /150% is over 100%/],
+      [upgrade({ windows: { default: { schedule: "0 2 * *", duration: "4h" } } }), 400, "windows.default.schedule", /./],
       [
         upgrade({ windows: { default: { schedule: "0 2 * * 6", duration: "4h", timeZone: "Mars/Olympus" } } }),
         400,
-        /^windows\.default\.timeZone: /,
+        "windows.default.timeZone",
+        /./,
       ],
       [
         upgrade({ windows: { default: { schedule: "0 2 * * 6", duration: "30m", timeZone: "UTC" } } }),
         400,
-        /^windows\.default: the window is open for 30 min, shorter than a cluster's expected step/,
+        "windows.default",
+        /^The window is open for 30 min, shorter than a cluster's expected step/,
       ],
-      [upgrade({ selection: { clusters: ["nowhere"] } }), 400, /^selection\.clusters: no cluster named nowhere/],
+      [upgrade({ selection: { clusters: ["nowhere"] } }), 400, "selection.clusters", /^No cluster named nowhere/],
       [
         upgrade({ target: "4.30.1" }),
         400,
-        /^selection: every selected cluster was excluded \(first: legacy: 4\.30\.1 is 11 minor versions beyond 4\.19\.10, and OpenShift updates one minor version at a time/,
+        "selection",
+        /^Every selected cluster was excluded \(first: legacy: 4\.30\.1 is 11 minor versions beyond 4\.19\.10, and OpenShift updates one minor version at a time/,
       ],
       [
         { kind: "bundle", bundle: "b".repeat(64), selection: { clusters: ["prod-east"] } },
         422,
-        /^bundle: sha256:bbbbbbbbbbbb… has not been vetted/,
+        "bundle",
+        /^The bundle sha256:bbbbbbbbbbbb… has not been vetted/,
       ],
     ];
-    for (const [body, status, message] of cases) {
+    for (const [body, status, field, words] of cases) {
       const response = await post(tom, body);
-      const error = (await response.json()).error;
-      expect([response.status, error]).toEqual([status, expect.stringMatching(message)]);
+      const answer = (await response.json()) as { error: string; field?: string | null };
+      expect([response.status, answer.error, answer.field ?? null]).toEqual([status, expect.stringMatching(words), field]);
+      // A sentence, never a schema path such as "strategy.maxFailures:".
+      expect(answer.error).not.toMatch(/^[A-Za-z_$][\w$]*(\.[\w$]+)*:/);
     }
     expect(await saved()).toBe(0);
   });
@@ -216,7 +220,7 @@ describe("a saved rollout", () => {
     expect(second.excluded).toContainEqual({ cluster: "prod-east", reason: `already in rollout ${rollout.number}, which has not ended` });
 
     const own = await act(approveRoute, "approve", id, tom);
-    expect([own.status, (await own.json()).error]).toEqual([403, "This needs the approver role; you are signed in as tom (technician)"]);
+    expect([own.status, (await own.json()).error]).toEqual([403, "This needs the approver role; tom holds technician"]);
     expect((await act(approveRoute, "approve", id, vic)).status).toBe(403);
     const approved = await act(approveRoute, "approve", id, alice, "looks right");
     expect(approved.status).toBe(200);
@@ -228,9 +232,10 @@ describe("a saved rollout", () => {
     expect((await act(resumeRoute, "resume", id, tom)).status).toBe(403);
     expect((await (await act(resumeRoute, "resume", id, alice)).json()).status).toBe("running");
     const noReason = await act(abortRoute, "abort", id, alice);
-    expect([noReason.status, (await noReason.json()).error]).toEqual([
+    // A sentence for the person, the field apart for the form: never "comment: …".
+    expect([noReason.status, await noReason.json()]).toEqual([
       400,
-      "comment: say why the rollout is aborted (at least 3 characters)",
+      { error: "Say why the rollout is aborted, in at least 3 characters", field: "comment" },
     ]);
     const aborted = await (await act(abortRoute, "abort", id, alice, "wrong target")).json();
     expect(aborted).toMatchObject({ status: "aborted", statusReason: "aborted by alice: wrong target", inFlight: 0 });
@@ -384,7 +389,7 @@ describe("people's decisions about a rollout's clusters and waves", () => {
     expect(rows).toEqual([{ wave: 1, state: "pending", includedBy: "ada", includedWhy: "checked by hand, CHG-77" }]);
     // ...and is skipped again, by name; a bad request names its field and changes nothing.
     const neither = await decide(id, alice, { action: "skip", comment: "neither" });
-    expect([neither.status, (await neither.json()).error]).toEqual([400, expect.stringMatching(/clusters or inState/)]);
+    expect([neither.status, (await neither.json()).error]).toEqual([400, expect.stringMatching(/^Name the clusters \(clusters\), the state whose clusters to change \(inState\), or both$/)]);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "no" })).status).toBe(400);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "not this time" })).status).toBe(200);
 

@@ -30,30 +30,31 @@ async function get(
 
 describe("query strings", () => {
   it("name what is wrong with a target", async () => {
-    expect(await get(fleetReadiness, "/api/v1/fleet/readiness?target=latest")).toEqual({
+    expect(await get(fleetReadiness, "/api/v1/fleet/readiness?target=latest")).toMatchObject({
       status: 400,
-      body: { error: 'target: must be a version like 4.22 or 4.22.3, not "latest"' },
+      // The sentence for a person, and apart from it the field for a form (never "target: …").
+      body: { error: 'The target must be a version like 4.22 or 4.22.3, not "latest"', field: "target" },
     });
     expect((await get(readiness, "/api/v1/clusters/x/readiness?target=4.x", { name: "x" })).status).toBe(400);
-    expect(await get(candidates, "/api/v1/acknowledgements/candidates?target=next")).toEqual({
+    expect(await get(candidates, "/api/v1/acknowledgements/candidates?target=next")).toMatchObject({
       status: 400,
-      body: { error: 'target: must be a release like 4.22.3, not "next"' },
+      body: { error: 'The target must be a release like 4.22.3, not "next"' },
     });
     expect((await get(candidates, "/api/v1/acknowledgements/candidates?target=4.22.3")).status).toBe(200);
   });
 
   it("name what is wrong with a window", async () => {
-    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-30")).toEqual({
+    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-30")).toMatchObject({
       status: 400,
-      body: { error: "from: must be an ISO 8601 date, e.g. 2026-01-01 or 2026-01-01T00:00:00Z" },
+      body: { error: "The start (from) must be an ISO 8601 date, e.g. 2026-01-01 or 2026-01-01T00:00:00Z" },
     });
-    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-01&to=2026-01-01")).toEqual({
+    expect(await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-02-01&to=2026-01-01")).toMatchObject({
       status: 400,
-      body: { error: "from: must be before to" },
+      body: { error: "The start (from) must be before to" },
     });
-    expect(await get(timeline, "/api/v1/clusters/x/timeline?from=1970-01-01&to=2026-01-01", { name: "x" })).toEqual({
+    expect(await get(timeline, "/api/v1/clusters/x/timeline?from=1970-01-01&to=2026-01-01", { name: "x" })).toMatchObject({
       status: 400,
-      body: { error: "from: the window may span at most 20 years" },
+      body: { error: "The window may span at most 20 years" },
     });
     expect((await get(fleetTimeline, "/api/v1/fleet/timeline?from=2026-01-01&to=2026-02-01")).status).toBe(200);
     // A valid window reaches the feature, which answers for the cluster.
@@ -61,9 +62,9 @@ describe("query strings", () => {
   });
 
   it("ask for what is missing", async () => {
-    expect(await get(precheck, `/api/v1/bundles/sha256:${"0".repeat(64)}/precheck`, { digest: `sha256:${"0".repeat(64)}` })).toEqual({
+    expect(await get(precheck, `/api/v1/bundles/sha256:${"0".repeat(64)}/precheck`, { digest: `sha256:${"0".repeat(64)}` })).toMatchObject({
       status: 400,
-      body: { error: "cluster: name the cluster: ?cluster=NAME" },
+      body: { error: "Name the cluster: ?cluster=NAME", field: "cluster" },
     });
   });
 
@@ -132,7 +133,7 @@ describe("query strings", () => {
       for (const value of garbage) {
         const answer = await get(clusters, `/api/v1/clusters?sort=${sort}&after=${cursorOf(value)}`);
         expect(answer.status, `${sort} ${JSON.stringify(value)}`).not.toBe(500);
-        if (answer.status === 400) expect(answer.body.error).toMatch(/^after: is not a cursor this console gave out/);
+        if (answer.status === 400) expect(answer.body.error).toMatch(/^The page position \(after\) is not a cursor this console gave out/);
       }
     }
     for (const raw of [
@@ -145,9 +146,12 @@ describe("query strings", () => {
       Buffer.from("[null]").toString("base64url"),
     ])
       expect((await get(clusters, `/api/v1/clusters?sort=version&after=${raw}`)).status).toBe(400);
-    expect(await get(clusters, `/api/v1/clusters?sort=version&after=${cursorOf("garbage")}`)).toEqual({
+    expect(await get(clusters, `/api/v1/clusters?sort=version&after=${cursorOf("garbage")}`)).toMatchObject({
       status: 400,
-      body: { error: "after: is not a cursor this console gave out for this sort; start from the first page" },
+      body: {
+        error: "The page position (after) is not a cursor this console gave out for this sort; start from the first page",
+        field: "after",
+      },
     });
   });
 });

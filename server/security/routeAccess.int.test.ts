@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addUser } from "../auth/users";
 import { createUser, ROLES, type Role, type UserRecord } from "../store/users";
@@ -17,6 +18,8 @@ type Rule = "public" | "any" | readonly Role[];
 
 const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/health/route.ts": { GET: "public" },
+  // The example bundle manifest of docs/examples, offered on the bundles page: a public document.
+  "app/(console)/bundles/example/route.ts": { GET: "public" },
   "app/metrics/route.ts": { GET: ["admin"] },
   "app/api/v1/session/route.ts": { POST: "public", GET: "any", DELETE: "any" },
   "app/api/v1/session/oidc/route.ts": { GET: "public" },
@@ -61,7 +64,13 @@ const TABLE: Record<string, Partial<Record<Method, Rule>>> = {
   "app/api/v1/sign-in-locks/route.ts": { GET: ["admin"], DELETE: ["admin"] },
   "app/api/v1/users/route.ts": { GET: ["admin"], POST: ["admin"] },
   "app/api/v1/users/[id]/route.ts": { PATCH: ["admin"] },
+  "app/api/v1/users/[id]/grants/route.ts": { PUT: ["admin"] },
   "app/api/v1/openapi.json/route.ts": { GET: "public" },
+  "app/api/v1/tokens/route.ts": { GET: "any", POST: "any" },
+  "app/api/v1/tokens/[id]/route.ts": { DELETE: "any" },
+  "app/api/v1/service-accounts/route.ts": { GET: ["admin"], POST: ["admin"] },
+  "app/api/v1/service-accounts/[id]/route.ts": { DELETE: ["admin"] },
+  "app/api/v1/service-accounts/[id]/tokens/route.ts": { POST: ["admin"] },
   "app/api/v1/rollouts/route.ts": { GET: "any", POST: ["technician", "admin"] },
   "app/api/v1/rollouts/[id]/route.ts": { GET: "any" },
   "app/api/v1/rollouts/[id]/clusters/route.ts": { GET: "any", POST: ["approver", "admin"] },
@@ -106,7 +115,7 @@ beforeAll(async () => {
       role,
       role === "admin"
         ? admin
-        : await addUser({ username: `as-${role}`, role, password: "a password of twelve" }, { user: admin, ip: null }),
+        : await addUser({ username: `as-${role}`, role, password: "a password of twelve" }, actorFor(admin, null)),
     );
 });
 

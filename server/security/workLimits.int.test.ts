@@ -1,3 +1,4 @@
+import { actorFor } from "../auth/actor";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -60,7 +61,7 @@ beforeAll(async () => {
   );
   const admin = await createUser({ username: "root", role: "admin", passwordHash: "scrypt$unused" }, { actor: null });
   for (const username of ["vera", "otto"])
-    await addUser({ username, role: "viewer", password: "a password of twelve" }, { user: admin, ip: null });
+    await addUser({ username, role: "viewer", password: "a password of twelve" }, actorFor(admin, null));
   viewer = await signIn("vera", "a password of twelve");
   otherViewer = await signIn("otto", "a password of twelve");
   // Every request to the cluster waits: a preview reads several kinds, so it takes seconds.

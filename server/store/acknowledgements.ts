@@ -1,7 +1,9 @@
 import { ACK_STATUSES, type AckStatus } from "../domain/acknowledgements";
 import { clipText } from "../domain/clip";
 import { auditRow, type AuditInput } from "./audit";
+import type { Reach } from "../domain/grants";
 import { getDb } from "./db";
+import { clusterIdsInReach } from "./reach";
 import type { Prisma } from "./generated/prisma/client";
 
 /**
@@ -104,9 +106,14 @@ export async function findAcknowledgement(id: string): Promise<AcknowledgementRe
   return row ? recordOf(row) : null;
 }
 
-export async function listAcknowledgements(filter: { statuses?: AckStatus[]; clusterId?: string } = {}): Promise<AcknowledgementRecord[]> {
+/** Newest first, at most 500; `reach` keeps those about clusters in it (the store's one reach condition). */
+export async function listAcknowledgements(
+  filter: { statuses?: AckStatus[]; clusterId?: string; reach?: Reach } = {},
+): Promise<AcknowledgementRecord[]> {
+  const inReach = filter.reach && filter.reach.kind !== "fleet" ? await clusterIdsInReach(filter.reach) : null;
   const rows = await getDb().acknowledgement.findMany({
     where: {
+      ...(inReach ? { AND: [{ clusterId: { in: inReach } }] } : {}),
       ...(filter.statuses ? { status: { in: [...filter.statuses] } } : {}),
       ...(filter.clusterId ? { clusterId: filter.clusterId } : {}),
     },

@@ -1,5 +1,7 @@
 import type { ClusterSignals } from "../domain/alertSignals";
+import type { Reach } from "../domain/grants";
 import { FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
+import { adder, reachSql } from "./scope";
 
 /**
  * The clusters and rollouts that need someone's action, for /metrics and the alert list, in two
@@ -26,7 +28,10 @@ export type ClusterAttention = {
   oldestPendingSeconds: number;
 };
 
-export async function listClustersNeedingAction(): Promise<ClusterAttention[]> {
+/** `reach`: /metrics asks for the whole fleet (FLEET_WIDE); the alert list for the reader's reach. */
+export async function listClustersNeedingAction(reach: Reach): Promise<ClusterAttention[]> {
+  const values: unknown[] = [];
+  const inReach = reachSql(reach, adder(values));
   const rows = await queryText(
     // The candidates come from three small indexed sets (partial indexes on signals and failures), so
     // the query costs what the trouble costs, not what the fleet does.
@@ -47,9 +52,9 @@ export async function listClustersNeedingAction(): Promise<ClusterAttention[]> {
        LEFT JOIN "Hub" h ON h."id" = c."hubId"
        LEFT JOIN "HubMember" m ON m."hubId" = c."hubId" AND m."registeredAs" = c."name"
        LEFT JOIN acks a ON a."clusterId" = c."id"
-      WHERE s."signals" IS NOT NULL OR a.n IS NOT NULL OR (NOT ${OFFLINE} AND l."failures" > 0)
+      WHERE (s."signals" IS NOT NULL OR a.n IS NOT NULL OR (NOT ${OFFLINE} AND l."failures" > 0)) AND ${inReach}
       ORDER BY c."name"`,
-    [],
+    values,
   );
   return rows.map((r) => {
     const labels = JSON.parse(r[1] ?? "{}") as Record<string, string>;
@@ -80,7 +85,16 @@ export type RolloutAttention = {
 };
 
 /** Rollouts not finished that are paused or have failed clusters. */
-export async function listRolloutsNeedingAction(): Promise<RolloutAttention[]> {
+/**
+ * `reach`: a rollout is about its clusters, so a reader sees the alerts of rollouts that include at
+ * least one cluster in reach (their failures counted over the whole rollout, as its page says).
+ */
+export async function listRolloutsNeedingAction(reach: Reach): Promise<RolloutAttention[]> {
+  const values: unknown[] = [];
+  const inReach =
+    reach.kind === "fleet"
+      ? "TRUE"
+      : `EXISTS (SELECT 1 FROM "RolloutCluster" rr JOIN "Cluster" c ON c."name" = rr."clusterName" WHERE rr."rolloutId" = r."id" AND ${reachSql(reach, adder(values))})`;
   const rows = await queryText(
     `SELECT r."number", r."kind", r."status", r."statusReason",
             (SELECT count(*) FROM "RolloutCluster" rc WHERE rc."rolloutId" = r."id" AND rc."state" = 'failed'),
@@ -88,8 +102,9 @@ export async function listRolloutsNeedingAction(): Promise<RolloutAttention[]> {
        FROM "Rollout" r
       WHERE r."status" IN ('running', 'paused')
         AND (r."status" = 'paused' OR EXISTS (SELECT 1 FROM "RolloutCluster" rc WHERE rc."rolloutId" = r."id" AND rc."state" = 'failed'))
+        AND ${inReach}
       ORDER BY r."number"`,
-    [],
+    values,
   );
   return rows.map((r) => ({
     number: Number(r[0]),

@@ -1,3 +1,5 @@
+import type { Reach } from "../domain/grants";
+import { clusterIdsInReach } from "./reach";
 import type { ApplicationState } from "../domain/bundles";
 import { clipText } from "../domain/clip";
 import { auditRow, type AuditInput } from "./audit";
@@ -222,9 +224,14 @@ export async function findApplication(id: string): Promise<ApplicationRecord | n
   return row ? applicationOf(row) : null;
 }
 
-export async function listApplications(filter: { states?: ApplicationState[]; clusterId?: string } = {}): Promise<ApplicationRecord[]> {
+/** Newest first, at most 500; `reach` keeps those on clusters in it (the store's one reach condition). */
+export async function listApplications(
+  filter: { states?: ApplicationState[]; clusterId?: string; reach?: Reach } = {},
+): Promise<ApplicationRecord[]> {
+  const inReach = filter.reach && filter.reach.kind !== "fleet" ? await clusterIdsInReach(filter.reach) : null;
   const rows = await getDb().bundleApplication.findMany({
     where: {
+      ...(inReach ? { AND: [{ clusterId: { in: inReach } }] } : {}),
       ...(filter.states ? { state: { in: [...filter.states] } } : {}),
       ...(filter.clusterId ? { clusterId: filter.clusterId } : {}),
     },

@@ -5,6 +5,8 @@ import { getDb, getPool } from "./db";
 import type { ClusterSummary, ContactStatus } from "./clusters";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { decodeSnapshot } from "./snapshotCodec";
+import { FLEET_WIDE, type Reach } from "../domain/grants";
+import { adder, reachSql } from "./scope";
 
 /**
  * The fleet table: every cluster with its newest summary, in one query (no snapshots), because it
@@ -99,21 +101,53 @@ export async function queryText(text: string, values: unknown[]): Promise<(strin
   return result.rows;
 }
 
-/** Every cluster (or the one named) with its summary, ordered by name. */
-async function queryFleetRows(staleBefore: Date, name: string | null): Promise<FleetRow[]> {
-  const rows = await queryText(`SELECT ${FLEET_COLUMNS} FROM ${FLEET_FROM} WHERE $2::text IS NULL OR c."name" = $2 ORDER BY c."name"`, [
-    storedTime(staleBefore),
-    name,
-  ]);
+/** Every cluster (or the one named) in reach with its summary, ordered by name. */
+async function queryFleetRows(staleBefore: Date, name: string | null, reach: Reach): Promise<FleetRow[]> {
+  const values: unknown[] = [storedTime(staleBefore), name];
+  const inReach = reachSql(reach, adder(values));
+  const rows = await queryText(
+    `SELECT ${FLEET_COLUMNS} FROM ${FLEET_FROM} WHERE ($2::text IS NULL OR c."name" = $2) AND ${inReach} ORDER BY c."name"`,
+    values,
+  );
   return rows.map(toFleetRow);
 }
 
+/** The whole fleet: for background work and admins' pages (readers' lists are fleetWindow.ts's, within reach). */
 export async function listFleetRows(staleBefore: Date): Promise<FleetRow[]> {
-  return queryFleetRows(staleBefore, null);
+  // Fleet-wide on purpose: the per-process fleet cache (fleetList.ts) feeds background work and admin pages.
+  return queryFleetRows(staleBefore, null, FLEET_WIDE);
 }
 
-export async function findFleetRow(name: string, staleBefore: Date): Promise<FleetRow | null> {
-  return (await queryFleetRows(staleBefore, name))[0] ?? null;
+/** The clusters in reach with their summaries, in name order (the fleet readiness roll-up of a reader). */
+export async function listFleetRowsInReach(staleBefore: Date, reach: Reach): Promise<FleetRow[]> {
+  return queryFleetRows(staleBefore, null, reach);
+}
+
+/**
+ * The cluster named, when it exists and is in reach: every per-cluster read goes through here or
+ * `clusterInReach`, so that a cluster outside a reader's reach is answered exactly like one that
+ * does not exist.
+ */
+export async function findFleetRow(name: string, staleBefore: Date, reach: Reach): Promise<FleetRow | null> {
+  return (await queryFleetRows(staleBefore, name, reach))[0] ?? null;
+}
+
+/** Whether a cluster of this name exists and is in reach (the check of paths that read no summary). */
+export async function clusterInReach(name: string, reach: Reach): Promise<boolean> {
+  const values: unknown[] = [name];
+  const rows = await queryText(`SELECT 1 FROM "Cluster" c WHERE c."name" = $1 AND ${reachSql(reach, adder(values))}`, values);
+  return rows.length > 0;
+}
+
+/** Which of these names are clusters in reach (for answers that name clusters read from elsewhere, e.g. Alertmanager). */
+export async function clusterNamesInReach(names: readonly string[], reach: Reach): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const values: unknown[] = [[...new Set(names)]];
+  const rows = await queryText(
+    `SELECT c."name" FROM "Cluster" c WHERE c."name" = ANY($1::text[]) AND ${reachSql(reach, adder(values))}`,
+    values,
+  );
+  return new Set(rows.map((r) => r[0]!));
 }
 
 /** `snapshot` is null when the stored one does not decode (snapshotCodec.ts). */

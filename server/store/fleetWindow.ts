@@ -1,4 +1,6 @@
 import type { FleetSortKey } from "../domain/fleetSort";
+import type { Reach } from "../domain/grants";
+import { adder, reachSql } from "./scope";
 import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, toFleetRow, type FleetRow } from "./fleet";
 
 /**
@@ -7,6 +9,8 @@ import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, t
  * plans at 10,000 clusters).
  */
 export type FleetFilter = {
+  /** The part of the fleet the reader may see (their grants): every query is limited to it. */
+  reach: Reach;
   search?: string;
   /** Exact names. */
   names?: string[];
@@ -52,6 +56,7 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export function where(filter: FleetFilter, values: unknown[], staleBefore: Date): string {
   const add = (v: unknown) => `$${values.push(v)}`;
   const parts: string[] = [];
+  if (filter.reach.kind !== "fleet") parts.push(reachSql(filter.reach, add));
   if (filter.search) {
     const p = add(likePattern(filter.search));
     parts.push(
@@ -153,9 +158,14 @@ export type FleetFacets = {
   topBlockers: { title: string; clusters: number }[];
 };
 
-/** The summary cards, filter options and version chart: counts over the whole fleet, from aggregates. */
-export async function fleetFacets(staleBefore: Date): Promise<FleetFacets> {
+/** The summary cards, filter options and version chart: counts over the fleet in reach, from aggregates. */
+export async function fleetFacets(staleBefore: Date, reach: Reach): Promise<FleetFacets> {
   const stale = storedTime(staleBefore);
+  // Each query numbers its own placeholders: the reach's values follow the stale time in the second.
+  const scoped: unknown[] = [];
+  const inReach = reachSql(reach, adder(scoped));
+  const withStale: unknown[] = [stale];
+  const inReachAfterStale = reachSql(reach, adder(withStale));
   const [groups, totals, blockers] = await Promise.all([
     queryText(
       `SELECT g.dim, g.value, count(*) FROM ${FLEET_FROM},
@@ -164,19 +174,20 @@ export async function fleetFacets(staleBefore: Date): Promise<FleetFacets> {
                               ('platform', coalesce(c."platform", 'unknown')),
                               ('mode', coalesce(s."enforcementMode", 'unknown')),
                               ('minor', coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown'))) AS g(dim, value)
+        WHERE ${inReach}
         GROUP BY g.dim, g.value`,
-      [],
+      scoped,
     ),
     queryText(
       `SELECT count(*), count(*) FILTER (WHERE ${staleWhen("$1")}), count(*) FILTER (WHERE ${OFFLINE}),
               count(*) FILTER (WHERE s."registryLess")
-         FROM ${FLEET_FROM}`,
-      [stale],
+         FROM ${FLEET_FROM} WHERE ${inReachAfterStale}`,
+      withStale,
     ),
     queryText(
-      `SELECT s."readinessBlocker", count(*) FROM "ClusterState" s WHERE s."readinessBlocker" IS NOT NULL
+      `SELECT s."readinessBlocker", count(*) FROM ${FLEET_FROM} WHERE s."readinessBlocker" IS NOT NULL AND ${inReach}
         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20`,
-      [],
+      scoped,
     ),
   ]);
   const by: Record<string, Record<string, number>> = { skew: {}, readiness: {}, platform: {}, mode: {}, minor: {} };

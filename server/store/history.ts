@@ -2,6 +2,8 @@ import { clipText } from "../domain/clip";
 import type { SkewStatus } from "../domain/clusterSkew";
 import type { CheckStatus } from "../domain/readiness";
 import { getDb } from "./db";
+import type { Reach } from "../domain/grants";
+import { adder, reachSql } from "./scope";
 import type { ClusterSignals } from "../domain/alertSignals";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { decodeSnapshot } from "./snapshotCodec";
@@ -285,14 +287,23 @@ export async function factsInWindow(clusterId: string, facts: string[], from: Da
 export async function fleetFactChanges(
   fact: string,
   field: string,
+  reach: Reach,
 ): Promise<{ at: string; value: string | null; previous: string | null; inferred: boolean; previousInferred: boolean }[]> {
-  const rows = await getDb().$queryRaw<
+  // Within reach: only the history of clusters the reader reaches counts (a cluster is judged by its
+  // labels now, so a cluster moved out of a set leaves the reader's chart altogether).
+  const values: unknown[] = [fact, field];
+  const inReach = reachSql(reach, adder(values), "rc");
+  const rows = await getDb().$queryRawUnsafe<
     { at: Date; value: string | null; previous: string | null; inferred: boolean; previousInferred: boolean | null }[]
-  >`
-    SELECT "at", "v" AS "value", LAG("v") OVER w AS "previous", "inferred", LAG("inferred") OVER w AS "previousInferred"
-      FROM (SELECT "clusterId", "at", "id", "inferred", "value" ->> ${field} AS "v" FROM "ClusterFact" WHERE "fact" = ${fact}) f
-    WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")
-     ORDER BY "at"`;
+  >(
+    `SELECT "at", "v" AS "value", LAG("v") OVER w AS "previous", "inferred", LAG("inferred") OVER w AS "previousInferred"
+       FROM (SELECT f."clusterId", f."at", f."id", f."inferred", f."value" ->> $2::text AS "v"
+               FROM "ClusterFact" f ${reach.kind === "fleet" ? "" : `JOIN "Cluster" rc ON rc."id" = f."clusterId" AND ${inReach}`}
+              WHERE f."fact" = $1::text) f
+     WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")
+      ORDER BY "at"`,
+    ...values,
+  );
   return rows.map((r) => ({
     at: r.at.toISOString(),
     value: r.value,

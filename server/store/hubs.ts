@@ -3,6 +3,8 @@ import { auditRow, type AuditInput } from "./audit";
 import { clusterRow, type NewCluster } from "./clusters";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
+import type { Reach } from "../domain/grants";
+import { adder, clusterInReachSql } from "./scope";
 
 /**
  * ACM hubs and what their last sync saw. A hub's clusters are ordinary Cluster rows with `hubId`
@@ -126,10 +128,16 @@ export async function findHubRecord(name: string): Promise<HubRecord | null> {
   return r ? hubRecord(r) : null;
 }
 
-export async function listHubSummaries(): Promise<HubSummary[]> {
+/**
+ * Every hub with counts of its managed clusters. Within a reach short of the whole fleet only the
+ * members followed as a cluster in reach are counted: a hub's other clusters are another team's.
+ */
+export async function listHubSummaries(reach: Reach): Promise<HubSummary[]> {
   const [hubs, groups] = await Promise.all([
     getDb().hub.findMany({ orderBy: { name: "asc" }, omit: { encryptedCredentials: true } }),
-    getDb().hubMember.groupBy({ by: ["hubId", "state", "eligibility"], _count: { _all: true } }),
+    reach.kind === "fleet"
+      ? getDb().hubMember.groupBy({ by: ["hubId", "state", "eligibility"], _count: { _all: true } })
+      : memberCountsInReach(reach),
   ]);
   return hubs.map((h) => {
     const counts = { total: 0, eligible: 0, ineligible: 0, offline: 0, removed: 0 };
@@ -159,8 +167,30 @@ export async function listHubSummaries(): Promise<HubSummary[]> {
   });
 }
 
-export async function listHubMembers(hubId: string): Promise<HubMemberRecord[]> {
-  const rows = await getDb().hubMember.findMany({ where: { hubId }, orderBy: { name: "asc" } });
+async function memberCountsInReach(reach: Reach) {
+  const values: unknown[] = [];
+  const rows = await getDb().$queryRawUnsafe<{ hubId: string; state: string; eligibility: string; n: number }[]>(
+    `SELECT m."hubId", m."state", m."eligibility", count(*)::int AS n FROM "HubMember" m
+      WHERE m."registeredAs" IS NOT NULL AND ${clusterInReachSql(reach, `m."registeredAs"`, adder(values))}
+      GROUP BY 1, 2, 3`,
+    ...values,
+  );
+  return rows.map((r) => ({ hubId: r.hubId, state: r.state, eligibility: r.eligibility, _count: { _all: r.n } }));
+}
+
+/** A hub's managed clusters; within a reach short of the whole fleet, only those followed as a cluster in reach. */
+export async function listHubMembers(hubId: string, reach: Reach): Promise<HubMemberRecord[]> {
+  let rows = await getDb().hubMember.findMany({ where: { hubId }, orderBy: { name: "asc" } });
+  if (reach.kind !== "fleet") {
+    const values: unknown[] = [hubId];
+    const names = await getDb().$queryRawUnsafe<{ name: string }[]>(
+      `SELECT m."name" FROM "HubMember" m WHERE m."hubId" = $1::uuid AND m."registeredAs" IS NOT NULL
+          AND ${clusterInReachSql(reach, `m."registeredAs"`, adder(values))}`,
+      ...values,
+    );
+    const shown = new Set(names.map((n) => n.name));
+    rows = rows.filter((r) => shown.has(r.name));
+  }
   return rows.map((r) => ({
     name: r.name,
     state: r.state as HubClusterState,

@@ -4,6 +4,8 @@
  * checks' (server/domain/rollouts/eligibility.ts).
  */
 import type { CandidateFacts } from "../domain/rollouts/eligibility";
+import type { Reach } from "../domain/grants";
+import { adder, reachSql } from "./scope";
 import { OFFLINE, queryText, staleWhen, storedTime } from "./fleet";
 import { where, type FleetFilter } from "./fleetWindow";
 import { ACTIVE_STATUSES } from "./rolloutRecords";
@@ -15,15 +17,17 @@ const asArray = (expr: string) => `CASE WHEN jsonb_typeof(${expr}) = 'array' THE
  * What decides whether each selected cluster may enter a rollout, read in one query: the fleet
  * row's summary, the update lists of its ClusterVersion, the parts of its snapshot the update gates
  * read (to judge them for the plan's target) and whether another rollout holds it.
- * `names` chooses clusters by name; otherwise the fleet view's filter does.
+ * `names` chooses clusters by name within `reach`; otherwise the fleet view's filter does (and its reach).
  */
 export async function candidateFacts(
-  selection: { filter: FleetFilter } | { names: string[] },
+  selection: { filter: FleetFilter } | { names: string[]; reach: Reach },
   staleBefore: Date,
 ): Promise<CandidateFacts[]> {
   const values: unknown[] = [storedTime(staleBefore)];
   const condition =
-    "names" in selection ? `WHERE c."name" = ANY($${values.push(selection.names)}::text[])` : where(selection.filter, values, staleBefore);
+    "names" in selection
+      ? `WHERE c."name" = ANY($${values.push(selection.names)}::text[]) AND ${reachSql(selection.reach, adder(values))}`
+      : where(selection.filter, values, staleBefore);
   const active = `$${values.push(ACTIVE_STATUSES)}::text[]`;
   const version = `snap.version`;
   const rows = await queryText(
@@ -65,4 +69,19 @@ export async function candidateFacts(
     activeRollout: r[12] ?? null,
     gates: gatesOf(r[13]),
   }));
+}
+
+/**
+ * How many clusters the selection takes within `read` (what the planner may see) that are outside
+ * `write` (where they may plan): counted, so a plan can say some were left out without naming them.
+ */
+export async function candidatesOutside(selection: { filter: FleetFilter }, read: Reach, write: Reach, staleBefore: Date): Promise<number> {
+  if (write.kind === "fleet") return 0;
+  const values: unknown[] = [];
+  const condition = where({ ...selection.filter, reach: read }, values, staleBefore);
+  const [row] = await queryText(
+    `SELECT count(*) FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition || "WHERE TRUE"} AND NOT ${reachSql(write, adder(values))}`,
+    values,
+  );
+  return Number(row?.[0] ?? 0);
 }

@@ -7,7 +7,9 @@
 import { decodeStoredRequest } from "../domain/rollouts/storedRequest";
 import type { ClusterState } from "../domain/rollouts/progress";
 import type { RolloutRequest } from "../domain/rollouts/request";
+import type { Reach } from "../domain/grants";
 import { getDb } from "./db";
+import { clustersOfRolloutInReach } from "./rolloutScope";
 
 export const ROLLOUT_STATUSES = ["awaiting-approval", "running", "paused", "completed", "aborted"] as const;
 export type RolloutStatus = (typeof ROLLOUT_STATUSES)[number];
@@ -100,8 +102,11 @@ export async function findRollout(idOrNumber: string): Promise<RolloutRecord | n
   return row ? recordOf(row) : null;
 }
 
-export async function listRollouts(limit = 200): Promise<RolloutRecord[]> {
-  return (await getDb().rollout.findMany({ orderBy: { number: "desc" }, take: limit })).map(recordOf);
+/** Newest first; `ids` (from rolloutIdsInReach) limits the list to a reader's part of the fleet. */
+export async function listRollouts(limit = 200, ids?: string[]): Promise<RolloutRecord[]> {
+  return (await getDb().rollout.findMany({ where: ids ? { id: { in: ids } } : {}, orderBy: { number: "desc" }, take: limit })).map(
+    recordOf,
+  );
 }
 
 export async function rolloutWaves(rolloutId: string): Promise<RolloutWaveRecord[]> {
@@ -119,11 +124,14 @@ export async function rolloutWaves(rolloutId: string): Promise<RolloutWaveRecord
 /** One page of a rollout's clusters, in wave then name order, after `after` (`wave:name`). */
 export async function rolloutClusters(
   rolloutId: string,
-  options: { state?: string; after?: { wave: number; name: string }; limit: number },
+  options: { state?: string; after?: { wave: number; name: string }; limit: number; reach?: Reach },
 ): Promise<RolloutClusterRecord[]> {
+  // Only rows about clusters in reach: a scoped reader's page names none of the others.
+  const inReach = options.reach && options.reach.kind !== "fleet" ? await clustersOfRolloutInReach(rolloutId, options.reach) : null;
   const rows = await getDb().rolloutCluster.findMany({
     where: {
       rolloutId,
+      ...(inReach ? { clusterName: { in: inReach } } : {}),
       ...(options.state ? { state: options.state } : {}),
       ...(options.after
         ? { OR: [{ wave: { gt: options.after.wave } }, { wave: options.after.wave, clusterName: { gt: options.after.name } }] }

@@ -1,7 +1,7 @@
 import { auditRow, type AuditInput } from "./audit";
 import { getDb } from "./db";
 import type { SignInMethod } from "../domain/accounts";
-import type { UserRecord } from "./users";
+import { toRecord, type UserRecord } from "./users";
 
 export type { SignInMethod } from "../domain/accounts";
 
@@ -26,22 +26,14 @@ export async function insertSession(input: NewSession, audit: AuditInput): Promi
 
 /** The live session for a token hash, with its user; null when expired, missing or the user is disabled. */
 export async function findLiveSession(tokenHash: string, now: Date): Promise<SessionRecord | null> {
-  const row = await getDb().session.findUnique({ where: { tokenHash }, include: { user: true } });
+  const row = await getDb().session.findUnique({ where: { tokenHash }, include: { user: { include: { grants: { select: { role: true, scope: true } } } } } });
   if (!row || row.expiresAt <= now || row.user.disabledAt) return null;
   return {
     id: row.id,
     expiresAt: row.expiresAt,
     lastSeenAt: row.lastSeenAt,
     method: row.method,
-    user: {
-      id: row.user.id,
-      username: row.user.username,
-      displayName: row.user.displayName,
-      role: row.user.role,
-      disabled: false,
-      createdAt: row.user.createdAt.toISOString(),
-      authSource: row.user.authSource,
-    },
+    user: toRecord(row.user),
   };
 }
 

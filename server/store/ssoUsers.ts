@@ -1,7 +1,9 @@
 import { auditRow } from "./audit";
 import { getDb } from "./db";
 import type { NewSession, SignInMethod } from "./sessions";
-import type { Role, UserRecord } from "./users";
+import { grantsOf, toRecord, type Role, type UserRecord } from "./users";
+import type { Grant } from "../domain/grants";
+import { sameGrants } from "../domain/grantChanges";
 
 export type ExternalIdentity = {
   /** "oidc:<issuer>#<sub>" or "openshift:<user>": how the account is found again, whatever its name. */
@@ -11,22 +13,14 @@ export type ExternalIdentity = {
   method: Exclude<SignInMethod, "password">;
 };
 
-const recordOf = (row: {
-  id: string;
-  username: string;
-  displayName: string | null;
-  role: Role;
-  createdAt: Date;
-  authSource: SignInMethod;
-}): UserRecord => ({
-  id: row.id,
-  username: row.username,
-  displayName: row.displayName,
-  role: row.role,
-  disabled: false,
-  createdAt: row.createdAt.toISOString(),
-  authSource: row.authSource,
-});
+const recordOf = (row: Parameters<typeof toRecord>[0]): UserRecord => toRecord({ ...row, disabledAt: null });
+
+const withGrants = { grants: { select: { role: true, scope: true } } } as const;
+
+/** What the groups give at this sign-in: the role shown, and the grants (none for an admin). */
+export type GroupGrants = { role: Role; grants: Grant[] };
+
+const grantText = (g: Grant) => (g.scope ? `${g.role}@${g.scope}` : g.role);
 
 export type ExternalSignIn =
   | { outcome: "signed-in"; user: UserRecord; roleChanged: { from: Role; to: Role } | null }
@@ -35,13 +29,13 @@ export type ExternalSignIn =
 
 /**
  * A person signing in through single sign-on, in one transaction: the account found by its
- * external id (created on the first sign-in, with no password), its role set to what the groups
- * give now, the session and the audit events. A disabled account stays out. An account is never
+ * external id (created on the first sign-in, with no password), its role and grants replaced by what
+ * the groups give now (audited when they change), the session and the audit events. A disabled account stays out. An account is never
  * matched by name: a provider's user "admin" does not become the local admin.
  */
 export async function signInExternalUser(
   identity: ExternalIdentity,
-  role: Role,
+  access: GroupGrants,
   session: Omit<NewSession, "userId" | "method">,
   audit: { ip: string | null; details: Record<string, unknown> },
 ): Promise<ExternalSignIn> {
@@ -49,10 +43,13 @@ export async function signInExternalUser(
     // Serialise first sign-ins of one identity so that two tabs cannot create two accounts.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${identity.externalId}))`;
     // Another process signed this very token in a moment ago (a proxy's first requests, in parallel).
-    const already = await tx.session.findUnique({ where: { tokenHash: session.tokenHash }, include: { user: true } });
+    const already = await tx.session.findUnique({ where: { tokenHash: session.tokenHash }, include: { user: { include: withGrants } } });
     if (already && !already.user.disabledAt && already.user.externalId === identity.externalId)
       return { outcome: "signed-in", roleChanged: null, user: recordOf(already.user) };
-    const existing = await tx.user.findUnique({ where: { externalId: identity.externalId } });
+    const { role } = access;
+    // An admin holds the whole fleet and no grant rows.
+    const grants = role === "admin" ? [] : access.grants;
+    const existing = await tx.user.findUnique({ where: { externalId: identity.externalId }, include: withGrants });
     if (existing?.disabledAt) return { outcome: "disabled", username: existing.username };
     let row = existing;
     let roleChanged: { from: Role; to: Role } | null = null;
@@ -67,7 +64,9 @@ export async function signInExternalUser(
           passwordHash: "",
           authSource: identity.method,
           externalId: identity.externalId,
+          grants: { create: grants.map((g) => ({ role: g.role, scope: g.scope })) },
         },
+        include: withGrants,
       });
       await tx.auditEvent.create({
         data: auditRow({
@@ -77,13 +76,22 @@ export async function signInExternalUser(
           targetType: "user",
           targetId: identity.username,
           ip: audit.ip,
-          details: { role, signIn: identity.method, reason: "first sign-in", ...audit.details },
+          details: { role, grants, signIn: identity.method, reason: "first sign-in", ...audit.details },
         }),
       });
-    } else if (row.role !== role || row.displayName !== identity.displayName) {
+    } else {
+      const before = grantsOf(row.role, row.grants);
+      const after = grantsOf(role, grants);
+      const grantsChanged = !sameGrants(before, after);
       if (row.role !== role) roleChanged = { from: row.role, to: role };
-      row = await tx.user.update({ where: { id: row.id }, data: { role, displayName: identity.displayName } });
-      if (roleChanged)
+      if (grantsChanged) {
+        await tx.accessGrant.deleteMany({ where: { userId: row.id } });
+        if (grants.length)
+          await tx.accessGrant.createMany({ data: grants.map((g) => ({ userId: row!.id, role: g.role, scope: g.scope })) });
+      }
+      if (roleChanged || grantsChanged || row.displayName !== identity.displayName)
+        row = await tx.user.update({ where: { id: row.id }, data: { role, displayName: identity.displayName }, include: withGrants });
+      if (roleChanged || grantsChanged)
         await tx.auditEvent.create({
           data: auditRow({
             actor: row.username,
@@ -92,13 +100,18 @@ export async function signInExternalUser(
             targetType: "user",
             targetId: row.username,
             ip: audit.ip,
-            summary: `role of ${row.username} changed from ${roleChanged.from} to ${roleChanged.to} by their groups at sign-in`,
-            details: { role: roleChanged, signIn: identity.method, ...audit.details },
+            summary: `grants of ${row.username} changed from ${before.map(grantText).join(", ") || "none"} to ${after.map(grantText).join(", ") || "none"} by their groups at sign-in`,
+            details: {
+              ...(roleChanged ? { role: roleChanged } : {}),
+              ...(grantsChanged ? { grants: { from: before, to: after } } : {}),
+              signIn: identity.method,
+              ...audit.details,
+            },
           }),
         });
     }
     await tx.session.create({ data: { ...session, userId: row.id, method: identity.method } });
-    row = await tx.user.update({ where: { id: row.id }, data: { lastSignInAt: new Date() } });
+    row = await tx.user.update({ where: { id: row.id }, data: { lastSignInAt: new Date() }, include: withGrants });
     await tx.auditEvent.create({
       data: auditRow({
         actor: row.username,

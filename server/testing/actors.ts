@@ -1,7 +1,8 @@
-import type { Actor } from "../auth/actor";
+import { actorFor, type Actor } from "../auth/actor";
+import type { Grant } from "../domain/grants";
 import { createUser, type Role } from "../store/users";
 
-/** A user of that role, created straight in the database (no password to sign in with), acting from localhost. */
-export async function testActor(username: string, role: Role): Promise<Actor> {
-  return { user: await createUser({ username, role, passwordHash: "scrypt$test" }, { actor: null }), ip: "127.0.0.1" };
+/** A user of that role (over the whole fleet, or over the grants given), created straight in the database, acting from localhost. */
+export async function testActor(username: string, role: Role, grants?: Grant[]): Promise<Actor> {
+  return actorFor(await createUser({ username, role, passwordHash: "scrypt$test", grants }, { actor: null }), "127.0.0.1");
 }

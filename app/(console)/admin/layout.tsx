@@ -11,6 +11,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         label="Admin"
         items={[
           { href: "/admin", label: "Users" },
+          { href: "/admin/service-accounts", label: "Service accounts" },
           { href: "/admin/clusters", label: "Clusters" },
           { href: "/admin/hubs", label: "Hubs" },
           { href: "/admin/settings", label: "Settings" },

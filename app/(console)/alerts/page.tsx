@@ -3,14 +3,15 @@ import { AlertList } from "@/components/alerts/AlertList";
 import { PageHeader } from "@/components/ui";
 import { fleetAlertList } from "@/server/alerts/alertList";
 import { SECTIONS } from "@/server/auth/navigation";
-import { requirePageUser } from "@/server/auth/page";
+import { requirePageActor } from "@/server/auth/page";
+import { readReach } from "@/server/domain/grants";
 
 export const metadata: Metadata = { title: "Alerts" };
 
 /** The alerts Fleetskew would raise, from the store; with an Alertmanager configured, its alerts and silences beside them. */
 export default async function AlertsPage() {
-  await requirePageUser(SECTIONS.fleet.access);
-  const list = await fleetAlertList();
+  const actor = await requirePageActor(SECTIONS.fleet.access);
+  const list = await fleetAlertList(readReach(actor.held));
   return (
     <>
       <PageHeader

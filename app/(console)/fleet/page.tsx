@@ -6,7 +6,8 @@ import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { currentFleetAlerts } from "@/server/alerts/alertList";
 import { SECTIONS } from "@/server/auth/navigation";
-import { requirePageUser } from "@/server/auth/page";
+import { requirePageActor } from "@/server/auth/page";
+import { reachKey, readReach } from "@/server/domain/grants";
 import { fleetSummary } from "@/server/fleet/fleet";
 import { fleetPage } from "@/server/fleet/fleetPage";
 import { FleetListQuerySchema } from "@/server/fleet/fleetQuery";
@@ -18,16 +19,19 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** Renders the counts and the first window of the view the URL asks for; the table fetches the rest as it scrolls. */
 export default async function FleetPage({ searchParams }: { searchParams: SearchParams }) {
-  await requirePageUser(SECTIONS.fleet.access);
+  const actor = await requirePageActor(SECTIONS.fleet.access);
+  const reach = readReach(actor.held);
   const raw = await searchParams;
   const view = viewFromParams({ get: (name) => (typeof raw[name] === "string" ? (raw[name] as string) : null) });
   const query = paramsOfView(view).toString();
   const parsed = FleetListQuerySchema.safeParse({ ...Object.fromEntries(new URLSearchParams(query)), limit: String(FLEET_WINDOW) });
   const [summary, first, alerts] = await Promise.all([
-    sharedAnswer(answerKey("summary"), fleetSummary),
+    sharedAnswer(answerKey(`summary ${reachKey(reach)}`), () => fleetSummary(reach)),
     // A hand-edited link the API would refuse: the table shows the API's message instead of a first window.
-    parsed.success ? sharedAnswer(answerKey("clusters", parsed.data), () => fleetPage(parsed.data)) : Promise.resolve(null),
-    sharedAnswer(answerKey("alerts"), currentFleetAlerts),
+    parsed.success
+      ? sharedAnswer(answerKey(`clusters ${reachKey(reach)}`, parsed.data), () => fleetPage(parsed.data, { reach }))
+      : Promise.resolve(null),
+    sharedAnswer(answerKey(`alerts ${reachKey(reach)}`), () => currentFleetAlerts(reach)),
   ]);
   return (
     <>

@@ -5,7 +5,8 @@ import { RolloutList } from "@/components/rollouts/RolloutList";
 import { Alert, PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { hasRole } from "@/server/auth/roles";
-import { requirePageUser } from "@/server/auth/page";
+import { requirePageActor } from "@/server/auth/page";
+import type { Actor } from "@/server/auth/actor";
 import { UserFacingError } from "@/server/errors";
 import { requestFromForm } from "@/server/rollouts/form";
 import { rolloutSummaries } from "@/server/rollouts/manage";
@@ -18,11 +19,12 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** The rollouts, and the planning form; with `plan=1` the page shows the plan the form asks for (nothing is saved). */
 export default async function RolloutsPage({ searchParams }: { searchParams: SearchParams }) {
-  const me = await requirePageUser(SECTIONS.rollouts.access);
+  const actor = await requirePageActor(SECTIONS.rollouts.access);
+  const me = actor.user;
   const raw = await searchParams;
   const values = Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => typeof e[1] === "string"));
-  const preview = values.plan === "1" ? await planOf(values, me.id) : null;
-  const rollouts = await rolloutSummaries();
+  const preview = values.plan === "1" ? await planOf(values, actor) : null;
+  const rollouts = await rolloutSummaries(actor);
   return (
     <>
       <PageHeader
@@ -45,12 +47,12 @@ export default async function RolloutsPage({ searchParams }: { searchParams: Sea
  * The plan the form asks for, or what is wrong with the form, in the API's words. Planning is
  * expensive work, limited per person and in total like POST /api/v1/rollouts (docs/security.md).
  */
-async function planOf(values: Record<string, string>, person: string) {
+async function planOf(values: Record<string, string>, actor: Actor) {
   const reading = requestFromForm(values);
   if (!reading.request) return { kind: "error", error: reading.error ?? "The form is not complete" } as const;
   const request = reading.request;
   try {
-    const plan = await withWorkSlot("rollout-plan", person, () => planRollout(request));
+    const plan = await withWorkSlot("rollout-plan", actor.user.id, () => planRollout(request, actor));
     return { kind: "plan", plan: planAnswer(plan), body: reading.input } as const;
   } catch (error) {
     if (error instanceof UserFacingError) return { kind: "error", error: error.message } as const;

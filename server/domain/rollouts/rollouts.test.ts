@@ -189,7 +189,7 @@ describe("a rollout request", () => {
       selection: { clusters: ["a"] },
       acknowledgement: { mode: "OCPVersion", evidence: "checked the AMIs in the console" },
     };
-    expect(issue(ack)).toBe("acknowledgement.ocpVersion: ocpVersion is required when mode is OCPVersion");
+    expect(issue(ack)).toBe("acknowledgement.ocpVersion: say which OCP version the oldest machine's boot image came with, e.g. 4.19.0");
     expect(issue({ ...ack, acknowledgement: { ...ack.acknowledgement, ocpVersion: "4.12.0" } })).toBeNull();
   });
 });

@@ -5,7 +5,8 @@ import { ClusterView } from "@/components/fleet/ClusterView";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
-import { requirePageUser } from "@/server/auth/page";
+import { requirePageActor } from "@/server/auth/page";
+import { readReach } from "@/server/domain/grants";
 import { UserFacingError } from "@/server/errors";
 import type { ClusterDetail } from "@/server/fleet/contract";
 import { clusterDetail } from "@/server/fleet/fleet";
@@ -19,11 +20,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function ClusterPage({ params }: Props) {
-  const user = await requirePageUser(SECTIONS.fleet.access);
+  const actor = await requirePageActor(SECTIONS.fleet.access);
   const name = decodeURIComponent((await params).name);
   let detail: ClusterDetail;
   try {
-    detail = await clusterDetail(name, { apiUrls: user.role === "admin" });
+    // A cluster outside the reader's reach is not found, exactly like one that does not exist.
+    detail = await clusterDetail(name, { apiUrls: actor.user.role === "admin", reach: readReach(actor.held) });
   } catch (error) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;
@@ -32,7 +34,7 @@ export default async function ClusterPage({ params }: Props) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/fleet" className="text-accent hover:underline">
+        <Link href="/fleet" className="text-accent underline">
           Fleet
         </Link>{" "}
         / {detail.cluster.displayName}

@@ -4,10 +4,10 @@ import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(acknowledgementEndpoints.list, async ({ query }) => ({
-  acknowledgements: await listAcknowledgementViews(query.status),
+export const GET = apiRoute(acknowledgementEndpoints.list, async ({ query, actor }) => ({
+  acknowledgements: await listAcknowledgementViews(query.status, actor),
 }));
 
 export const POST = apiRoute(acknowledgementEndpoints.request, async ({ body, actor }) =>
-  acknowledgementView(await requestAcknowledgement(body, actor)),
+  acknowledgementView(await requestAcknowledgement(body, actor), actor),
 );

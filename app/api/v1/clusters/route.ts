@@ -2,6 +2,7 @@ import { clusterAdminEndpoints } from "@/server/clusters/contract";
 import { registerCluster } from "@/server/clusters/registration";
 import { fleetEndpoints, type ClusterList } from "@/server/fleet/contract";
 import { fleetPage } from "@/server/fleet/fleetPage";
+import { reachKey, readReach } from "@/server/domain/grants";
 import { answerKey, sharedAnswer } from "@/server/fleet/sharedAnswers";
 import { apiRoute } from "@/server/http/api";
 import { etagged, etaggedResponse } from "@/server/http/etag";
@@ -14,13 +15,15 @@ export const dynamic = "force-dynamic";
  * asked for by many people at once is read once (server/fleet/sharedAnswers.ts); an unchanged window
  * answers 304 to If-None-Match.
  */
-export const GET = apiRoute(fleetEndpoints.list, async ({ request, query, user }) => {
-  // Admins see API URLs, everyone else does not: each gets answers shared with their own kind only.
+export const GET = apiRoute(fleetEndpoints.list, async ({ request, query, user, actor }) => {
+  // Admins see API URLs, everyone else does not; each reader sees the part of the fleet their grants
+  // reach: answers are shared only between readers of the same kind and reach.
   const apiUrls = user.role === "admin";
+  const reach = readReach(actor.held);
   return etaggedResponse(
     request,
-    await sharedAnswer(answerKey(apiUrls ? "clusters.json:admin" : "clusters.json", query), async () =>
-      etagged((await fleetPage(query, { apiUrls })) satisfies ClusterList),
+    await sharedAnswer(answerKey(`${apiUrls ? "clusters.json:admin" : "clusters.json"} ${reachKey(reach)}`, query), async () =>
+      etagged((await fleetPage(query, { apiUrls, reach })) satisfies ClusterList),
     ),
   );
 });

@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ApplicationView } from "@/components/bundles/ApplicationView";
+import { meOf } from "@/components/access";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
-import { requirePageUser } from "@/server/auth/page";
+import { requirePageActor } from "@/server/auth/page";
 import type { ApplicationProgress } from "@/server/bundles/contract";
 import { applicationProgress } from "@/server/bundles/progress";
 import { UserFacingError } from "@/server/errors";
@@ -15,11 +16,12 @@ export const metadata: Metadata = { title: "Bundle application" };
 type Props = { params: Promise<{ id: string }> };
 
 export default async function ApplicationPage({ params }: Props) {
-  const me = await requirePageUser(SECTIONS.bundles.access);
+  const actor = await requirePageActor(SECTIONS.bundles.access);
+  const me = actor.user;
   const { id } = await params;
   let progress: ApplicationProgress;
   try {
-    progress = await applicationProgress(id);
+    progress = await applicationProgress(id, actor);
   } catch (error) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;
@@ -34,7 +36,7 @@ export default async function ApplicationPage({ params }: Props) {
         / {a.cluster}
       </nav>
       <PageHeader title={`OpenShift ${a.releaseVersion} on ${a.cluster}`} />
-      <ApplicationView id={id} me={{ id: me.id, username: me.username, role: me.role }} initial={seed(progress)} />
+      <ApplicationView id={id} me={meOf(me)} initial={seed(progress)} />
     </>
   );
 }

@@ -4,4 +4,4 @@ import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(bundleEndpoints.application, async ({ params }) => applicationProgress(params.id));
+export const GET = apiRoute(bundleEndpoints.application, async ({ params, actor }) => applicationProgress(params.id, actor));

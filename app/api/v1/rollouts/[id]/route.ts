@@ -5,7 +5,7 @@ import { rolloutView } from "@/server/rollouts/manage";
 export const dynamic = "force-dynamic";
 
 /** The rollout, with its plan's digest as the ETag: what approve's If-Match sends back. */
-export const GET = apiRoute(rolloutEndpoints.get, async ({ params }) => {
-  const view = await rolloutView(params.id);
+export const GET = apiRoute(rolloutEndpoints.get, async ({ params, actor }) => {
+  const view = await rolloutView(params.id, actor);
   return json(view, { headers: { etag: `"${view.digest}"`, "cache-control": "no-store" } });
 });

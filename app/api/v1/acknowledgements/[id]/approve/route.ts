@@ -5,5 +5,5 @@ import { apiRoute } from "@/server/http/api";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(acknowledgementEndpoints.approve, async ({ params, body, actor }) =>
-  acknowledgementView(await approveAcknowledgement(params.id, body.comment, actor)),
+  acknowledgementView(await approveAcknowledgement(params.id, body.comment, actor), actor),
 );

@@ -5,5 +5,5 @@ import { apiRoute } from "@/server/http/api";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(acknowledgementEndpoints.reject, async ({ params, body, actor }) =>
-  acknowledgementView(await rejectAcknowledgement(params.id, body.comment, actor)),
+  acknowledgementView(await rejectAcknowledgement(params.id, body.comment, actor), actor),
 );

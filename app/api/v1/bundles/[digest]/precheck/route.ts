@@ -4,6 +4,6 @@ import { apiRoute } from "@/server/http/api";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(bundleEndpoints.precheck, async ({ params, query }) =>
-  precheck(decodeURIComponent(params.digest), query.cluster),
+export const GET = apiRoute(bundleEndpoints.precheck, async ({ params, query, actor }) =>
+  precheck(decodeURIComponent(params.digest), query.cluster, actor),
 );

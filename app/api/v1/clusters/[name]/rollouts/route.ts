@@ -1,7 +1,13 @@
+import { readReach } from "@/server/domain/grants";
+import { requireClusterInReach } from "@/server/fleet/fleet";
 import { apiRoute } from "@/server/http/api";
 import { rolloutEndpoints } from "@/server/rollouts/contract";
 import { clusterRollouts } from "@/server/rollouts/manage";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(rolloutEndpoints.ofCluster, async ({ params }) => ({ rollouts: await clusterRollouts(params.name) }));
+/** The rollouts that include the cluster; 404 for a cluster outside the reader's reach, as for one that does not exist. */
+export const GET = apiRoute(rolloutEndpoints.ofCluster, async ({ params, actor }) => {
+  await requireClusterInReach(params.name, readReach(actor.held));
+  return { rollouts: await clusterRollouts(params.name) };
+});
