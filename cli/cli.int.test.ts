@@ -106,19 +106,19 @@ describe("fleetskew rollout plan -f examples/rollout.yaml --dry-run", () => {
     expect(await rollouts()).toBe(0);
   });
 
-  // These two need rollout planning to resolve the selection within the caller's reach (the rule: every
-  // surface answers within scope). Until that is merged the server plans the whole fleet for them, and they fail.
+  // A scoped planner with nothing of the selection in scope is refused (403, exit 1) naming the scope, whether or
+  // not the selection matches clusters elsewhere: the answer tells them nothing about clusters outside it.
   it("exits non-zero with the reason when the token's scope covers none of the selection", async () => {
     const narrowed = await fleetskew(["rollout", "plan", "-f", "examples/rollout.yaml", "--dry-run"], {
       FLEETSKEW_TOKEN: await tokenFor("tina", { scope: "name=prod-east-422" }),
     });
-    expect(narrowed.code).not.toBe(0);
-    expect(narrowed.err).toMatch(/^fleetskew: .*selection/);
+    expect(narrowed.code).toBe(1);
+    expect(narrowed.err).toBe("fleetskew: None of the selected clusters is in your scope: technician@name=prod-east-422 (403)\n");
     const ofNora = await fleetskew(["rollout", "plan", "-f", "examples/rollout.yaml", "--dry-run"], {
       FLEETSKEW_TOKEN: await tokenFor("nora"),
     });
-    expect(ofNora.code).not.toBe(0);
-    expect(ofNora.err).toMatch(/^fleetskew: .*selection/);
+    expect(ofNora.code).toBe(1);
+    expect(ofNora.err).toBe("fleetskew: None of the selected clusters is in your scope: technician@name=prod-east-422 (403)\n");
     expect(ofNora.out).not.toMatch(/prod-east\b|legacy/);
   });
 
@@ -126,8 +126,8 @@ describe("fleetskew rollout plan -f examples/rollout.yaml --dry-run", () => {
     const r = await fleetskew(["rollout", "plan", "-f", "examples/rollout.yaml", "--dry-run"], {
       FLEETSKEW_SESSION: await sessionOf("nora"),
     });
-    expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/^fleetskew: .*selection/);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe("fleetskew: None of the selected clusters is in your scope: technician@name=prod-east-422 (403)\n");
   });
 
   it("refuses a revoked or unknown token with exit 1 and the server's sentence", async () => {

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { parse } from "yaml";
 import { ADMIN_PASSWORD, adminApi, ensureUser, hydrated, SHARED_FLEET, signIn, signOut, snap } from "./helpers";
 
 /**
  * An admin gives a person a grant over one cluster set on the Users page, confirming it; that
  * person then sees their grant in the top bar and only that set's clusters in the fleet list.
+ * Then two teams: that technician plans over the whole fleet and gets their set only; the other
+ * set's cluster page is a 404 for them; an approver over the other set cannot approve the plan.
  * The two clusters are registered under names of this spec's own, labelled into two sets.
  */
 test.describe.configure({ mode: "serial" });
@@ -87,4 +89,68 @@ test("an admin gives a person technician over one cluster set, confirming it, an
   await expect(table.locator('a[href^="/clusters/"]')).toHaveCount(1);
   await expect(table.locator(`a[href="/clusters/${OUT_OF_SET}"]`)).toHaveCount(0);
   await snap(page, testInfo, "62-grants-fleet");
+});
+
+const APAC_APPROVER = { username: "apac-approver", password: "apac approver password", role: "viewer" };
+
+/** Replaces a person's grants as the admin does on the Users page (needs an admin session on `request`). */
+async function setGrants(request: APIRequestContext, username: string, grants: { role: string; scope: string }[]) {
+  const users = (await (await request.get("/api/v1/users")).json()) as { users: { id: string; username: string }[] };
+  const id = users.users.find((u) => u.username === username)!.id;
+  const put = await request.put(`/api/v1/users/${id}/grants`, { data: { grants } });
+  expect(put.status(), await put.text()).toBe(200);
+}
+
+const errorOf = async (response: APIResponse) => ((await response.json()) as { error: string }).error;
+
+test("two teams: a whole-fleet plan covers the planner's set, the other set is a 404, and the other set's approver cannot approve", async ({
+  page,
+  request,
+  playwright,
+  baseURL,
+}, testInfo) => {
+  await adminApi(request);
+  await registerSets(request);
+  await ensureUser(request, PERSON);
+  await ensureUser(request, APAC_APPROVER);
+  await setGrants(request, PERSON.username, [{ role: "technician", scope: "clusterSet=grants-emea" }]);
+  // The APAC approver reads the whole fleet, so the plan is theirs to see, but approves APAC only.
+  await setGrants(request, APAC_APPROVER.username, [
+    { role: "approver", scope: "clusterSet=grants-apac" },
+    { role: "viewer", scope: "" },
+  ]);
+
+  await signIn(page, PERSON.username, PERSON.password);
+  expect((await page.goto(`/clusters/${IN_SET}`))?.status()).toBe(200);
+  const other = await page.goto(`/clusters/${OUT_OF_SET}`);
+  expect(other?.status()).toBe(404);
+  await expect(page.getByText(OUT_OF_SET)).toHaveCount(0);
+  await snap(page, testInfo, "63-grants-other-set-404");
+  // The CSV holds the set's cluster only.
+  const csv = await (await page.request.get("/api/v1/fleet/clusters.csv")).text();
+  expect(csv.trim().split("\n").slice(1).map((line) => line.split(",")[0]!.replace(/"/g, ""))).toEqual([IN_SET]);
+
+  // A plan over the whole fleet (the empty query) covers the planner's set only.
+  const body = { kind: "upgrade", target: "4.19.11", selection: { query: "" } };
+  const dry = await page.request.post("/api/v1/rollouts", { data: { ...body, dryRun: true } });
+  expect(dry.status(), await dry.text()).toBe(200);
+  const planned = (await dry.json()) as { waves: { clusters: string[] }[]; excluded: { cluster: string }[]; selected: number };
+  expect(planned.selected).toBe(1);
+  expect([...planned.waves.flatMap((w) => w.clusters), ...planned.excluded.map((e) => e.cluster)]).toEqual([IN_SET]);
+  const saved = await page.request.post("/api/v1/rollouts", { data: body });
+  expect(saved.status(), await saved.text()).toBe(201);
+  const rollout = (await saved.json()) as { id: string; digest: string; included: number };
+  expect(rollout.included).toBe(1);
+
+  // The other set's approver sees the plan but may not approve it: the cluster is outside their approver scope.
+  const apac = await playwright.request.newContext({ baseURL });
+  expect((await apac.post("/api/v1/session", { data: APAC_APPROVER })).status()).toBe(200);
+  const approve = await apac.post(`/api/v1/rollouts/${rollout.id}/approve`, { data: {}, headers: { "if-match": `"${rollout.digest}"` } });
+  expect(approve.status()).toBe(403);
+  expect(await errorOf(approve)).toBe("The rollout's one cluster is outside your approver scope (approver@clusterSet=grants-apac)");
+  await apac.dispose();
+
+  // Nobody else is left with the plan: the admin aborts it.
+  const abort = await request.post(`/api/v1/rollouts/${rollout.id}/abort`, { data: { comment: "A browser test's plan" } });
+  expect(abort.status(), await abort.text()).toBe(200);
 });

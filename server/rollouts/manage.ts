@@ -53,12 +53,16 @@ const coverOf = (r: RolloutRecord, actor: Actor | null, roles: readonly Role[]) 
  * Approving, releasing a wave and resuming move clusters nobody else will look at again: the
  * approver's grants must cover every cluster of the rollout. Refused naming how many are outside.
  */
+/** "The rollout's one cluster is", "1 of the rollout's 2 clusters is", "3 of the rollout's 5 clusters are". */
+const outsideWords = (outside: number, total: number) =>
+  total === 1 ? "The rollout's one cluster is" : `${outside} of the rollout's ${total} clusters ${outside === 1 ? "is" : "are"}`;
+
 export async function requireOverEvery(r: RolloutRecord, actor: Actor, roles: readonly Role[]): Promise<string> {
   const { total, inReach } = await coverOf(r, actor, roles);
   if (inReach < total)
     throw new UserFacingError(
       403,
-      `${total - inReach} of the rollout's ${total} clusters are outside your ${roles.join(" or ")} scope (${scopeText(actor, roles)})`,
+      `${outsideWords(total - inReach, total)} outside your ${roles.join(" or ")} scope (${scopeText(actor, roles)})`,
     );
   return scopeText(actor, roles);
 }

@@ -154,7 +154,7 @@ describe("rollouts within scope", () => {
     const refused = await approve(rollout.id, cookies.paul!, paulView.digest);
     expect(refused.status).toBe(403);
     expect((await refused.json()).error).toBe(
-      "1 of the rollout's 2 clusters are outside your approver scope (approver@clusterSet=edge-apac)",
+      "1 of the rollout's 2 clusters is outside your approver scope (approver@clusterSet=edge-apac)",
     );
     // EMEA's approver is short of legacy now too; taken out again, EMEA's approver may approve.
     expect((await approve(rollout.id, cookies.eve!, paulView.digest)).status).toBe(403);
