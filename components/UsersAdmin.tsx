@@ -3,7 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState, type FormEvent } from "react";
 import type { z } from "zod";
-import { userEndpoints, type NewUserSchema, type UserAnswer as UserRecord, type UserChangeSchema } from "@/server/auth/contract";
+import { userEndpoints, type NewUserSchema, type UserListEntry as UserRecord, type UserChangeSchema } from "@/server/auth/contract";
+import { tokenEndpoints } from "@/server/tokens/contract";
+import { formatDate } from "@/lib/format";
 import type { Role } from "@/server/domain/accounts";
 import { call } from "./api";
 import { keys, queries } from "./queries";
@@ -74,6 +76,18 @@ export function UsersAdmin({
     onError: (e) => setGrantsError(e.message),
   });
 
+  /** The token whose revocation waits for confirmation. */
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const revoke = useMutation({
+    mutationFn: (token: { id: string; name: string; owner: string }) => call(tokenEndpoints.revoke, { params: { id: token.id } }),
+    onSuccess: (_answer, token) => {
+      setRevoking(null);
+      setMessage({ tone: "ok", text: `Revoked ${token.owner}'s token ${token.name}: anything using it is refused from now on.` });
+      void queryClient.invalidateQueries({ queryKey: keys.users });
+    },
+    onError: (e) => setMessage({ tone: "error", text: e.message }),
+  });
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
@@ -115,7 +129,7 @@ export function UsersAdmin({
                 Grants
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
-                Status
+                Status and tokens
               </th>
               <th scope="col" className="px-4 py-3 font-medium">
                 <span className="sr-only">Actions</span>
@@ -201,6 +215,44 @@ export function UsersAdmin({
                     </td>
                     <td className="px-4 py-3 align-top">
                       {u.disabled ? <span className="text-danger">Disabled</span> : <span className="text-ok">Active</span>}
+                      {u.tokens.length ? (
+                        <ul aria-label={`API tokens of ${u.username}`} className="mt-2 flex flex-col gap-1 text-xs">
+                          {u.tokens.map((t) => (
+                            <li key={t.id} data-token={t.name}>
+                              <span className="font-medium">{t.name}</span>{" "}
+                              <span className="text-muted">
+                                · expires {formatDate(t.expiresAt)} ·{" "}
+                                {t.lastUsedAt ? `last used ${formatDate(t.lastUsedAt)}${t.lastUsedIp ? ` from ${t.lastUsedIp}` : ""}` : "never used"}
+                              </span>{" "}
+                              {revoking === t.id ? (
+                                <span role="alertdialog" aria-label={`Confirm revoking ${t.name}`} className="inline-flex flex-wrap items-center gap-2">
+                                  Revoke it? Whatever uses it is refused at once.
+                                  <Button
+                                    type="button"
+                                    variant="danger"
+                                    disabled={revoke.isPending}
+                                    onClick={() => revoke.mutate({ id: t.id, name: t.name, owner: u.username })}
+                                  >
+                                    Revoke
+                                  </Button>
+                                  <Button type="button" variant="secondary" onClick={() => setRevoking(null)}>
+                                    Cancel
+                                  </Button>
+                                </span>
+                              ) : (
+                                <button
+                                  type="button"
+                                  className="text-accent underline"
+                                  aria-label={`Revoke the token ${t.name} of ${u.username}`}
+                                  onClick={() => setRevoking(t.id)}
+                                >
+                                  Revoke
+                                </button>
+                              )}
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
                     </td>
                     <td className="px-4 py-3 text-right align-top">
                       {u.id === me ? null : (

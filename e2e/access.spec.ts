@@ -26,6 +26,7 @@ test("the admin signs in, sees the fleet and every section, and creates a techni
   await expect(page.getByRole("heading", { name: "Fleet", exact: true })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
     "Fleet",
+    "Alerts",
     "Preview",
     "Rollouts",
     "Bundles",

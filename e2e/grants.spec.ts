@@ -130,8 +130,12 @@ test("two teams: a whole-fleet plan covers the planner's set, the other set is a
   const csv = await (await page.request.get("/api/v1/fleet/clusters.csv")).text();
   expect(csv.trim().split("\n").slice(1).map((line) => line.split(",")[0]!.replace(/"/g, ""))).toEqual([IN_SET]);
 
-  // A plan over the whole fleet (the empty query) covers the planner's set only.
-  const body = { kind: "upgrade", target: "4.19.11", selection: { query: "" } };
+  // A plan over the whole fleet (the empty query) covers the planner's set only: a z-stream update of its cluster.
+  const versionOf = async () =>
+    ((await (await page.request.get(`/api/v1/clusters/${IN_SET}`)).json()) as { cluster: { version: string | null } }).cluster.version;
+  await expect.poll(versionOf, { timeout: 60_000 }).toMatch(/^\d+\.\d+\.\d+$/);
+  const [major, minor, patch] = (await versionOf())!.split(".").map(Number);
+  const body = { kind: "upgrade", target: `${major}.${minor}.${patch! + 1}`, selection: { query: "" } };
   const dry = await page.request.post("/api/v1/rollouts", { data: { ...body, dryRun: true } });
   expect(dry.status(), await dry.text()).toBe(200);
   const planned = (await dry.json()) as { waves: { clusters: string[] }[]; excluded: { cluster: string }[]; selected: number };
@@ -149,6 +153,17 @@ test("two teams: a whole-fleet plan covers the planner's set, the other set is a
   expect(approve.status()).toBe(403);
   expect(await errorOf(approve)).toBe("The rollout's one cluster is outside your approver scope (approver@clusterSet=grants-apac)");
   await apac.dispose();
+
+  // The technician's own cluster is theirs to change; the APAC approver reads it but is told why it is not theirs.
+  await page.goto(`/clusters/${IN_SET}`);
+  await expect(page.getByRole("heading", { name: IN_SET, level: 1 })).toBeVisible();
+  await expect(page.getByTestId("read-only")).toHaveCount(0);
+  await signOut(page);
+  await signIn(page, APAC_APPROVER.username, APAC_APPROVER.password);
+  expect((await page.goto(`/clusters/${IN_SET}`))?.status()).toBe(200);
+  await expect(page.getByTestId("read-only")).toHaveText(
+    "You may read this cluster, not change it: changing it needs a technician grant over it",
+  );
 
   // Nobody else is left with the plan: the admin aborts it.
   const abort = await request.post(`/api/v1/rollouts/${rollout.id}/abort`, { data: { comment: "A browser test's plan" } });

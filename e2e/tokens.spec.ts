@@ -44,8 +44,15 @@ test("the admin creates a token on the API tokens page, a script uses it, and re
   expect((await me.json()).user.username).toBe("admin");
   expect((await script.post("/api/v1/rollouts", { data: { dryRun: true } })).status()).toBe(403);
 
+  // The admin's Users page lists each account's tokens in force beside it, with where each was last used.
+  await page.goto("/admin");
+  await hydrated(page);
+  const adminTokens = page.getByRole("list", { name: "API tokens of admin" });
+  await expect(adminTokens.locator('li[data-token="e2e nightly"]')).toContainText(/last used .+ from /);
+  await snap(page, testInfo, "tokens-03-users-page");
+
   // Revoking asks first; then the token is refused at once.
-  await page.reload();
+  await page.goto("/tokens");
   await hydrated(page);
   await expect(row).toContainText("from ");
   await row.getByRole("button", { name: "Revoke e2e nightly" }).click();
@@ -53,5 +60,24 @@ test("the admin creates a token on the API tokens page, a script uses it, and re
   await expect(row).toContainText("Revoked");
   expect((await script.get("/api/v1/session")).status()).toBe(401);
   await snap(page, testInfo, "tokens-02-revoked");
+  await script.dispose();
+});
+
+test("an admin revokes someone's token from the Users page, after a confirmation", async ({ page, baseURL }) => {
+  await signIn(page, "admin", ADMIN_PASSWORD);
+  const created = await page.request.post("/api/v1/tokens", { data: { name: "e2e left behind", expiresInDays: 7 } });
+  expect(created.status()).toBe(201);
+  const { token } = (await created.json()) as { token: string };
+  const script = await newRequest.newContext({ baseURL, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+  expect((await script.get("/api/v1/session")).status()).toBe(200);
+
+  await page.goto("/admin");
+  await hydrated(page);
+  const item = page.getByRole("list", { name: "API tokens of admin" }).locator('li[data-token="e2e left behind"]');
+  await item.getByRole("button", { name: "Revoke the token e2e left behind of admin" }).click();
+  await item.getByRole("alertdialog", { name: "Confirm revoking e2e left behind" }).getByRole("button", { name: "Revoke" }).click();
+  await expect(page.getByRole("status")).toContainText("Revoked admin's token e2e left behind");
+  await expect(item).toHaveCount(0);
+  expect((await script.get("/api/v1/session")).status()).toBe(401);
   await script.dispose();
 });

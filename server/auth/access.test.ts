@@ -23,7 +23,7 @@ describe("hasRole", () => {
   it("follows every role a person's grants give, and shows a person holding none the sections anyone may open", () => {
     expect(navigationFor(["viewer", "approver"]).map((n) => n.label)).toContain("Audit");
     expect(navigationFor(["technician", "viewer"]).map((n) => n.label)).not.toContain("Audit");
-    expect(navigationFor([]).map((n) => n.label)).toEqual(["Fleet", "Preview", "Rollouts", "Bundles", "Acknowledgements"]);
+    expect(navigationFor([]).map((n) => n.label)).toEqual(["Fleet", "Alerts", "Preview", "Rollouts", "Bundles", "Acknowledgements"]);
   });
 });
 

@@ -39,3 +39,17 @@ export async function requireOverCluster(actor: Actor, roles: readonly Role[], c
   if (!held) throw new UserFacingError(403, `${cluster} is outside your scope: ${scopeText(actor, roles)}`);
   return grantOver(actor.held, roles, held) ?? scopeText(actor, roles);
 }
+
+/**
+ * Why a cluster the actor reads is not theirs to change, for its page ("You may read this cluster,
+ * not change it: …"), or null when a technician's writes to it would be allowed.
+ */
+export async function readOnlyReason(actor: Actor, cluster: string): Promise<string | null> {
+  if (actor.held.some((g) => g.role === "admin")) return null;
+  const [held] = await clustersInReach([cluster], reachOf(actor.held, ["technician"]));
+  if (held) return null;
+  const technician = actor.held.some((g) => g.role === "technician");
+  return technician
+    ? `You may read this cluster, not change it: it is outside your technician scope (${scopeText(actor, ["technician"])})`
+    : "You may read this cluster, not change it: changing it needs a technician grant over it";
+}

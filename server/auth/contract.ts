@@ -100,16 +100,33 @@ export const UserAnswer = z
   .meta({ id: "User" });
 export type UserAnswer = z.output<typeof UserAnswer>;
 
+/** A token in force, as the Users page lists it beside its owner: never its secret. */
+const UserToken = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    expiresAt: isoDate(),
+    lastUsedAt: isoDate().nullable(),
+    lastUsedIp: z.string().nullable(),
+  })
+  .meta({ id: "UserToken" });
+
+/** An account as the Users page lists it: with its API tokens in force. */
+export const UserListEntry = UserAnswer.extend({
+  tokens: z.array(UserToken).meta({ description: "The account's API tokens in force (neither expired nor revoked), newest first" }),
+}).meta({ id: "UserListEntry" });
+export type UserListEntry = z.output<typeof UserListEntry>;
+
 const UserIdParams = z.object({ id: z.uuid("No such user") });
 
 export const userEndpoints = {
   list: endpoint({
     method: "GET",
     path: "/api/v1/users",
-    summary: "Every account, local and single sign-on",
+    summary: "Every account, local, single sign-on and service, each with its API tokens in force",
     access: ["admin"],
     personOnly: "manage users or their grants",
-    answer: z.strictObject({ users: z.array(UserAnswer) }),
+    answer: z.strictObject({ users: z.array(UserListEntry) }),
   }),
   create: endpoint({
     method: "POST",

@@ -3,6 +3,7 @@ import { hasRole, type Role } from "./roles";
 /** The console's sections and who may open them; pages check the same lists. */
 export const SECTIONS = {
   fleet: { href: "/fleet", label: "Fleet", access: "any" },
+  alerts: { href: "/alerts", label: "Alerts", access: "any" },
   preview: { href: "/preview", label: "Preview", access: "any" },
   rollouts: { href: "/rollouts", label: "Rollouts", access: "any" },
   bundles: { href: "/bundles", label: "Bundles", access: "any" },

@@ -5,7 +5,8 @@ import { createUser, listUsers, replaceGrants, updateUser, UsernameTakenError, t
 import { canonicalGrants, roleOfGrants } from "../domain/grantChanges";
 import type { Grant } from "../domain/grants";
 import { hashPassword } from "./password";
-import { GrantsChangeSchema, NewUserSchema, UserChangeSchema } from "./contract";
+import { GrantsChangeSchema, NewUserSchema, UserChangeSchema, type UserListEntry } from "./contract";
+import { listTokensInForce } from "../store/apiTokens";
 
 export { GrantsChangeSchema, NewUserSchema, PasswordSchema, UserChangeSchema, UsernameSchema } from "./contract";
 
@@ -17,6 +18,23 @@ function readGrants(input: readonly { role: string; scope: string }[]): Grant[] 
 }
 
 export { listUsers };
+
+/** Every account with its API tokens in force, for the Users page: a leaked or forgotten token is seen beside its owner. */
+export async function listUsersWithTokens(now = new Date()): Promise<UserListEntry[]> {
+  const [users, tokens] = await Promise.all([listUsers(), listTokensInForce(now)]);
+  const byOwner = new Map<string, typeof tokens>();
+  for (const t of tokens) byOwner.set(t.userId, [...(byOwner.get(t.userId) ?? []), t]);
+  return users.map((u) => ({
+    ...u,
+    tokens: (byOwner.get(u.id) ?? []).map((t) => ({
+      id: t.id,
+      name: t.name,
+      expiresAt: t.expiresAt,
+      lastUsedAt: t.lastUsedAt,
+      lastUsedIp: t.lastUsedIp,
+    })),
+  }));
+}
 
 export async function addUser(input: z.infer<typeof NewUserSchema>, actor: Actor): Promise<UserRecord> {
   if (input.grants && input.role === "admin")

@@ -101,6 +101,16 @@ export async function listApiTokensOf(userIds: readonly string[]): Promise<ApiTo
   return rows.map(toToken);
 }
 
+/** Every account's tokens in force at `now` (neither revoked nor expired), for the Users page; newest first. */
+export async function listTokensInForce(now: Date): Promise<ApiTokenRecord[]> {
+  const rows = await getDb().apiToken.findMany({
+    where: { revokedAt: null, expiresAt: { gt: now } },
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    select,
+  });
+  return rows.map(toToken);
+}
+
 export async function findApiToken(id: string): Promise<ApiTokenRecord | null> {
   const row = await getDb().apiToken.findUnique({ where: { id }, select });
   return row ? toToken(row) : null;

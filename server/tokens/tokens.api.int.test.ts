@@ -152,7 +152,21 @@ describe("POST, GET and DELETE /api/v1/tokens", () => {
     );
 
     const other = await tokenFor(tessCookie, { name: "an admin revokes" });
+    // The admin's Users page lists each person's tokens in force beside them, never a secret, never a revoked one.
+    const tokensOfTess = async () => {
+      const answer = await usersRoute(request("/api/v1/users", { cookie: adaCookie }));
+      expect(answer.status).toBe(200);
+      const text = await answer.text();
+      expect(text).not.toContain(randomPartOf(other.token));
+      const tess = (JSON.parse(text) as { users: { username: string; tokens: { id: string; name: string }[] }[] }).users.find(
+        (u) => u.username === "tess",
+      )!;
+      return tess.tokens.map((t) => t.name);
+    };
+    expect(await tokensOfTess()).toContain("an admin revokes");
+    expect(await tokensOfTess()).not.toContain("to revoke");
     expect((await revoke(adaCookie, other.id)).status).toBe(200);
+    expect(await tokensOfTess()).not.toContain("an admin revokes");
     expect((await clustersRoute(request("/api/v1/clusters", bearer(other.token)))).status).toBe(401);
     const audit = await listAudit({ limit: 200 });
     expect(audit.filter((e) => e.action === "token.revoke").map((e) => e.actor)).toEqual(expect.arrayContaining(["tess", "ada"]));

@@ -5,13 +5,13 @@ import { PageHeader } from "@/components/ui";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageUser } from "@/server/auth/page";
 import { ROLE_DESCRIPTIONS } from "@/server/auth/roles";
-import { listUsers } from "@/server/auth/users";
+import { listUsersWithTokens } from "@/server/auth/users";
 
 export const metadata: Metadata = { title: "Admin" };
 
 export default async function AdminPage() {
   const me = await requirePageUser(SECTIONS.admin.access);
-  const users = await listUsers();
+  const users = await listUsersWithTokens();
   return (
     <>
       <PageHeader title="Users" description="Who can sign in to Fleetskew and what each person may do." />

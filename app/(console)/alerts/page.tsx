@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Alerts" };
 
 /** The alerts Fleetskew would raise, from the store; with an Alertmanager configured, its alerts and silences beside them. */
 export default async function AlertsPage() {
-  const actor = await requirePageActor(SECTIONS.fleet.access);
+  const actor = await requirePageActor(SECTIONS.alerts.access);
   const list = await fleetAlertList(readReach(actor.held));
   return (
     <>

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ClusterView } from "@/components/fleet/ClusterView";
 import { seed } from "@/components/seed";
 import { PageHeader } from "@/components/ui";
+import { readOnlyReason } from "@/server/auth/clusterAuthority";
 import { SECTIONS } from "@/server/auth/navigation";
 import { requirePageActor } from "@/server/auth/page";
 import { readReach } from "@/server/domain/grants";
@@ -30,7 +31,7 @@ export default async function ClusterPage({ params }: Props) {
     if (error instanceof UserFacingError && error.status === 404) notFound();
     throw error;
   }
-  const rollouts = await clusterRollouts(name);
+  const [rollouts, readOnly] = await Promise.all([clusterRollouts(name), readOnlyReason(actor, name)]);
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-2 text-sm">
@@ -51,6 +52,11 @@ export default async function ClusterPage({ params }: Props) {
           </a>
         }
       />
+      {readOnly ? (
+        <p data-testid="read-only" className="mb-4 rounded-md border-l-4 border-line bg-surface px-3 py-2 text-sm text-muted">
+          {readOnly}
+        </p>
+      ) : null}
       <ClusterView name={name} initial={seed(detail)} />
       <div className="mt-4">
         <ClusterRollouts rollouts={rollouts} />
