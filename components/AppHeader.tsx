@@ -69,7 +69,12 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
           <img src="/favicon.svg" alt="" width={24} height={24} />
           Fleetskew
         </Link>
-        <nav aria-label="Main" className="flex flex-1 flex-wrap gap-1">
+        {/* On a phone the sections are one row that scrolls sideways in itself, below the name and the
+            person, instead of three rows of links pushing the page down. */}
+        <nav
+          aria-label="Main"
+          className="order-last -mx-1 flex w-full gap-1 overflow-x-auto whitespace-nowrap md:order-none md:mx-0 md:w-auto md:flex-1 md:flex-wrap md:overflow-visible"
+        >
           {items.map((item) => {
             const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
             return (
@@ -77,14 +82,14 @@ export function AppHeader({ user, items }: { user: { username: string; role: str
                 key={item.href}
                 href={item.href}
                 aria-current={active ? "page" : undefined}
-                className={`rounded-md px-3 py-1.5 text-sm ${active ? "bg-canvas font-semibold text-ink" : "text-muted hover:text-ink"}`}
+                className={`shrink-0 rounded-md px-3 py-1.5 text-sm ${active ? "bg-canvas font-semibold text-ink" : "text-muted hover:text-ink"}`}
               >
                 {item.label}
               </Link>
             );
           })}
         </nav>
-        <div className="flex items-center gap-3 text-sm">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-x-3 gap-y-1 text-sm">
           <span data-testid="signed-in-as">
             <span className="font-medium">{user.username}</span> <HeldGrants role={user.role} grants={user.grants} />
           </span>

@@ -56,7 +56,7 @@ export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
   const events = q.data?.pages.flat() ?? [];
   const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
   return (
-    <Card className="overflow-x-auto">
+    <Card className="relative overflow-x-auto">
       <form
         role="search"
         aria-label="Filter the audit log"
@@ -121,44 +121,47 @@ export function AuditLog({ initial }: { initial: Seed<AuditRecord[]> }) {
           {q.error.message}
         </p>
       ) : null}
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">Audit events{q.isFetching ? " (refreshing)" : ""}</caption>
-        <thead className="border-b border-line text-muted">
-          <tr>
-            {["When", "Who", "What", "Summary", "Outcome", "Details"].map((h) => (
-              <th key={h} scope="col" className="px-4 py-3 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr key={e.id} className="border-b border-line align-top last:border-0">
-              <td className="whitespace-nowrap px-4 py-2">
-                <time dateTime={e.at}>{formatDate(e.at)}</time>
-              </td>
-              <td className="px-4 py-2">
-                {e.actor ?? <span className="text-muted">Fleetskew</span>}
-                {e.role ? <span className="block text-xs text-muted">{e.role}</span> : null}
-              </td>
-              <td className="px-4 py-2 font-mono text-xs">
-                {e.action}
-                {e.targetId ? <span className="block font-sans text-muted">{`${e.targetType ?? ""} ${e.targetId}`}</span> : null}
-              </td>
-              <td className="max-w-md px-4 py-2">{e.summary}</td>
-              <td className={`px-4 py-2 ${OUTCOME_STYLE[e.outcome] ?? ""}`}>{e.outcome}</td>
-              <td className="max-w-sm px-4 py-2 text-xs text-muted">
-                <details>
-                  <summary className="cursor-pointer">details</summary>
-                  {describeDetails(e.details)}
-                  {e.ip ? <div>from {e.ip}</div> : null}
-                </details>
-              </td>
+      {/* On a phone the log keeps readable columns and scrolls sideways in its own box. */}
+      <div className="relative overflow-x-auto">
+        <table className="w-full min-w-[48rem] text-left text-sm">
+          <caption className="sr-only">Audit events{q.isFetching ? " (refreshing)" : ""}</caption>
+          <thead className="whitespace-nowrap border-b border-line text-muted">
+            <tr>
+              {["When", "Who", "What", "Summary", "Outcome", "Details"].map((h) => (
+                <th key={h} scope="col" className="px-4 py-3 font-medium">
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {events.map((e) => (
+              <tr key={e.id} className="border-b border-line align-top last:border-0">
+                <td className="whitespace-nowrap px-4 py-2">
+                  <time dateTime={e.at}>{formatDate(e.at)}</time>
+                </td>
+                <td className="px-4 py-2">
+                  {e.actor ?? <span className="text-muted">Fleetskew</span>}
+                  {e.role ? <span className="block text-xs text-muted">{e.role}</span> : null}
+                </td>
+                <td className="px-4 py-2 font-mono text-xs">
+                  {e.action}
+                  {e.targetId ? <span className="block font-sans text-muted">{`${e.targetType ?? ""} ${e.targetId}`}</span> : null}
+                </td>
+                <td className="max-w-md px-4 py-2">{e.summary}</td>
+                <td className={`px-4 py-2 ${OUTCOME_STYLE[e.outcome] ?? ""}`}>{e.outcome}</td>
+                <td className="max-w-sm px-4 py-2 text-xs text-muted">
+                  <details>
+                    <summary className="cursor-pointer">details</summary>
+                    {describeDetails(e.details)}
+                    {e.ip ? <div>from {e.ip}</div> : null}
+                  </details>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {events.length === 0 && !q.isFetching ? <p className="p-6 text-center text-muted">Nothing matches.</p> : null}
       {q.hasNextPage ? (
         <div className="p-4">

@@ -146,7 +146,7 @@ function ContextTable({
 }) {
   return (
     <div className="max-h-[28rem] overflow-auto rounded-md border border-line">
-      <table className="w-full text-left text-sm">
+      <table className="w-full min-w-[36rem] text-left text-sm">
         <caption className="sr-only">Contexts of the kubeconfig</caption>
         <thead className="sticky top-0 border-b border-line bg-surface text-muted">
           <tr>

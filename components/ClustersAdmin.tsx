@@ -54,10 +54,10 @@ export function ClustersAdmin({ initial }: { initial: Seed<FleetCluster[]> }) {
   });
 
   return (
-    <Card className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+    <Card className="relative overflow-x-auto">
+      <table className="w-full min-w-[44rem] text-left text-sm">
         <caption className="sr-only">Registered clusters</caption>
-        <thead className="border-b border-line text-muted">
+        <thead className="whitespace-nowrap border-b border-line text-muted">
           <tr>
             <th scope="col" className="px-4 py-3 font-medium">
               Cluster

@@ -23,9 +23,7 @@ export function LastContact({
     return (
       <>
         <span className="text-muted">Offline import</span>
-        <div className="text-xs text-muted">
-          captured {cluster.lastSeenAt ? formatDate(cluster.lastSeenAt) : "at an unknown time"}
-        </div>
+        <div className="text-xs text-muted">captured {cluster.lastSeenAt ? formatDate(cluster.lastSeenAt) : "at an unknown time"}</div>
       </>
     );
   const status = CONTACT_STATUS[cluster.lastContactStatus];

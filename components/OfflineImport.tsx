@@ -122,9 +122,8 @@ export function OfflineImport() {
             </Link>
             : OpenShift {result.version ?? "of unknown version"}, boot-image skew{" "}
             {(SKEW[result.skewStatus] ?? SKEW.unknown).label.toLowerCase()}
-            {result.oldestBootImage ? ` (oldest boot image ${result.oldestBootImage})` : ""}, captured{" "}
-            {formatDate(result.capturedAt)}. Read {plural(result.counts.read, "object")} of {result.counts.objects} from{" "}
-            {plural(result.counts.files, "file")}.
+            {result.oldestBootImage ? ` (oldest boot image ${result.oldestBootImage})` : ""}, captured {formatDate(result.capturedAt)}. Read{" "}
+            {plural(result.counts.read, "object")} of {result.counts.objects} from {plural(result.counts.files, "file")}.
           </Alert>
         ) : null}
         {result && result.warnings.length ? (

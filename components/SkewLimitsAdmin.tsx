@@ -26,14 +26,14 @@ export function SkewLimitsAdmin({ initial }: { initial: Seed<Table> }) {
   });
   const edit = (i: number, patch: Partial<Entry>) => setRows((r) => r.map((row, j) => (j === i ? { ...row, ...patch } : row)));
   return (
-    <Card className="overflow-x-auto p-5">
+    <Card className="relative overflow-x-auto p-5">
       <h2 className="text-lg font-semibold">Boot-image skew limits</h2>
       <p className="max-w-3xl text-sm text-muted">
         The MCO compiles its limit into each release; no cluster publishes it. Fleetskew knows the releases below. When a later release
         raises the limit, add it here: from that release on, boot images older than the given OpenShift release (or RHEL version, for RHCOS
         builds) block minor updates.
       </p>
-      <table className="mt-4 w-full text-left text-sm">
+      <table className="mt-4 w-full min-w-[32rem] text-left text-sm">
         <caption className="sr-only">Skew limits</caption>
         <thead className="border-b border-line text-muted">
           <tr>

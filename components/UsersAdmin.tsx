@@ -113,11 +113,12 @@ export function UsersAdmin({
   }
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
-      <Card className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <Card className="relative overflow-x-auto">
+        {/* On a phone the table keeps readable columns and scrolls inside its card, as the console's other tables do. */}
+        <table className="w-full min-w-[46rem] text-left text-sm">
           <caption className="sr-only">Users</caption>
-          <thead className="border-b border-line text-muted">
+          <thead className="whitespace-nowrap border-b border-line text-muted">
             <tr>
               <th scope="col" className="px-4 py-3 font-medium">
                 User
@@ -222,10 +223,16 @@ export function UsersAdmin({
                               <span className="font-medium">{t.name}</span>{" "}
                               <span className="text-muted">
                                 · expires {formatDate(t.expiresAt)} ·{" "}
-                                {t.lastUsedAt ? `last used ${formatDate(t.lastUsedAt)}${t.lastUsedIp ? ` from ${t.lastUsedIp}` : ""}` : "never used"}
+                                {t.lastUsedAt
+                                  ? `last used ${formatDate(t.lastUsedAt)}${t.lastUsedIp ? ` from ${t.lastUsedIp}` : ""}`
+                                  : "never used"}
                               </span>{" "}
                               {revoking === t.id ? (
-                                <span role="alertdialog" aria-label={`Confirm revoking ${t.name}`} className="inline-flex flex-wrap items-center gap-2">
+                                <span
+                                  role="alertdialog"
+                                  aria-label={`Confirm revoking ${t.name}`}
+                                  className="inline-flex flex-wrap items-center gap-2"
+                                >
                                   Revoke it? Whatever uses it is refused at once.
                                   <Button
                                     type="button"

@@ -107,7 +107,7 @@ export function Table<T>({
   return (
     // A box that scrolls is a stop for the keyboard, so its hidden columns can be reached without a pointer.
     // A group, not a region: pages name their own regions, and a second one of the same name would be ambiguous.
-    <div className="max-w-full overflow-x-auto" role="group" aria-label={caption} tabIndex={0}>
+    <div className="max-w-full relative overflow-x-auto" role="group" aria-label={caption} tabIndex={0}>
       <table className="w-full text-left text-sm break-words">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-line text-muted">

@@ -16,7 +16,18 @@ async function layoutProblems(page: Page) {
   return page.evaluate(() => {
     const problems: string[] = [];
     const root = document.scrollingElement!;
-    if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    if (root.scrollWidth > window.innerWidth) {
+      // Which element pushes the page wider: the outermost ones past the window's edge, not inside a box that scrolls.
+      const past = [...document.querySelectorAll<HTMLElement>("body *")].filter((e) => {
+        if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+        // An absolutely placed element (an off-screen label) escapes a scrolling box that is not itself positioned.
+        if (getComputedStyle(e).position === "absolute") return true;
+        const scroller = e.parentElement?.closest(".overflow-x-auto, .overflow-auto");
+        return !scroller && !(e.parentElement && e.parentElement.getBoundingClientRect().right > window.innerWidth + 1);
+      });
+      const named = past.slice(0, 3).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}.${[...e.classList].slice(0, 4).join(".")}`);
+      problems.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window (${named.join(", ") || "no element found"})`);
+    }
     const headers = [...document.querySelectorAll<HTMLElement>('main th[scope="col"], main [role="columnheader"]')].filter((h) =>
       h.checkVisibility(),
     );
@@ -32,6 +43,17 @@ async function layoutProblems(page: Page) {
       if (r.width === 0 || r.left < -1 || (r.right > window.innerWidth + 1 && !wider))
         problems.push(`column ${name} cannot be brought on screen`);
       if (window.scrollX !== 0) problems.push(`column ${name} is reached only by scrolling the page sideways`);
+      // A column squeezed narrower than its heading's words breaks them letter by letter: more lines than words.
+      // Each visible text of the heading on its own (a sort button's icon, an off-screen label aside).
+      const texts = document.createTreeWalker(header, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        const words = (node.textContent ?? "").trim().split(/\s+/).filter(Boolean).length;
+        if (!words || (node.parentElement?.getBoundingClientRect().width ?? 0) <= 1) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].filter((l) => l.width > 0).map((l) => Math.round(l.top))).size;
+        if (lines > words) problems.push(`column ${name} is too narrow: its heading breaks inside words`);
+      }
       window.scrollTo(0, window.scrollY);
     }
     return problems;
@@ -79,12 +101,16 @@ const PAGES: Visit[] = [
   { name: "admin-clusters", path: () => "/admin/clusters" },
   { name: "admin-hubs", path: () => "/admin/hubs" },
   { name: "admin-settings", path: () => "/admin/settings" },
+  { name: "admin-service-accounts", path: () => "/admin/service-accounts" },
+  { name: "tokens", path: () => "/tokens" },
 ];
 
 test.describe("every console page at desk and phone width", () => {
   test.beforeAll(async ({ request }) => {
     test.setTimeout(120_000);
     await register(request, ["prod-east", "prod-east-422"]);
+    // A token of the admin's, so the token tables (API tokens, Users) have a row to lay out.
+    expect((await request.post("/api/v1/tokens", { data: { name: "pages spec", expiresInDays: 1 } })).status()).toBe(201);
     // A rollout of this spec's own (a plan, never started), on a name no other spec's search finds.
     await register(request, [{ name: "look-east", context: "prod-east", fleet: ROLLOUT_FLEET() }]);
     await expect

@@ -218,7 +218,7 @@ function Candidates({ me }: { me: Me }) {
               className="w-32"
             />
           </Field>
-          <Button type="submit" variant="secondary">
+          <Button type="submit" variant="secondary" className="shrink-0">
             Show
           </Button>
         </form>

@@ -267,9 +267,9 @@ export function ApplicationView({ id, me, initial }: { id: string; me: Me; initi
 
       <StartUpgrade p={p} me={me} />
 
-      <Card className="overflow-x-auto">
+      <Card className="relative overflow-x-auto">
         <h2 className="px-5 pt-4 text-lg font-semibold">Nodes</h2>
-        <table className="mt-2 w-full text-left text-sm">
+        <table className="mt-2 w-full min-w-[36rem] text-left text-sm">
           <caption className="sr-only">Pre-load progress per node</caption>
           <thead className="border-b border-line text-muted">
             <tr>

@@ -28,10 +28,10 @@ export function ApiTokens({ initial, roles }: { initial: Seed<TokenAnswer[]>; ro
   });
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[1fr_24rem]">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
       <div className="flex flex-col gap-4">
         {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
-        <Card className="overflow-x-auto">
+        <Card className="relative overflow-x-auto">
           <TokenTable tokens={tokens.data} revoke={(t) => revoke.mutate(t)} revoking={revoke.isPending} caption="Your API tokens" />
         </Card>
       </div>

@@ -14,11 +14,12 @@ import { TokenTable } from "./TokenTable";
 type GrantRole = "viewer" | "technician" | "admin";
 const GRANT_ROLES: GrantRole[] = ["viewer", "technician", "admin"];
 
-/** Which field a server sentence is about: "username…", "grants.0.scope: …". */
-function fieldOf(message: string): "username" | "role" | "scope" | null {
-  if (/^username\b|^Username\b|already exists/.test(message)) return "username";
-  if (/^grants\.\d+\.scope/.test(message)) return "scope";
-  if (/^grants/.test(message)) return "role";
+/** Which of the form's fields a refusal is about, from the answer's `field` (grants.0.scope is the scope box). */
+function fieldOf(error: ApiError): "username" | "role" | "scope" | null {
+  const field = typeof error.data.field === "string" ? error.data.field : "";
+  if (field === "username" || error.status === 409) return "username";
+  if (/^grants\.\d+\.scope$/.test(field)) return "scope";
+  if (field.startsWith("grants")) return "role";
   return null;
 }
 
@@ -86,7 +87,7 @@ function Account({
             </Button>
           )}
         </div>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <TokenTable
             tokens={account.tokens}
             revoke={(t) => revoke.mutate(t)}
@@ -129,9 +130,9 @@ export function ServiceAccountsAdmin({ initial }: { initial: Seed<ServiceAccount
       refresh();
     },
     onError: (e) => {
-      const text = e instanceof ApiError ? e.message : "The service account could not be created; try again";
-      const field = fieldOf(text);
-      setErrors(field ? { [field]: text.replace(/^[\w.]+: /, "") } : { form: text });
+      if (!(e instanceof ApiError)) return setErrors({ form: "The service account could not be created; try again" });
+      const field = fieldOf(e);
+      setErrors(field ? { [field]: e.message } : { form: e.message });
     },
   });
 
@@ -158,7 +159,7 @@ export function ServiceAccountsAdmin({ initial }: { initial: Seed<ServiceAccount
     ) : null;
 
   return (
-    <div className="grid items-start gap-6 lg:grid-cols-[1fr_22rem]">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="flex flex-col gap-4">
         {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
         {accounts.data.length === 0 ? <p className="text-sm text-muted">No service accounts yet.</p> : null}

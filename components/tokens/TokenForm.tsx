@@ -2,19 +2,22 @@
 
 import { useState, type FormEvent } from "react";
 import { MAX_TOKEN_DAYS, type CreatedTokenAnswer, type NewTokenRequest } from "@/server/tokens/contract";
-import { ApiError } from "../api";
+import { ApiError, fieldError } from "../api";
 import { Alert, Button, Field, Select, TextInput } from "../ui";
 
 const FIELDS = ["name", "expiresInDays", "role", "scope"] as const;
 type FieldName = (typeof FIELDS)[number];
 
-/** The server's sentences start with the field they are about ("scope: …"): shown beside that field. */
-function fieldOf(message: string): FieldName | null {
-  const match = /^(\w+)\b/.exec(message);
-  return match && (FIELDS as readonly string[]).includes(match[1]!) ? (match[1] as FieldName) : null;
+/** Each refused field's sentence, from the answer's `field` and `issues`; the rest goes above the form. */
+function errorsOf(error: unknown): Partial<Record<FieldName | "form", string>> {
+  if (!(error instanceof ApiError)) return { form: "The token could not be created; try again" };
+  const found: Partial<Record<FieldName | "form", string>> = {};
+  for (const f of FIELDS) {
+    const message = fieldError(error, f);
+    if (message) found[f] = message;
+  }
+  return Object.keys(found).length ? found : { form: error.message };
 }
-
-const withoutField = (message: string) => message.replace(/^\w+: /, "");
 
 function FieldError({ id, message }: { id: string; message: string | undefined }) {
   return message ? (
@@ -67,9 +70,7 @@ export function TokenForm({
       formElement.reset();
       onCreated?.(token);
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : "The token could not be created; try again";
-      const field = fieldOf(message);
-      setErrors(field ? { [field]: withoutField(message) } : { form: message });
+      setErrors(errorsOf(error));
     } finally {
       setPending(false);
     }

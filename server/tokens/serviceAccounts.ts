@@ -31,7 +31,9 @@ function checkGrants(input: z.output<typeof NewServiceAccountSchema>["grants"]):
     if (g.role === "admin" && (read.text !== "" || input.length > 1))
       throw new UserFacingError(
         400,
-        `grants.${i}: admin is held over the whole fleet and alone; give admin with an empty scope and no other grant`,
+        "Admin is held over the whole fleet and alone: give admin with an empty scope and no other grant",
+        {},
+        { field: `grants.${i}.role` },
       );
     if (!grants.some((h) => h.role === g.role && h.scope === read.text)) grants.push({ role: g.role, scope: read.text });
   }
