@@ -65,8 +65,6 @@ async function main() {
     );
     sim = await startSimulator(CLUSTERS, dir);
     const { names } = await registerFleet(sim.kubeconfig);
-    const scopedCookies = SCOPED ? await scopedPeople(names) : [];
-    await closeDb();
 
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -89,6 +87,9 @@ async function main() {
     });
     stopConsole = () => started.child.kill("SIGTERM");
     consoleOutput = started.output;
+    // After the first start, which creates the admin only while the database holds no account.
+    const scopedCookies = SCOPED ? await scopedPeople(names) : [];
+    await closeDb();
     if (COLLECTOR === "worker")
       worker = spawn(process.execPath, ["--max-old-space-size=768", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
         cwd: ROOT,

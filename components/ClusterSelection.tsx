@@ -2,8 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { fleetEndpoints } from "@/server/fleet/contract";
-import { CHECK_STATUSES, SKEW_STATUSES, type FleetListQueryInput } from "@/server/fleet/requestContract";
+import { CHECK_STATUSES, fleetEndpoints, SKEW_STATUSES, type FleetListQueryInput } from "@/server/fleet/contract";
 import { call } from "./api";
 import { fleetLink, queryOfTyped } from "./selectionText";
 import { Alert, TextInput } from "./ui";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FleetListQuerySchema } from "@/server/fleet/requestContract";
+import { FleetListQuerySchema } from "@/server/fleet/contract";
 import { fleetLinkToNames, queryOfTyped } from "./selectionText";
 
 const parsed = (q: string) => FleetListQuerySchema.parse(Object.fromEntries(new URLSearchParams(q)));

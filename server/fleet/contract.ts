@@ -17,6 +17,8 @@ import {
   SKEW_STATUSES,
   timeWindowQuery,
 } from "./requestContract";
+// What the fleet view's filters are, for the browser's own pickers (components import contracts only).
+export { CHECK_STATUSES, FleetListQuerySchema, SKEW_STATUSES, type FleetListQueryInput } from "./requestContract";
 
 export const SkewStatus = z.enum(SKEW_STATUSES).meta({ id: "SkewStatus" });
 export type SkewStatus = z.output<typeof SkewStatus>;
