@@ -4,7 +4,7 @@
  * same zod schemas. Hostile answers are refused: redirects, non-JSON, oversized bodies, slow servers.
  */
 import { z } from "zod";
-import { fillPath, type AnswerOf, type Endpoint } from "../server/http/endpoint";
+import { fillPath, queryString, type AnswerOf, type Endpoint } from "../server/http/endpoint";
 
 /** Answers larger than this are refused (a fleet page of 1000 clusters is well under 4 MiB). */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -41,17 +41,6 @@ export type CallInput<E extends Endpoint> = {
   query?: Input<E["query"], Record<string, string | number | boolean | undefined>>;
   body?: Input<E["body"], undefined>;
 };
-
-/** `?a=1&b=x`, leaving out absent and empty values, as the server counts them absent. */
-export function queryString(query: Record<string, unknown> | undefined): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null || value === "") continue;
-    search.set(key, Array.isArray(value) ? value.join(",") : String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
 
 /** Retry-After in seconds (a number or an HTTP date), or null. */
 export function retryAfterSeconds(header: string | null, now = Date.now()): number | null {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fillPath, type AnswerOf, type Endpoint } from "@/server/http/endpoint";
+import { fillPath, queryString, type AnswerOf, type Endpoint } from "@/server/http/endpoint";
 
 /** Client-side calls to /api/v1: JSON in, JSON out, and the server's own message on failure. */
 export class ApiError extends Error {
@@ -49,17 +49,6 @@ export type CallInput<E extends Endpoint> = {
   query?: Input<E["query"], Record<string, string | number | boolean | null | undefined>>;
   body?: Input<E["body"], E["form"] extends z.ZodType ? FormData : undefined>;
 };
-
-/** `?a=1&b=x`, leaving out absent and empty values, as the server counts them absent. */
-function queryString(query: Record<string, unknown> | undefined): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null || value === "") continue;
-    search.set(key, Array.isArray(value) ? value.join(",") : String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
-}
 
 /**
  * Calls an endpoint declared in a contract and checks its answer against the endpoint's schema,

@@ -99,5 +99,16 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
   });
 }
 
+/** `?a=1&b=x`, leaving out absent and empty values, as the server counts them absent. */
+export function queryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === "") continue;
+    search.set(key, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
 /** Dates as the API writes them: ISO 8601 strings in UTC. */
 export const isoDate = () => z.string().meta({ format: "date-time" });
