@@ -11,6 +11,8 @@ const inputs = (over: Partial<CvoInputs> = {}): CvoInputs => ({
   adminAcks: {},
   operators: [{ name: "machine-config", upgradeable: { status: "True", reason: "AsExpected" } }],
   carried: [],
+  progressing: false,
+  overrides: false,
   ...over,
 });
 
@@ -43,7 +45,7 @@ describe("the CVO's Upgradeable conditions (pkg/cvo/upgradeable.go)", () => {
         type: "Upgradeable",
         status: "False",
         reason: "ClusterBootImageSkewError",
-        message: `Cluster operator machine-config cannot be upgraded between minor versions: ${SKEW}`,
+        message: `Cluster operator machine-config should not be upgraded between minor versions: ${SKEW}`,
       },
     ]);
   });
@@ -60,7 +62,7 @@ describe("the CVO's Upgradeable conditions (pkg/cvo/upgradeable.go)", () => {
       ["UpgradeableClusterOperators", "ClusterBootImageSkewError"],
     ]);
     expect(both[0]!.message).toBe(
-      `Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError\n* ${GATE_TEXT}\n* Cluster operator machine-config cannot be upgraded between minor versions: ${SKEW}`,
+      `Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError\n* ${GATE_TEXT}\n* Cluster operator machine-config should not be upgraded between minor versions: ${SKEW}`,
     );
   });
 
@@ -71,15 +73,68 @@ describe("the CVO's Upgradeable conditions (pkg/cvo/upgradeable.go)", () => {
     ]);
   });
 
-  it("checks it does not compute (overrides set) are kept and counted among the reasons, in the CVO's order", () => {
-    const overrides = {
-      type: "UpgradeableClusterVersionOverrides",
-      status: "False" as const,
-      reason: "ClusterVersionOverridesSet",
-      message: "Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before continuing.",
-    };
-    const c = cvoUpgradeable(inputs({ carried: [overrides] }));
+  it("overrides set are a check of their own, first in the CVO's order, in 4.21's words", () => {
+    const c = cvoUpgradeable(inputs({ overrides: true }));
     expect(c.map((x) => x.type)).toEqual(["Upgradeable", "UpgradeableAdminAckRequired", "UpgradeableClusterVersionOverrides"]);
-    expect(c[0]!.message).toMatch(/multiple reasons: ClusterVersionOverridesSet,AdminAckRequired\n/);
+    expect(c[0]!.message).toMatch(/^Cluster should not be upgraded between minor versions for multiple reasons: ClusterVersionOverridesSet,AdminAckRequired\n/);
+    expect(c[2]!.message).toBe("Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before requesting a minor version update.");
+  });
+
+  it("a running update is a check of its own on 4.22, written True beside an Upgradeable=False", () => {
+    const c = cvoUpgradeable(inputs({ current: "4.22.3", adminGates: {}, progressing: true }));
+    expect(c).toEqual([
+      {
+        type: "Upgradeable",
+        status: "False",
+        reason: "UpdateInProgress",
+        message: "An update is already in progress and the details are in the Progressing condition",
+      },
+    ]);
+  });
+
+  it("carries checks it does not compute (deletes in progress) among the reasons", () => {
+    const deletes = {
+      type: "UpgradeableDeletesInProgress",
+      status: "False" as const,
+      reason: "ResourceDeletesInProgress",
+      message: "Cluster minor level upgrades are not allowed while resource deletions are in progress; resources=Deployment a/b",
+    };
+    const c = cvoUpgradeable(inputs({ carried: [deletes] }));
+    expect(c.map((x) => x.type)).toEqual(["Upgradeable", "UpgradeableAdminAckRequired", "UpgradeableDeletesInProgress"]);
+    expect(c[0]!.message).toMatch(/multiple reasons: AdminAckRequired,ResourceDeletesInProgress\n/);
+  });
+});
+
+describe("the 4.23 CVO's Upgradeable from risks (pkg/cvo/status.go setUpgradeableCondition, pkg/risk/*)", () => {
+  const gate423 = "ack-4.23-kube-1.36-api-removals-in-4.24";
+  const at423 = (over: Partial<CvoInputs> = {}) => inputs({ current: "4.23.2", adminGates: { [gate423]: GATE_TEXT }, ...over });
+  it("one operator: its message verbatim, and a reason that says the risk's name does not fit one", () => {
+    const c = cvoUpgradeable(at423({ adminAcks: { [gate423]: "true" }, operators: [{ name: "machine-config", upgradeable: { status: "False", reason: "ClusterBootImageSkewError", message: SKEW } }] }));
+    expect(c).toEqual([{ type: "Upgradeable", status: "False", reason: "RiskNameNotCompatibleWithReasonProperty", message: SKEW }]);
+  });
+
+  it("several risks: MultipleReasons, one bullet each in source order (updating, overrides, admin acks, operators), no sub-conditions", () => {
+    const c = cvoUpgradeable(
+      at423({
+        progressing: true,
+        operators: [
+          { name: "storage", upgradeable: { status: "False", reason: "X", message: "storage says no" } },
+          { name: "machine-config", upgradeable: { status: "False", reason: "ClusterBootImageSkewError", message: SKEW } },
+        ],
+      }),
+    );
+    expect(c).toEqual([
+      {
+        type: "Upgradeable",
+        status: "False",
+        reason: "MultipleReasons",
+        message: `Cluster should not be upgraded between minor or major versions for multiple reasons:\n* An update is already in progress and the details are in the Progressing condition.\n* ${GATE_TEXT}\n* ${SKEW}\n* storage says no`,
+      },
+    ]);
+  });
+
+  it("admin gates apply by major and minor: a 4.23 gate is not one of 5.23's", () => {
+    expect(cvoUpgradeable(inputs({ current: "5.23.0", adminGates: { [gate423]: GATE_TEXT } }))).toEqual([]);
+    expect(cvoUpgradeable(at423({ overrides: true, adminAcks: { [gate423]: "true" } }))[0]!.reason).toBe("ClusterVersionOverrides");
   });
 });

@@ -1,5 +1,5 @@
 import type { Fleet, SimCluster } from "./cluster";
-import { cvoInputsOf, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
+import { cvoInputsOf, giantHopRefusal, minorUpdateBlocked, withCvoUpgradeable } from "./cvo";
 import { withVersion } from "./featureGate";
 import { osImageStreamObject } from "./osImageStream";
 import { apiVersionOf, type KindInfo } from "./kinds";
@@ -364,6 +364,21 @@ export class Reconciler {
     if (history.some((h) => h.version === desired.version && h.state === "Completed") && next.status.desired?.version === desired.version)
       return false;
 
+    const hop = giantHopRefusal(next.status.desired?.version, desired.version);
+    if (hop) {
+      next.status.conditions = setCondition(
+        conditions,
+        {
+          type: "ReleaseAccepted",
+          status: "False",
+          reason: "PreconditionChecks",
+          message: `Preconditions failed for payload loaded version="${desired.version}" image="${desired.image ?? ""}": Precondition "ClusterVersionGiantHop" failed because of "${hop.reason}": ${hop.message}`,
+        },
+        now,
+      );
+      this.write(cluster, "ClusterVersion", next, "status");
+      return false;
+    }
     const upgradeable = conditions.find((c) => c.type === "Upgradeable");
     if (minorUpdateBlocked(next.status.desired?.version, desired.version, upgradeable)) {
       next.status.conditions = setCondition(

@@ -1,6 +1,7 @@
-import { UPGRADEABLE_SKEW_REASON } from "../skew";
+import { giantHopMajor } from "../rollouts/updateHop";
+import { cvoReleaseFor, describeCvoRelease, type CvoRelease } from "../cvoRelease";
 import { conditionOf, type Condition, type ConditionalUpdateRisk } from "../snapshot";
-import { compareVersions, formatMinor, parseOcpVersion } from "../versions";
+import { compareVersions, formatMinor, parseOcpVersion, type Version } from "../versions";
 import {
   CO_MC,
   CV,
@@ -19,6 +20,7 @@ import {
   type Evidence,
   type GateContext,
 } from "./model";
+import { bare, MCO_HINT, NAMED_BY_CHECK, readUpgradeable } from "./upgradeableCauses";
 
 /** Checks on ClusterVersion: the target, its conditions, admin gates and the update service's recommendations. */
 
@@ -39,13 +41,21 @@ export function targetVersionCheck(c: GateContext): Draft {
       );
     case "z-stream":
       return pass(`${c.target.text} is a z-stream update within ${formatMinor(c.current)} from ${from}.`, evidence);
-    case "minor":
+    case "minor": {
+      if (c.target.version.major === c.current.major) return pass(`${c.target.text} is a minor update from ${from}.`, evidence);
+      // A later major, as the CVO's ClusterVersionGiantHop precondition judges it.
+      const refused = giantHopMajor(c.current, c.target.version);
+      if (refused)
+        return fail(
+          `${c.target.text} is a later major version than ${from}, and the CVO refuses it: precondition ClusterVersionGiantHop, reason ${refused.reason}: "${refused.message}"`,
+          evidence,
+          c.current.major === 4 ? `Update to 5.0 first: it is the one major update the CVO takes from any 4.y.` : "Choose a target within the current major version.",
+        );
       return pass(
-        c.target.version.major !== c.current.major
-          ? `${c.target.text} is a major version change from ${from}; the minor-update gates apply.`
-          : `${c.target.text} is a minor update from ${from}.`,
+        `${c.target.text} is a major update from ${from}: the CVO takes 4.y → 5.0 from any 4.y (ClusterVersionGiantHop lets it through), and the minor-update gates apply to it.`,
         evidence,
       );
+    }
     default: {
       const via: string[] = [];
       // Bounded: a target far beyond any release would otherwise list (and assess) every minor between.
@@ -95,36 +105,33 @@ export function upgradeableCheck(c: GateContext): Draft {
       `${said}. Upgradeable=False blocks only minor (y-stream) updates, so the ${c.kind === "same" ? "current release" : `z-stream update to ${c.target.text}`} is not blocked; it still blocks the next minor update.`,
       blocking.map((b) => b.evidence),
     );
-  // With several causes the CVO says MultipleReasons and keeps each in its own Upgradeable… condition.
-  const reasons = new Set([
-    ...blocking.map((b) => b.c.reason),
-    ...(s.version.conditions ?? []).filter((x) => x.type.startsWith("Upgradeable") && x.status === "False").map((x) => x.reason),
-  ]);
-  const causes = [...reasons].filter((r): r is string => !!r && !AGGREGATE_REASONS.has(r));
-  const named = causes.filter((r) => r in CAUSE_CHECKS);
-  const hints = [
-    ...new Set(named.map((r) => CAUSE_CHECKS[r]!.hint)),
-    ...(named.length < causes.length || causes.length === 0 ? ["Resolve the reason given in the message."] : []),
-  ];
+  // Which causes the condition is made of, read as the cluster's own CVO writes it (upgradeableCauses.ts).
+  const reading = readUpgradeable(s);
+  const causes = reading?.causes ?? [];
+  // The MCO reports its cause before the CVO's next sync folds it in: count it until then.
+  if (co?.status === "False" && !causes.some((x) => co.message && x.words.includes(bare(co.message))))
+    causes.push(co.reason && NAMED_BY_CHECK[co.reason] ? { words: co.message ?? "", ...NAMED_BY_CHECK[co.reason]! } : { words: co.message ?? "", hint: MCO_HINT });
+  const named = causes.filter((x) => x.check);
+  const hints = [...new Set(causes.map((x) => x.hint))];
+  const listed =
+    reading && (causes.length > 1 || reading.conditions[0]?.reason === "RiskNameNotCompatibleWithReasonProperty")
+      ? ` Read as ${describeCvoRelease(reading.release)} writes it, ${causes.length === 1 ? "its cause is" : `its ${causes.length} causes are`}: ` +
+        causes.map((x, i) => `(${i + 1}) ${quote(x.words)}${x.check ? ` [see ${CHECK_TITLES[x.check] ?? x.check}]` : ""}`).join("; ") +
+        "."
+      : "";
   const drafted = fail(
-    `${said}. Upgradeable=False blocks minor updates, so the update to ${c.target.text} cannot start until it is True again.`,
+    `${said}.${listed} Upgradeable=False blocks minor updates, so the update to ${c.target.text} cannot start until it is True again.`,
     blocking.map((b) => b.evidence),
-    `${hints.join(" ")} The condition clears by itself once the cause is gone.`,
+    `${hints.length ? hints.join(" ") : "Resolve the reason given in the message."} The condition clears by itself once the cause is gone.`,
   );
-  return causes.length > 0 && named.length === causes.length
-    ? { ...drafted, causedBy: [...new Set(named.map((r) => CAUSE_CHECKS[r]!.check))] }
-    : drafted;
+  return named.length > 0 && named.length === causes.length ? { ...drafted, causedBy: [...new Set(named.map((x) => x.check!))] } : drafted;
 }
 
-/** Reasons that only say "several": the causes are in the CVO's Upgradeable… conditions beside them. */
-const AGGREGATE_REASONS = new Set(["MultipleReasons", "ClusterOperatorsNotUpgradeable"]);
-
-/** The check that names each cause of Upgradeable=False the CVO and the MCO report. */
-const CAUSE_CHECKS: Record<string, { check: string; hint: string }> = {
-  AdminAckRequired: { check: "admin-acks", hint: "Acknowledge the admin gates (see the admin-acks check)." },
-  [UPGRADEABLE_SKEW_REASON]: { check: "boot-image-skew", hint: "Resolve the boot-image skew (see the boot-image skew check)." },
-  DegradedPool: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
-  InterruptedBuild: { check: "pools-degraded", hint: "Fix the degraded pool or interrupted build (see the pool checks)." },
+/** How the checks a cause points at are titled on the cluster page. */
+const CHECK_TITLES: Record<string, string> = {
+  "admin-acks": "Admin gates",
+  "boot-image-skew": "Boot-image skew",
+  "pools-degraded": "Degraded pools",
 };
 
 export function cvConditionCheck(c: GateContext, type: string, judge: (cond: Condition | null) => Draft): Draft {
@@ -211,15 +218,21 @@ export function releaseAcceptedCheck(c: GateContext): Draft {
 }
 
 /**
- * Admin gates, as the CVO checks them (openshift/cluster-version-operator pkg/cvo/upgradeable.go,
- * `clusterAdminAcksCompletedUpgradeable`, `checkAdminGate`, `gateApplicableToCurrentVersion`): every key of
- * ConfigMap openshift-config-managed/admin-gates must match `^ack-[4-5][.]([0-9]{1,})-[^-]`
- * (e.g. `ack-4.12-kube-1.26-api-removals-in-4.13`) and carry a description; a gate applies when the minor
- * in its key equals the minor of the current version (newest Completed history entry; the CVO compares
- * only the minor field), and it is acknowledged when openshift-config/admin-acks has `data[key] === "true"`.
- * An unacknowledged gate sets Upgradeable=False (AdminAckRequired), which blocks minor updates only.
+ * Admin gates, as the CVO of the cluster's release checks them: every key of ConfigMap
+ * openshift-config-managed/admin-gates must match the gate pattern and carry a description, and a gate
+ * applies to the release the cluster runs; it is acknowledged when openshift-config/admin-acks has
+ * `data[key] === "true"`. An unacknowledged gate sets Upgradeable=False, which blocks minor updates only.
+ * - the 4.22 CVO (pkg/cvo/upgradeable.go `checkAdminGate`): `^ack-[4-5][.]([0-9]{1,})-[^-]`, and only the
+ *   minor is compared, so `ack-4.22-…` would apply at 5.22 too;
+ * - the 4.23 CVO (pkg/risk/adminack/adminack.go `gateApplicableToCurrentVersion`, the same on
+ *   release-5.0 and main): `^ack-([4-5][.][0-9]{1,})-[^-]`, and both major and minor must match.
  */
-const ADMIN_GATE_KEY = /^ack-[4-5][.]([0-9]{1,})-[^-]/;
+const ADMIN_GATE_KEY: Record<CvoRelease, RegExp> = {
+  "4.22": /^ack-[4-5][.]([0-9]{1,})-[^-]/,
+  "4.23": /^ack-([4-5][.][0-9]{1,})-[^-]/,
+};
+const gateApplies = (release: CvoRelease, match: RegExpExecArray, current: Version) =>
+  release === "4.22" ? match[1] === String(current.minor) : match[1] === `${current.major}.${current.minor}`;
 const GATES = (key?: string): Evidence => ({
   kind: "ConfigMap",
   name: "admin-gates",
@@ -244,25 +257,29 @@ export function adminAcksCheck(c: GateContext): Draft {
       [GATES()],
       "Check that Fleetskew may read ConfigMaps in openshift-config-managed.",
     );
-  const currentMinor = String(c.current!.minor);
+  const release = cvoReleaseFor(c.current);
   const malformed: string[] = [];
   const empty: string[] = [];
   const applicable: string[] = [];
   for (const [key, value] of Object.entries(gates).sort(([a], [b]) => a.localeCompare(b))) {
-    const m = ADMIN_GATE_KEY.exec(key);
+    const m = ADMIN_GATE_KEY[release].exec(key);
     if (!m) {
       malformed.push(key);
       continue;
     }
-    if (m[1] !== currentMinor) continue;
+    if (!gateApplies(release, m, c.current!)) continue;
     if (!value) empty.push(key);
     else applicable.push(key);
   }
   if (malformed.length || empty.length)
     return fail(
       [
-        malformed.length ? `admin-gates has keys the CVO rejects (${list(malformed)}; reason AdminAckConfigMapGateNameError)` : "",
-        empty.length ? `admin-gates has gates without a description (${list(empty)}; reason AdminAckConfigMapGateValueError)` : "",
+        malformed.length
+          ? `admin-gates has keys ${describeCvoRelease(release)} rejects (${list(malformed)}; ${release === "4.22" ? "reason AdminAckConfigMapGateNameError" : `risks ${list(malformed.map((k) => `AdminAck-${k}`))}`})`
+          : "",
+        empty.length
+          ? `admin-gates has gates without a description (${list(empty)}; ${release === "4.22" ? "reason AdminAckConfigMapGateValueError" : `risks ${list(empty.map((k) => `AdminAck-${k}`))}`})`
+          : "",
       ]
         .filter(Boolean)
         .join("; ") + ". The CVO then reports Upgradeable=False, which blocks minor updates.",
@@ -287,7 +304,7 @@ export function adminAcksCheck(c: GateContext): Draft {
   return fail(
     `${plural(missing.length, "admin gate")} for ${formatMinor(c.current!)} ${missing.length === 1 ? "is" : "are"} not acknowledged: ` +
       missing.map((k) => `${k} (${gates[k]})`).join("; ") +
-      `. Until acknowledged, ClusterVersion reports Upgradeable=False (AdminAckRequired) and minor updates are blocked.${multi}`,
+      `. Until acknowledged, ClusterVersion reports Upgradeable=False (${release === "4.22" ? "AdminAckRequired" : `risk ${missing.length === 1 ? `AdminAck-${missing[0]}` : "AdminAck-<gate> for each"}`}) and minor updates are blocked.${multi}`,
     missing.flatMap((k) => [GATES(k), ACKS(k)]),
     `After doing what each gate describes, set the key to "true" in ConfigMap admin-acks in openshift-config, e.g. ` +
       `oc -n openshift-config patch cm admin-acks --type=merge -p '{"data":{"${missing[0]}":"true"}}'.`,
