@@ -7,8 +7,14 @@ import type { ClusterSnapshot, ConditionalUpdate, ConditionalUpdateRisk } from "
 import { arr, conditionsOf, obj, str, type Any } from "./fields";
 import { conditionOf } from "../domain/snapshot";
 
-/** Bounds on what one ClusterVersion's risks keep (the API allows 500 updates of 200 risks, with messages of any length). */
-export const MAX_RISKS_PER_UPDATE = 50;
+/**
+ * Bounds on what one ClusterVersion's risks keep. The API allows 500 updates of 200 risks each, with
+ * messages of any length: an update keeps all 200 its API allows, so that no update is judged on part
+ * of its list, and the ClusterVersion as a whole keeps at most MAX_RISKS_TOTAL (an update past that
+ * budget is marked cut and never counted cleared).
+ */
+export const MAX_RISKS_PER_UPDATE = 200;
+export const MAX_RISKS_TOTAL = 2000;
 export const MAX_RISK_MESSAGE = 1000;
 export const MAX_CONDITION_MESSAGE = 300;
 export const MAX_ACCEPTED_RISKS = 200;
@@ -45,20 +51,28 @@ export function conditionalUpdatesOf(cvStatus: Any): ConditionalUpdate[] {
       ...appliesOf(r, shared.get(name)),
     };
   };
+  let budget = MAX_RISKS_TOTAL;
   return arr(cvStatus.conditionalUpdates)
     .map(obj)
     .map((u) => {
-      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended")?.status;
+      const recommended = conditionOf(conditionsOf(u.conditions), "Recommended");
       const own = arr(u.risks).map(obj);
       // riskNames (gate ClusterUpdateAcceptRisks) may name risks kept only in status.conditionalUpdateRisks.
       const byName = arr(u.riskNames)
         .map(str)
         .filter((n): n is string => !!n && !own.some((r) => r.name === n) && shared.has(n))
         .map((n) => shared.get(n)!);
+      const all = [...own, ...byName];
+      const kept = all.slice(0, Math.max(0, Math.min(MAX_RISKS_PER_UPDATE, budget)));
+      budget -= kept.length;
+      const status = recommended?.status;
       return {
         version: str(obj(u.release).version) ?? "",
-        recommended: (recommended === "True" || recommended === "False" ? recommended : "Unknown") as ConditionalUpdate["recommended"],
-        risks: [...own, ...byName].slice(0, MAX_RISKS_PER_UPDATE).map(riskOf),
+        recommended: (status === "True" || status === "False" ? status : "Unknown") as ConditionalUpdate["recommended"],
+        recommendedReason: cut(recommended?.reason ?? null, MAX_RISK_NAME),
+        recommendedMessage: cut(recommended?.message ?? null, MAX_RISK_MESSAGE),
+        ...(kept.length < all.length ? { risksCut: true } : {}),
+        risks: kept.map(riskOf),
       };
     })
     .filter((u) => u.version);

@@ -53,6 +53,15 @@ export type ConditionalUpdateRisk = z.output<typeof ConditionalUpdateRiskSchema>
 const ConditionalUpdateSchema = z.object({
   version: z.string(),
   recommended: ConditionStatus,
+  /**
+   * The CVO's own Recommended condition's reason and message (NotExposedToRisks, AllExposedRisksAccepted,
+   * EvaluationFailed, ExposedToRisks, a risk's name, MultipleReasons: pkg/cvo/availableupdates.go
+   * `evaluateConditionalUpdate`). Absent from older snapshots.
+   */
+  recommendedReason: z.string().nullable().optional(),
+  recommendedMessage: z.string().nullable().optional(),
+  /** More risks than Fleetskew keeps: the update is never judged cleared on the part it kept. */
+  risksCut: z.boolean().optional(),
   risks: z.array(ConditionalUpdateRiskSchema),
 });
 export type ConditionalUpdate = z.output<typeof ConditionalUpdateSchema>;

@@ -76,8 +76,12 @@ describe("the CVO's Upgradeable conditions (pkg/cvo/upgradeable.go)", () => {
   it("overrides set are a check of their own, first in the CVO's order, in 4.21's words", () => {
     const c = cvoUpgradeable(inputs({ overrides: true }));
     expect(c.map((x) => x.type)).toEqual(["Upgradeable", "UpgradeableAdminAckRequired", "UpgradeableClusterVersionOverrides"]);
-    expect(c[0]!.message).toMatch(/^Cluster should not be upgraded between minor versions for multiple reasons: ClusterVersionOverridesSet,AdminAckRequired\n/);
-    expect(c[2]!.message).toBe("Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before requesting a minor version update.");
+    expect(c[0]!.message).toMatch(
+      /^Cluster should not be upgraded between minor versions for multiple reasons: ClusterVersionOverridesSet,AdminAckRequired\n/,
+    );
+    expect(c[2]!.message).toBe(
+      "Disabling ownership via cluster version overrides prevents upgrades. Please remove overrides before requesting a minor version update.",
+    );
   });
 
   it("a running update is a check of its own on 4.22, written True beside an Upgradeable=False", () => {
@@ -109,7 +113,12 @@ describe("the 4.23 CVO's Upgradeable from risks (pkg/cvo/status.go setUpgradeabl
   const gate423 = "ack-4.23-kube-1.36-api-removals-in-4.24";
   const at423 = (over: Partial<CvoInputs> = {}) => inputs({ current: "4.23.2", adminGates: { [gate423]: GATE_TEXT }, ...over });
   it("one operator: its message verbatim, and a reason that says the risk's name does not fit one", () => {
-    const c = cvoUpgradeable(at423({ adminAcks: { [gate423]: "true" }, operators: [{ name: "machine-config", upgradeable: { status: "False", reason: "ClusterBootImageSkewError", message: SKEW } }] }));
+    const c = cvoUpgradeable(
+      at423({
+        adminAcks: { [gate423]: "true" },
+        operators: [{ name: "machine-config", upgradeable: { status: "False", reason: "ClusterBootImageSkewError", message: SKEW } }],
+      }),
+    );
     expect(c).toEqual([{ type: "Upgradeable", status: "False", reason: "RiskNameNotCompatibleWithReasonProperty", message: SKEW }]);
   });
 

@@ -74,7 +74,10 @@ function adminAckCheck({ current, adminGates, adminAcks }: CvoInputs): Upgradeab
   for (const [name, value] of Object.entries(adminGates)) {
     const m = GATE_422.exec(name);
     if (!m) {
-      add("AdminAckConfigMapGateNameError", `admin-gates configmap gate name ${name} has invalid format; must comply with "${GATE_422.source}"`);
+      add(
+        "AdminAckConfigMapGateNameError",
+        `admin-gates configmap gate name ${name} has invalid format; must comply with "${GATE_422.source}"`,
+      );
       continue;
     }
     if (m[1] !== minorOf(current)) continue;
@@ -101,7 +104,8 @@ function clusterOperatorsCheck({ operators }: CvoInputs, versions: string): Upgr
     };
   }
   const lines = blocking.map(
-    (o) => `Cluster operator ${o.name} should not be upgraded between ${versions}: ${o.upgradeable!.reason ?? ""}: ${o.upgradeable!.message ?? ""}`,
+    (o) =>
+      `Cluster operator ${o.name} should not be upgraded between ${versions}: ${o.upgradeable!.reason ?? ""}: ${o.upgradeable!.message ?? ""}`,
   );
   return {
     type: "UpgradeableClusterOperators",
@@ -205,7 +209,14 @@ function risksFrom423(inputs: CvoInputs): UpgradeableCondition[] {
   if (risks.length === 0) return [];
   if (risks.length === 1) {
     const [r] = risks;
-    return [{ type: "Upgradeable", status: "False", reason: REASON.test(r!.name) ? r!.name : "RiskNameNotCompatibleWithReasonProperty", message: r!.message }];
+    return [
+      {
+        type: "Upgradeable",
+        status: "False",
+        reason: REASON.test(r!.name) ? r!.name : "RiskNameNotCompatibleWithReasonProperty",
+        message: r!.message,
+      },
+    ];
   }
   return [
     {

@@ -49,7 +49,9 @@ export function targetVersionCheck(c: GateContext): Draft {
         return fail(
           `${c.target.text} is a later major version than ${from}, and the CVO refuses it: precondition ClusterVersionGiantHop, reason ${refused.reason}: "${refused.message}"`,
           evidence,
-          c.current.major === 4 ? `Update to 5.0 first: it is the one major update the CVO takes from any 4.y.` : "Choose a target within the current major version.",
+          c.current.major === 4
+            ? `Update to 5.0 first: it is the one major update the CVO takes from any 4.y.`
+            : "Choose a target within the current major version.",
         );
       return pass(
         `${c.target.text} is a major update from ${from}: the CVO takes 4.y → 5.0 from any 4.y (ClusterVersionGiantHop lets it through), and the minor-update gates apply to it.`,
@@ -110,7 +112,11 @@ export function upgradeableCheck(c: GateContext): Draft {
   const causes = reading?.causes ?? [];
   // The MCO reports its cause before the CVO's next sync folds it in: count it until then.
   if (co?.status === "False" && !causes.some((x) => co.message && x.words.includes(bare(co.message))))
-    causes.push(co.reason && NAMED_BY_CHECK[co.reason] ? { words: co.message ?? "", ...NAMED_BY_CHECK[co.reason]! } : { words: co.message ?? "", hint: MCO_HINT });
+    causes.push(
+      co.reason && NAMED_BY_CHECK[co.reason]
+        ? { words: co.message ?? "", ...NAMED_BY_CHECK[co.reason]! }
+        : { words: co.message ?? "", hint: MCO_HINT },
+    );
   const named = causes.filter((x) => x.check);
   const hints = [...new Set(causes.map((x) => x.hint))];
   const listed =
@@ -335,12 +341,22 @@ export function conditionalRisksCheck(c: Context): Draft {
       [evAvailable],
     );
   if (conditional.length) {
-    // Accepted risks (spec.desiredUpdate.acceptRisks, gate ClusterUpdateAcceptRisks): the CVO goes ahead with a
-    // conditional update when each of its risks does not apply (Applies=False) or is accepted (openshift/api
-    // config/v1 ConditionalUpdate.riskNames, docs/openshift.md §27.1).
-    const accepted = new Set(Array.isArray(c.s.version.acceptRisks) ? c.s.version.acceptRisks : []);
-    const clear = (r: ConditionalUpdateRisk) => r.applies === "False" || accepted.has(r.name);
+    // Accepted risks (spec.desiredUpdate.acceptRisks, gate ClusterUpdateAcceptRisks) as the CVO applies
+    // them (pkg/cvo/availableupdates.go `evaluateConditionalUpdate`, docs/openshift.md §27.1): an accepted
+    // risk clears only where it applies (Applies=True); one whose exposure is Unknown leaves the update
+    // out (EvaluationFailed) accepted or not; and a HyperShift CVO ignores the list altogether.
+    const hostedControlPlane = c.s.topology === "External";
+    const listed = new Set(Array.isArray(c.s.version.acceptRisks) ? c.s.version.acceptRisks : []);
+    const accepted = hostedControlPlane ? new Set<string>() : listed;
+    // A firing alert the CVO made a risk of (pkg/risk/alert: Applies reason Alert:firing) is shown by the
+    // alert checks where the alerts were read; named here, not counted a second time.
+    const alertsShown = !!c.s.alerts;
+    const isAlert = (r: ConditionalUpdateRisk) => /^Alert:/.test(r.appliesReason ?? "");
+    // A risk without a reported Applies (a snapshot of a cluster whose status does not carry it) is
+    // taken to clear when accepted, as it does wherever the CVO finds it applying.
+    const clear = (r: ConditionalUpdateRisk) => r.applies === "False" || (r.applies !== "Unknown" && accepted.has(r.name));
     const risks = conditional.flatMap((u) => (u.risks ?? []).map((r) => ({ version: u.version, ...r })));
+    const alertRisks = [...new Set(risks.filter(isAlert).map((r) => r.name))];
     const applies = (r: ConditionalUpdateRisk) =>
       r.applies === "True"
         ? "applies to this cluster"
@@ -349,30 +365,65 @@ export function conditionalRisksCheck(c: Context): Draft {
           : r.applies === "Unknown"
             ? `whether it applies is unknown${r.appliesReason ? ` (${r.appliesReason})` : ""}`
             : null;
-    const described = risks.length
-      ? risks
+    const shown = risks.filter((r) => !(alertsShown && isAlert(r)));
+    const described = shown.length
+      ? shown
           .map((r) => {
-            const notes = [applies(r), accepted.has(r.name) ? "accepted by the cluster" : null].filter(Boolean);
+            const notes = [
+              applies(r),
+              listed.has(r.name)
+                ? hostedControlPlane
+                  ? "listed as accepted, which a HyperShift CVO ignores"
+                  : r.applies === "Unknown"
+                    ? "accepted, which does not clear a risk whose exposure is unknown"
+                    : "accepted by the cluster"
+                : null,
+            ].filter(Boolean);
             return `${r.name}${c.target.minorOnly ? ` (${r.version})` : ""}${notes.length ? ` [${notes.join("; ")}]` : ""}: ${r.message}${r.url ? ` (${r.url})` : ""}`;
           })
           .join("; ")
       : "no risk details given";
-    const acceptedText = accepted.size
-      ? ` The cluster accepts the risks ${list([...accepted].sort())} (spec.desiredUpdate.acceptRisks).`
+    const alertText =
+      alertsShown && alertRisks.length
+        ? ` The CVO also holds ${c.target.minorOnly ? "these updates" : "the update"} back for ${plural(alertRisks.length, "firing alert")} it counts as risks (${list(alertRisks)}), which the alert checks show.`
+        : "";
+    const acceptedText = listed.size
+      ? hostedControlPlane
+        ? ` spec.desiredUpdate.acceptRisks names ${list([...listed].sort())}, but a HyperShift CVO does not reconcile it: it reports the spec invalid ("spec.desiredUpdate.acceptRisks: Forbidden: acceptRisks must not be specified") and ignores the whole desiredUpdate.`
+        : ` The cluster accepts the risks ${list([...listed].sort())} (spec.desiredUpdate.acceptRisks).`
       : "";
+    // The CVO's own verdict, where it gave one: on clusters without the gate the only place its words show.
+    const verdicts = conditional
+      .filter((u) => u.recommendedReason || u.recommendedMessage)
+      .map(
+        (u) =>
+          `${u.version}: Recommended=${u.recommended} (${u.recommendedReason ?? "no reason"})${u.recommendedMessage ? ` "${u.recommendedMessage}"` : ""}`,
+      );
+    const cvoText = verdicts.length ? ` The CVO says: ${verdicts.join("; ")}.` : "";
     const what = c.target.minorOnly ? list(conditional.map((u) => u.version)) : c.target.text;
     const evidence = [
       evConditional,
-      ...(accepted.size ? [{ kind: "ClusterVersion", name: "version", field: "spec.desiredUpdate.acceptRisks" }] : []),
+      ...(listed.size ? [{ kind: "ClusterVersion", name: "version", field: "spec.desiredUpdate.acceptRisks" }] : []),
     ];
-    const cleared = conditional.find((u) => (u.risks ?? []).length > 0 && (u.risks ?? []).every(clear));
+    const cleared = conditional.find(
+      (u) => u.recommended === "True" || (!u.risksCut && (u.risks ?? []).length > 0 && (u.risks ?? []).every(clear)),
+    );
     if (cleared)
       return pass(
-        `${cleared.version} is offered as a conditional update, and each of its risks either does not apply to this cluster or is accepted: ${described}.${acceptedText}`,
+        `${cleared.version} is offered as a conditional update, and each of its risks either does not apply to this cluster or is accepted: ${described}.${acceptedText}${cvoText}`,
+        evidence,
+      );
+    // Held back by firing alerts alone, which the alert checks already count: named, not warned twice.
+    const heldByAlertsOnly = conditional.find(
+      (u) => !u.risksCut && (u.risks ?? []).length > 0 && (u.risks ?? []).every((r) => clear(r) || (alertsShown && isAlert(r))),
+    );
+    if (heldByAlertsOnly && alertRisks.length)
+      return pass(
+        `${heldByAlertsOnly.version} carries no risk of its own for this cluster${shown.length ? ` (${described})` : ""}.${alertText}${acceptedText}${cvoText}`,
         evidence,
       );
     return warn(
-      `${what} ${conditional.length === 1 ? "is" : "are"} offered only as a conditional update with known risks for this cluster: ${described}.${acceptedText} ` +
+      `${what} ${conditional.length === 1 ? "is" : "are"} offered only as a conditional update with known risks for this cluster: ${described}.${alertText}${acceptedText}${cvoText} ` +
         "It can still be applied after accepting the risks.",
       evidence,
       "Read each risk and decide whether it applies; to go ahead, accept it explicitly (oc adm upgrade --to ... --allow-not-recommended; " +

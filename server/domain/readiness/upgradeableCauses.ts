@@ -103,7 +103,8 @@ export function readUpgradeable(s: UpdateGateParts): UpgradeableReading | null {
   // The 4.22 CVO keeps each check's own condition beside MultipleReasons; a 4.23 cluster has none
   // (its CVO removes them), but a cluster that just updated may still show the old ones until its
   // next status sync: they are read only where the CVO writes them.
-  const subs = release === "4.22" ? all.filter((c) => c.type !== "Upgradeable" && c.type.startsWith("Upgradeable") && c.status === "False") : [];
+  const subs =
+    release === "4.22" ? all.filter((c) => c.type !== "Upgradeable" && c.type.startsWith("Upgradeable") && c.status === "False") : [];
   const conditions = [cv, ...subs];
   const mco = conditionOf(s.machineConfigOperator, "Upgradeable");
   const mcoFailing = mco?.status === "False" ? mco : null;
