@@ -102,9 +102,9 @@ export function readUpgradeable(s: UpdateGateParts): UpgradeableReading | null {
   const release = cvoReleaseFor(s.version?.current);
   // The 4.22 CVO keeps each check's own condition beside MultipleReasons; a 4.23 cluster has none
   // (its CVO removes them), but a cluster that just updated may still show the old ones until its
-  // next status sync: they are read only where the CVO writes them.
-  const subs =
-    release === "4.22" ? all.filter((c) => c.type !== "Upgradeable" && c.type.startsWith("Upgradeable") && c.status === "False") : [];
+  // next status sync: they are read only where the CVO writes them. (A running update's check is
+  // written True, yet it is one of the reasons.)
+  const subs = release === "4.22" ? all.filter((c) => c.type !== "Upgradeable" && c.type.startsWith("Upgradeable")) : [];
   const conditions = [cv, ...subs];
   const mco = conditionOf(s.machineConfigOperator, "Upgradeable");
   const mcoFailing = mco?.status === "False" ? mco : null;
