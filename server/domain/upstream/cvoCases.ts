@@ -90,7 +90,7 @@ function version(rng: Rng, line: CvoLine): string {
 function gates(rng: Rng, current: string): Record<string, string> | null {
   if (rng.chance(0.08)) return null;
   const [major, minor] = current.split(".").map(Number) as [number, number];
-  const kinds = [
+  const kinds: (() => [string, string])[] = [
     () => [
       `ack-${major}.${minor}-kube-1.${minor + 13}-api-removals-in-${major}.${minor + 1}`,
       `Kubernetes 1.${minor + 13} and therefore OpenShift ${major}.${minor + 1} remove several APIs which require admin consideration. Please see the knowledge article https://access.redhat.com/articles/${7000000 + rng.int(99999)} for details and instructions.`,
@@ -103,7 +103,7 @@ function gates(rng: Rng, current: string): Record<string, string> | null {
       "A malformed gate.",
     ],
     () => [`ack-${major}.${minor}-second-gate`, "Acknowledge the second gate."],
-  ] as const;
+  ];
   const out: Record<string, string> = {};
   for (let i = rng.int(4); i > 0; i--) {
     const [k, v] = rng.pick(kinds)();
