@@ -102,7 +102,8 @@ export type RuncCheckGate = { on: boolean; basis: string } | { unknown: string }
  * caller has one (the cluster's own version), is what the MCO's gate handler answers from; else the
  * feature set by openshift/api release-4.23 features.go: on for self-managed clusters in Default,
  * TechPreviewNoUpgrade, DevPreviewNoUpgrade and OKD, for HyperShift (`External` control plane) only
- * in the two previews; CustomNoUpgrade names its gates itself.
+ * in the two previews; from 5.0 (openshift/api release-5.0) for HyperShift as for every other cluster;
+ * CustomNoUpgrade names its gates itself.
  */
 export function runcCheckGate(
   release: Version | null,
@@ -126,6 +127,13 @@ export function runcCheckGate(
   if (featureSet === "CustomNoUpgrade")
     return { unknown: "the cluster's feature set is CustomNoUpgrade, whose OSStreams gate at the target Fleetskew cannot tell" };
   const preview = featureSet === "TechPreviewNoUpgrade" || featureSet === "DevPreviewNoUpgrade";
+  // openshift/api release-5.0 (e543cc5080e8) and master (2a3d73913b5a) drop the cluster-profile split:
+  // OSStreams is on in Default, OKD and the previews for HyperShift too.
+  if (release.major >= 5)
+    return {
+      on: true,
+      basis: `from 5.0 OSStreams is on for every cluster, HyperShift included, in every feature set but CustomNoUpgrade (openshift/api release-5.0 at e543cc5080e8)`,
+    };
   if (topology === "External") {
     if (!featureSet)
       return {

@@ -150,6 +150,15 @@ describe("os-stream-runc readiness (validateNoRuncOnRHEL10FromOSImageStream at t
     expect(run(on("TechPreviewNoUpgrade", { topology: "External" }), "4.23.4", "os-stream-runc").status).toBe("fail");
   });
 
+  it("5.0 is not 4.23: openshift/api release-5.0 turns OSStreams on for HyperShift in Default, so the runc check runs there", () => {
+    const refused = [streamPool("worker", "rhel-10", crio({ defaultRuntime: "runc" }))];
+    const hosted = cluster423(refused, { featureGate: { featureSet: "Default", version: "4.23.1", enabled: [] }, topology: "External" });
+    expect(run(hosted, "4.23.4", "os-stream-runc").status).toBe("pass");
+    const at50 = run(hosted, "5.0.1", "os-stream-runc");
+    expect(at50.status).toBe("fail");
+    expect(at50.detail).toContain("release-5.0");
+  });
+
   it("unknown, never a pass, when the rendered configuration or OSImageStream could not be read", () => {
     const unread = cluster423([streamPool("worker", "rhel-10", null)], {
       renderedConfigsUnread: "MachineConfigs could not be listed: forbidden",
