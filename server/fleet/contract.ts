@@ -228,6 +228,8 @@ export type ReadinessAnswer = z.output<typeof ReadinessAnswer>;
 export const FleetReadinessAnswer = z.strictObject({
   counts: z.strictObject({ pass: z.number().int(), warn: z.number().int(), fail: z.number().int(), unknown: z.number().int() }),
   mostCommonBlocker: z.strictObject({ id: z.string(), title: z.string(), clusters: z.number().int() }).nullable(),
+  /** Every check that blocks some cluster by a cause of its own, most clusters first: a cluster counts once under each of its causes. */
+  blockers: z.array(z.strictObject({ id: z.string(), title: z.string(), clusters: z.number().int() })),
 });
 export type FleetReadiness = z.output<typeof FleetReadinessAnswer>;
 

@@ -4,7 +4,8 @@ import { featureGateObject, type SimFeatureSet } from "./featureGate";
 import { osImageStreamObject } from "./osImageStream";
 import { apiVersionOf, KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { IngressAuthority } from "./ingress";
-import { ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
+import { ALERT_PRESETS, ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
+import { withAlertRisks } from "./cvoAlertRisks";
 import { ObjectStore, type Admit, type KubeObject } from "./objectStore";
 import { admit, coerce, schemaFor } from "./openapi/admission";
 import type { SchemaTarget } from "./openapi/schemas";
@@ -163,7 +164,8 @@ export class SimCluster {
       const streamKind = this.kinds.find((k) => k.kind === "OSImageStream");
       if (streamKind && !withFeatureGate.some((o) => o.kind === "OSImageStream"))
         withFeatureGate.push(osImageStreamObject(this.spec.ocpVersion, apiVersionOf(streamKind)) as KubeObject);
-      for (const obj of [...withFeatureGate, ...this.monitoringObjects(objects)]) {
+      for (const seeded of [...withFeatureGate, ...this.monitoringObjects(objects)]) {
+        const obj = seeded.kind === "ClusterVersion" ? this.withCvoRisks(seeded) : seeded;
         const info = this.kindFor(obj);
         if (info) {
           this.prune(info, obj);
@@ -175,6 +177,20 @@ export class SimCluster {
     }
     this.onMaterialize(this);
     return this.storeInstance;
+  }
+
+  /**
+   * ClusterVersion as a CVO with ClusterUpdateAcceptRisks on writes it (./cvoAlertRisks.ts): from 4.22,
+   * in TechPreviewNoUpgrade and DevPreviewNoUpgrade, the firing alerts become risks of every update.
+   */
+  private withCvoRisks(cv: KubeObject): KubeObject {
+    const preview = this.spec.featureSet === "TechPreviewNoUpgrade" || this.spec.featureSet === "DevPreviewNoUpgrade";
+    const major = Number(/^(\d+)\./.exec(this.spec.ocpVersion)?.[1] ?? 4);
+    // A cluster without a querier gives its CVO no alerts either.
+    const querier = this.spec.monitoring?.querier;
+    if (!preview || (major === 4 && this.minor < 22) || querier === "absent" || querier === "unavailable") return cv;
+    const chosen = this.spec.monitoring?.alerts ?? "quiet";
+    return withAlertRisks(cv, typeof chosen === "string" ? ALERT_PRESETS[chosen] : chosen, "2026-01-01T00:00:00Z");
   }
 
   /** Cluster monitoring's Route and the ingress CA, unless the capture has its own. */

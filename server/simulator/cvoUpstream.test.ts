@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { generateCvoCases, RECORDED, type PreconditionCase, type UpgradeableCase } from "../domain/upstream/cvoCases";
+import { generateCvoCases, RECORDED, type ConditionalCase, type PreconditionCase, type UpgradeableCase } from "../domain/upstream/cvoCases";
 import { cvoUpgradeable, giantHopRefusal, minorUpdateBlocked } from "./cvo";
+import { recommendedFor } from "./cvoAlertRisks";
 
 /**
  * The simulated CVO against the CVO's own Go code (release-4.22 at 9b55234a27cf, release-4.23 at
@@ -16,6 +17,7 @@ type Answer = {
   conditions?: { type: string; status: string; reason: string; message: string }[];
   giantHop?: { blocking: boolean; reason: string; message: string } | null;
   upgradeable?: { blocking: boolean; reason: string; message: string } | null;
+  recommended?: { status: string; reason: string; message: string };
 };
 const answers = new Map<string, Answer>(
   gunzipSync(readFileSync(join(__dirname, "../domain/upstream/cvoCases.answers.jsonl.gz")))
@@ -51,6 +53,32 @@ describe("the simulated CVO says what the CVO's code says", () => {
         const sameHop =
           JSON.stringify(hop) === JSON.stringify(a.giantHop ? { reason: a.giantHop.reason, message: a.giantHop.message } : null);
         return sameHop && blocked === (a.upgradeable?.blocking === true) ? [] : [{ id: c.id, hop, blocked, want: a }];
+      });
+    expect(disagree.slice(0, 3)).toEqual([]);
+  });
+
+  it("an update's Recommended condition, word for word, where the CVO reconciles accepted risks", () => {
+    const disagree = cases
+      .filter((c): c is ConditionalCase => c.kind === "conditional" && c.acceptRisksReconciled)
+      .flatMap((c) => {
+        const risks = c.risks.map((r) => ({
+          ...r,
+          conditions: [
+            {
+              type: "Applies" as const,
+              status: r.applies,
+              reason: { True: "Match", False: "NotMatch", Unknown: "EvaluationFailed" }[r.applies],
+              message: r.appliesMessage,
+              lastTransitionTime: "",
+            },
+          ],
+        }));
+        const { status, reason, message } = recommendedFor(risks, new Set(c.acceptRisks), "");
+        const want = answers.get(c.id)!.recommended!;
+        return JSON.stringify({ status, reason, message }) ===
+          JSON.stringify({ status: want.status, reason: want.reason, message: want.message })
+          ? []
+          : [{ id: c.id, got: { status, reason, message }, want }];
       });
     expect(disagree.slice(0, 3)).toEqual([]);
   });

@@ -41,7 +41,7 @@ describe("skew enforcement, as the MCO does it", () => {
     const cvBefore = (await c.get(KINDS.clusterVersion, "version")) as Any;
     expect(condition(cvBefore, "Upgradeable")).toMatchObject({ status: "False", reason: "MultipleReasons" });
     expect(condition(cvBefore, "Upgradeable").message).toMatch(
-      /^Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError\n\* /,
+      /^Cluster should not be upgraded between minor or major versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError\n\* /,
     );
     expect(condition(cvBefore, "UpgradeableClusterOperators")).toMatchObject({ reason: "ClusterBootImageSkewError" });
 
@@ -69,7 +69,7 @@ describe("skew enforcement, as the MCO does it", () => {
     expect(blocked.message).toBe(expected.outcome === "below-limit" ? expected.message : "");
     expect(blocked.message).toContain("OCP boot image version 4.12.0, which is below the minimum required version 4.13.0");
     expect(condition((await c.get(KINDS.clusterVersion, "version")) as Any, "UpgradeableClusterOperators").message).toBe(
-      `Cluster operator machine-config cannot be upgraded between minor versions: ${blocked.message}`,
+      `Cluster operator machine-config should not be upgraded between minor or major versions: ${blocked.message}`,
     );
   });
 
@@ -222,7 +222,7 @@ describe("upgrades", () => {
     expect(cv.status.history[0].version).toBe("4.22.3");
     expect(condition(cv, "ReleaseAccepted")).toMatchObject({ status: "False", reason: "PreconditionChecks" });
     expect(condition(cv, "ReleaseAccepted").message).toContain(
-      'Precondition "ClusterVersionUpgradeable" failed because of "MultipleReasons": Cluster should not be upgraded between minor versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError',
+      'Precondition "ClusterVersionUpgradeable" failed because of "MultipleReasons": Cluster should not be upgraded between minor or major versions for multiple reasons: AdminAckRequired,ClusterBootImageSkewError',
     );
   });
 

@@ -53,6 +53,10 @@ describe("setUpgradeableCondition (pkg/cvo/status.go, 4.23): Upgradeable read by
       },
     ]);
     expect(roll.mostCommonBlocker).toMatchObject({ id: "boot-image-skew", clusters: 2 });
+    expect(roll.blockers.map((b) => [b.id, b.clusters])).toEqual([
+      ["boot-image-skew", 2],
+      ["cv-upgradeable", 1],
+    ]);
   });
 
   it("an admin gate's description is recognised as the admin-acks cause", () => {

@@ -167,7 +167,7 @@ describe("rollUpReadiness", () => {
           "AdminAckRequired",
           "Kubernetes 1.33 and therefore OpenShift 4.20 remove several APIs",
         ),
-        cond("UpgradeableClusterOperators", "False", "ClusterBootImageSkewError", "Cluster operator machine-config cannot be upgraded …"),
+        cond("UpgradeableClusterOperators", "False", "ClusterBootImageSkewError", "Cluster operator machine-config should not be upgraded between minor or major versions: …"),
       ),
       "4.20",
       "cv-upgradeable",
@@ -205,7 +205,7 @@ describe("rollUpReadiness", () => {
 
   it("has no most common blocker when nothing fails, and handles an empty fleet", () => {
     expect(rollUpReadiness([{ cluster: "fine", readiness: evaluateReadiness(healthyCluster(), "4.19.11") }]).mostCommonBlocker).toBeNull();
-    expect(rollUpReadiness([])).toEqual({ counts: { pass: 0, warn: 0, fail: 0, unknown: 0 }, mostCommonBlocker: null });
+    expect(rollUpReadiness([])).toEqual({ counts: { pass: 0, warn: 0, fail: 0, unknown: 0 }, mostCommonBlocker: null, blockers: [] });
   });
 
   it("the single most frequent failing check wins regardless of order", () => {

@@ -211,6 +211,7 @@ export function blockingCauses(readiness: Readiness | null | undefined): Readine
 export function rollUpReadiness(items: { cluster: string; readiness: Readiness | null }[]): {
   counts: Record<CheckStatus, number>;
   mostCommonBlocker: { id: string; title: string; clusters: number } | null;
+  blockers: { id: string; title: string; clusters: number }[];
 } {
   const counts: Record<CheckStatus, number> = { pass: 0, warn: 0, fail: 0, unknown: 0 };
   const blockers = new Map<string, { title: string; clusters: number }>();
@@ -230,5 +231,8 @@ export function rollUpReadiness(items: { cluster: string; readiness: Readiness |
   // Ties go to the alphabetically first id, so the answer does not depend on input order.
   for (const [id, { title, clusters }] of [...blockers].sort(([a], [b]) => a.localeCompare(b)))
     if (!best || clusters > best.clusters) best = { id, title, clusters };
-  return { counts, mostCommonBlocker: best };
+  const all = [...blockers]
+    .map(([id, { title, clusters }]) => ({ id, title, clusters }))
+    .sort((a, b) => b.clusters - a.clusters || a.id.localeCompare(b.id));
+  return { counts, mostCommonBlocker: best, blockers: all };
 }

@@ -194,7 +194,7 @@ export function prodEast422(): ClusterSnapshot {
           "Upgradeable",
           "False",
           "ClusterBootImageSkewError",
-          `Cluster operator machine-config cannot be upgraded between minor versions: ${PROD_EAST_422_MESSAGE}`,
+          `Cluster operator machine-config should not be upgraded between minor or major versions: ${PROD_EAST_422_MESSAGE}`,
         ),
       ],
     }),

@@ -226,3 +226,72 @@ function moveBootImagesConfigMap(obj: KubeObject, version: string): KubeObject {
   cm.data.MCOReleaseImageVersion = version;
   return cm;
 }
+
+/**
+ * prod-east at `version` with the boot images still at 4.12.7 and the admin gates acknowledged, so
+ * that the MCO's skew check is what blocks minor updates; with `secondBlocker`, the cloud-credential
+ * operator also refuses them, as it does in manual mode until its upgradeable-to annotation names the
+ * next minor. At 4.23.2 the CVO writes Upgradeable from risks (../cvo.ts), at 4.22.3 from checks.
+ */
+export function prodEastBlockedAt(version: "4.22.3" | "4.23.2", secondBlocker: boolean): KubeObject[] {
+  const objects = prodEast422Objects().map((obj) => {
+    if (obj.kind === "ClusterVersion" && version !== "4.22.3") return moveClusterVersion(obj, [version]);
+    if (obj.kind === "ConfigMap" && obj.metadata.name === "admin-acks")
+      return { ...obj, data: { "ack-4.22-kube-1.36-api-removals-in-4.23": "true" } };
+    if (obj.kind === "ClusterOperator" && obj.metadata.name === "machine-config" && version !== "4.22.3") {
+      // The MCO names the docs of the release it runs (docs/openshift.md §17.3).
+      const status = obj.status as { conditions?: { type: string; message?: string }[] };
+      return {
+        ...obj,
+        status: {
+          ...status,
+          conditions: (status.conditions ?? []).map((c) =>
+            c.type === "Upgradeable" && c.message ? { ...c, message: c.message.replace("/4.22/html/", "/4.23/html/") } : c,
+          ),
+        },
+      };
+    }
+    return obj;
+  });
+  if (secondBlocker)
+    objects.push({
+      apiVersion: "config.openshift.io/v1",
+      kind: "ClusterOperator",
+      metadata: { name: "cloud-credential" },
+      spec: {},
+      status: {
+        conditions: [
+          { type: "Available", status: "True", reason: "AsExpected", lastTransitionTime: "2026-08-01T00:00:00Z" },
+          { type: "Degraded", status: "False", reason: "AsExpected", lastTransitionTime: "2026-08-01T00:00:00Z" },
+          {
+            type: "Upgradeable",
+            status: "False",
+            reason: "MissingUpgradeableAnnotation",
+            message: CLOUD_CREDENTIAL_NOT_UPGRADEABLE,
+            lastTransitionTime: "2026-08-01T00:00:00Z",
+          },
+        ],
+        versions: [{ name: "operator", version }],
+      },
+    });
+  // The CVO's verdict on what is there now, without what the 4.22 CVO had written before.
+  return withClusterVersionUpgradeable(
+    objects.map((o) =>
+      o.kind === "ClusterVersion"
+        ? {
+            ...o,
+            status: {
+              ...(o.status as object),
+              conditions: ((o.status as { conditions?: { type: string }[] }).conditions ?? []).filter(
+                (c) => !c.type.startsWith("Upgradeable"),
+              ),
+            },
+          }
+        : o,
+    ),
+  );
+}
+
+/** The cloud-credential operator's words in manual mode before an update (cloud-credential-operator pkg/operator/status). */
+export const CLOUD_CREDENTIAL_NOT_UPGRADEABLE =
+  "Upgradeable annotation cloudcredential.openshift.io/upgradeable-to on cloudcredential.operator.openshift.io/cluster object needs updating before upgrade. See Manually Creating IAM documentation for instructions on preparing a cluster for upgrade.";
