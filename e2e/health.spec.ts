@@ -27,7 +27,7 @@ test("with nothing configured: the embedded database, and a simulated demo fleet
   await expect(page).toHaveURL(/\/fleet$/);
   const table = page.getByRole("table", { name: "Clusters" });
   await expect(table.getByRole("link", { name: "prod-east-422" })).toBeVisible();
-  await expect(table.getByRole("row")).toHaveCount(13); // header + 12 demo clusters
+  await expect(table.getByRole("row")).toHaveCount(14); // header + 12 generated demo clusters + prod-east-423
   // The collector sweeps them in the background once the console runs; the page refreshes itself.
   await expect(table.getByRole("row").filter({ hasText: "prod-east-422" })).toContainText("Reachable", { timeout: 30_000 });
   await expect(table.getByRole("row").filter({ hasText: "prod-east-422" })).toContainText("Blocked");

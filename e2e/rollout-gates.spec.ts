@@ -43,12 +43,12 @@ test("on the demo fleet, a plan to 4.19.11 excludes every cluster the fleet page
 
   // The collector sweeps the demo clusters once the console runs; the page refreshes itself.
   const table = page.getByRole("table", { name: "Clusters" });
-  await expect(table.getByRole("row")).toHaveCount(13); // header + 12 demo clusters
+  await expect(table.getByRole("row")).toHaveCount(14); // header + 12 generated demo clusters + prod-east-423
   await expect
     .poll(async () => (await fleetRows(page)).filter((r) => r.version !== "—" && r.readiness !== "Unknown").length, {
       timeout: 90_000,
     })
-    .toBe(12);
+    .toBe(13);
   const fleet = await fleetRows(page);
   await snap(page, testInfo, "80-demo-fleet-readiness");
 

@@ -154,7 +154,7 @@ test("with no DATABASE_URL the copy runs the embedded database and the demo flee
   const dataDir = path.join(writable, "embedded");
   const server = await startServer({ FLEETSKEW_DATA_DIR: dataDir, FLEETSKEW_DEMO: "1", FLEETSKEW_ADMIN_PASSWORD: ADMIN_PASSWORD });
   expect(server.output()).toContain(`database: embedded, in ${dataDir}/pgdata (${migrations} migrations, ${migrations} applied now)`);
-  expect(server.output()).toMatch(/demo fleet: 12 simulated clusters/);
+  expect(server.output()).toMatch(/demo fleet: 13 simulated clusters/);
   const health = await request.get(`${server.url}/api/health`);
   expect(await health.json()).toEqual({ status: "ok", database: "embedded", migrations });
 });

@@ -3,7 +3,8 @@ import path from "node:path";
 import { Fleet, type ClusterSpec } from "./cluster";
 import { startSimulator, type SimulatorServer } from "./http";
 import { Reconciler, scaledClock } from "./reconciler";
-import { generateFleet } from "./scenarios/generate";
+import { generateFleet, tokenFor } from "./scenarios/generate";
+import { prodEastBlockedAt } from "./scenarios/prodEast";
 import { servingCertificate, type ServingCertificate } from "./tls";
 
 export type DemoFleet = { sim: SimulatorServer; specs: ClusterSpec[]; reconciler: Reconciler };
@@ -27,6 +28,24 @@ async function persistentCertificate(dir: string): Promise<ServingCertificate> {
 }
 
 /**
+ * The demo fleet shows what a newcomer should see at least once: beside the generated clusters,
+ * prod-east-423, a 4.23 cluster whose CVO writes Upgradeable from risks (boot-image skew and the
+ * cloud-credential operator, one bullet each).
+ */
+function withDemoScenarios(specs: ClusterSpec[]): ClusterSpec[] {
+  return [
+    ...specs,
+    {
+      name: "prod-east-423",
+      ocpVersion: "4.23.2",
+      token: tokenFor("prod-east-423", DEMO_SEED),
+      readOnlyToken: tokenFor("prod-east-423-reader", DEMO_SEED),
+      objects: () => prodEastBlockedAt("4.23.2", true),
+    },
+  ];
+}
+
+/**
  * Serves a simulated demo fleet on a loopback port, preferring the port of the previous start so
  * that registered demo clusters keep their API URL.
  */
@@ -35,7 +54,7 @@ export async function startDemoFleet(options: { dataDir: string; clusters: numbe
   const tls = await persistentCertificate(dir);
   const portFile = path.join(dir, "port");
   const previous = Number((await readFile(portFile, "utf8").catch(() => "0")).trim()) || 0;
-  const specs = generateFleet(options.clusters, DEMO_SEED);
+  const specs = withDemoScenarios(generateFleet(options.clusters, DEMO_SEED));
   const fleet = new Fleet();
   for (const spec of specs) fleet.add(spec);
   const sim = await startSimulator(fleet, { port: previous, tls }).catch(() => startSimulator(fleet, { port: 0, tls }));
