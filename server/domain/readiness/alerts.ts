@@ -7,8 +7,8 @@ import { plural, problemOf, unknown, warn, pass, type Context, type Draft, type 
  * (docs/openshift.md §27): it skips alerts without a name and pending ones, then puts each firing
  * alert in the first group that takes it, in this order:
  *
- * 1. CriticalAlerts: severity "critical" (a critical PodDisruptionBudgetLimit also counts against the
- *    PodDisruptionBudget group);
+ * 1. CriticalAlerts: severity "critical" (a critical PodDisruptionBudgetLimit is counted here only; oc
+ *    just leaves out the PodDisruptionBudget group's "none firing" line for it);
  * 2. PodDisruptionBudgetAlerts: PodDisruptionBudgetAtLimit;
  * 3. PodImagePullAlerts: KubeContainerWaiting;
  * 4. NodeAlerts: KubeletHealthState, KubeNodeNotReady, KubeNodeReadinessFlapping, KubeNodeUnreachable;
@@ -117,15 +117,24 @@ export function criticalAlertsCheck(c: Context): Draft {
   );
 }
 
-/** oc's recommended/PodDisruptionBudgetAlerts ("No PodDisruptionBudget alerts firing."): PodDisruptionBudgetAtLimit, and a critical PodDisruptionBudgetLimit. */
+/**
+ * oc's recommended/PodDisruptionBudgetAlerts ("No PodDisruptionBudget alerts firing."): PodDisruptionBudgetAtLimit.
+ * A critical PodDisruptionBudgetLimit is one of the critical alerts: oc reports it there and, for this
+ * group, only leaves out its "none firing" line; it is not counted a second time here.
+ */
 export function pdbAlertsCheck(c: Context): Draft {
-  return groupCheck(
+  const drafted = groupCheck(
     c,
     ["pdb"],
     "No PodDisruptionBudget alerts firing.",
     "which might slow node drains: a PodDisruptionBudget at its limit lets no pod be evicted, and the node update waits",
     "Scale the workload up, or relax the PodDisruptionBudget, so that at least one pod may be disrupted before the update drains nodes.",
-    (a) => a.name === "PodDisruptionBudgetLimit" && a.severity === "critical",
+  );
+  const critical = (c.s.alerts?.firing ?? []).filter((a) => a.name === "PodDisruptionBudgetLimit" && a.severity === "critical");
+  if (drafted.status !== "pass" || critical.length === 0) return drafted;
+  return pass(
+    `No PodDisruptionBudgetAtLimit alert firing; the critical PodDisruptionBudgetLimit alert (${critical.map(describe).join("; ")}) is one of the critical alerts, shown there.`,
+    critical.map(EVIDENCE),
   );
 }
 
