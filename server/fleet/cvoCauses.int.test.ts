@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as readinessRoute } from "@/app/api/v1/clusters/[name]/readiness/route";
 import { GET as fleetReadinessRoute } from "@/app/api/v1/fleet/readiness/route";
 import { Collector } from "../collector/collector";
+import { parseConnectTo } from "../kube/connectTo";
 import { Fleet } from "../simulator/cluster";
 import { startSimulator, type SimulatorServer } from "../simulator/http";
-import { CLOUD_CREDENTIAL_NOT_UPGRADEABLE, prodEastBlockedAt } from "../simulator/scenarios/prodEast";
+import { CLOUD_CREDENTIAL_NOT_UPGRADEABLE, prodEast422Objects, prodEastBlockedAt } from "../simulator/scenarios/prodEast";
 import { createUser } from "../store/users";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, testCollectorOptions } from "../testing/fleet";
@@ -23,6 +24,7 @@ useMigratedDatabase();
 
 let sim: SimulatorServer;
 let cookie: string;
+const PREVIEW = "preview-alerts-422";
 const CLUSTERS = [
   { name: "skew-422", version: "4.22.3", second: false },
   { name: "skew-and-cco-422", version: "4.22.3", second: true },
@@ -40,9 +42,22 @@ beforeAll(async () => {
       readOnlyToken: `${c.name}-reader`,
       objects: () => prodEastBlockedAt(c.version, c.second),
     });
+  // A TechPreview cluster: its CVO makes risks of the critical alert and the PodDisruptionBudget at its limit.
+  fleet.add({
+    name: PREVIEW,
+    ocpVersion: "4.22.3",
+    token: "preview-token",
+    readOnlyToken: "preview-reader",
+    featureSet: "TechPreviewNoUpgrade",
+    monitoring: { alerts: "critical-and-pdb" },
+    objects: prodEast422Objects,
+  });
   sim = await startSimulator(fleet);
   await registerSimulatedClusters(sim, fleet.list());
-  await new Collector(testCollectorOptions("cvo-causes")).runOnce();
+  const connectTo = parseConnectTo(sim.connectTo);
+  await new Collector(
+    testCollectorOptions("cvo-causes", { client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, connectTo } }),
+  ).runOnce();
   cookie = await sessionCookie(await createUser({ username: "vera", role: "viewer", passwordHash: "scrypt$x" }, { actor: null }));
 }, 120_000);
 afterAll(() => sim.close());
@@ -89,11 +104,25 @@ describe("Upgradeable=False by the CVO of each release, through the simulator", 
     const response = await fleetReadinessRoute(request("/api/v1/fleet/readiness", { cookie }));
     expect(response.status).toBe(200);
     const roll = fleetEndpoints.readinessRollUp.answer.parse(await response.json());
-    expect(roll.counts.fail).toBe(4);
-    expect(roll.mostCommonBlocker).toMatchObject({ id: "boot-image-skew", clusters: 4 });
+    expect(roll.counts.fail).toBe(5);
+    expect(roll.mostCommonBlocker).toMatchObject({ id: "boot-image-skew", clusters: 5 });
     expect(roll.blockers.map((b) => [b.id, b.clusters])).toEqual([
-      ["boot-image-skew", 4],
+      ["boot-image-skew", 5],
       ["cv-upgradeable", 2],
+      ["admin-acks", 1],
     ]);
+  });
+
+  it("a TechPreview cluster's firing alerts are risks of every update to its CVO, and shown once: by the alert checks", async () => {
+    const r = await readiness(PREVIEW, "4.22.5");
+    expect(r.checks.find((c) => c.id === "alerts-critical")!.status).toBe("warn");
+    expect(r.checks.find((c) => c.id === "alerts-pdb")!.status).toBe("warn");
+    const risks = r.checks.find((c) => c.id === "conditional-update-risks")!;
+    // The z-stream update is held back only by the alerts: named, not warned about a second time.
+    expect(risks.status).toBe("pass");
+    expect(risks.detail).toContain(
+      "2 firing alerts it counts as risks (KubeAPIErrorBudgetBurn, PodDisruptionBudgetAtLimit), which the alert checks show",
+    );
+    expect(risks.detail).toContain("Recommended=False (MultipleReasons)");
   });
 });

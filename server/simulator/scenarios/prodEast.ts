@@ -217,6 +217,19 @@ export function moveClusterVersion(obj: KubeObject, versions: string[]): KubeObj
           ? { ...c, message: `Payload loaded version="${current.version}" image="${current.image}" architecture="amd64"` }
           : c,
   );
+  // The update service offers the next two z-streams of the release the cluster runs now.
+  const [major, minorPart, patch] = current.version.split(".").map(Number) as [number, number, number];
+  const status = cv.status as unknown as { availableUpdates?: unknown[] | null };
+  if (status.availableUpdates?.length)
+    status.availableUpdates = [1, 2].map((step) => {
+      const version = `${major}.${minorPart}.${patch + step}`;
+      return {
+        version,
+        image: digest(version),
+        url: `https://access.redhat.com/errata/RHBA-2026:${10000 + patch + step}`,
+        channels: [`fast-${minor}`, `stable-${minor}`],
+      };
+    });
   return cv;
 }
 
