@@ -411,8 +411,8 @@ describe("the Containerfile", () => {
   const final = stages.at(-1)!;
 
   it("builds in one stage and runs the standalone build from a minimal UBI Node.js image as a non-root user", () => {
-    expect(file).toMatch(/^ARG BUILDER_IMAGE=registry\.access\.redhat\.com\/ubi9\/nodejs-20:latest$/m);
-    expect(file).toMatch(/^ARG BASE_IMAGE=registry\.access\.redhat\.com\/ubi9\/nodejs-20-minimal:latest$/m);
+    expect(file).toMatch(/^ARG BUILDER_IMAGE=registry\.access\.redhat\.com\/ubi9\/nodejs-22:latest$/m);
+    expect(file).toMatch(/^ARG BASE_IMAGE=registry\.access\.redhat\.com\/ubi9\/nodejs-22-minimal:latest$/m);
     expect(stages).toHaveLength(2);
     expect(final.split("\n")[0]).toBe("${BASE_IMAGE}");
     // Only the standalone build crosses over: no sources, no node_modules from the build, no npm run.
