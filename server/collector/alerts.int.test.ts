@@ -61,6 +61,8 @@ function offerConditionalUpdate() {
     spec: { ...cv.spec, desiredUpdate: { ...(cv.spec.desiredUpdate as object), acceptRisks: [{ name: "OldRiskFromLastUpdate" }] } },
     status: {
       ...cv.status,
+      // A release the CVO does not recommend is not among the available updates.
+      availableUpdates: ((cv.status.availableUpdates ?? []) as { version: string }[]).filter((u) => u.version !== "4.22.5"),
       conditionalUpdates: [
         {
           release: { version: "4.22.5", image: "quay.io/openshift-release-dev/ocp-release@sha256:" + "5".repeat(64) },
