@@ -93,8 +93,14 @@ export function upgradeableCheck(c: GateContext): Draft {
   }
   // The CVO folds a single blocking operator's message into its own; say it once.
   const folded = blocking.length === 2 && !!co?.message && !!cv?.message?.includes(co.message);
+  // Several causes are listed one by one below, in the CVO's words, rather than as its one long message.
+  const severalCauses = cv?.status === "False" && (cv.reason === "MultipleReasons" || cv.reason === "RiskNameNotCompatibleWithReasonProperty");
   const said = (folded ? blocking.slice(0, 1) : blocking)
-    .map((b) => `${b.who} reports Upgradeable=False, reason ${b.c.reason ?? "(none)"}: ${quote(b.c.message)}`)
+    .map(
+      (b) =>
+        `${b.who} reports Upgradeable=False, reason ${b.c.reason ?? "(none)"}` +
+        (b.c === cv && severalCauses && c.minorUpdate && !notAnUpdate(c) ? "" : `: ${quote(b.c.message)}`),
+    )
     .join(". ");
   const refused = notAnUpdate(c);
   if (refused)
@@ -120,8 +126,8 @@ export function upgradeableCheck(c: GateContext): Draft {
   const named = causes.filter((x) => x.check);
   const hints = [...new Set(causes.map((x) => x.hint))];
   const listed =
-    reading && (causes.length > 1 || reading.conditions[0]?.reason === "RiskNameNotCompatibleWithReasonProperty")
-      ? ` Read as ${describeCvoRelease(reading.release)} writes it, ${causes.length === 1 ? "its cause is" : `its ${causes.length} causes are`}: ` +
+    reading && severalCauses
+      ? ` As ${describeCvoRelease(reading.release)} writes it, ${causes.length === 1 ? "it has one cause" : `it has ${causes.length} causes`}: ` +
         causes.map((x, i) => `(${i + 1}) ${quote(x.words)}${x.check ? ` [see ${CHECK_TITLES[x.check] ?? x.check}]` : ""}`).join("; ") +
         "."
       : "";

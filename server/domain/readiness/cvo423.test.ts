@@ -41,7 +41,8 @@ describe("setUpgradeableCondition (pkg/cvo/status.go, 4.23): Upgradeable read by
     const r = evaluateReadiness(s, "4.24");
     const c = check(r, "cv-upgradeable");
     expect(c.causedBy).toBeUndefined();
-    expect(c.detail).toContain("its 2 causes are: (1)");
+    expect(c.detail).toContain("it has 2 causes: (1)");
+    expect(c.detail).not.toContain(HEADER);
     expect(c.detail).toContain(`"${STORAGE}"`);
     expect(c.detail).toContain("[see Boot-image skew]");
     expect(blockingCauses(r).map((x) => x.id)).toEqual(["cv-upgradeable", "boot-image-skew"]);
