@@ -94,7 +94,7 @@ export function upgradeableCheck(c: GateContext): Draft {
   // The CVO folds a single blocking operator's message into its own; say it once.
   const folded = blocking.length === 2 && !!co?.message && !!cv?.message?.includes(co.message);
   // Several causes are listed one by one below, in the CVO's words, rather than as its one long message.
-  const severalCauses = cv?.status === "False" && (cv.reason === "MultipleReasons" || cv.reason === "RiskNameNotCompatibleWithReasonProperty");
+  const severalCauses = cv?.status === "False" && !!cv.reason && LISTED_REASONS.has(cv.reason);
   const said = (folded ? blocking.slice(0, 1) : blocking)
     .map(
       (b) =>
@@ -138,6 +138,9 @@ export function upgradeableCheck(c: GateContext): Draft {
   );
   return named.length > 0 && named.length === causes.length ? { ...drafted, causedBy: [...new Set(named.map((x) => x.check!))] } : drafted;
 }
+
+/** Reasons whose message holds several causes, or one the reason does not name: their causes are listed. */
+const LISTED_REASONS = new Set(["MultipleReasons", "ClusterOperatorsNotUpgradeable", "RiskNameNotCompatibleWithReasonProperty"]);
 
 /** How the checks a cause points at are titled on the cluster page. */
 const CHECK_TITLES: Record<string, string> = {
