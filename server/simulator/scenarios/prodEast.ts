@@ -249,6 +249,8 @@ function moveBootImagesConfigMap(obj: KubeObject, version: string): KubeObject {
 export function prodEastBlockedAt(version: "4.22.3" | "4.23.2", secondBlocker: boolean): KubeObject[] {
   const objects = prodEast422Objects().map((obj) => {
     if (obj.kind === "ClusterVersion" && version !== "4.22.3") return moveClusterVersion(obj, [version]);
+    if (obj.kind === "ConfigMap" && obj.metadata.name === "coreos-bootimages" && version !== "4.22.3")
+      return moveBootImagesConfigMap(obj, version);
     if (obj.kind === "ConfigMap" && obj.metadata.name === "admin-acks")
       return { ...obj, data: { "ack-4.22-kube-1.36-api-removals-in-4.23": "true" } };
     if (obj.kind === "ClusterOperator" && obj.metadata.name === "machine-config" && version !== "4.22.3") {
