@@ -12,8 +12,9 @@
  * console outside the clusters' DNS reaches their ingress, and how the simulator's Routes are reached
  * on 127.0.0.1 (docs/security.md).
  */
-import dns from "node:dns";
+import type dns from "node:dns";
 import net from "node:net";
+import { resolveRouteHost } from "./routeResolver";
 
 /** The error code of a refused address, for the caller to tell it from a network failure. */
 export const REFUSED_ADDRESS = "ERR_FLEETSKEW_REFUSED_ADDRESS";
@@ -42,12 +43,17 @@ export function refusedAddressKind(address: string): string | null {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for an agent (net.connect's option): dns.lookup, then a refusal when any address the
- * name resolves to is loopback, link-local or unspecified. Called with `all` (Node's happy eyeballs)
- * or without; answers in the same shape.
+ * A `lookup` for an agent (net.connect's option): the Route's host resolved without Node's thread pool
+ * (./routeResolver.ts), then a refusal when any address the name resolves to is loopback, link-local
+ * or unspecified. Called with `all` (Node's happy eyeballs) or without; answers in the same shape.
  */
 export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+  const wanted = options.family === 4 || options.family === 6 ? options.family : null;
+  resolveRouteHost(hostname).then(
+    (found) => answer(null, wanted ? found.filter((a) => a.family === wanted) : found),
+    (error: NodeJS.ErrnoException) => answer(error, []),
+  );
+  function answer(error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]): void {
     if (error) return callback(error, []);
     const bad = addresses.find((a) => refusedAddressKind(a.address) !== null);
     if (bad) {
@@ -57,9 +63,8 @@ export function publicOnlyLookup(hostname: string, options: dns.LookupOptions, c
       failure.code = REFUSED_ADDRESS;
       return callback(failure, []);
     }
+    if (!addresses.length) return callback(Object.assign(new Error(`${hostname} resolves to no address`), { code: "ENOTFOUND" }), []);
     if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`${hostname} resolves to no address`), { code: "ENOTFOUND" }), []);
-    callback(null, first.address, first.family);
-  });
+    callback(null, addresses[0]!.address, addresses[0]!.family);
+  }
 }
