@@ -22,6 +22,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   // /metrics and the rollout page's first rows with a 10,000-cluster rollout at maxConcurrency 1 awaiting approval.
   { file: "rolloutScale.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
+  // A first sweep with the clusters' monitoring Routes unresolvable, beside the same with them reachable.
+  { file: "unresolvedRoutes.ts", flags: ["--max-old-space-size=768"], env: { BENCH_ROUTES_CLUSTERS: "2000" } },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.
   { file: "fleetView.ts", flags: [], env: { BENCH_VIEW_COLLECTOR: "web" } },
@@ -31,7 +33,15 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
 ];
 let failed = false;
 for (const bench of benches) {
-  console.log(`\n== ${bench.file}${bench.env ? ` (${Object.entries(bench.env).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`);
+  console.log(
+    `\n== ${bench.file}${
+      bench.env
+        ? ` (${Object.entries(bench.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(" ")})`
+        : ""
+    }`,
+  );
   const result = spawnSync(process.execPath, [...bench.flags, "--import", "tsx", path.join(__dirname, bench.file)], {
     stdio: "inherit",
     env: { ...process.env, ...bench.env },
