@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { recordedCvoAnswers } from "../testing/cvoAnswers";
 import { generateCvoCases, RECORDED, type ConditionalCase, type PreconditionCase, type UpgradeableCase } from "../domain/upstream/cvoCases";
 import { cvoUpgradeable, giantHopRefusal, minorUpdateBlocked } from "./cvo";
 import { recommendedFor } from "./cvoAlertRisks";
@@ -12,21 +10,7 @@ import { recommendedFor } from "./cvoAlertRisks";
  * Left out: cases without admin-gates (the simulator skips the check for dumps that lack the
  * ConfigMap, where the CVO reports it missing) and resource deletions (the simulator does not delete).
  */
-type Answer = {
-  id: string;
-  conditions?: { type: string; status: string; reason: string; message: string }[];
-  giantHop?: { blocking: boolean; reason: string; message: string } | null;
-  upgradeable?: { blocking: boolean; reason: string; message: string } | null;
-  recommended?: { status: string; reason: string; message: string };
-};
-const answers = new Map<string, Answer>(
-  gunzipSync(readFileSync(join(__dirname, "../domain/upstream/cvoCases.answers.jsonl.gz")))
-    .toString("utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Answer)
-    .map((a) => [a.id, a]),
-);
+const answers = recordedCvoAnswers();
 const cases = generateCvoCases(RECORDED.seed, RECORDED.count);
 
 describe("the simulated CVO says what the CVO's code says", () => {

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { recordedCvoAnswers, type CvoAnswer } from "../../testing/cvoAnswers";
 import { evaluateReadiness, evaluateUpdateGates } from "../readiness";
 import { readUpgradeable } from "../readiness/upgradeableCauses";
 import { giantHopMajor, updateHopRefusal } from "../rollouts/updateHop";
@@ -15,22 +13,7 @@ import { generateCvoCases, RECORDED, type ConditionalCase, type PreconditionCase
  * release-4.23 at aad19c11058a), on the generated cases of cvoCases.ts; the CVO's answers were recorded
  * once (docs/openshift.md §20.6).
  */
-type Answer = {
-  id: string;
-  conditions?: { type: string; status: string; reason: string; message: string }[];
-  sources?: (string | { type: string; status: string; reason: string })[];
-  giantHop?: { blocking: boolean; reason: string; message: string } | null;
-  upgradeable?: { blocking: boolean; reason: string; message: string } | null;
-  recommended?: { status: string; reason: string; message: string };
-};
-const answers = new Map<string, Answer>(
-  gunzipSync(readFileSync(join(__dirname, "cvoCases.answers.jsonl.gz")))
-    .toString("utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Answer)
-    .map((a) => [a.id, a]),
-);
+const answers = recordedCvoAnswers();
 const cases = generateCvoCases(RECORDED.seed, RECORDED.count);
 const ofKind = <K extends string>(kind: K) => cases.filter((c) => c.kind === kind);
 
@@ -44,7 +27,7 @@ const cond = (c: { type: string; status: string; reason?: string | null; message
 
 /** The check each cause points at, as Fleetskew names it; "own" for a cause no other check names. */
 const MCO_CAUSE: Record<string, string> = { ClusterBootImageSkewError: "boot-image-skew", DegradedPool: "pools-degraded" };
-function expectedCauses(c: UpgradeableCase, sources: NonNullable<Answer["sources"]>): { named: string[]; own: boolean } {
+function expectedCauses(c: UpgradeableCase, sources: NonNullable<CvoAnswer["sources"]>): { named: string[]; own: boolean } {
   const named = new Set<string>();
   let own = false;
   const operator = (name: string) => {
