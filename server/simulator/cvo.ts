@@ -182,7 +182,7 @@ function adminAckRisks({ current, adminGates, adminAcks }: CvoInputs): Risk[] {
 }
 
 /** A condition reason the 4.23 CVO accepts as it is (pkg/cvo/availableupdates.go `reasonPattern`). */
-const REASON = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
+export const REASON = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
 
 /** The 4.23 CVO's Upgradeable from its risk sources (pkg/cvo/status.go `setUpgradeableCondition`). */
 function risksFrom423(inputs: CvoInputs): UpgradeableCondition[] {

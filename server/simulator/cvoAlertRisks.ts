@@ -1,3 +1,4 @@
+import { REASON } from "./cvo";
 import type { KubeObject } from "./objectStore";
 import type { SimAlert } from "./monitoring";
 
@@ -22,7 +23,6 @@ const SLOWING = new Set([
   "VMCannotBeEvicted",
 ]);
 const NO_RUNBOOK = "https://github.com/openshift/runbooks/tree/master/alerts?runbook=notfound";
-const REASON = /^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/;
 
 type Risk = {
   name: string;

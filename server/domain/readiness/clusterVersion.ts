@@ -91,6 +91,7 @@ export function upgradeableCheck(c: GateContext): Draft {
       evidence,
     );
   }
+  const refused = notAnUpdate(c);
   // The CVO folds a single blocking operator's message into its own; say it once.
   const folded = blocking.length === 2 && !!co?.message && !!cv?.message?.includes(co.message);
   // Several causes are listed one by one below, in the CVO's words, rather than as its one long message.
@@ -99,10 +100,9 @@ export function upgradeableCheck(c: GateContext): Draft {
     .map(
       (b) =>
         `${b.who} reports Upgradeable=False, reason ${b.c.reason ?? "(none)"}` +
-        (b.c === cv && severalCauses && c.minorUpdate && !notAnUpdate(c) ? "" : `: ${quote(b.c.message)}`),
+        (b.c === cv && severalCauses && c.minorUpdate && !refused ? "" : `: ${quote(b.c.message)}`),
     )
     .join(". ");
-  const refused = notAnUpdate(c);
   if (refused)
     return unknown(
       `${said}. Whether it matters is not known: ${refused}.`,
