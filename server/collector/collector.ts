@@ -8,6 +8,7 @@ import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
+import { DIRECT_SHARD, holdShards, leaveShards } from "../store/shards";
 import { digest, FleetCatalog } from "./evaluate";
 import { PreviewInputsKeeper } from "./previewInputs";
 import { type ClientOptions, configuredClientOptions } from "../kube/clientConfig";
@@ -29,6 +30,12 @@ export type CollectorOptions = {
   pollMs: number;
   /** Called as each sweep finishes (progress reports, the benchmark's throughput). */
   onSweep?: (result: SweepResult) => void;
+  /**
+   * With it, the running collector sweeps only the shards it holds (a hub's clusters, or the directly
+   * registered ones; server/store/shards.ts), renewing them every third of this lease. Without it,
+   * it sweeps the whole fleet (tests and the benchmark, which call runOnce).
+   */
+  shardLeaseMs?: number;
 };
 
 export type SweepResult = {
@@ -91,8 +98,12 @@ export class Collector {
   private readonly catalog = new FleetCatalog();
   private readonly previewInputs = new PreviewInputsKeeper();
   private catalogLoadedAt = 0;
-  private readonly clients = new Map<string, { fingerprint: string; client: ClusterClient }>();
+  private readonly clients = new Map<string, { fingerprint: string; client: ClusterClient; clusterId: string; shard: string }>();
   private running = false;
+  /** The shards held, when sharded (null: the whole fleet), and when the database last confirmed them. */
+  private shards: string[] | null = null;
+  private shardsConfirmedAt = 0;
+  private renewal: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   readonly stats = { sweeps: 0, errors: 0, durationMs: 0 };
@@ -118,7 +129,7 @@ export class Collector {
       entry.client.close();
       this.clients.delete(oldest);
     }
-    this.clients.set(claim.name, { fingerprint, client });
+    this.clients.set(claim.name, { fingerprint, client, clusterId: claim.clusterId, shard: claim.hubId ?? DIRECT_SHARD });
     return client;
   }
 
@@ -250,7 +261,7 @@ export class Collector {
     while (!exhausted || inFlight.size) {
       if (!exhausted && inFlight.size < this.options.concurrency) {
         const room = this.options.concurrency - inFlight.size;
-        const claims = await claimDueClusters(this.options.worker, room, this.leaseMs(), this.options.now());
+        const claims = await claimDueClusters(this.options.worker, room, this.leaseMs(), this.options.now(), this.heldShards());
         if (claims.length < room) exhausted = true;
         for (const claim of claims) {
           const p: Promise<void> = this.sweep(claim).then((r) => {
@@ -279,9 +290,60 @@ export class Collector {
     return this.options.clusterTimeoutMs * 2 + Math.min(30_000, this.options.clusterTimeoutMs);
   }
 
+  /**
+   * The shards to claim from: those held, as long as the last renewal is younger than the lease (a
+   * collector that cannot reach the database to renew must assume the others took them); null when
+   * not sharded.
+   */
+  private heldShards(): string[] | null {
+    const leaseMs = this.options.shardLeaseMs;
+    if (leaseMs === undefined) return null;
+    if (!this.shards || Date.now() - this.shardsConfirmedAt > leaseMs) return [];
+    return this.shards;
+  }
+
+  /** What this collector holds now: its shards, or null when it sweeps the whole fleet. */
+  currentShards(): readonly string[] | null {
+    return this.heldShards();
+  }
+
+  /** One renewal: keeps the shards held, forgets what belonged to shards given up, and starts on new ones at once. */
+  async renewShards(): Promise<void> {
+    const leaseMs = this.options.shardLeaseMs;
+    if (leaseMs === undefined) return;
+    const asked = Date.now();
+    const holding = await holdShards(this.options.worker, leaseMs);
+    this.shards = holding.shards;
+    this.shardsConfirmedAt = asked;
+    if (holding.released.length) this.forget(new Set(holding.released));
+    if (holding.taken.length) this.wake?.();
+  }
+
+  /** Drops the clients (and their connection pools) and the preview digests of clusters in shards given up. */
+  private forget(shards: ReadonlySet<string>): void {
+    for (const [name, entry] of this.clients) {
+      if (!shards.has(entry.shard)) continue;
+      entry.client.close();
+      this.clients.delete(name);
+      this.previewInputs.forget(entry.clusterId);
+    }
+  }
+
   start(onError: (error: unknown) => void = (e) => console.error("fleetskew collector:", e)): void {
     if (this.running) return;
     this.running = true;
+    const leaseMs = this.options.shardLeaseMs;
+    if (leaseMs !== undefined) {
+      const renew = () =>
+        this.renewShards()
+          .catch(onError)
+          .finally(() => {
+            if (!this.running) return;
+            this.renewal = setTimeout(renew, Math.max(200, leaseMs / 3));
+            this.renewal.unref?.();
+          });
+      void renew();
+    }
     this.loop = (async () => {
       while (this.running) {
         try {
@@ -312,8 +374,11 @@ export class Collector {
   /** Stops after the sweeps in flight are stored: nothing is left half-done. */
   async stop(): Promise<void> {
     this.running = false;
+    clearTimeout(this.renewal);
     this.wake?.();
     await this.loop;
+    // Given back at once, so another collector takes them at its next renewal, not after the lease.
+    if (this.options.shardLeaseMs !== undefined) await leaveShards(this.options.worker).catch(() => undefined);
   }
 }
 

@@ -150,4 +150,9 @@ export class PreviewInputsKeeper {
     this.known.set(clusterId, key);
     return "stored";
   }
+
+  /** Forgets a cluster another collector now sweeps: its next sweep here asks the database again. */
+  forget(clusterId: string): void {
+    this.known.delete(clusterId);
+  }
 }

@@ -91,6 +91,7 @@ const EnvSchema = z.object({
   FLEETSKEW_SWEEP_CONCURRENCY: z.coerce.number().int().min(1).max(1000, "must be at most 1000").default(32),
   FLEETSKEW_REGISTRATION_CONCURRENCY: z.coerce.number().int().min(1).max(200, "must be at most 200").default(16),
   FLEETSKEW_SWEEP_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  FLEETSKEW_SHARD_LEASE_SECONDS: z.coerce.number().min(3, "must be at least 3").max(600, "must be at most 600").default(30),
   FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(730),
   FLEETSKEW_MIGRATE: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
   FLEETSKEW_HUB_RESYNC_SECONDS: z.coerce.number().int().min(5, "must be at least 5").max(86_400, "must be at most 86400").default(300),
@@ -131,7 +132,7 @@ export type AppConfig = {
   /** Connection tests of a bulk registration run at once per process. */
   registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
-  collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number };
+  collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number; shardLeaseMs: number };
   /**
    * Whether a web process sweeps clusters too (default on, as `npm start` runs one process); off
    * where collector workers (`npm run collector`) sweep and the web processes only serve.
@@ -207,6 +208,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.FLEETSKEW_SWEEP_CONCURRENCY,
       clusterTimeoutMs: e.FLEETSKEW_SWEEP_TIMEOUT_SECONDS * 1000,
       retentionDays: e.FLEETSKEW_HISTORY_RETENTION_DAYS,
+      shardLeaseMs: e.FLEETSKEW_SHARD_LEASE_SECONDS * 1000,
     },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",
     migrate: e.FLEETSKEW_MIGRATE !== "0" && e.FLEETSKEW_MIGRATE !== "false",

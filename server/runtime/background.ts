@@ -90,7 +90,7 @@ export type BackgroundWork = { collector: Collector | undefined; stop: () => Pro
  * Background work besides serving, in whichever process runs it (the background process `npm start`
  * starts beside the web server, or `npm run collector`): its heartbeat, the jobs of the job system
  * (recurring jobs, registration items) and the collector (which shares the fleet with every other
- * collector through per-cluster claims), unless `sweeps` is false.
+ * collector through shards and per-cluster claims), unless `sweeps` is false.
  */
 
 export async function startBackgroundWork(sweeps: boolean): Promise<BackgroundWork> {
@@ -108,7 +108,10 @@ export async function startBackgroundWork(sweeps: boolean): Promise<BackgroundWo
   let collector: Collector | undefined;
   if (sweeps) {
     const limits = await loadSkewLimits();
-    collector = new Collector(defaultCollectorOptions(config, identity.name, () => limits.current()));
+    collector = new Collector({
+      ...defaultCollectorOptions(config, identity.name, () => limits.current()),
+      shardLeaseMs: config.collector.shardLeaseMs,
+    });
     collector.start(report("collector"));
   }
   return {

@@ -157,7 +157,8 @@ export async function recordUnchangedSweep(
     ), schedule AS (
       UPDATE "SweepSchedule"
          SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "nextSweepAt" = ${input.nextSweepAt}, "failures" = 0,
-             "lastSweepAt" = ${input.at}, "lastDurationMs" = ${Math.round(input.durationMs)}, "lastError" = NULL
+             "lastSweepAt" = ${input.at}, "lastDurationMs" = ${Math.round(input.durationMs)}, "lastError" = NULL,
+             "lastSweptBy" = ${input.worker}
        WHERE "clusterId" IN (SELECT "clusterId" FROM same) RETURNING 1
     )
     SELECT (SELECT count(*) FROM same)::int AS n`;
@@ -191,6 +192,7 @@ export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutc
         lastSweepAt: input.at,
         lastDurationMs: Math.round(input.durationMs),
         lastError: null,
+        lastSweptBy: input.worker,
       },
     });
     await addToCatalog(tx, input.catalog, input.clusterName);
@@ -232,6 +234,7 @@ export async function recordSweepFailure(failure: SweepFailure): Promise<SweepOu
         lastSweepAt: input.at,
         lastDurationMs: Math.round(input.durationMs),
         lastError: input.error,
+        lastSweptBy: input.worker,
       },
     });
     return "written";

@@ -1,4 +1,6 @@
+import { Prisma } from "./generated/prisma/client";
 import { getDb } from "./db";
+import { DIRECT_SHARD } from "./shards";
 
 /**
  * The collector's schedule. A worker claims due clusters by taking a lease in one UPDATE over rows
@@ -26,8 +28,22 @@ export async function ensureSchedules(): Promise<number> {
     ON CONFLICT DO NOTHING`;
 }
 
-export async function claimDueClusters(worker: string, limit: number, leaseMs: number, now = new Date()): Promise<ClaimedCluster[]> {
+/**
+ * Claims up to `limit` due clusters for `worker`: of its shards only (server/store/shards.ts), or of
+ * the whole fleet when `shards` is null (one collector alone, tests, the benchmark).
+ */
+export async function claimDueClusters(
+  worker: string,
+  limit: number,
+  leaseMs: number,
+  now = new Date(),
+  shards: readonly string[] | null = null,
+): Promise<ClaimedCluster[]> {
   const until = new Date(now.getTime() + leaseMs);
+  if (shards && shards.length === 0) return [];
+  const inShards = shards
+    ? Prisma.sql`AND COALESCE(cc."hubId"::text, ${DIRECT_SHARD}) = ANY(${[...shards]}::text[])`
+    : Prisma.empty;
   // Clusters an ACM hub reports lease-expired or removed are not contacted (docs/acm.md §6).
   const rows = await getDb().$queryRaw<(Omit<ClaimedCluster, "sealedCredentials"> & { sealedCredentials: Uint8Array })[]>`
     UPDATE "SweepSchedule" s
@@ -37,7 +53,7 @@ export async function claimDueClusters(worker: string, limit: number, leaseMs: n
     WHERE c."id" = s."clusterId" AND s."clusterId" IN (
       SELECT ss."clusterId" FROM "SweepSchedule" ss JOIN "Cluster" cc ON cc."id" = ss."clusterId"
       WHERE ss."nextSweepAt" <= ${now} AND (ss."leaseExpiresAt" IS NULL OR ss."leaseExpiresAt" < ${now})
-        AND (cc."hubState" IS NULL OR cc."hubState" = 'available')
+        AND (cc."hubState" IS NULL OR cc."hubState" = 'available') ${inShards}
       ORDER BY ss."nextSweepAt"
       LIMIT ${limit}
       FOR UPDATE OF ss SKIP LOCKED)

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { useMigratedDatabase } from "../testing/database";
+import { getDb } from "./db";
+import { DIRECT_SHARD, holdShards, leaveShards, listShards } from "./shards";
+import { claimDueClusters, ensureSchedules } from "./sweeps";
+
+/** Shards among collectors on one database: fair shares, handover when a holder stops renewing, and claims kept within shards. */
+useMigratedDatabase();
+
+const LEASE = 1_500;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const hubs: string[] = [];
+
+async function fleet(): Promise<void> {
+  for (const name of ["hub-a", "hub-b", "hub-c"]) {
+    const hub = await getDb().hub.create({
+      data: { name, apiUrl: `https://${name}.example:6443`, proxyUrl: `https://proxy.${name}.example`, encryptedCredentials: Buffer.alloc(1), createdBy: "admin" },
+    });
+    hubs.push(hub.id);
+    for (let i = 0; i < 4; i++)
+      await getDb().cluster.create({
+        data: { name: `${name}-c${i}`, displayName: `${name}-c${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1), hubId: hub.id, hubState: "available" },
+      });
+  }
+  for (let i = 0; i < 3; i++)
+    await getDb().cluster.create({ data: { name: `direct-${i}`, displayName: `direct-${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1) } });
+  // An imported dump is never swept: it makes no shard of its own.
+  await getDb().cluster.create({ data: { name: "dump", displayName: "dump", apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1), offline: true } });
+  await ensureSchedules();
+}
+
+describe("collector shards", () => {
+  it("gives a lone collector every shard: each hub and the direct clusters", async () => {
+    await fleet();
+    const alone = await holdShards("w1", LEASE);
+    expect(alone.shards).toEqual([...hubs, DIRECT_SHARD].sort());
+    expect(alone).toMatchObject({ members: 1, total: 4, released: [] });
+  });
+
+  it("spreads shards as collectors join: the holder gives back what is beyond its share, the newcomer takes it", async () => {
+    const first = await holdShards("w2", LEASE);
+    // w1 still holds all four: nothing is free yet for w2.
+    expect(first.shards).toEqual([]);
+    const giving = await holdShards("w1", LEASE);
+    expect(giving.shards).toHaveLength(2);
+    expect(giving.released).toHaveLength(2);
+    const taking = await holdShards("w2", LEASE);
+    expect(taking.taken.sort()).toEqual(giving.released.sort());
+    expect(new Set([...giving.shards, ...taking.shards]).size).toBe(4);
+    const rows = await listShards();
+    expect(rows.every((r) => r.held && (r.owner === "w1" || r.owner === "w2"))).toBe(true);
+  });
+
+  it("claims only the clusters of the shards held", async () => {
+    const w2 = (await listShards()).filter((r) => r.owner === "w2").map((r) => r.shard);
+    const claims = await claimDueClusters("w2", 100, 60_000, new Date(), w2);
+    expect(claims.length).toBeGreaterThan(0);
+    for (const c of claims) expect(w2).toContain(c.hubId ?? DIRECT_SHARD);
+    expect(await claimDueClusters("nobody", 100, 60_000, new Date(), [])).toEqual([]);
+    // The whole fleet when not sharded: what w2 did not claim.
+    const rest = await claimDueClusters("w1", 100, 60_000, new Date(), null);
+    expect(rest.length + claims.length).toBe(15);
+  });
+
+  it("moves a shard within the lease when its holder stops renewing, and gives a stopping holder's shards back at once", async () => {
+    const before = await listShards();
+    // w2 is killed: it never renews again. w1 renews until w2's lease and membership run out.
+    let w1 = await holdShards("w1", LEASE);
+    const started = Date.now();
+    while (w1.shards.length < 4 && Date.now() - started < LEASE * 4) {
+      await sleep(LEASE / 3);
+      w1 = await holdShards("w1", LEASE);
+    }
+    expect(w1.shards).toHaveLength(4);
+    expect(Date.now() - started).toBeLessThan(LEASE + 1_000);
+    expect(before.filter((r) => r.owner === "w2").every((r) => w1.taken.includes(r.shard) || w1.shards.includes(r.shard))).toBe(true);
+    // A third collector joins; w1 stops cleanly: its shards are free at once.
+    await holdShards("w3", LEASE);
+    await leaveShards("w1");
+    const w3 = await holdShards("w3", LEASE);
+    expect(w3.shards).toHaveLength(4);
+    expect(w3.members).toBe(1);
+  });
+
+  it("drops a shard whose hub has no swept cluster left", async () => {
+    await getDb().cluster.updateMany({ where: { hubId: hubs[0] }, data: { offline: true } });
+    const w3 = await holdShards("w3", LEASE);
+    expect(w3.total).toBe(3);
+    expect(w3.shards).not.toContain(hubs[0]);
+  });
+});
