@@ -1,7 +1,8 @@
 /**
- * `npm run collector`: an extra background process. Workers share the fleet through per-cluster
- * claims in Postgres and the other background work through the job system, so start as many as the
- * fleet needs; each sweeps only clusters nobody else holds and runs only jobs nobody else runs.
+ * `npm run collector`: an extra background process. Workers share the fleet by shards (each hub's
+ * clusters, and the direct ones) and per-cluster claims in Postgres, and the other background work
+ * through the job system, so start as many as the fleet needs; each sweeps only its shards' clusters
+ * that nobody else holds and runs only jobs nobody else runs.
  */
 import path from "node:path";
 import { ConfigError, readConfig } from "../server/config/env";

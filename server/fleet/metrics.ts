@@ -1,6 +1,7 @@
 import { FLEET_WIDE } from "../domain/grants";
 import { Counter, Gauge, Registry, Summary } from "prom-client";
 import { listWorkerStats, scheduleSummary } from "../store/sweeps";
+import { listShards } from "../store/shards";
 import { attentionFigures, listJobs, listProcesses } from "../store/processes";
 import { staleBefore } from "./fleetList";
 import { isDatabaseUnavailable } from "../store/errors";
@@ -35,7 +36,7 @@ const seconds = (d: Date | null) => (d ? d.getTime() / 1000 : 0);
 /** What one scrape reads from the database. */
 async function readFigures() {
   // The fleet's counts come from one grouped query, not from 10,000 rows read into memory.
-  const [fleet, workers, schedule, processes, jobs, attention, needing, rollouts, active] = await Promise.all([
+  const [fleet, workers, schedule, processes, jobs, attention, needing, rollouts, active, shards] = await Promise.all([
     fleetCounts(staleBefore()),
     listWorkerStats(),
     scheduleSummary(),
@@ -46,8 +47,9 @@ async function readFigures() {
     listClustersNeedingAction(FLEET_WIDE),
     listRolloutsNeedingAction(FLEET_WIDE),
     activeRolloutCounts(ROLLOUT_SERIES_LIMIT),
+    listShards(),
   ]);
-  return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts }, active };
+  return { fleet, workers, schedule, processes, jobs, attention, needing: { clusters: needing, rollouts }, active, shards };
 }
 type Figures = Awaited<ReturnType<typeof readFigures>>;
 type Read = () => Promise<Figures>;
@@ -111,6 +113,25 @@ function sweepMetrics(registry: Registry, read: Read) {
       for (const ms of (await read()).schedule.lastDurations) this.observe(ms / 1000);
     },
   });
+  // One series per collector holding shards (a few, however large the fleet), and the shards nobody holds.
+  new Gauge({
+    name: "fleetskew_collector_shards",
+    help: "Shards (an ACM hub's clusters, or the directly registered ones) each collector process holds.",
+    labelNames: ["process"],
+    registers: [registry],
+    async collect() {
+      const held = new Map<string, number>();
+      for (const s of (await read()).shards) if (s.held && s.owner) held.set(s.owner, (held.get(s.owner) ?? 0) + 1);
+      for (const [process, n] of held) this.set({ process }, n);
+    },
+  });
+  single(
+    registry,
+    read,
+    "fleetskew_collector_shards_unheld",
+    "Shards no live collector holds: their clusters are not swept until one takes them.",
+    (f) => f.shards.filter((s) => !s.held).length,
+  );
   single(registry, read, "fleetskew_sweeps_due", "Clusters due for a sweep now.", (f) => f.schedule.due);
   single(registry, read, "fleetskew_clusters_failing", "Clusters whose latest sweep failed.", (f) => f.schedule.failing);
   single(
