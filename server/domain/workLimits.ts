@@ -1,7 +1,8 @@
 /**
  * Expensive work a person can ask of the console (reading clusters live, exporting, parsing large
  * uploads, planning over the whole fleet): how much of each kind runs at once, per person and in
- * total, and what a refused request is told. Pure: the counting is in server/security/workLimiter.ts.
+ * total, and what a refused request is told. Pure: the counting is in server/security/workLimiter.ts
+ * (across web processes through server/store/workSlots.ts).
  */
 
 export const WORK_KINDS = ["preview", "connection-test", "precheck", "export", "bulk", "rollout-plan"] as const;
@@ -10,7 +11,7 @@ export type WorkKind = (typeof WORK_KINDS)[number];
 export type WorkLimit = {
   /** Requests of this kind one person may have running at once. */
   perPerson: number;
-  /** Requests of this kind everyone together may have running at once, per web process. */
+  /** Requests of this kind everyone together may have running at once, across all web processes. */
   total: number;
   /** What one request of this kind is called in a refusal: "a preview", "previews". */
   one: string;

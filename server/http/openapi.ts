@@ -54,7 +54,7 @@ function errorStatuses(endpoint: Endpoint): number[] {
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
   const access = accessWords(endpoint);
   const limited = endpoint.work
-    ? `Expensive (${endpoint.work.kind}): limited per person and in total per web process; past the limit, 429 with Retry-After.`
+    ? `Expensive (${endpoint.work.kind}): limited per person and in total across all web processes; past the limit, 429 with Retry-After.`
     : undefined;
   const status = String(endpoint.status ?? (endpoint.produces === "none" ? 204 : 200));
   const produces = endpoint.produces ?? "json";

@@ -170,7 +170,8 @@ describe("route × limits", () => {
 
   /** Takes `count` slots of `kind` for `person`, as requests running now would; gives them back after `run`. */
   async function whileRunning<T>(kind: WorkKind, holders: string[], run: () => Promise<T>): Promise<T> {
-    const releases = holders.map((person) => workLimiter().acquire(kind, person));
+    const releases: (() => void)[] = [];
+    for (const person of holders) releases.push(await workLimiter().acquire(kind, person));
     try {
       return await run();
     } finally {
