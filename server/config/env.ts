@@ -92,7 +92,8 @@ const EnvSchema = z.object({
   FLEETSKEW_REGISTRATION_CONCURRENCY: z.coerce.number().int().min(1).max(200, "must be at most 200").default(16),
   FLEETSKEW_SWEEP_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   FLEETSKEW_SHARD_LEASE_SECONDS: z.coerce.number().min(3, "must be at least 3").max(600, "must be at most 600").default(30),
-  FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(730),
+  FLEETSKEW_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(180),
+  FLEETSKEW_HISTORY_DAILY_DAYS: z.coerce.number().int().min(1, "must be at least 1 day").max(36_500).default(1_095),
   FLEETSKEW_MIGRATE: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
   FLEETSKEW_HUB_RESYNC_SECONDS: z.coerce.number().int().min(5, "must be at least 5").max(86_400, "must be at most 86400").default(300),
   FLEETSKEW_DEMO_HUB: z.enum(["0", "1"], { error: "must be 1 or 0" }).default("0"),
@@ -132,7 +133,15 @@ export type AppConfig = {
   /** Connection tests of a bulk registration run at once per process. */
   registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
-  collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number; retentionDays: number; shardLeaseMs: number };
+  collector: {
+    intervalMs: number;
+    concurrency: number;
+    clusterTimeoutMs: number;
+    /** Every change is kept this long; past it, one row a day per fact for `dailyDays` (never shorter). */
+    retentionDays: number;
+    dailyDays: number;
+    shardLeaseMs: number;
+  };
   /**
    * Whether a web process sweeps clusters too (default on, as `npm start` runs one process); off
    * where collector workers (`npm run collector`) sweep and the web processes only serve.
@@ -208,6 +217,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.FLEETSKEW_SWEEP_CONCURRENCY,
       clusterTimeoutMs: e.FLEETSKEW_SWEEP_TIMEOUT_SECONDS * 1000,
       retentionDays: e.FLEETSKEW_HISTORY_RETENTION_DAYS,
+      dailyDays: Math.max(e.FLEETSKEW_HISTORY_DAILY_DAYS, e.FLEETSKEW_HISTORY_RETENTION_DAYS),
       shardLeaseMs: e.FLEETSKEW_SHARD_LEASE_SECONDS * 1000,
     },
     demo: e.FLEETSKEW_DEMO === undefined || e.FLEETSKEW_DEMO === "1" || e.FLEETSKEW_DEMO === "true",

@@ -7,7 +7,7 @@ import { registrationItemJob } from "../clusters/bulkRunner";
 import { Collector, defaultCollectorOptions } from "../collector/collector";
 import { loadSkewLimits } from "../fleet/skewLimits";
 import { appConfig } from "../config/current";
-import { pruneHistory } from "../store/history";
+import { keepHistory } from "../store/history";
 import { pruneProcesses } from "../store/processes";
 import { startHeartbeat } from "./heartbeat";
 import { processIdentity } from "./identity";
@@ -67,11 +67,15 @@ export function backgroundJobs(config = appConfig(), now = () => Date.now()): Re
       leaseMs: 2 * MINUTE,
       run: () => advanceRollouts(),
     },
+    // History: next months' partitions made ahead, months past the retention folded to one row a day
+    // and dropped whole, daily rows past theirs deleted (server/store/history.ts keepHistory).
     {
       name: "history-retention",
       everyMs: DAY,
       leaseMs: 30 * MINUTE,
-      run: () => pruneHistory(new Date(now() - config.collector.retentionDays * DAY)),
+      run: async () => {
+        await keepHistory(new Date(now() - config.collector.retentionDays * DAY), new Date(now() - config.collector.dailyDays * DAY));
+      },
     },
   ];
 }

@@ -273,14 +273,23 @@ export type FactRow = { at: string; fact: string; key: string; value: unknown; i
  * each fact/key (the state the window opens with).
  */
 export async function factsInWindow(clusterId: string, facts: string[], from: Date, to: Date): Promise<FactRow[]> {
+  // History is the recent detail (ClusterFact, partitioned by month) and, past its retention, one row
+  // a day (ClusterFactDaily): read as one, the daily rows first at equal times (they are older).
   const rows = await getDb().$queryRaw<{ at: Date; fact: string; key: string; value: unknown; inferred: boolean }[]>`
     (SELECT DISTINCT ON ("fact", "key") "at", "fact", "key", "value", "inferred", "id"
-       FROM "ClusterFact"
-      WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" < ${from}
+       FROM (SELECT "at", "fact", "key", "value", "inferred", "id" FROM "ClusterFact"
+              WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" < ${from}
+             UNION ALL
+             SELECT "at", "fact", "key", "value", "inferred", 0::bigint FROM "ClusterFactDaily"
+              WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" < ${from}) before
       ORDER BY "fact", "key", "at" DESC, "id" DESC)
     UNION ALL
     (SELECT "at", "fact", "key", "value", "inferred", "id"
        FROM "ClusterFact"
+      WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" >= ${from} AND "at" <= ${to})
+    UNION ALL
+    (SELECT "at", "fact", "key", "value", "inferred", 0::bigint
+       FROM "ClusterFactDaily"
       WHERE "clusterId" = ${clusterId}::uuid AND "fact" = ANY(${facts}) AND "at" >= ${from} AND "at" <= ${to})
     ORDER BY "at", "id"`;
   return rows.map((r) => ({ at: r.at.toISOString(), fact: r.fact, key: r.key, value: r.value, inferred: r.inferred }));
@@ -296,13 +305,16 @@ export async function fleetFactChanges(
   // labels now, so a cluster moved out of a set leaves the reader's chart altogether).
   const values: unknown[] = [fact, field];
   const inReach = reachSql(reach, adder(values), "rc");
+  const join = reach.kind === "fleet" ? "" : `JOIN "Cluster" rc ON rc."id" = f."clusterId" AND ${inReach}`;
   const rows = await getDb().$queryRawUnsafe<
     { at: Date; value: string | null; previous: string | null; inferred: boolean; previousInferred: boolean | null }[]
   >(
     `SELECT "at", "v" AS "value", LAG("v") OVER w AS "previous", "inferred", LAG("inferred") OVER w AS "previousInferred"
        FROM (SELECT f."clusterId", f."at", f."id", f."inferred", f."value" ->> $2::text AS "v"
-               FROM "ClusterFact" f ${reach.kind === "fleet" ? "" : `JOIN "Cluster" rc ON rc."id" = f."clusterId" AND ${inReach}`}
-              WHERE f."fact" = $1::text) f
+               FROM "ClusterFact" f ${join} WHERE f."fact" = $1::text
+             UNION ALL
+             SELECT f."clusterId", f."at", 0::bigint, f."inferred", f."value" ->> $2::text
+               FROM "ClusterFactDaily" f ${join} WHERE f."fact" = $1::text) f
      WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")
       ORDER BY "at"`,
     ...values,
@@ -316,17 +328,20 @@ export async function fleetFactChanges(
   }));
 }
 
+export type HistoryKept = { created: number; dropped: number; folded: number; pruned: number };
+
 /**
- * Deletes history older than the cutoff, except the newest row of each fact/key before it, which
- * still describes the state at the cutoff.
+ * The history's upkeep (the daily `history-retention` job), done by the database function the
+ * migration made (fleetskew_keep_history; docs/history.md): partitions for this month and the next
+ * `aheadMonths`; every month that ended before `detailBefore` folded into one row a day per fact and
+ * dropped whole (no row-by-row delete, however large the fleet); daily rows before `dailyBefore`
+ * deleted, except the newest of each fact, which still describes the state at that cutoff.
  */
-export async function pruneHistory(cutoff: Date): Promise<number> {
-  return getDb().$executeRaw`
-    DELETE FROM "ClusterFact" f
-     WHERE f."at" < ${cutoff}
-       AND EXISTS (SELECT 1 FROM "ClusterFact" n
-                    WHERE n."clusterId" = f."clusterId" AND n."fact" = f."fact" AND n."key" = f."key"
-                      AND n."at" < ${cutoff} AND (n."at", n."id") > (f."at", f."id"))`;
+export async function keepHistory(detailBefore: Date, dailyBefore: Date, aheadMonths = 3): Promise<HistoryKept> {
+  const rows = await getDb().$queryRaw<{ created: number; dropped: number; folded: bigint; pruned: bigint }[]>`
+    SELECT * FROM fleetskew_keep_history(${detailBefore}::timestamp, ${dailyBefore}::timestamp, ${aheadMonths}::int)`;
+  const r = rows[0]!;
+  return { created: r.created, dropped: r.dropped, folded: Number(r.folded), pruned: Number(r.pruned) };
 }
 
 /**
@@ -348,12 +363,30 @@ export async function appendClusterFacts(rows: (InferredFact & { clusterId: stri
   return count;
 }
 
-/** Rows of history across the fleet. */
+/** Rows of history across the fleet, detail and daily. */
 export async function historyRowCount(): Promise<number> {
-  return getDb().clusterFact.count();
+  const [detail, daily] = await Promise.all([getDb().clusterFact.count(), getDb().clusterFactDaily.count()]);
+  return detail + daily;
 }
 
+/** Bytes of history on disk, every partition and the daily rows, with their indexes. */
 export async function historyBytes(): Promise<number> {
-  const rows = await getDb().$queryRaw<{ bytes: bigint }[]>`SELECT pg_total_relation_size('"ClusterFact"') AS bytes`;
+  const rows = await getDb().$queryRaw<{ bytes: bigint }[]>`
+    SELECT (COALESCE(sum(pg_total_relation_size(i.inhrelid)), 0) + pg_total_relation_size('"ClusterFactDaily"'))::bigint AS bytes
+      FROM pg_inherits i WHERE i.inhparent = '"ClusterFact"'::regclass`;
   return Number(rows[0]?.bytes ?? 0);
+}
+
+export type HistoryPartition = { name: string; from: string | null; rows: number };
+
+/** The history's partitions, oldest first, with their row counts (estimates from the statistics); the default one last. */
+export async function historyPartitions(): Promise<HistoryPartition[]> {
+  const rows = await getDb().$queryRaw<{ name: string; bound: string; rows: number }[]>`
+    SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, GREATEST(c.reltuples, 0)::float8 AS rows
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = '"ClusterFact"'::regclass ORDER BY c.relname`;
+  const from = (bound: string) => /FROM \('([^']+)'\)/.exec(bound)?.[1] ?? null;
+  return rows
+    .map((r) => ({ name: r.name, from: from(r.bound), rows: Math.round(r.rows) }))
+    .sort((a, b) => (a.from === null ? 1 : b.from === null ? -1 : a.from.localeCompare(b.from)));
 }
