@@ -22,6 +22,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   // /metrics and the rollout page's first rows with a 10,000-cluster rollout at maxConcurrency 1 awaiting approval.
   { file: "rolloutScale.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
+  // A year of history for each of 100,000 clusters, partitioned by month: timelines, and the upkeep past the retention.
+  { file: "history.ts", flags: [] },
   // A first sweep with the clusters' monitoring Routes unresolvable, beside the same with them reachable.
   { file: "unresolvedRoutes.ts", flags: ["--max-old-space-size=768"], env: { BENCH_ROUTES_CLUSTERS: "2000" } },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
