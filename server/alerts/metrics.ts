@@ -17,7 +17,46 @@ const CLUSTER_LABELS = ["cluster", "hub", "cluster_set", "environment"];
 const clippedLabels = (labels: Record<string, string>) =>
   Object.fromEntries(Object.entries(labels).map(([name, value]) => [name, clipLabelValue(value)]));
 
-/** A gauge whose series are set at each scrape from the clusters that need action. */
+/**
+ * At most this many clusters have per-cluster series in one scrape: a fleet of 100,000 with a tenth
+ * in trouble would otherwise make /metrics several megabytes. The fleet totals
+ * (`fleetskew_clusters_needing_action`) always count every cluster, and
+ * `fleetskew_cluster_series_omitted` says how many were left out.
+ */
+export const MAX_CLUSTERS_WITH_SERIES = 2_000;
+
+/** The worst signal first, so the clusters left out past the cap are those with the least urgent ones. */
+const URGENCY = [
+  "boot_image_skew_next_minor",
+  "not_upgradeable",
+  "pinned_images_failed",
+  "boot_image_skew_newest",
+  "failed_sweeps",
+  "acknowledgement_pending",
+];
+const urgencyOf = (c: ClusterAttention) => Math.min(...signalsOf(c).map((s) => URGENCY.indexOf(s)), URGENCY.length);
+
+const chosen = new WeakMap<ClusterAttention[], ClusterAttention[]>();
+
+/**
+ * The clusters that get series in this scrape: all of them up to the cap, else the most urgent, by
+ * name within the same urgency, so the same clusters keep their series from one scrape to the next.
+ */
+export function clustersWithSeries(clusters: ClusterAttention[], cap = MAX_CLUSTERS_WITH_SERIES): ClusterAttention[] {
+  if (clusters.length <= cap) return clusters;
+  let picked = chosen.get(clusters);
+  if (!picked) {
+    picked = clusters
+      .map((c) => ({ c, u: urgencyOf(c) }))
+      .sort((a, b) => a.u - b.u || (a.c.name < b.c.name ? -1 : a.c.name > b.c.name ? 1 : 0))
+      .slice(0, cap)
+      .map((x) => x.c);
+    chosen.set(clusters, picked);
+  }
+  return picked;
+}
+
+/** A gauge whose series are set at each scrape from the clusters that need action (up to the cap). */
 function perCluster(
   registry: Registry,
   read: Read,
@@ -30,7 +69,7 @@ function perCluster(
     labelNames: [...CLUSTER_LABELS, ...(spec.labels ?? [])],
     registers: [registry],
     async collect() {
-      for (const c of (await read()).clusters) {
+      for (const c of clustersWithSeries((await read()).clusters)) {
         const base = clusterLabels(c);
         // Every value here is a cluster's word (its name, labels, a condition's reason, a node's name): clipped.
         each(c, (labels, value) => this.set(clippedLabels({ ...base, ...labels }), value));
@@ -155,6 +194,15 @@ export function attentionMetrics(registry: Registry, read: Read) {
       const counts = Object.fromEntries(SIGNALS.map((s) => [s, 0]));
       for (const c of (await read()).clusters) for (const s of signalsOf(c)) counts[s]!++;
       for (const [signal, n] of Object.entries(counts)) this.set({ signal }, n);
+    },
+  });
+  new Gauge({
+    name: "fleetskew_cluster_series_omitted",
+    help: `Clusters needing action left without per-cluster series in this scrape (at most ${MAX_CLUSTERS_WITH_SERIES} clusters have them; the totals count all).`,
+    registers: [registry],
+    async collect() {
+      const { clusters } = await read();
+      this.set(clusters.length - clustersWithSeries(clusters).length);
     },
   });
 }
