@@ -235,8 +235,6 @@ async function measureFleetList(cookie: string, expected: number) {
   };
 }
 
-
-
 /** The objects the collector reads (server/kube/readers.ts READ_SET), one kubectl call each. */
 const KUBECTL_READS: string[][] = [
   ["get", "clusterversions.config.openshift.io", "version"],

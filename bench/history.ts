@@ -45,7 +45,9 @@ async function timelines(names: string[]): Promise<{ p50: number; p95: number; p
 
 async function main() {
   if (!Number.isInteger(CLUSTERS) || CLUSTERS < TEMPLATES) throw new Error(`BENCH_HISTORY_CLUSTERS must be a whole number ≥ ${TEMPLATES}`);
-  log(`machine: ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GiB; ${CLUSTERS.toLocaleString("en-US")} clusters, a year of history each`);
+  log(
+    `machine: ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30)} GiB; ${CLUSTERS.toLocaleString("en-US")} clusters, a year of history each`,
+  );
   const db = await createTestDatabase();
   const client = new pg.Client({ connectionString: db.url });
   try {
@@ -67,7 +69,9 @@ async function main() {
       const end = new Date(start);
       end.setUTCMonth(end.getUTCMonth() + 1);
       const name = `ClusterFact_${start.getUTCFullYear()}_${String(start.getUTCMonth() + 1).padStart(2, "0")}`;
-      await client.query(`CREATE TABLE "${name}" PARTITION OF "ClusterFact" FOR VALUES FROM ('${start.toISOString()}') TO ('${end.toISOString()}')`);
+      await client.query(
+        `CREATE TABLE "${name}" PARTITION OF "ClusterFact" FOR VALUES FROM ('${start.toISOString()}') TO ('${end.toISOString()}')`,
+      );
     }
     const to = new Date(Date.now() - 60_000);
     const from = new Date(to.getTime() - 365 * DAY);
@@ -76,10 +80,13 @@ async function main() {
     for (let t = 0; t < TEMPLATES; t++) {
       const rows = yearOfHistory("00000000-0000-0000-0000-000000000000", t, { machineSets: [], pools: [] }, from, to);
       perYear += rows.length;
-      await client.query(
-        `INSERT INTO year SELECT $1, * FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::jsonb[])`,
-        [t, rows.map((r) => r.at.toISOString()), rows.map((r) => r.fact), rows.map((r) => r.key), rows.map((r) => (r.value === null ? null : JSON.stringify(r.value)))],
-      );
+      await client.query(`INSERT INTO year SELECT $1, * FROM unnest($2::timestamp[], $3::text[], $4::text[], $5::jsonb[])`, [
+        t,
+        rows.map((r) => r.at.toISOString()),
+        rows.map((r) => r.fact),
+        rows.map((r) => r.key),
+        rows.map((r) => (r.value === null ? null : JSON.stringify(r.value))),
+      ]);
     }
     log(`a cluster's year: ${fmt(perYear / TEMPLATES, 0)} changes on average (${fmt(perYear / TEMPLATES / 365, 2)} a day)`);
     const seedStarted = performance.now();
@@ -99,12 +106,16 @@ async function main() {
     await client.query(`ANALYZE "ClusterFact"`);
     const rows = Number((await client.query(`SELECT count(*) AS n FROM "ClusterFact"`)).rows[0].n);
     const bytes = await historyBytes();
-    log(`history: ${rows.toLocaleString("en-US")} rows, ${fmt(bytes / 2 ** 30, 2)} GiB with indexes (${fmt(bytes / CLUSTERS / 365, 0)} B per cluster-day), seeded in ${fmt((performance.now() - seedStarted) / 1000, 0)} s`);
+    log(
+      `history: ${rows.toLocaleString("en-US")} rows, ${fmt(bytes / 2 ** 30, 2)} GiB with indexes (${fmt(bytes / CLUSTERS / 365, 0)} B per cluster-day), seeded in ${fmt((performance.now() - seedStarted) / 1000, 0)} s`,
+    );
 
     const names = (await client.query<{ name: string }>(`SELECT "name" FROM "Cluster" ORDER BY "name"`)).rows.map((r) => r.name);
     const before = await timelines(names);
     const verdict = (p95: number) => (p95 < TARGET_TIMELINE_P95_MS ? "met" : "MISSED");
-    log(`cluster timeline, 1 year, every change kept, p50/p95: ${fmt(before.p50)} / ${fmt(before.p95)} ms (${fmt(before.points, 0)} points; target p95 < ${TARGET_TIMELINE_P95_MS} ms: ${verdict(before.p95)})`);
+    log(
+      `cluster timeline, 1 year, every change kept, p50/p95: ${fmt(before.p50)} / ${fmt(before.p95)} ms (${fmt(before.points, 0)} points; target p95 < ${TARGET_TIMELINE_P95_MS} ms: ${verdict(before.p95)})`,
+    );
 
     const keepStarted = performance.now();
     const kept = await keepHistory(new Date(Date.now() - RETENTION_DAYS * DAY), new Date(Date.now() - 1_095 * DAY));
@@ -116,7 +127,9 @@ async function main() {
       `upkeep at ${RETENTION_DAYS} days: ${kept.dropped} months folded and dropped in ${fmt(keepSeconds, 1)} s, ${kept.folded.toLocaleString("en-US")} daily rows; history now ${fmt(bytesAfter / 2 ** 30, 2)} GiB (${daily.toLocaleString("en-US")} daily rows)`,
     );
     const after = await timelines(names);
-    log(`cluster timeline, 1 year, ${RETENTION_DAYS} days of every change and daily rows before, p50/p95: ${fmt(after.p50)} / ${fmt(after.p95)} ms (${fmt(after.points, 0)} points; target p95 < ${TARGET_TIMELINE_P95_MS} ms: ${verdict(after.p95)})`);
+    log(
+      `cluster timeline, 1 year, ${RETENTION_DAYS} days of every change and daily rows before, p50/p95: ${fmt(after.p50)} / ${fmt(after.p95)} ms (${fmt(after.points, 0)} points; target p95 < ${TARGET_TIMELINE_P95_MS} ms: ${verdict(after.p95)})`,
+    );
   } finally {
     await client.end().catch(() => undefined);
     await closeDb();

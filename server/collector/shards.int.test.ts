@@ -76,11 +76,20 @@ beforeAll(async () => {
   hubA = await startHubSimulator({ clusters: 10, seed: 1, permissionDelayMs: 0 });
   // The second hub's clusters have names of their own (a name taken by the first hub would not be registered).
   const taken = new Set(hubMembers(10, 1, (n) => n).map((m) => m.profile.name));
-  hubB = await startHubSimulator({ seed: 2, permissionDelayMs: 0, members: (url) => hubMembers(16, 2, url).filter((m) => !taken.has(m.profile.name)) });
+  hubB = await startHubSimulator({
+    seed: 2,
+    permissionDelayMs: 0,
+    members: (url) => hubMembers(16, 2, url).filter((m) => !taken.has(m.profile.name)),
+  });
   await ensureInitialAccounts({ dataDir: "/nonexistent", adminPassword: "admin password here", demo: false });
   const admin = await signIn("admin", "admin password here");
-  for (const [name, sim] of [["hub-a", hubA], ["hub-b", hubB]] as const) {
-    const response = await registerHubRoute(request("/api/v1/hubs", { method: "POST", cookie: admin, body: hubRegistrationBody(sim, name) }));
+  for (const [name, sim] of [
+    ["hub-a", hubA],
+    ["hub-b", hubB],
+  ] as const) {
+    const response = await registerHubRoute(
+      request("/api/v1/hubs", { method: "POST", cookie: admin, body: hubRegistrationBody(sim, name) }),
+    );
     expect(response.status).toBe(201);
     await eventually(async () => {
       await syncHub((await findHubRecord(name))!);
@@ -118,14 +127,11 @@ async function settled(): Promise<ShardRow[]> {
 /** Waits until every available cluster of the fleet was swept (started) after `after`; returns the latest sweep of each. */
 async function sweptSince(after: number): Promise<Map<string, Sweep>> {
   const clusters = await getDb().cluster.count({ where: { hubState: "available" } });
-  return eventually(
-    async () => {
-      const latest = new Map<string, Sweep>();
-      for (const s of seen.values()) if (s.at > after && (latest.get(s.cluster)?.at ?? 0) < s.at) latest.set(s.cluster, s);
-      return latest.size >= clusters ? latest : undefined;
-    },
-    60_000,
-  );
+  return eventually(async () => {
+    const latest = new Map<string, Sweep>();
+    for (const s of seen.values()) if (s.at > after && (latest.get(s.cluster)?.at ?? 0) < s.at) latest.set(s.cluster, s);
+    return latest.size >= clusters ? latest : undefined;
+  }, 60_000);
 }
 
 describe("three collector processes, two hubs", () => {

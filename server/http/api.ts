@@ -197,7 +197,8 @@ export function apiRoute<const E extends Endpoint>(
       const params = endpoint.params ? await readParams(rawParams, endpoint.params) : {};
       const query = endpoint.query ? readQuery(request, endpoint.query) : undefined;
       // Taken before the body is read: a refused request costs no parsing.
-      if (endpoint.work && user && (endpoint.work.when?.(query) ?? true)) release = await workLimiter().acquire(endpoint.work.kind, user.id);
+      if (endpoint.work && user && (endpoint.work.when?.(query) ?? true))
+        release = await workLimiter().acquire(endpoint.work.kind, user.id);
       const limit = endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       const body = endpoint.body ? await readBody(request, endpoint.body, limit) : undefined;
       // A form endpoint's handler reads its multipart body itself, with its own limit; any other

@@ -113,9 +113,7 @@ beforeAll(async () => {
   for (const role of ROLES)
     users.set(
       role,
-      role === "admin"
-        ? admin
-        : await addUser({ username: `as-${role}`, role, password: "a password of twelve" }, actorFor(admin, null)),
+      role === "admin" ? admin : await addUser({ username: `as-${role}`, role, password: "a password of twelve" }, actorFor(admin, null)),
     );
 });
 

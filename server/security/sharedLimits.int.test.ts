@@ -38,7 +38,13 @@ afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
 async function otherProcess(people: string[]): Promise<{ child: ChildProcess; said: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/testing/workSlotHolder.ts")], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", DATABASE_URL: db().url, FLEETSKEW_TEST_HOLD_KIND: "preview", FLEETSKEW_TEST_HOLD_PEOPLE: people.join(",") },
+    env: {
+      PATH: process.env.PATH ?? "",
+      NODE_ENV: "test",
+      DATABASE_URL: db().url,
+      FLEETSKEW_TEST_HOLD_KIND: "preview",
+      FLEETSKEW_TEST_HOLD_PEOPLE: people.join(","),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

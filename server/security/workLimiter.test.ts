@@ -43,7 +43,11 @@ describe("WorkLimiter", () => {
       },
       give: (id: string) => void given.push(id),
     };
-    const limiter = new WorkLimiter(WORK_LIMITS, () => 0, () => shared);
+    const limiter = new WorkLimiter(
+      WORK_LIMITS,
+      () => 0,
+      () => shared,
+    );
     // Another replica runs ann's export: this one refuses hers, with the person's message, and counts nothing.
     elsewhere = { person: 1, total: 1 };
     await expect(limiter.acquire("export", "ann")).rejects.toThrow(/You already have an export running/);

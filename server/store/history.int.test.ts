@@ -138,7 +138,9 @@ describe("retention", () => {
     ]);
     // The same timeline, less the pool's steps within that one day.
     const timelineAfter = await factsInWindow(clusterId, ["version", "pool"], window.from, window.to);
-    const withoutSteps = timelineBefore.filter((r) => !(r.fact === "pool" && r.at.startsWith("2024-01-10") && !r.at.startsWith("2024-01-10T11")));
+    const withoutSteps = timelineBefore.filter(
+      (r) => !(r.fact === "pool" && r.at.startsWith("2024-01-10") && !r.at.startsWith("2024-01-10T11")),
+    );
     expect(timelineAfter).toEqual(withoutSteps);
     // A window opening after the folded months still opens with the state they left.
     const opened = await factsInWindow(clusterId, ["version"], day("2024-06-01"), day("2024-07-01"));
@@ -170,9 +172,9 @@ describe("retention", () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
-      await expect(client.query(`CREATE TABLE "ClusterFact_1999_01" PARTITION OF "ClusterFact" FOR VALUES FROM ('1999-01-01') TO ('1999-02-01')`)).rejects.toThrow(
-        /must be owner|permission denied/,
-      );
+      await expect(
+        client.query(`CREATE TABLE "ClusterFact_1999_01" PARTITION OF "ClusterFact" FOR VALUES FROM ('1999-01-01') TO ('1999-02-01')`),
+      ).rejects.toThrow(/must be owner|permission denied/);
       const { rows } = await client.query(`SELECT * FROM fleetskew_keep_history($1, $2, 12)`, [day("2000-01-01"), day("2000-01-01")]);
       expect(rows[0].created).toBeGreaterThan(0);
     } finally {

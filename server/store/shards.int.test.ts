@@ -14,18 +14,35 @@ const hubs: string[] = [];
 async function fleet(): Promise<void> {
   for (const name of ["hub-a", "hub-b", "hub-c"]) {
     const hub = await getDb().hub.create({
-      data: { name, apiUrl: `https://${name}.example:6443`, proxyUrl: `https://proxy.${name}.example`, encryptedCredentials: Buffer.alloc(1), createdBy: "admin" },
+      data: {
+        name,
+        apiUrl: `https://${name}.example:6443`,
+        proxyUrl: `https://proxy.${name}.example`,
+        encryptedCredentials: Buffer.alloc(1),
+        createdBy: "admin",
+      },
     });
     hubs.push(hub.id);
     for (let i = 0; i < 4; i++)
       await getDb().cluster.create({
-        data: { name: `${name}-c${i}`, displayName: `${name}-c${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1), hubId: hub.id, hubState: "available" },
+        data: {
+          name: `${name}-c${i}`,
+          displayName: `${name}-c${i}`,
+          apiUrl: "https://x:6443",
+          encryptedCredentials: Buffer.alloc(1),
+          hubId: hub.id,
+          hubState: "available",
+        },
       });
   }
   for (let i = 0; i < 3; i++)
-    await getDb().cluster.create({ data: { name: `direct-${i}`, displayName: `direct-${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1) } });
+    await getDb().cluster.create({
+      data: { name: `direct-${i}`, displayName: `direct-${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1) },
+    });
   // An imported dump is never swept: it makes no shard of its own.
-  await getDb().cluster.create({ data: { name: "dump", displayName: "dump", apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1), offline: true } });
+  await getDb().cluster.create({
+    data: { name: "dump", displayName: "dump", apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1), offline: true },
+  });
   await ensureSchedules();
 }
 

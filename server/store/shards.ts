@@ -46,7 +46,10 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
       worker,
     );
     // A member is alive while it renews within the lease; the same span a shard stays held.
-    await tx.$executeRawUnsafe(`DELETE FROM "CollectorMember" WHERE "seenAt" < ${NOW} - make_interval(secs => $1::double precision)`, leaseMs / 1000);
+    await tx.$executeRawUnsafe(
+      `DELETE FROM "CollectorMember" WHERE "seenAt" < ${NOW} - make_interval(secs => $1::double precision)`,
+      leaseMs / 1000,
+    );
     // The shards are the hubs that have swept clusters, and the direct clusters; a hub removed
     // (or whose last cluster went) leaves its shard, which is then dropped.
     await tx.$executeRawUnsafe(
@@ -64,9 +67,12 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
     const { members, total } = counts!;
     const share = Math.ceil(total / Math.max(1, members));
     await tx.$executeRawUnsafe(`UPDATE "CollectorShard" SET "expiresAt" = ${lease} WHERE "owner" = $1`, worker);
-    const held = (await tx.$queryRawUnsafe<{ shard: string }[]>(`SELECT "shard" FROM "CollectorShard" WHERE "owner" = $1 ORDER BY "heldSince", "shard"`, worker)).map(
-      (r) => r.shard,
-    );
+    const held = (
+      await tx.$queryRawUnsafe<{ shard: string }[]>(
+        `SELECT "shard" FROM "CollectorShard" WHERE "owner" = $1 ORDER BY "heldSince", "shard"`,
+        worker,
+      )
+    ).map((r) => r.shard);
     // Beyond the share: the most recently taken go back first, so long-held shards stay put.
     const released = held.length > share ? held.slice(share) : [];
     if (released.length)
@@ -96,7 +102,10 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
 /** Gives back everything `worker` holds (a collector stopping): the others take its shards at their next renewal. */
 export async function leaveShards(worker: string): Promise<void> {
   await getDb().$transaction([
-    getDb().$executeRawUnsafe(`UPDATE "CollectorShard" SET "owner" = NULL, "expiresAt" = NULL, "heldSince" = NULL WHERE "owner" = $1`, worker),
+    getDb().$executeRawUnsafe(
+      `UPDATE "CollectorShard" SET "owner" = NULL, "expiresAt" = NULL, "heldSince" = NULL WHERE "owner" = $1`,
+      worker,
+    ),
     getDb().$executeRawUnsafe(`DELETE FROM "CollectorMember" WHERE "worker" = $1`, worker),
   ]);
 }

@@ -10,7 +10,8 @@ import { workLimiter } from "../security/workLimiter";
 async function main() {
   const kind = process.env.FLEETSKEW_TEST_HOLD_KIND as WorkKind;
   const releases: (() => void)[] = [];
-  for (const person of (process.env.FLEETSKEW_TEST_HOLD_PEOPLE ?? "").split(",").filter(Boolean)) releases.push(await workLimiter().acquire(kind, person));
+  for (const person of (process.env.FLEETSKEW_TEST_HOLD_PEOPLE ?? "").split(",").filter(Boolean))
+    releases.push(await workLimiter().acquire(kind, person));
   console.log(`holding ${releases.length}`);
   process.on("SIGTERM", () => {
     releases.forEach((release) => release());

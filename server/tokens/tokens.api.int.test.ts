@@ -50,7 +50,10 @@ const bearer = (secret: string, init: RequestInit = {}): RequestInit => ({
   headers: { ...init.headers, authorization: `Bearer ${secret}` },
 });
 
-async function createToken(cookie: string, body: unknown): Promise<{ status: number; json: CreatedTokenAnswer & { error?: string; field?: string } }> {
+async function createToken(
+  cookie: string,
+  body: unknown,
+): Promise<{ status: number; json: CreatedTokenAnswer & { error?: string; field?: string } }> {
   const response = await createTokenRoute(request("/api/v1/tokens", { method: "POST", cookie, body }));
   return { status: response.status, json: await response.json() };
 }
@@ -126,7 +129,11 @@ describe("POST, GET and DELETE /api/v1/tokens", () => {
       [{ name: "", expiresInDays: 5 }, 400, /^Give the token a name/],
       [{ name: "x", expiresInDays: 5, role: "approver" }, 400, /never approves/],
       [{ name: "x", expiresInDays: 5, role: "admin" }, 403, /tess is not an admin/],
-      [{ name: "x", expiresInDays: 5, scope: "colour=blue" }, 400, /^The scope is not one Fleetskew reads: "colour=blue" is not a scope term/],
+      [
+        { name: "x", expiresInDays: 5, scope: "colour=blue" },
+        400,
+        /^The scope is not one Fleetskew reads: "colour=blue" is not a scope term/,
+      ],
       [{ name: "x", expiresInDays: 5, secret: "mine" }, 400, /"secret" is not a field/],
     ];
     for (const [body, status, message] of cases) {
