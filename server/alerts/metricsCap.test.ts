@@ -12,7 +12,17 @@ const cluster = (i: number, kind: "skew" | "sweeps"): ClusterAttention => ({
   signals:
     kind === "skew"
       ? {
-          skewBlocks: [{ targetKind: "next-minor", target: "4.23", stage: "now", at: "4.23", source: "predicted", offered: true }],
+          skewBlocks: [
+            {
+              targetKind: "next-minor",
+              target: "4.23",
+              stage: "now",
+              at: "4.23",
+              source: "predicted",
+              offered: true,
+              message: "skew blocks 4.23",
+            },
+          ],
           upgradeable: null,
           pinnedFailures: [],
           pinnedFailureCount: 0,
