@@ -49,6 +49,8 @@ test.beforeAll(async () => {
     FLEETSKEW_SWEEP_TIMEOUT_SECONDS: String(SWEEP_TIMEOUT_S),
     FLEETSKEW_KUBE_TIMEOUT_MS: "5000",
     FLEETSKEW_KUBE_RETRIES: "0",
+    // A killed collector's shards (docs/operations.md) move within 3 s, well inside a sweep interval.
+    FLEETSKEW_SHARD_LEASE_SECONDS: "3",
   });
 });
 

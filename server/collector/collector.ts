@@ -8,7 +8,7 @@ import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
 import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
-import { DIRECT_SHARD, holdShards, leaveShards } from "../store/shards";
+import { directShardOf, holdShards, leaveShards } from "../store/shards";
 import { digest, FleetCatalog } from "./evaluate";
 import { PreviewInputsKeeper } from "./previewInputs";
 import { type ClientOptions, configuredClientOptions } from "../kube/clientConfig";
@@ -129,7 +129,7 @@ export class Collector {
       entry.client.close();
       this.clients.delete(oldest);
     }
-    this.clients.set(claim.name, { fingerprint, client, clusterId: claim.clusterId, shard: claim.hubId ?? DIRECT_SHARD });
+    this.clients.set(claim.name, { fingerprint, client, clusterId: claim.clusterId, shard: claim.hubId ?? directShardOf(claim.clusterId) });
     return client;
   }
 
@@ -333,18 +333,15 @@ export class Collector {
     if (this.running) return;
     this.running = true;
     const leaseMs = this.options.shardLeaseMs;
-    if (leaseMs !== undefined) {
-      const renew = () =>
-        this.renewShards()
-          .catch(onError)
-          .finally(() => {
-            if (!this.running) return;
-            this.renewal = setTimeout(renew, Math.max(200, leaseMs / 3));
-            this.renewal.unref?.();
-          });
-      void renew();
-    }
+    const renew = async (): Promise<void> => {
+      await this.renewShards().catch(onError);
+      if (!this.running || leaseMs === undefined) return;
+      this.renewal = setTimeout(() => void renew(), Math.max(200, leaseMs / 3));
+      this.renewal.unref?.();
+    };
     this.loop = (async () => {
+      // The first shards are known before the first claim, so a collector starts sweeping at once.
+      if (leaseMs !== undefined) await renew();
       while (this.running) {
         try {
           const before = { ...this.stats };

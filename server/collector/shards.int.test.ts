@@ -3,9 +3,8 @@
  * simulated ACM hubs over HTTPS. Each hub's clusters are swept by one collector; killing it moves its
  * shard to another within the lease; no cluster is ever swept by two collectors at once.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as registerHubRoute } from "@/app/api/v1/hubs/route";
 import { ensureInitialAccounts } from "../auth/bootstrap";
@@ -17,6 +16,7 @@ import { findHubRecord } from "../store/hubs";
 import { listShards, type ShardRow } from "../store/shards";
 import { metricsText } from "../fleet/metrics";
 import { useMigratedDatabase } from "../testing/database";
+import { startScript } from "../testing/scriptProcess";
 import { hubRegistrationBody } from "../testing/hubs";
 import { request, signIn } from "../testing/routes";
 import { syncHub } from "../hubs/sync";
@@ -24,7 +24,6 @@ import { syncHub } from "../hubs/sync";
 const SECRET_KEY = randomBytes(32).toString("base64");
 process.env.FLEETSKEW_SECRET_KEY = SECRET_KEY;
 const db = useMigratedDatabase();
-const root = path.resolve(__dirname, "../..");
 const LEASE_SECONDS = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,23 +33,18 @@ const collectors = new Map<number, { child: ChildProcess; output: string[] }>();
 
 /** A collector process as `npm run collector` starts it, sweeping every 2 s. */
 function startCollector(): void {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/collector.ts")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      DATABASE_URL: db().url,
-      FLEETSKEW_SECRET_KEY: SECRET_KEY,
-      FLEETSKEW_SHARD_LEASE_SECONDS: String(LEASE_SECONDS),
-      FLEETSKEW_SWEEP_INTERVAL_SECONDS: "2",
-      FLEETSKEW_SWEEP_TIMEOUT_SECONDS: "10",
-      FLEETSKEW_SWEEP_CONCURRENCY: "4",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = startScript("scripts/collector.ts", {
+    NODE_ENV: "production",
+    DATABASE_URL: db().url,
+    FLEETSKEW_SECRET_KEY: SECRET_KEY,
+    FLEETSKEW_SHARD_LEASE_SECONDS: String(LEASE_SECONDS),
+    FLEETSKEW_SWEEP_INTERVAL_SECONDS: "2",
+    FLEETSKEW_SWEEP_TIMEOUT_SECONDS: "10",
+    FLEETSKEW_SWEEP_CONCURRENCY: "4",
   });
   const output: string[] = [];
-  child.stdout!.on("data", (d) => output.push(String(d)));
-  child.stderr!.on("data", (d) => output.push(String(d)));
+  child.stdout.on("data", (d) => output.push(String(d)));
+  child.stderr.on("data", (d) => output.push(String(d)));
   collectors.set(child.pid!, { child, output });
 }
 

@@ -3,8 +3,7 @@
  * workSlotHolder.ts, which runs previews through the web process's own limiter) and this one, which
  * answers POST /api/v1/preview. A person cannot multiply a limit by the number of replicas.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as previewRoute } from "@/app/api/v1/preview/route";
 import { actorFor } from "../auth/actor";
@@ -14,11 +13,11 @@ import { WORK_LIMITS } from "../domain/workLimits";
 import { listUsers } from "../store/users";
 import { runningWork, takeWorkSlot } from "../store/workSlots";
 import { useMigratedDatabase } from "../testing/database";
+import { startScript } from "../testing/scriptProcess";
 import { request, signIn } from "../testing/routes";
 import { workLimiter } from "./workLimiter";
 
 const db = useMigratedDatabase();
-const root = path.resolve(__dirname, "../..");
 const children: ChildProcess[] = [];
 let ann: { id: string; cookie: string };
 let bob: { id: string; cookie: string };
@@ -36,16 +35,11 @@ afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
 
 /** Starts the other web process holding one preview for each of `people`; resolves once it holds them, or with its refusal. */
 async function otherProcess(people: string[]): Promise<{ child: ChildProcess; said: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "server/testing/workSlotHolder.ts")], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "test",
-      DATABASE_URL: db().url,
-      FLEETSKEW_TEST_HOLD_KIND: "preview",
-      FLEETSKEW_TEST_HOLD_PEOPLE: people.join(","),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = startScript("server/testing/workSlotHolder.ts", {
+    NODE_ENV: "test",
+    DATABASE_URL: db().url,
+    FLEETSKEW_TEST_HOLD_KIND: "preview",
+    FLEETSKEW_TEST_HOLD_PEOPLE: people.join(","),
   });
   children.push(child);
   let output = "";
@@ -54,8 +48,8 @@ async function otherProcess(people: string[]): Promise<{ child: ChildProcess; sa
       output += String(d);
       if (/^(holding|refused)/m.test(output)) resolve(output.trim());
     };
-    child.stdout!.on("data", listen);
-    child.stderr!.on("data", listen);
+    child.stdout.on("data", listen);
+    child.stderr.on("data", listen);
     child.on("exit", () => resolve(output.trim()));
   });
   return { child, said };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useMigratedDatabase } from "../testing/database";
 import { getDb } from "./db";
-import { DIRECT_SHARD, holdShards, leaveShards, listShards } from "./shards";
+import { directShardOf, holdShards, leaveShards, listShards } from "./shards";
 import { claimDueClusters, ensureSchedules } from "./sweeps";
 
 /** Shards among collectors on one database: fair shares, handover when a holder stops renewing, and claims kept within shards. */
@@ -35,9 +35,16 @@ async function fleet(): Promise<void> {
         },
       });
   }
-  for (let i = 0; i < 3; i++)
+  // Direct clusters spread over shards by their id's last byte: 0x00 → direct-0, 0x01 and 0x11 → direct-1.
+  for (const [i, last] of ["00", "01", "11"].entries())
     await getDb().cluster.create({
-      data: { name: `direct-${i}`, displayName: `direct-${i}`, apiUrl: "https://x:6443", encryptedCredentials: Buffer.alloc(1) },
+      data: {
+        id: `00000000-0000-4000-8000-0000000000${last}`,
+        name: `direct-${i}`,
+        displayName: `direct-${i}`,
+        apiUrl: "https://x:6443",
+        encryptedCredentials: Buffer.alloc(1),
+      },
     });
   // An imported dump is never swept: it makes no shard of its own.
   await getDb().cluster.create({
@@ -47,23 +54,24 @@ async function fleet(): Promise<void> {
 }
 
 describe("collector shards", () => {
-  it("gives a lone collector every shard: each hub and the direct clusters", async () => {
+  it("gives a lone collector every shard: each hub and the direct clusters' shards", async () => {
     await fleet();
     const alone = await holdShards("w1", LEASE);
-    expect(alone.shards).toEqual([...hubs, DIRECT_SHARD].sort());
-    expect(alone).toMatchObject({ members: 1, total: 4, released: [] });
+    expect(alone.shards).toEqual([...hubs, "direct-0", "direct-1"].sort());
+    expect(alone).toMatchObject({ members: 1, total: 5, released: [] });
+    expect(directShardOf("00000000-0000-4000-8000-000000000011")).toBe("direct-1");
   });
 
   it("spreads shards as collectors join: the holder gives back what is beyond its share, the newcomer takes it", async () => {
     const first = await holdShards("w2", LEASE);
-    // w1 still holds all four: nothing is free yet for w2.
+    // w1 still holds all five: nothing is free yet for w2.
     expect(first.shards).toEqual([]);
     const giving = await holdShards("w1", LEASE);
-    expect(giving.shards).toHaveLength(2);
+    expect(giving.shards).toHaveLength(3);
     expect(giving.released).toHaveLength(2);
     const taking = await holdShards("w2", LEASE);
     expect(taking.taken.sort()).toEqual(giving.released.sort());
-    expect(new Set([...giving.shards, ...taking.shards]).size).toBe(4);
+    expect(new Set([...giving.shards, ...taking.shards]).size).toBe(5);
     const rows = await listShards();
     expect(rows.every((r) => r.held && (r.owner === "w1" || r.owner === "w2"))).toBe(true);
   });
@@ -72,7 +80,7 @@ describe("collector shards", () => {
     const w2 = (await listShards()).filter((r) => r.owner === "w2").map((r) => r.shard);
     const claims = await claimDueClusters("w2", 100, 60_000, new Date(), w2);
     expect(claims.length).toBeGreaterThan(0);
-    for (const c of claims) expect(w2).toContain(c.hubId ?? DIRECT_SHARD);
+    for (const c of claims) expect(w2).toContain(c.hubId ?? directShardOf(c.clusterId));
     expect(await claimDueClusters("nobody", 100, 60_000, new Date(), [])).toEqual([]);
     // The whole fleet when not sharded: what w2 did not claim.
     const rest = await claimDueClusters("w1", 100, 60_000, new Date(), null);
@@ -84,25 +92,25 @@ describe("collector shards", () => {
     // w2 is killed: it never renews again. w1 renews until w2's lease and membership run out.
     let w1 = await holdShards("w1", LEASE);
     const started = Date.now();
-    while (w1.shards.length < 4 && Date.now() - started < LEASE * 4) {
+    while (w1.shards.length < 5 && Date.now() - started < LEASE * 4) {
       await sleep(LEASE / 3);
       w1 = await holdShards("w1", LEASE);
     }
-    expect(w1.shards).toHaveLength(4);
+    expect(w1.shards).toHaveLength(5);
     expect(Date.now() - started).toBeLessThan(LEASE + 1_000);
     expect(before.filter((r) => r.owner === "w2").every((r) => w1.taken.includes(r.shard) || w1.shards.includes(r.shard))).toBe(true);
     // A third collector joins; w1 stops cleanly: its shards are free at once.
     await holdShards("w3", LEASE);
     await leaveShards("w1");
     const w3 = await holdShards("w3", LEASE);
-    expect(w3.shards).toHaveLength(4);
+    expect(w3.shards).toHaveLength(5);
     expect(w3.members).toBe(1);
   });
 
   it("drops a shard whose hub has no swept cluster left", async () => {
     await getDb().cluster.updateMany({ where: { hubId: hubs[0] }, data: { offline: true } });
     const w3 = await holdShards("w3", LEASE);
-    expect(w3.total).toBe(3);
+    expect(w3.total).toBe(4);
     expect(w3.shards).not.toContain(hubs[0]);
   });
 });

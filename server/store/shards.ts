@@ -2,8 +2,9 @@ import { getDb } from "./db";
 
 /**
  * Collectors share the fleet by shards (the CollectorShard and CollectorMember tables): every ACM
- * hub's clusters are one shard, named by the hub's id, and the directly registered clusters are the
- * shard "direct". A collector holds its shards under a lease it renews; one that stops renewing (its
+ * hub's clusters are one shard, named by the hub's id, and the directly registered clusters are
+ * spread over DIRECT_SHARDS shards `direct-0`… by their id, so that several collectors still share
+ * a fleet registered directly (a hub is swept from one place; direct clusters have no such place). A collector holds its shards under a lease it renews; one that stops renewing (its
  * process killed) loses them when the lease runs out, and the others take them. Each collector takes
  * its fair share, ceil(shards / live collectors), and gives back what it holds beyond it when another
  * collector joins, so shards spread without a coordinator.
@@ -15,7 +16,14 @@ import { getDb } from "./db";
  *
  * Times are the database's, so collectors on hosts whose clocks disagree still agree on a lease.
  */
-export const DIRECT_SHARD = "direct";
+export const DIRECT_SHARDS = 16;
+
+/** The shard of a directly registered cluster: its id's last byte picks one of DIRECT_SHARDS (as `shardOf` does in SQL). */
+export const directShardOf = (clusterId: string): string => `direct-${parseInt(clusterId.slice(-2), 16) % DIRECT_SHARDS}`;
+
+/** SQL: the shard of the cluster row `alias`. */
+export const shardOf = (alias: string) =>
+  `COALESCE(${alias}."hubId"::text, 'direct-' || (get_byte(uuid_send(${alias}."id"), 15) % ${DIRECT_SHARDS})::text)`;
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
@@ -50,16 +58,16 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
       `DELETE FROM "CollectorMember" WHERE "seenAt" < ${NOW} - make_interval(secs => $1::double precision)`,
       leaseMs / 1000,
     );
-    // The shards are the hubs that have swept clusters, and the direct clusters; a hub removed
+    // The shards are the hubs that have swept clusters, and the direct clusters' shards; a hub removed
     // (or whose last cluster went) leaves its shard, which is then dropped.
     await tx.$executeRawUnsafe(
       `INSERT INTO "CollectorShard" ("shard")
-       SELECT DISTINCT COALESCE(c."hubId"::text, '${DIRECT_SHARD}') FROM "Cluster" c WHERE NOT c."offline"
+       SELECT DISTINCT ${shardOf("c")} FROM "Cluster" c WHERE NOT c."offline"
        ON CONFLICT DO NOTHING`,
     );
     await tx.$executeRawUnsafe(
       `DELETE FROM "CollectorShard" s WHERE NOT EXISTS (
-         SELECT 1 FROM "Cluster" c WHERE NOT c."offline" AND COALESCE(c."hubId"::text, '${DIRECT_SHARD}') = s."shard")`,
+         SELECT 1 FROM "Cluster" c WHERE NOT c."offline" AND ${shardOf("c")} = s."shard")`,
     );
     const [counts] = await tx.$queryRawUnsafe<{ members: number; total: number }[]>(
       `SELECT (SELECT count(*) FROM "CollectorMember")::int AS members, (SELECT count(*) FROM "CollectorShard")::int AS total`,

@@ -1,6 +1,6 @@
 import { Prisma } from "./generated/prisma/client";
 import { getDb } from "./db";
-import { DIRECT_SHARD } from "./shards";
+import { shardOf } from "./shards";
 
 /**
  * The collector's schedule. A worker claims due clusters by taking a lease in one UPDATE over rows
@@ -41,7 +41,7 @@ export async function claimDueClusters(
 ): Promise<ClaimedCluster[]> {
   const until = new Date(now.getTime() + leaseMs);
   if (shards && shards.length === 0) return [];
-  const inShards = shards ? Prisma.sql`AND COALESCE(cc."hubId"::text, ${DIRECT_SHARD}) = ANY(${[...shards]}::text[])` : Prisma.empty;
+  const inShards = shards ? Prisma.sql`AND ${Prisma.raw(shardOf("cc"))} = ANY(${[...shards]}::text[])` : Prisma.empty;
   // Clusters an ACM hub reports lease-expired or removed are not contacted (docs/acm.md §6).
   const rows = await getDb().$queryRaw<(Omit<ClaimedCluster, "sealedCredentials"> & { sealedCredentials: Uint8Array })[]>`
     UPDATE "SweepSchedule" s
