@@ -52,6 +52,7 @@ const NOT_CONFIGURATION: Record<string, string> = {
   FLEETSKEW_QUICK_TESTS: "set by the quick test set's setup (server/testing/quickSetup.ts)",
   FLEETSKEW_TEST_CLAIM_LEASE_MS:
     "set by the runner test for the rollout runner processes it starts (server/testing/rolloutRunnerProcess.ts), to take over a dead one's claims sooner",
+  PATH: "the shell's: passed on to the processes the tests start (server/testing/scriptProcess.ts)",
   FLEETSKEW_TEST_HOLD_KIND:
     "set by the shared work limits test for the second process it starts (server/testing/workSlotHolder.ts): the kind of work it holds",
   FLEETSKEW_TEST_HOLD_PEOPLE: "set by the same test: the people it holds that work for",
