@@ -31,8 +31,8 @@ export type CollectorOptions = {
   /** Called as each sweep finishes (progress reports, the benchmark's throughput). */
   onSweep?: (result: SweepResult) => void;
   /**
-   * With it, the running collector sweeps only the shards it holds (a hub's clusters, or the directly
-   * registered ones; server/store/shards.ts), renewing them every third of this lease. Without it,
+   * With it, the running collector sweeps only the shards it holds (a hub's clusters, or a share of
+   * the directly registered ones; server/store/shards.ts), renewing them every third of this lease. Without it,
    * it sweeps the whole fleet (tests and the benchmark, which call runOnce).
    */
   shardLeaseMs?: number;
@@ -104,6 +104,8 @@ export class Collector {
   private shards: string[] | null = null;
   private shardsConfirmedAt = 0;
   private renewal: NodeJS.Timeout | undefined;
+  /** Clusters being swept now: their clients stay open until the sweep ends, whatever happens to their shard. */
+  private readonly sweeping = new Set<string>();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   readonly stats = { sweeps: 0, errors: 0, durationMs: 0 };
@@ -150,6 +152,7 @@ export class Collector {
 
   /** Reads, digests and stores one claimed cluster. Never throws: failures are the cluster's. */
   async sweep(claim: ClaimedCluster): Promise<SweepResult> {
+    this.sweeping.add(claim.name);
     const release = await this.hubSlot(claim);
     const started = performance.now();
     try {
@@ -161,6 +164,10 @@ export class Collector {
       return { cluster: claim.name, outcome: "failed", stored: "lease-lost", error: message, durationMs: performance.now() - started };
     } finally {
       release();
+      this.sweeping.delete(claim.name);
+      // Its shard was given up while it was being swept: what was kept for it goes now.
+      const shard = claim.hubId ?? directShardOf(claim.clusterId);
+      if (this.shards && !this.shards.includes(shard)) this.forget(new Set([shard]));
     }
   }
 
@@ -302,11 +309,6 @@ export class Collector {
     return this.shards;
   }
 
-  /** What this collector holds now: its shards, or null when it sweeps the whole fleet. */
-  currentShards(): readonly string[] | null {
-    return this.heldShards();
-  }
-
   /** One renewal: keeps the shards held, forgets what belonged to shards given up, and starts on new ones at once. */
   async renewShards(): Promise<void> {
     const leaseMs = this.options.shardLeaseMs;
@@ -319,10 +321,13 @@ export class Collector {
     if (holding.taken.length) this.wake?.();
   }
 
-  /** Drops the clients (and their connection pools) and the preview digests of clusters in shards given up. */
+  /**
+   * Drops the clients (and their connection pools) and the preview digests of clusters in shards
+   * given up; a cluster still being swept keeps its client until its sweep ends (see `sweep`).
+   */
   private forget(shards: ReadonlySet<string>): void {
     for (const [name, entry] of this.clients) {
-      if (!shards.has(entry.shard)) continue;
+      if (!shards.has(entry.shard) || this.sweeping.has(name)) continue;
       entry.client.close();
       this.clients.delete(name);
       this.previewInputs.forget(entry.clusterId);
