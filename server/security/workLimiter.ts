@@ -83,7 +83,7 @@ export class WorkLimiter {
 const SLOT_LEASE_MS = 60_000;
 
 /** Slots in the database, renewed while held (every third of the lease) and given back as the work ends. */
-export function databaseWork(process = () => processIdentity().name): SharedWork {
+export function databaseWork(processName = () => processIdentity().name): SharedWork {
   const held = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   const renew = () => {
@@ -104,7 +104,7 @@ export function databaseWork(process = () => processIdentity().name): SharedWork
   return {
     async take(kind, person, admit) {
       if (giving.size) await Promise.all(giving);
-      const taken = await takeWorkSlot({ kind, person, process: process(), leaseMs: SLOT_LEASE_MS }, admit);
+      const taken = await takeWorkSlot({ kind, person, process: processName(), leaseMs: SLOT_LEASE_MS }, admit);
       if (taken.id) {
         held.add(taken.id);
         schedule();
