@@ -58,16 +58,21 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
       `DELETE FROM "CollectorMember" WHERE "seenAt" < ${NOW} - make_interval(secs => $1::double precision)`,
       leaseMs / 1000,
     );
-    // The shards are the hubs that have swept clusters, and the direct clusters' shards; a hub removed
-    // (or whose last cluster went) leaves its shard, which is then dropped.
+    // The shards are the hubs that have swept clusters, and the direct shards that have any: one
+    // indexed probe each, not a scan of the fleet, since this runs under the lock. A hub removed (or
+    // whose last cluster went) leaves its shard, which is then dropped.
     await tx.$executeRawUnsafe(
-      `INSERT INTO "CollectorShard" ("shard")
-       SELECT DISTINCT ${shardOf("c")} FROM "Cluster" c WHERE NOT c."offline"
-       ON CONFLICT DO NOTHING`,
-    );
-    await tx.$executeRawUnsafe(
-      `DELETE FROM "CollectorShard" s WHERE NOT EXISTS (
-         SELECT 1 FROM "Cluster" c WHERE NOT c."offline" AND ${shardOf("c")} = s."shard")`,
+      `WITH current AS (
+         SELECT h."id"::text AS "shard" FROM "Hub" h
+          WHERE EXISTS (SELECT 1 FROM "Cluster" c WHERE c."hubId" = h."id" AND NOT c."offline")
+         UNION ALL
+         SELECT 'direct-' || d FROM generate_series(0, ${DIRECT_SHARDS - 1}) d
+          WHERE EXISTS (SELECT 1 FROM "Cluster" c
+                         WHERE c."hubId" IS NULL AND NOT c."offline" AND get_byte(uuid_send(c."id"), 15) % ${DIRECT_SHARDS} = d)
+       ), added AS (
+         INSERT INTO "CollectorShard" ("shard") SELECT "shard" FROM current ON CONFLICT DO NOTHING
+       )
+       DELETE FROM "CollectorShard" WHERE "shard" NOT IN (SELECT "shard" FROM current)`,
     );
     const [counts] = await tx.$queryRawUnsafe<{ members: number; total: number }[]>(
       `SELECT (SELECT count(*) FROM "CollectorMember")::int AS members, (SELECT count(*) FROM "CollectorShard")::int AS total`,
