@@ -1,7 +1,7 @@
 /** What the benchmarks share: percentiles, process memory, a simulated fleet in a child process, bytes a page receives. */
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Page } from "@playwright/test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
 import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
@@ -14,6 +14,30 @@ export const percentile = (values: number[], p: number) =>
 /** A process's resident memory now (VmRSS) or at its peak (VmHWM), in MiB (Linux /proc). */
 export const procStatus = (pid: number | "self", field: "VmRSS" | "VmHWM") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+
+/** utime + stime of a process in seconds (Linux /proc, clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number | "self"): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every Postgres server process on this machine (the test server the benchmark's database lives on). */
+export function postgresCpuSeconds(): number {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("postgres");
+      } catch {
+        return false;
+      }
+    })
+    .reduce((sum, pid) => sum + cpuSeconds(Number(pid)), 0);
+}
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
@@ -28,14 +52,18 @@ export type Simulator = {
   connectTo: string;
 };
 
-/** Starts scripts/simulator.ts with `clusters` generated clusters on a free port, its kubeconfig in `dir`. */
-export async function startSimulator(clusters: number, dir: string): Promise<Simulator> {
+/**
+ * Starts scripts/simulator.ts with `clusters` generated clusters on a free port, its kubeconfig in
+ * `dir`; with `cpuProfileDir`, the simulator writes a CPU profile there when it exits.
+ */
+export async function startSimulator(clusters: number, dir: string, cpuProfileDir?: string): Promise<Simulator> {
   const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
   const started = performance.now();
   // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's alone.
   const child = spawn(
     process.execPath,
     [
+      ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : []),
       "--import",
       "tsx",
       path.join(__dirname, "../scripts/simulator.ts"),

@@ -10,7 +10,7 @@
 import { FLEET_WIDE } from "../server/domain/grants";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
@@ -29,7 +29,7 @@ import { yearOfHistory } from "./yearOfHistory";
 import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { fmt, percentile, procStatus, registerFleet, startSimulator, type Simulator } from "./common";
+import { cpuSeconds, fmt, percentile, postgresCpuSeconds, procStatus, registerFleet, startSimulator, type Simulator } from "./common";
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
@@ -93,30 +93,6 @@ type Sweep = {
   cpu: { collector: number; simulator: number; postgres: number };
   results: SweepResult[];
 };
-
-/** utime + stime of a process in seconds (Linux /proc, clock ticks of 1/100 s). */
-function cpuSeconds(pid: number | "self"): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Every Postgres server process on this machine (the test server the benchmark's database lives on). */
-function postgresCpuSeconds(): number {
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("postgres");
-      } catch {
-        return false;
-      }
-    })
-    .reduce((sum, pid) => sum + cpuSeconds(Number(pid)), 0);
-}
 
 /**
  * Sweeps completed per second while the pipeline is full: between the 5th and the 95th percentile

@@ -1,11 +1,14 @@
+import http from "node:http";
 import https from "node:https";
 import * as k8s from "@kubernetes/client-node";
-import { BoundedHttpLibrary, boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
+import { boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
-import { DEFAULT_LIST_LIMITS, describeBytes, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
-import { type ClientOptions, DEFAULT_CLIENT_OPTIONS, kubeConfigFor, requestOptions, secureContextFor } from "./clientConfig";
+import { AnswerStatusError, getJson } from "./directGet";
+import { NotServedMemo } from "./notServed";
+import { DEFAULT_LIST_LIMITS, describeBytes, MAX_ANSWER_BYTES, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
+import { caContextFor, type ClientOptions, DEFAULT_CLIENT_OPTIONS, kubeConfigFor, requestOptions, secureContextFor } from "./clientConfig";
 
 /** A kind Fleetskew reads or writes, by its REST coordinates. */
 export type KindRef = { group: string; version: string; plural: string; kind: string; namespaced: boolean };
@@ -43,6 +46,8 @@ export class KubeError extends Error {
 export interface ObjectSource {
   get(ref: KindRef, name: string, namespace?: string): Promise<unknown>;
   list(ref: KindRef, options?: { namespace?: string; labelSelector?: string }): Promise<unknown[]>;
+  /** Kinds a live cluster said it does not serve, not asked again until its release changes (./notServed.ts). */
+  readonly notServed?: NotServedMemo;
 }
 
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
@@ -163,22 +168,16 @@ async function plainGet(
   url: string,
   options: { agent: https.Agent; headers: Record<string, string>; timeoutMs: number; budget: ReadBudget },
 ): Promise<unknown> {
-  const request = new k8s.RequestContext(url, k8s.HttpMethod.GET);
-  for (const [name, value] of Object.entries(options.headers)) request.setHeaderParam(name, value);
-  request.setAgent(options.agent);
-  request.setSignal(AbortSignal.timeout(options.timeoutMs));
-  let text: string;
-  let status: number;
   try {
-    const response = await new BoundedHttpLibrary(undefined, options.budget).send(request).toPromise();
-    status = response.httpStatusCode;
-    text = await response.body.text();
+    return await getJson(new URL(url), { ...options, maxBytes: MAX_ANSWER_BYTES });
   } catch (error) {
-    throw classify(error, what);
-  }
-  if (status < 200 || status > 299) {
+    if (!(error instanceof AnswerStatusError)) {
+      if (error instanceof SyntaxError) throw new KubeError("malformed", `the answer to ${what} is not valid JSON`);
+      throw classify(error, what);
+    }
+    const status = error.code;
     // Whatever answers here is not an API server: its body may be a Status, plain text or a router's HTML page.
-    const message = plainMessage(text);
+    const message = plainMessage(error.body);
     const kind: KubeErrorKind =
       status === 401
         ? "unauthorized"
@@ -190,11 +189,6 @@ async function plainGet(
               ? "server-error"
               : "invalid";
     throw new KubeError(kind, `${what} was answered ${status}${message ? `: ${message}` : ""}`, status);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new KubeError("malformed", `the answer to ${what} is not valid JSON`);
   }
 }
 
@@ -210,9 +204,6 @@ function plainMessage(text: string): string {
     .slice(0, 200);
 }
 
-/** Core-group answers arrive as model classes with Date fields; readers expect the wire JSON. */
-const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
-
 /**
  * One cluster's API, through @kubernetes/client-node. Reads retry a bounded number of times;
  * writes never retry on their own (a 409 is the caller's to resolve by re-reading).
@@ -226,6 +217,7 @@ export class ClusterClient implements ObjectSource {
   private readonly agent: https.Agent;
   /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
   private readonly budget = new ReadBudget("cluster");
+  readonly notServed = new NotServedMemo();
 
   constructor(
     private readonly credentials: ClusterCredentials,
@@ -253,6 +245,7 @@ export class ClusterClient implements ObjectSource {
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
   startRead(): void {
     this.budget.restart();
+    this.notServed.startSweep();
   }
 
   /** Ends a read of this cluster: what it read no longer counts against the process (MAX_PROCESS_READ_BYTES). */
@@ -264,6 +257,8 @@ export class ClusterClient implements ObjectSource {
   close(): void {
     this.budget.release();
     this.agent.destroy();
+    this.plainHttpAgent?.destroy();
+    this.route?.agent.destroy();
   }
 
   private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -275,6 +270,18 @@ export class ClusterClient implements ObjectSource {
         if (!RETRYABLE.has(failure.kind) || attempt >= this.options.retries) throw failure;
         await sleep(this.options.retryDelayMs * 2 ** attempt);
       }
+    }
+  }
+
+  /** A read of one kind: answered from memory when the cluster said it does not serve the kind. */
+  private async readKind<T>(ref: KindRef, what: string, call: () => Promise<T>): Promise<T> {
+    const known = this.notServed.known(ref);
+    if (known) throw known;
+    try {
+      return await this.read(what, call);
+    } catch (error) {
+      if (error instanceof KubeError) this.notServed.remember(ref, error);
+      throw error;
     }
   }
 
@@ -312,47 +319,52 @@ export class ClusterClient implements ObjectSource {
     return result;
   }
 
+  /** The URL of a kind's collection, or of one object in it, below this cluster's server. */
+  private urlOf(ref: KindRef, namespace: string | undefined, name?: string, query?: Record<string, string | undefined>): URL {
+    const segment = encodeURIComponent;
+    const path = [
+      ref.group ? `/apis/${segment(ref.group)}/${segment(ref.version)}` : `/api/${segment(ref.version)}`,
+      namespace ? `/namespaces/${segment(namespace)}` : "",
+      `/${segment(ref.plural)}`,
+      name !== undefined ? `/${segment(name)}` : "",
+    ].join("");
+    const url = new URL(`${this.credentials.server.replace(/\/$/, "")}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    return url;
+  }
+
+  /** One read through the direct sender (./directGet.ts): this cluster's connections, deadline and read budget. */
+  private direct(url: URL, maxBytes: number, onAnswer?: AnswerObserver): Promise<unknown> {
+    return getJson(url, {
+      agent: url.protocol === "http:" ? this.plainAgent() : this.agent,
+      headers: this.bearerHeaders(),
+      timeoutMs: this.options.timeoutMs,
+      maxBytes,
+      budget: this.budget,
+      onAnswer,
+    });
+  }
+
+  private plainHttpAgent?: http.Agent;
+  /** Only a test's plain-HTTP server (a redirect's target, say) is reached without TLS. */
+  private plainAgent(): http.Agent {
+    return (this.plainHttpAgent ??= new http.Agent({ keepAlive: true, maxSockets: 2 }));
+  }
+
   async get(ref: KindRef, name: string, namespace?: string): Promise<unknown> {
     const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
     // One object: anything over what etcd can hold is refused as it arrives (MAX_OBJECT_BYTES).
-    const opts = this.requestOptions(undefined, undefined, MAX_OBJECT_BYTES);
-    if (!ref.group) {
-      if (ref.plural === "configmaps")
-        return plain(await this.read(what, () => this.core.readNamespacedConfigMap({ name, namespace: namespace! }, opts)));
-      if (ref.plural === "nodes") return plain(await this.read(what, () => this.core.readNode({ name }, opts)));
-      throw new Error(`reading core ${ref.plural} by name is not supported`);
-    }
-    const base = { group: ref.group, version: ref.version, plural: ref.plural, name };
-    return this.read(what, () =>
-      ref.namespaced
-        ? this.custom.getNamespacedCustomObject({ ...base, namespace: namespace! }, opts)
-        : this.custom.getClusterCustomObject(base, opts),
-    );
+    const url = this.urlOf(ref, namespace, name);
+    return this.readKind(ref, what, () => this.direct(url, MAX_OBJECT_BYTES));
   }
 
   /** Every object of a kind (following `continue`), optionally in one namespace or matching labels. */
   async list(ref: KindRef, options: { namespace?: string; labelSelector?: string; pageSize?: number } = {}): Promise<unknown[]> {
     const what = `${ref.kind} list`;
-    const limit = options.pageSize ?? pageSizeOf(ref);
+    const limit = String(options.pageSize ?? pageSizeOf(ref));
     const { items } = await collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
-      const opts = this.requestOptions(undefined, onAnswer);
-      const page = { labelSelector: options.labelSelector, limit, _continue: token };
-      const response = (await this.read(what, (): Promise<unknown> => {
-        if (!ref.group) {
-          if (ref.plural === "nodes") return this.core.listNode(page, opts);
-          if (ref.plural === "configmaps") return this.core.listNamespacedConfigMap({ ...page, namespace: options.namespace! }, opts);
-          if (ref.plural === "pods")
-            return options.namespace
-              ? this.core.listNamespacedPod({ ...page, namespace: options.namespace }, opts)
-              : this.core.listPodForAllNamespaces(page, opts);
-          throw new Error(`listing core ${ref.plural} is not supported`);
-        }
-        const base = { group: ref.group, version: ref.version, plural: ref.plural, ...page };
-        return options.namespace
-          ? this.custom.listNamespacedCustomObject({ ...base, namespace: options.namespace }, opts)
-          : this.custom.listClusterCustomObject(base, opts);
-      })) as ListPage;
-      return ref.group || !Array.isArray(response?.items) ? response : { ...response, items: plain(response.items) as unknown[] };
+      const url = this.urlOf(ref, options.namespace, undefined, { labelSelector: options.labelSelector, limit, continue: token });
+      return (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, onAnswer))) as ListPage;
     });
     return items;
   }
@@ -387,23 +399,30 @@ export class ClusterClient implements ObjectSource {
     // not loopback, link-local or unspecified, checked on what the name resolves to at connect.
     const mapped = target.host !== host || target.port !== 443;
     const ca = [this.credentials.certificateAuthority, ingressCa].filter(Boolean).join("\n");
+    return plainGet(`GET https://${host}${path}`, `https://${hostPort(target.host, target.port)}${path}`, {
+      agent: this.routeAgent(host, target, mapped, ca),
+      headers: { ...this.bearerHeaders(), host },
+      timeoutMs: this.options.timeoutMs,
+      budget: this.budget,
+    });
+  }
+
+  /** The Route's connection, kept for the next sweep while the Route's host, address and CA stay the same. */
+  private route?: { key: string; agent: https.Agent };
+  private routeAgent(host: string, target: { host: string; port: number }, mapped: boolean, ca: string): https.Agent {
+    const key = JSON.stringify([host, target.host, target.port, ca]);
+    if (this.route?.key === key) return this.route.agent;
+    this.route?.agent.destroy();
     const agent = new https.Agent({
-      keepAlive: false,
+      keepAlive: true,
+      maxSockets: 1,
       ...(mapped ? {} : { lookup: publicOnlyLookup }),
-      ...(ca ? { ca } : {}),
+      secureContext: caContextFor(ca),
       servername: host,
       rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
     });
-    try {
-      return await plainGet(`GET https://${host}${path}`, `https://${hostPort(target.host, target.port)}${path}`, {
-        agent,
-        headers: { ...this.bearerHeaders(), host },
-        timeoutMs: this.options.timeoutMs,
-        budget: this.budget,
-      });
-    } finally {
-      agent.destroy();
-    }
+    this.route = { key, agent };
+    return agent;
   }
 
   /** Whether this client authenticates with a bearer token (Thanos behind kube-rbac-proxy accepts nothing else). */

@@ -73,6 +73,18 @@ export function secureContextFor(c: ClusterCredentials): tls.SecureContext {
   return context;
 }
 
+/** A TLS context that trusts `ca` alone (the default roots when empty), shared like secureContextFor's. */
+export function caContextFor(ca: string): tls.SecureContext {
+  const key = `ca:${createHash("sha256").update(ca).digest("base64")}`;
+  let context = secureContexts.get(key);
+  if (!context) {
+    context = tls.createSecureContext(ca ? { ca } : {});
+    if (secureContexts.size >= 10_000) secureContexts.delete(secureContexts.keys().next().value!);
+    secureContexts.set(key, context);
+  }
+  return context;
+}
+
 /**
  * Options for one call of a generated API: a deadline that aborts the request, the connection pool
  * when there is one, and optionally a Content-Type (patches). The generated methods take them as

@@ -250,9 +250,31 @@ export async function readRenderedConfigs(c: ObjectSource, pools: ClusterObjects
 type ReadSetObjects = { [K in keyof typeof READ_SET]: Awaited<ReturnType<(typeof READ_SET)[K]>> };
 export type ClusterObjects = ReadSetObjects & { renderedConfigs: RenderedConfigsResult };
 
-export async function readClusterObjects(c: ObjectSource): Promise<ClusterObjects> {
+/**
+ * What decides the kinds a cluster serves: the release it runs and its feature set. "" while an
+ * update is under way (the update adds kinds as it applies them) or when the cluster could not tell.
+ */
+export function releaseOf(objects: Pick<ReadSetObjects, "clusterVersion" | "featureGate">): string {
+  if (objects.clusterVersion.status !== "ok") return "";
+  const status = objects.clusterVersion.value.status;
+  const current = status?.history?.[0];
+  if (!current?.version || current.state !== "Completed" || status?.desired?.version !== current.version) return "";
+  const featureSet = objects.featureGate.status === "ok" ? (objects.featureGate.value.spec?.featureSet ?? "") : "?";
+  return `${current.version}/${featureSet}`;
+}
+
+async function readSet(c: ObjectSource): Promise<ReadSetObjects> {
   const entries = await Promise.all(Object.entries(READ_SET).map(async ([key, read]) => [key, await read(c)] as const));
-  const objects = Object.fromEntries(entries) as ReadSetObjects;
+  return Object.fromEntries(entries) as ReadSetObjects;
+}
+
+export async function readClusterObjects(c: ObjectSource): Promise<ClusterObjects> {
+  let objects = await readSet(c);
+  // Kinds skipped as not served under another release than the one found now are asked for after all.
+  if (c.notServed && !c.notServed.confirm(releaseOf(objects))) {
+    objects = await readSet(c);
+    c.notServed.confirm(releaseOf(objects));
+  }
   // Depends on the pools: which rendered configurations to look into.
   return { ...objects, renderedConfigs: await readRenderedConfigs(c, objects.pools) };
 }

@@ -1,0 +1,107 @@
+/**
+ * What one steady sweep costs in CPU, collector and simulator apart: the real collector (in this
+ * process) sweeps N simulated clusters (a child process) over HTTPS into a fresh Postgres database,
+ * a first pass and then steady passes in which nothing changed. Prints CPU milliseconds per
+ * cluster-sweep for the collector, the simulator and Postgres, and the requests each sweep sent.
+ *
+ *   BENCH_COST_CLUSTERS=500   clusters in the fleet
+ *   BENCH_COST_PASSES=3       steady passes after the first
+ *
+ *   BENCH_COST_PROFILE=<file>  the collector's CPU profile of the steady passes, for Chrome's DevTools
+ *   BENCH_SIMULATOR_CPU_PROFILE=<dir>  the simulator's CPU profile of the whole run, written when it exits
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import path from "node:path";
+import { Collector, defaultCollectorOptions, workerName } from "../server/collector/collector";
+import { appConfig } from "../server/config/current";
+import { parseConnectTo } from "../server/kube/connectTo";
+import { closeDb } from "../server/store/db";
+import { migrate } from "../server/store/migrate";
+import { makeAllDue } from "../server/store/sweeps";
+import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
+import { cpuSeconds, fmt, percentile, postgresCpuSeconds, registerFleet, startSimulator } from "./common";
+
+const CLUSTERS = Number(process.env.BENCH_COST_CLUSTERS ?? 500);
+const PASSES = Number(process.env.BENCH_COST_PASSES ?? 3);
+const CONCURRENCY = 32;
+const TARGET_MS = 5;
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-cost-"));
+  process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+  process.env.FLEETSKEW_DATA_DIR = path.join(dir, "data");
+  delete process.env.FLEETSKEW_DATABASE_MODE;
+  const db = await createTestDatabase();
+  const sim = await startSimulator(CLUSTERS, dir, process.env.BENCH_SIMULATOR_CPU_PROFILE);
+  try {
+    await migrate(db.url, { dir: migrationsDir });
+    process.env.DATABASE_URL = db.url;
+    await registerFleet(sim.kubeconfig);
+    const base = defaultCollectorOptions(appConfig(), workerName("bench"));
+    const client = { ...base.client, connectTo: parseConnectTo(sim.connectTo) };
+    const collector = new Collector({ ...base, client, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
+    console.log(`sweep cost: ${CLUSTERS} simulated clusters, concurrency ${CONCURRENCY}`);
+    const rows: string[] = [];
+    const steady: { collector: number; simulator: number }[] = [];
+    const profiler = process.env.BENCH_COST_PROFILE ? new Session() : null;
+    for (let pass = 0; pass <= PASSES; pass++) {
+      if (pass > 0) await makeAllDue();
+      if (pass === 1 && profiler) {
+        profiler.connect();
+        await profiler.post("Profiler.enable");
+        await profiler.post("Profiler.start");
+      }
+      const before = { collector: cpuSeconds("self"), simulator: cpuSeconds(sim.child.pid!), postgres: postgresCpuSeconds() };
+      const started = performance.now();
+      const results = await collector.runOnce();
+      const seconds = (performance.now() - started) / 1000;
+      const per = (now: number, then: number) => ((now - then) * 1000) / Math.max(1, results.length);
+      const cost = {
+        collector: per(cpuSeconds("self"), before.collector),
+        simulator: per(cpuSeconds(sim.child.pid!), before.simulator),
+        postgres: per(postgresCpuSeconds(), before.postgres),
+      };
+      if (pass > 0) steady.push(cost);
+      const ok = results.filter((r) => r.outcome === "ok");
+      const unchanged = ok.filter((r) => r.stored === "unchanged").length;
+      const p50 = percentile(
+        results.map((r) => r.durationMs),
+        50,
+      );
+      rows.push(
+        `  ${pass === 0 ? "first " : `steady ${pass}`}  ${fmt(seconds)} s, ${results.length} sweeps (${ok.length} ok, ${unchanged} unchanged), p50 ${fmt(p50, 0)} ms; CPU per cluster-sweep: collector ${fmt(cost.collector)} ms, simulator ${fmt(cost.simulator)} ms, Postgres ${fmt(cost.postgres)} ms`,
+      );
+      console.log(rows.at(-1));
+    }
+    if (profiler) {
+      const { profile } = await profiler.post("Profiler.stop");
+      writeFileSync(process.env.BENCH_COST_PROFILE!, JSON.stringify(profile));
+      console.log(`  the collector's profile of the steady passes: ${process.env.BENCH_COST_PROFILE}`);
+    }
+    const median = (key: "collector" | "simulator") =>
+      percentile(
+        steady.map((s) => s[key]),
+        50,
+      );
+    const verdict = (ms: number) => (ms <= TARGET_MS ? `met (≤ ${TARGET_MS} ms)` : `not met (target ≤ ${TARGET_MS} ms)`);
+    console.log(
+      `  steady collector CPU per cluster-sweep (median of passes): ${fmt(median("collector"))} ms: ${verdict(median("collector"))}`,
+    );
+    console.log(
+      `  steady simulator CPU per cluster-sweep (median of passes): ${fmt(median("simulator"))} ms: ${verdict(median("simulator"))}`,
+    );
+  } finally {
+    sim.child.kill("SIGTERM");
+    await closeDb();
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error("bench failed:", error);
+  process.exit(1);
+});
