@@ -204,7 +204,7 @@ export async function importOfflineCluster(
         snapshotHash: d.snapshotHash,
         facts: d.facts,
         summary: d.summary,
-        backfill: d.backfill,
+        backfill: d.backfill(),
         catalog: d.snapshot.streamImages,
       },
       {

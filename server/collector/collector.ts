@@ -5,7 +5,8 @@ import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { invalidateFleetList } from "../fleet/fleetList";
 import { ClusterClient } from "../kube/client";
 import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube/readers";
-import { loadCatalog, recordSweepFailure, recordSweepSuccess, recordUnchangedSweep, type SweepOutcome } from "../store/history";
+import { loadCatalog, recordSweepFailure, recordSweepSuccess, type SweepOutcome } from "../store/history";
+import { UnchangedSweeps } from "./unchangedSweeps";
 import { proxiedFailure } from "../domain/hubEligibility";
 import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
 import { directShardOf, holdShards, leaveShards } from "../store/shards";
@@ -106,6 +107,11 @@ export class Collector {
   private renewal: NodeJS.Timeout | undefined;
   /** Clusters being swept now: their clients stay open until the sweep ends, whatever happens to their shard. */
   private readonly sweeping = new Set<string>();
+  /** Unchanged sweeps that end together are stored together. */
+  private unchangedSweeps?: UnchangedSweeps;
+  private get unchanged(): UnchangedSweeps {
+    return (this.unchangedSweeps ??= new UnchangedSweeps(this.options.worker));
+  }
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   readonly stats = { sweeps: 0, errors: 0, durationMs: 0 };
@@ -205,7 +211,7 @@ export class Collector {
       const nextSweepAt = new Date(at.getTime() + jitter(this.options.intervalMs));
       const unchanged =
         newImages.length === 0 &&
-        (await recordUnchangedSweep({
+        (await this.unchanged.record({
           clusterId: claim.clusterId,
           worker: this.options.worker,
           at,
@@ -224,7 +230,7 @@ export class Collector {
             snapshotHash: d.snapshotHash,
             facts: d.facts,
             summary: d.summary,
-            backfill: d.backfill,
+            backfill: d.backfill(),
             catalog: newImages,
             platform: d.snapshot.platform,
             durationMs: elapsed(),

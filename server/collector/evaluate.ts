@@ -73,6 +73,7 @@ export function digest(objects: ClusterObjects, catalog: BootImageCatalog, limit
     // What is derived counts too: new skew limits change the verdicts of an unchanged cluster.
     snapshotHash: hashOf({ snapshot, summary: evaluation.summary, facts: facts.map((f) => f.hash) }),
     facts,
-    backfill: backfillOf(snapshot, now, limits),
+    /** Only a write needs it (first contact, or something changed): most sweeps change nothing. */
+    backfill: () => backfillOf(snapshot, now, limits),
   };
 }

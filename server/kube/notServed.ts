@@ -1,4 +1,4 @@
-import { KubeError, type KindRef } from "./client";
+import type { KubeError, KindRef } from "./client";
 
 /*
  * Which kinds a cluster answered "not served" (a 404 without an object's name: the API server has no
@@ -16,7 +16,8 @@ export const FORGET_AFTER_MS = 60 * 60_000;
 const kindKey = (ref: KindRef) => `${ref.group}/${ref.version}/${ref.plural}`;
 
 export class NotServedMemo {
-  private readonly kinds = new Map<string, string>();
+  /** The answer each kind got, thrown again as it was (making an error costs its stack trace). */
+  private readonly kinds = new Map<string, KubeError>();
   /** The release the remembered answers came under; "" when none is known. */
   private release = "";
   private since = 0;
@@ -36,14 +37,14 @@ export class NotServedMemo {
 
   /** The remembered answer for `ref`, as the error the request would have failed with; null to ask. */
   known(ref: KindRef): KubeError | null {
-    const message = this.release ? this.kinds.get(kindKey(ref)) : undefined;
-    if (message === undefined) return null;
+    const answer = this.release ? this.kinds.get(kindKey(ref)) : undefined;
+    if (answer === undefined) return null;
     this.used = true;
-    return new KubeError("not-served", message, 404);
+    return answer;
   }
 
   remember(ref: KindRef, error: KubeError): void {
-    if (error.kind === "not-served") this.kinds.set(kindKey(ref), error.message);
+    if (error.kind === "not-served") this.kinds.set(kindKey(ref), error);
   }
 
   /**
@@ -58,7 +59,7 @@ export class NotServedMemo {
     this.forget();
     // What this sweep asked and was told holds for the release it found, if it found one.
     if (release && !stale) {
-      for (const [kind, message] of learned) this.kinds.set(kind, message);
+      for (const [kind, answer] of learned) this.kinds.set(kind, answer);
       this.release = release;
     }
     return !stale;

@@ -135,34 +135,50 @@ export async function addToCatalog(tx: Prisma.TransactionClient, catalog: SweepS
     });
 }
 
+export type UnchangedSweep = Pick<SweepSuccess, "clusterId" | "worker" | "at" | "snapshotHash" | "durationMs" | "nextSweepAt">;
+
 /**
- * The common case in one statement: the cluster looks exactly as last time, so only the times
- * move (last seen, last contact, next sweep), on condition that this worker still holds the lease.
- * False when the snapshot differs or the lease is gone: then `recordSweepSuccess` decides.
+ * The common case: the cluster looks exactly as last time, so only the times move (last seen, last
+ * contact, next sweep), on condition that this worker still holds the lease. One statement for many
+ * sweeps (the collector gathers those that end together, server/collector/unchangedSweeps.ts).
+ * Returns the clusters recorded; for the others the snapshot differs or the lease is gone, and
+ * `recordSweepSuccess` decides.
  */
-export async function recordUnchangedSweep(
-  input: Pick<SweepSuccess, "clusterId" | "worker" | "at" | "snapshotHash" | "durationMs" | "nextSweepAt">,
-): Promise<boolean> {
-  const rows = await getDb().$queryRaw<{ n: number }[]>`
-    WITH same AS (
-      SELECT l."clusterId" FROM "SweepSchedule" l JOIN "ClusterState" s ON s."clusterId" = l."clusterId"
-       WHERE l."clusterId" = ${input.clusterId}::uuid AND l."leaseOwner" = ${input.worker}
-         AND s."factHashes" ->> ${SNAPSHOT_KEY} = ${input.snapshotHash}
+export async function recordUnchangedSweeps(worker: string, sweeps: UnchangedSweep[]): Promise<Set<string>> {
+  if (sweeps.length === 0) return new Set();
+  const column = <T>(pick: (s: UnchangedSweep) => T) => sweeps.map(pick);
+  // Timestamps go as UTC text into timestamp(3) columns, as Prisma stores DateTime.
+  const utc = (d: Date) => d.toISOString().replace("Z", "");
+  const rows = await getDb().$queryRaw<{ id: string }[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${column((s) => s.clusterId)}::uuid[], ${column((s) => s.snapshotHash)}::text[],
+                           ${column((s) => utc(s.at))}::timestamp(3)[], ${column((s) => utc(s.nextSweepAt))}::timestamp(3)[],
+                           ${column((s) => Math.round(s.durationMs))}::int[])
+        AS i("clusterId", "hash", "at", "next", "duration")
+    ), same AS (
+      SELECT l."clusterId", i."at", i."next", i."duration"
+        FROM "SweepSchedule" l JOIN input i ON i."clusterId" = l."clusterId" JOIN "ClusterState" s ON s."clusterId" = l."clusterId"
+       WHERE l."leaseOwner" = ${worker} AND s."factHashes" ->> ${SNAPSHOT_KEY} = i."hash"
+       ORDER BY l."clusterId"
          FOR UPDATE OF l
     ), state AS (
-      UPDATE "ClusterState" SET "lastSeenAt" = ${input.at} WHERE "clusterId" IN (SELECT "clusterId" FROM same) RETURNING 1
+      UPDATE "ClusterState" s SET "lastSeenAt" = same."at" FROM same WHERE s."clusterId" = same."clusterId" RETURNING 1
     ), cluster AS (
-      UPDATE "Cluster" SET "lastContactAt" = ${input.at}, "lastContactStatus" = 'ok', "lastContactError" = NULL
-       WHERE "id" IN (SELECT "clusterId" FROM same) RETURNING 1
+      UPDATE "Cluster" c SET "lastContactAt" = same."at", "lastContactStatus" = 'ok', "lastContactError" = NULL
+        FROM same WHERE c."id" = same."clusterId" RETURNING 1
     ), schedule AS (
-      UPDATE "SweepSchedule"
-         SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "nextSweepAt" = ${input.nextSweepAt}, "failures" = 0,
-             "lastSweepAt" = ${input.at}, "lastDurationMs" = ${Math.round(input.durationMs)}, "lastError" = NULL,
-             "lastSweptBy" = ${input.worker}
-       WHERE "clusterId" IN (SELECT "clusterId" FROM same) RETURNING 1
+      UPDATE "SweepSchedule" l
+         SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "nextSweepAt" = same."next", "failures" = 0,
+             "lastSweepAt" = same."at", "lastDurationMs" = same."duration", "lastError" = NULL, "lastSweptBy" = ${worker}
+        FROM same WHERE l."clusterId" = same."clusterId" RETURNING 1
     )
-    SELECT (SELECT count(*) FROM same)::int AS n`;
-  return rows[0]?.n === 1;
+    SELECT "clusterId"::text AS id FROM same`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** One unchanged sweep on its own (`recordUnchangedSweeps`): true when it was recorded. */
+export async function recordUnchangedSweep(input: UnchangedSweep): Promise<boolean> {
+  return (await recordUnchangedSweeps(input.worker, [input])).has(input.clusterId);
 }
 
 export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
