@@ -229,10 +229,6 @@ export class ClusterClient implements ObjectSource {
       // A sweep's reads share two connections: each new one costs a TLS handshake on both sides, and
       // with a sweep every few minutes every sweep opens them anew (measured in docs/benchmarks.md).
       maxSockets: 2,
-      // No TLS session resumption, as client-go has none (its tls.Config has no ClientSessionCache):
-      // restoring a cached session cost more of the collector's CPU than the full handshake it saves
-      // (docs/benchmarks.md), and with a sweep every few minutes each sweep connects anew either way.
-      maxCachedSessions: 0,
       secureContext: secureContextFor(credentials),
       rejectUnauthorized: !credentials.insecureSkipTlsVerify,
     });
@@ -420,7 +416,6 @@ export class ClusterClient implements ObjectSource {
     const agent = new https.Agent({
       keepAlive: true,
       maxSockets: 1,
-      maxCachedSessions: 0,
       ...(mapped ? {} : { lookup: publicOnlyLookup }),
       secureContext: caContextFor(ca),
       servername: host,
