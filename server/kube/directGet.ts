@@ -61,6 +61,8 @@ export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
         if (ok || size <= MAX_ERROR_BYTES) chunks.push(chunk);
       });
       response.on("error", fail);
+      // A connection closed before the answer's end: a cut answer, never parsed as whole.
+      response.on("close", () => fail(Object.assign(new Error("the connection closed before the answer ended"), { code: "ECONNRESET" })));
       response.on("end", () => {
         if (settled) return;
         settled = true;

@@ -240,6 +240,25 @@ describe("an answer that never ends", () => {
     }
   });
 
+  it("never takes a cut answer for a whole one: the connection closed mid-body is unreachable, tried again, and read whole", async () => {
+    const body = JSON.stringify({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion", metadata: { name: "version" } });
+    let answers = 0;
+    const server = await start((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+      if (++answers > 1) return res.end(body);
+      // The first answer stops half way and the connection goes.
+      res.write(body.slice(0, 20));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const client = clusterAt(server);
+    try {
+      expect(await client.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion", metadata: { name: "version" } });
+      expect(server.received).toHaveLength(2);
+    } finally {
+      client.close();
+    }
+  });
+
   it("closes a watch whose line is longer than MAX_WATCH_LINE_BYTES", async () => {
     const server = await start((req, res, _r, count) => {
       if (!req.url!.includes("watch=true")) return json(res, 200, { metadata: { resourceVersion: "1" }, items: [] });
