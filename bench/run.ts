@@ -6,6 +6,10 @@ import path from "node:path";
 const benches: { file: string; flags: string[]; env?: Record<string, string> }[] = [
   { file: "disruption.ts", flags: [] },
   { file: "simulator.ts", flags: [] },
+  // One process serving 100,000 generated clusters: start-up, memory, CPU per cluster read.
+  { file: "simulator.ts", flags: [], env: { BENCH_CLUSTERS: "100000", BENCH_SWEEP: "4000" } },
+  // CPU per steady cluster-sweep, collector and simulator apart, at 1,000 clusters.
+  { file: "sweepCost.ts", flags: ["--max-old-space-size=768"], env: { BENCH_COST_CLUSTERS: "1000" } },
   { file: "hub.ts", flags: [] },
   // Sweeping 10,000 clusters through a simulated hub's cluster-proxy beside sweeping them directly.
   { file: "hubSweep.ts", flags: ["--max-old-space-size=768"] },

@@ -1,4 +1,6 @@
-import type { KubeError, KindRef } from "./client";
+/** What a kind is asked by (client.ts KindRef), and the error its request failed with (a KubeError). */
+type KindRef = { group: string; version: string; plural: string };
+type KubeError = Error & { kind: string };
 
 /*
  * Which kinds a cluster answered "not served" (a 404 without an object's name: the API server has no
