@@ -1,0 +1,199 @@
+/**
+ * The console's fleet targets at 100,000 clusters (issue 36): a fresh Postgres database with 100,000
+ * fleet rows (~10 KB snapshots, ten hubs and the direct path), read through the real route handlers
+ * with a signed-in admin's cookie: the fleet list's first window cold, twenty people reading windows
+ * at once, a search at each keystroke, the counts, and the CSV of every row streamed (the extra memory
+ * it holds). Prints each figure beside its target; a miss is reported, not fatal.
+ *
+ *   node --expose-gc --import tsx bench/fleet100k.ts     (BENCH_100K_CLUSTERS=100000, BENCH_100K_READERS=20)
+ *
+ * The rollout dry run and /metrics at this size are bench/rolloutPlan.ts and bench/metrics.ts with
+ * their size set to 100,000 (npm run bench runs them so); the collector's cost per cluster-sweep,
+ * bench/sweepCost.ts. No collector sweeps while this one reads: the figures are the reads alone.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
+import { GET as csvRoute } from "../app/api/v1/fleet/clusters.csv/route";
+import { GET as summaryRoute } from "../app/api/v1/fleet/summary/route";
+import { POST as loginRoute } from "../app/api/v1/session/route";
+import { ensureInitialAccounts } from "../server/auth/bootstrap";
+import { appConfig } from "../server/config/current";
+import { CLIENT_IP_HEADER } from "../server/http/request";
+import { closeDb, getPool } from "../server/store/db";
+import { migrate } from "../server/store/migrate";
+import { seedFleetRows } from "../server/testing/fleetRows";
+import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
+import { fmt, percentile } from "./common";
+
+const SIZE = Number(process.env.BENCH_100K_CLUSTERS ?? 100_000);
+const READERS = Number(process.env.BENCH_100K_READERS ?? 20);
+const HUBS = 10;
+const ORIGIN = "http://127.0.0.1:3000";
+const ADMIN_PASSWORD = randomBytes(18).toString("base64url");
+const TARGET = { windowP95Ms: 200, firstRowMs: 1_000, searchMs: 200, countsMs: 200, csvExtraMiB: 256 };
+
+const verdict = (value: number, target: number, unit: string) =>
+  value <= target ? `met (target < ${target} ${unit})` : `NOT MET (target < ${target} ${unit})`;
+
+async function signIn(): Promise<string> {
+  await ensureInitialAccounts({ dataDir: appConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
+  const response = await loginRoute(
+    new Request(`${ORIGIN}/api/v1/session`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1", "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
+    }),
+  );
+  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
+  return response.headers.get("set-cookie")!.split(";")[0]!;
+}
+
+/** A fleet of `SIZE` rows: a tenth directly registered, the rest spread over HUBS hubs. */
+async function seed(): Promise<void> {
+  const sites = ["store", "plant", "edge", "lab", "prod", "stage"];
+  const batch = 10_000;
+  for (let start = 0; start < SIZE; start += batch)
+    await seedFleetRows(
+      Array.from({ length: Math.min(batch, SIZE - start) }, (_, k) => {
+        const i = start + k;
+        return {
+          name: `${sites[i % sites.length]}-${String(i).padStart(6, "0")}`,
+          labels: { site: `s-${i % 400}`, env: i % 10 ? "prod" : "stage", region: ["east", "west", "north", "south"][i % 4]! },
+          platform: ["AWS", "BareMetal", "VSphere", "None"][i % 4]!,
+          version: `4.${16 + (i % 7)}.${i % 13}`,
+          skewStatus: ["ok", "ok", "ok", "at-risk", "blocked", "unknown"][i % 6],
+          readinessStatus: ["pass", "warn", "fail", "unknown"][i % 4],
+          readinessBlocker: i % 4 === 2 ? "Upgradeable=False: AdminAckRequired" : null,
+          offline: i % 97 === 0,
+        };
+      }),
+    );
+  const hubs = await getPool().query<{ id: string }>(
+    `INSERT INTO "Hub" ("id", "name", "apiUrl", "proxyUrl", "encryptedCredentials", "createdBy")
+     SELECT gen_random_uuid(), 'hub-' || h, 'https://api.hub-' || h || '.invalid:6443', 'https://proxy.hub-' || h || '.invalid', '\\x00', 'bench'
+       FROM generate_series(1, ${HUBS}) h RETURNING "id"`,
+  );
+  await getPool().query(
+    `UPDATE "Cluster" c SET "hubId" = ($1::uuid[])[1 + (abs(hashtext(c."name")) % ${HUBS})] WHERE abs(hashtext(c."name")) % 10 <> 0`,
+    [hubs.rows.map((h) => h.id)],
+  );
+  // Snapshots the size of real ones.
+  await getPool().query(`UPDATE "ClusterState" SET snapshot = jsonb_build_object('pad', repeat('x', 10000))`);
+  await getPool().query("VACUUM ANALYZE");
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-100k-"));
+  process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
+  process.env.FLEETSKEW_DATA_DIR = path.join(dir, "data");
+  delete process.env.FLEETSKEW_DATABASE_MODE;
+  const db = await createTestDatabase();
+  try {
+    await migrate(db.url, { dir: migrationsDir });
+    process.env.DATABASE_URL = db.url;
+    const seeding = performance.now();
+    await seed();
+    console.log(`fleet of ${SIZE} clusters (${HUBS} hubs and the direct path), seeded in ${fmt((performance.now() - seeding) / 1000)} s`);
+    const cookie = await signIn();
+    const get = async (route: (r: Request) => Promise<Response>, pathAndQuery: string) => {
+      const started = performance.now();
+      const response = await route(
+        new Request(`${ORIGIN}${pathAndQuery}`, { headers: { host: "127.0.0.1:3000", cookie, [CLIENT_IP_HEADER]: "127.0.0.1" } }),
+      );
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`GET ${pathAndQuery} answered ${response.status}: ${text.slice(0, 300)}`);
+      return { ms: performance.now() - started, text };
+    };
+
+    // The first window, nothing cached: what the first person to open the fleet page waits for.
+    const first = await get(listClustersRoute, "/api/v1/clusters?limit=100");
+    const firstBody = JSON.parse(first.text) as { clusters: { name: string }[]; total: number };
+    if (firstBody.total !== SIZE) throw new Error(`the list counts ${firstBody.total} clusters, not ${SIZE}`);
+    console.log(`  first window (100 rows, cold): ${fmt(first.ms)} ms  ${verdict(first.ms, TARGET.firstRowMs, "ms")}`);
+
+    // Twenty people paging and filtering at once, each on views of their own (sorts, filters, pages).
+    const views = [
+      "limit=100",
+      "limit=100&sort=name&dir=desc",
+      "limit=100&skew=blocked",
+      "limit=100&readiness=fail",
+      "limit=100&platform=BareMetal",
+      "limit=100&version=4.19",
+      "limit=100&label=env%3Dstage",
+      "limit=100&sort=version",
+    ];
+    const windows: number[] = [];
+    const byView = new Map<string, number[]>();
+    await Promise.all(
+      Array.from({ length: READERS }, async (_, reader) => {
+        for (let round = 0; round < 10; round++) {
+          const view = views[(reader + round) % views.length]!;
+          const { ms } = await get(listClustersRoute, `/api/v1/clusters?${view}`);
+          windows.push(ms);
+          byView.set(view, [...(byView.get(view) ?? []), ms]);
+          await new Promise((resolve) => setTimeout(resolve, 200 + ((reader * 37) % 200)));
+        }
+      }),
+    );
+    console.log(
+      `  ${READERS} people reading windows at once (${windows.length} requests): p50 ${fmt(percentile(windows, 50))} ms, p95 ${fmt(percentile(windows, 95))} ms  ${verdict(percentile(windows, 95), TARGET.windowP95Ms, "ms")}`,
+    );
+
+    const slowest = [...byView.entries()].map(([view, ms]) => [view, percentile(ms, 95)] as const).sort((a, b) => b[1] - a[1]);
+    console.log(`    p95 per view, slowest first: ${slowest.map(([view, ms]) => `${view.replace("limit=100&", "") || "default"} ${fmt(ms, 0)}`).join(", ")}`);
+
+    // A name typed a letter at a time: each keystroke's window, as the page asks for it.
+    const typed = "plant-0421";
+    const keystrokes: number[] = [];
+    for (let i = 1; i <= typed.length; i++)
+      keystrokes.push((await get(listClustersRoute, `/api/v1/clusters?limit=100&q=${encodeURIComponent(typed.slice(0, i))}`)).ms);
+    console.log(
+      `  search "${typed}" a letter at a time: p50 ${fmt(percentile(keystrokes, 50))} ms, p95 ${fmt(percentile(keystrokes, 95))} ms, max ${fmt(Math.max(...keystrokes))} ms  ${verdict(percentile(keystrokes, 95), TARGET.searchMs, "ms")}`,
+    );
+
+    // The counts (statuses, versions, platforms): asked cold each time, after the shared answer expired.
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      counts.push((await get(summaryRoute, "/api/v1/fleet/summary")).ms);
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+    }
+    console.log(
+      `  counts (/api/v1/fleet/summary, not shared): p50 ${fmt(percentile(counts, 50))} ms, max ${fmt(Math.max(...counts))} ms  ${verdict(percentile(counts, 50), TARGET.countsMs, "ms")}`,
+    );
+
+    // The CSV of every row, read as a browser would, watching how much more this process holds meanwhile.
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage();
+    let peakExtra = 0;
+    const started = performance.now();
+    const response = await csvRoute(
+      new Request(`${ORIGIN}/api/v1/fleet/clusters.csv`, { headers: { host: "127.0.0.1:3000", cookie, [CLIENT_IP_HEADER]: "127.0.0.1" } }),
+    );
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    let lines = 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      bytes += chunk.value.length;
+      for (const b of chunk.value) if (b === 10) lines++;
+      const now = process.memoryUsage();
+      peakExtra = Math.max(peakExtra, now.rss - before.rss, now.heapUsed + now.external - before.heapUsed - before.external);
+    }
+    const csvSeconds = (performance.now() - started) / 1000;
+    if (lines !== SIZE + 1) throw new Error(`the CSV has ${lines} lines, not ${SIZE + 1}`);
+    console.log(
+      `  CSV of ${SIZE} rows: ${fmt(bytes / 2 ** 20)} MiB in ${fmt(csvSeconds)} s, at most ${fmt(peakExtra / 2 ** 20)} MiB more held meanwhile  ${verdict(peakExtra / 2 ** 20, TARGET.csvExtraMiB, "MiB")}`,
+    );
+  } finally {
+    await closeDb();
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error("bench failed:", error);
+  process.exit(1);
+});
