@@ -143,7 +143,9 @@ async function main() {
     );
 
     const slowest = [...byView.entries()].map(([view, ms]) => [view, percentile(ms, 95)] as const).sort((a, b) => b[1] - a[1]);
-    console.log(`    p95 per view, slowest first: ${slowest.map(([view, ms]) => `${view.replace("limit=100&", "") || "default"} ${fmt(ms, 0)}`).join(", ")}`);
+    console.log(
+      `    p95 per view, slowest first: ${slowest.map(([view, ms]) => `${view.replace("limit=100&", "") || "default"} ${fmt(ms, 0)}`).join(", ")}`,
+    );
 
     // A name typed a letter at a time: each keystroke's window, as the page asks for it.
     const typed = "plant-0421";

@@ -26,6 +26,10 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   // /metrics and the rollout page's first rows with a 10,000-cluster rollout at maxConcurrency 1 awaiting approval.
   { file: "rolloutScale.ts", flags: [] },
   { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
+  // The console at 100,000 clusters: the fleet list, search, counts and CSV; the rollout dry run and /metrics at that size.
+  { file: "fleet100k.ts", flags: ["--expose-gc"] },
+  { file: "rolloutPlan.ts", flags: [], env: { BENCH_ROLLOUT_CLUSTERS: "100000" } },
+  { file: "metrics.ts", flags: [], env: { BENCH_METRICS_CLUSTERS: "100000" } },
   // A year of history for each of 100,000 clusters, partitioned by month: timelines, and the upkeep past the retention.
   { file: "history.ts", flags: [] },
   // A first sweep with the clusters' monitoring Routes unresolvable, beside the same with them reachable.
