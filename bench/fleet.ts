@@ -15,8 +15,6 @@ import os from "node:os";
 import path from "node:path";
 import { stringify } from "yaml";
 import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
-import { POST as loginRoute } from "../app/api/v1/session/route";
-import { ensureInitialAccounts } from "../server/auth/bootstrap";
 import { parseConnectTo } from "../server/kube/connectTo";
 import { Collector, defaultCollectorOptions, workerName, type SweepResult } from "../server/collector/collector";
 import { clusterTimeline, invalidateFleetList, listFleet } from "../server/fleet/fleet";
@@ -30,6 +28,7 @@ import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
 import { cpuSeconds, fmt, percentile, postgresCpuSeconds, procStatus, registerFleet, startSimulator, type Simulator } from "./common";
+import { signInAsAdmin } from "./signIn";
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
@@ -153,19 +152,6 @@ async function sweep(collector: Collector, onTick: () => void, simulatorPid: num
     cpu,
     results,
   };
-}
-
-async function signIn(): Promise<string> {
-  await ensureInitialAccounts({ dataDir: appConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
-  const response = await loginRoute(
-    new Request(`${ORIGIN}/api/v1/session`, {
-      method: "POST",
-      headers: { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1", "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
-    }),
-  );
-  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  return response.headers.get("set-cookie")!.split(";")[0]!;
 }
 
 /** GET /api/v1/clusters through the real route handler, timed until the body is parsed. */
@@ -329,7 +315,7 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
     (globalThis as { gc?: () => void }).gc?.();
     const collectorLiveMiB = process.memoryUsage().heapUsed / 2 ** 20;
 
-    const cookie = await signIn();
+    const cookie = await signInAsAdmin(ADMIN_PASSWORD);
     const list = await measureFleetList(cookie, size);
     progress(`fleet list: p50 ${fmt(list.p50)} ms, p95 ${fmt(list.p95)} ms`);
 

@@ -18,15 +18,13 @@ import path from "node:path";
 import { GET as listClustersRoute } from "../app/api/v1/clusters/route";
 import { GET as csvRoute } from "../app/api/v1/fleet/clusters.csv/route";
 import { GET as summaryRoute } from "../app/api/v1/fleet/summary/route";
-import { POST as loginRoute } from "../app/api/v1/session/route";
-import { ensureInitialAccounts } from "../server/auth/bootstrap";
-import { appConfig } from "../server/config/current";
 import { CLIENT_IP_HEADER } from "../server/http/request";
 import { closeDb, getPool } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
 import { seedFleetRows } from "../server/testing/fleetRows";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
 import { fmt, percentile } from "./common";
+import { signInAsAdmin } from "./signIn";
 
 const SIZE = Number(process.env.BENCH_100K_CLUSTERS ?? 100_000);
 const READERS = Number(process.env.BENCH_100K_READERS ?? 20);
@@ -37,19 +35,6 @@ const TARGET = { windowP95Ms: 200, firstRowMs: 1_000, searchMs: 200, countsMs: 2
 
 const verdict = (value: number, target: number, unit: string) =>
   value <= target ? `met (target < ${target} ${unit})` : `NOT MET (target < ${target} ${unit})`;
-
-async function signIn(): Promise<string> {
-  await ensureInitialAccounts({ dataDir: appConfig().dataDir, adminPassword: ADMIN_PASSWORD, demo: false });
-  const response = await loginRoute(
-    new Request(`${ORIGIN}/api/v1/session`, {
-      method: "POST",
-      headers: { host: "127.0.0.1:3000", origin: ORIGIN, [CLIENT_IP_HEADER]: "127.0.0.1", "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: ADMIN_PASSWORD }),
-    }),
-  );
-  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  return response.headers.get("set-cookie")!.split(";")[0]!;
-}
 
 /** A fleet of `SIZE` rows: a tenth directly registered, the rest spread over HUBS hubs. */
 async function seed(): Promise<void> {
@@ -97,7 +82,7 @@ async function main() {
     const seeding = performance.now();
     await seed();
     console.log(`fleet of ${SIZE} clusters (${HUBS} hubs and the direct path), seeded in ${fmt((performance.now() - seeding) / 1000)} s`);
-    const cookie = await signIn();
+    const cookie = await signInAsAdmin(ADMIN_PASSWORD);
     const get = async (route: (r: Request) => Promise<Response>, pathAndQuery: string) => {
       const started = performance.now();
       const response = await route(

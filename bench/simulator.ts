@@ -85,7 +85,9 @@ async function main() {
     console.log(
       `  sweep of ${SWEEP} clusters at concurrency ${CONCURRENCY}:  ${fmt(sweepSeconds)} s (${fmt(SWEEP / sweepSeconds)} clusters/s)`,
     );
-    console.log(`  simulator CPU per cluster read in that sweep:  ${fmt(cpuPerSweepMs)} ms (each cluster's objects made again when not kept)`);
+    console.log(
+      `  simulator CPU per cluster read in that sweep:  ${fmt(cpuPerSweepMs)} ms (each cluster's objects made again when not kept)`,
+    );
     console.log(
       `  simulator peak RSS:                           ${fmt(peakRss)} MiB (limit ${RSS_LIMIT_MIB} MiB) ${peakRss <= RSS_LIMIT_MIB ? "OK" : "OVER"}`,
     );
