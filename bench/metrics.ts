@@ -18,7 +18,8 @@ import { fmt, percentile } from "./common";
 const SIZE = Number(process.env.BENCH_METRICS_CLUSTERS ?? 10_000);
 const TROUBLED = Number(process.env.BENCH_METRICS_TROUBLED ?? 0.1);
 const SCRAPES = 30;
-const TARGET = { bytes: 1_000_000, p95Ms: 200 };
+/** Under 200 ms at 10,000 clusters; issue 36 asks under 1 s at 100,000. */
+const TARGET = { bytes: 1_000_000, p95Ms: SIZE > 10_000 ? 1_000 : 200 };
 
 const MESSAGE =
   "Upgrades have been disabled because the cluster is using OCP boot image version 4.12.7, which is below the minimum required version 4.13.0. To enable upgrades, please update your boot images or disable boot image skew enforcement by following the documentation at https://docs.redhat.com/en/documentation/openshift_container_platform/4.22/html/machine_configuration/mco-update-boot-skew-mgmt";
@@ -131,7 +132,7 @@ async function main() {
       `  size: ${fmt(bytes / 1024, 0)} KiB, ${series} series (${perCluster} per-cluster)  ${bytes <= TARGET.bytes ? "PASS" : "MISS"} (target ≤ 1 MB)`,
     );
     console.log(
-      `  time per scrape (${SCRAPES - 1} scrapes after a first): p50 ${fmt(p50, 0)} ms, p95 ${fmt(p95, 0)} ms  ${p95 <= TARGET.p95Ms ? "PASS" : "MISS"} (target ≤ 200 ms)`,
+      `  time per scrape (${SCRAPES - 1} scrapes after a first): p50 ${fmt(p50, 0)} ms, p95 ${fmt(p95, 0)} ms  ${p95 <= TARGET.p95Ms ? "PASS" : "MISS"} (target ≤ ${TARGET.p95Ms} ms)`,
     );
     console.log(
       `  CPU of the console per scrape: p50 ${fmt(percentile(cpu.slice(1), 50), 0)} ms; Postgres execution of the fleet queries: ${explained.join(", ")}`,
