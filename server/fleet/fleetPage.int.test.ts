@@ -147,6 +147,11 @@ describe("the fleet a window at a time", () => {
     expect(s.clusters).toBe(all.length);
     expect(s.bySkew.blocked).toBe(all.filter((c) => c.skewStatus === "blocked").length);
     expect(s.byPlatform.unknown).toBe(all.filter((c) => !c.platform).length);
+    // Each dimension's counts add up to the fleet, and each value's is its rows'.
+    for (const counts of [s.bySkew, s.byReadiness, s.byPlatform, s.byMode])
+      expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(all.length);
+    expect(s.byReadiness.fail).toBe(fleet.filter((c) => c.readinessStatus === "fail").length);
+    expect(s.byMode.Manual).toBe(fleet.filter((c) => c.enforcementMode === "Manual").length);
     expect(s.registryLess).toBe(20);
     expect(s.versions.map((v) => v.minor)).toEqual(["4.9", "4.12", "4.19", "4.22", "unknown"]);
     expect(s.mostCommonBlocker).toEqual({ title: "Boot images too old", clusters: 125 });

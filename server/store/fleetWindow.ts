@@ -167,15 +167,17 @@ export async function fleetFacets(staleBefore: Date, reach: Reach): Promise<Flee
   const withStale: unknown[] = [stale];
   const inReachAfterStale = reachSql(reach, adder(withStale));
   const [groups, totals, blockers] = await Promise.all([
+    // One pass over the fleet grouped five ways (grouping sets): a row per cluster and dimension, as
+    // a VALUES list joined to each cluster gave, took half as long again at 100,000 clusters.
     queryText(
-      `SELECT g.dim, g.value, count(*) FROM ${FLEET_FROM},
-              LATERAL (VALUES ('skew', coalesce(s."skewStatus", 'unknown')),
-                              ('readiness', coalesce(s."readinessStatus", 'unknown')),
-                              ('platform', coalesce(c."platform", 'unknown')),
-                              ('mode', coalesce(s."enforcementMode", 'unknown')),
-                              ('minor', coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown'))) AS g(dim, value)
-        WHERE ${inReach}
-        GROUP BY g.dim, g.value`,
+      `SELECT CASE WHEN GROUPING(f.skew) = 0 THEN 'skew' WHEN GROUPING(f.readiness) = 0 THEN 'readiness'
+                   WHEN GROUPING(f.platform) = 0 THEN 'platform' WHEN GROUPING(f.mode) = 0 THEN 'mode' ELSE 'minor' END,
+              coalesce(f.skew, f.readiness, f.platform, f.mode, f.minor), count(*)
+         FROM (SELECT coalesce(s."skewStatus", 'unknown') AS skew, coalesce(s."readinessStatus", 'unknown') AS readiness,
+                      coalesce(c."platform", 'unknown') AS platform, coalesce(s."enforcementMode", 'unknown') AS mode,
+                      coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown') AS minor
+                 FROM ${FLEET_FROM} WHERE ${inReach}) f
+        GROUP BY GROUPING SETS ((f.skew), (f.readiness), (f.platform), (f.mode), (f.minor))`,
       scoped,
     ),
     queryText(
