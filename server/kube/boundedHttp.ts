@@ -71,9 +71,10 @@ export class BoundedHttpLibrary implements k8s.HttpLibrary {
   constructor(
     private readonly onAnswer?: AnswerObserver,
     private readonly budget?: ReadBudget,
-    /** The most one answer may hold (MAX_OBJECT_BYTES for a single object). */
-    private readonly maxBytes: number = MAX_ANSWER_BYTES,
   ) {}
+
+  /** The most one answer may hold (a single object's reads go through ./directGet.ts with their own). */
+  private readonly maxBytes = MAX_ANSWER_BYTES;
 
   send(request: k8s.RequestContext): k8s.Observable<k8s.ResponseContext> {
     return new k8s.Observable(this.sendNow(request));

@@ -238,8 +238,8 @@ export class ClusterClient implements ObjectSource {
   }
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
-  private requestOptions(contentType?: string, onAnswer?: AnswerObserver, maxBytes?: number): k8s.ConfigurationOptions {
-    return requestOptions(this.options.timeoutMs, this.agent, contentType, onAnswer, this.budget, maxBytes);
+  private requestOptions(contentType?: string): k8s.ConfigurationOptions {
+    return requestOptions(this.options.timeoutMs, this.agent, contentType, undefined, this.budget);
   }
 
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */

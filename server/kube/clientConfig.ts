@@ -96,7 +96,6 @@ export function requestOptions(
   contentType?: string,
   onAnswer?: AnswerObserver,
   budget?: ReadBudget,
-  maxBytes?: number,
 ): k8s.ConfigurationOptions {
   // The object-style APIs take observable middleware (the library's own Observable), as setHeaderOptions builds.
   const middleware: k8s.ObservableMiddleware = {
@@ -112,6 +111,6 @@ export function requestOptions(
   return {
     middleware: [middleware],
     middlewareMergeStrategy: "append",
-    ...(onAnswer || budget || maxBytes ? { httpApi: new BoundedHttpLibrary(onAnswer, budget, maxBytes) } : {}),
+    ...(onAnswer || budget ? { httpApi: new BoundedHttpLibrary(onAnswer, budget) } : {}),
   };
 }

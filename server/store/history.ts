@@ -176,11 +176,6 @@ export async function recordUnchangedSweeps(worker: string, sweeps: UnchangedSwe
   return new Set(rows.map((r) => r.id));
 }
 
-/** One unchanged sweep on its own (`recordUnchangedSweeps`): true when it was recorded. */
-export async function recordUnchangedSweep(input: UnchangedSweep): Promise<boolean> {
-  return (await recordUnchangedSweeps(input.worker, [input])).has(input.clusterId);
-}
-
 export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
   return getDb().$transaction(async (tx) => {
     // Fencing: the lease row is locked and must still be ours.
