@@ -95,6 +95,13 @@ function SummaryLinks({ names }: { names: Record<(typeof GROUPS)[number][0], str
 
 export function PreviewWorkbench() {
   const [yaml, setYaml] = useState(EXAMPLE);
+  // What was typed or pasted before the page's scripts ran is in the textarea, not in the state:
+  // take it on mount, or the next render would put the example back over it.
+  const editor = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const typed = editor.current?.value;
+    if (typed !== undefined && typed !== EXAMPLE) setYaml(typed);
+  }, []);
   // The fleet view's filters, when the person came from there ("Preview on these clusters").
   const params = useSearchParams();
   const [query, setQuery] = useState(() => params.get("query") ?? "");
@@ -130,6 +137,7 @@ export function PreviewWorkbench() {
           >
             <textarea
               id="mc-yaml"
+              ref={editor}
               value={yaml}
               spellCheck={false}
               onChange={(e) => setYaml(e.target.value)}

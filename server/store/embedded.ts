@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { serveEmbeddedSession } from "./embeddedSocket";
 
 export type EmbeddedDatabase = {
@@ -26,7 +27,8 @@ export type EmbeddedDatabase = {
 export async function startEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const pgdata = path.join(dataDir, "pgdata");
   await mkdir(pgdata, { recursive: true, mode: 0o700 });
-  const db = new PGlite(pgdata);
+  // pg_trgm: the fleet list's search index (migration 20261129080000_fleet_index) is a trigram index.
+  const db = new PGlite(pgdata, { extensions: { pg_trgm } });
   await db.waitReady;
   // mkdtemp creates the directory with mode 0700; the path stays short, as socket paths must (108 bytes).
   const socketDir = await mkdtemp(path.join(os.tmpdir(), "fleetskew-db-"));

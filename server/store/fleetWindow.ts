@@ -1,7 +1,7 @@
 import type { FleetSortKey } from "../domain/fleetSort";
 import type { Reach } from "../domain/grants";
 import { adder, reachSql } from "./scope";
-import { FLEET_COLUMNS, FLEET_FROM, OFFLINE, queryText, staleWhen, storedTime, toFleetRow, type FleetRow } from "./fleet";
+import { FLEET_COLUMNS, queryText, storedTime, toFleetRow, type FleetRow } from "./fleet";
 
 /**
  * The fleet table a window at a time: filters, search, sort and keyset paging in SQL, so a page of
@@ -32,60 +32,73 @@ export type FleetFilter = {
 
 export type FleetSort = { key: FleetSortKey; desc: boolean };
 
-/** "4.19.10" → {4,19,10}: versions sort as numbers (4.9 before 4.12); no version sorts last. */
-const versionKey = (column: string) =>
-  `coalesce(string_to_array(substring(${column} from '^[0-9]{1,6}\\.[0-9]{1,6}(?:\\.[0-9]{1,6})?'), '.')::int[], '{999999}')`;
-
-/** Each sort: the expression it orders by and the SQL type a cursor's text is read back as. */
+/**
+ * Each sort: the column of the fleet index ("FleetIndex", kept by triggers: migration
+ * 20261129080000_fleet_index) it orders by, and the SQL type a cursor's text is read back as. Every
+ * sort but the last-seen time has an index ending in the name, so a window walks it and stops.
+ */
 const SORTS: Record<FleetSortKey, { expr: string; type: string }> = {
-  name: { expr: `c."name"`, type: "text" },
-  version: { expr: versionKey(`s."version"`), type: "int[]" },
+  name: { expr: `k."name"`, type: "text" },
+  // "4.19.10" → {4,19,10}: versions sort as numbers (4.9 before 4.12); no version sorts last.
+  version: { expr: `k."versionKey"`, type: "int[]" },
   // Worst first, as the fleet view lists them by default.
-  skew: { expr: `array_position(ARRAY['blocked','at-risk','opted-out','unknown','ok'], coalesce(s."skewStatus", 'unknown'))`, type: "int" },
-  oldest: { expr: versionKey(`s."oldestBootImage"`), type: "int[]" },
-  readiness: { expr: `array_position(ARRAY['fail','warn','unknown','pass'], coalesce(s."readinessStatus", 'unknown'))`, type: "int" },
+  skew: { expr: `k."skewRank"`, type: "int" },
+  oldest: { expr: `k."oldestKey"`, type: "int[]" },
+  readiness: { expr: `k."readinessRank"`, type: "int" },
+  // Changes at every sweep, so it is not in the index: this sort reads the fleet's summaries.
   lastSeen: { expr: `coalesce(s."lastSeenAt", '-infinity'::timestamp)`, type: "timestamp" },
 };
 
 /** Where a window starts: the sort value and name of the last row of the window before it. */
 export type FleetCursor = { value: string | null; name: string };
 
+/** The rows a window reads: the fleet index, each row with its cluster and newest summary. */
+const WINDOW_FROM = `"FleetIndex" k JOIN "Cluster" c ON c."id" = k."clusterId" LEFT JOIN "ClusterState" s ON s."clusterId" = k."clusterId"`;
+
+/** The search box's text as a LIKE pattern (lower-cased in SQL, as the index's search text is). */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The WHERE clause of a filter; its values are appended to `values` and numbered after those already there. */
+/** Whether a filter's condition reads the newest summary itself (the last-seen time), not only the index. */
+const readsSummary = (filter: FleetFilter) => filter.stale !== undefined;
+
+/**
+ * The WHERE clause of a filter over the fleet index `k` (and, for staleness, the summary `s`); its
+ * values are appended to `values` and numbered after those already there.
+ */
 export function where(filter: FleetFilter, values: unknown[], staleBefore: Date): string {
   const add = (v: unknown) => `$${values.push(v)}`;
   const parts: string[] = [];
-  if (filter.reach.kind !== "fleet") parts.push(reachSql(filter.reach, add));
+  if (filter.reach.kind !== "fleet") parts.push(reachSql(filter.reach, add, "k"));
   if (filter.search) {
-    const p = add(likePattern(filter.search));
-    parts.push(
-      `(c."name" ILIKE ${p} OR c."displayName" ILIKE ${p} OR coalesce(s."version", '') ILIKE ${p} OR c."labels"::text ILIKE ${p})`,
-    );
+    // The fields are kept apart by a unit separator: a search holding one matches no single field.
+    parts.push(filter.search.includes("\x1f") ? "FALSE" : `k."searchText" LIKE lower(${add(likePattern(filter.search))})`);
   }
-  if (filter.names?.length) parts.push(`c."name" = ANY(${add(filter.names)}::text[])`);
-  if (filter.platform) parts.push(`coalesce(c."platform", 'unknown') = ${add(filter.platform)}`);
-  if (filter.minor) parts.push(`coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown') = ${add(filter.minor)}`);
-  if (filter.skew) parts.push(`coalesce(s."skewStatus", 'unknown') = ${add(filter.skew)}`);
-  if (filter.mode) parts.push(`coalesce(s."enforcementMode", 'unknown') = ${add(filter.mode)}`);
-  if (filter.readiness) parts.push(`coalesce(s."readinessStatus", 'unknown') = ${add(filter.readiness)}`);
-  if (filter.blocker) parts.push(`s."readinessBlocker" = ${add(filter.blocker)}`);
+  if (filter.names?.length) parts.push(`k."name" = ANY(${add(filter.names)}::text[])`);
+  if (filter.platform) parts.push(`k."platform" = ${add(filter.platform)}`);
+  if (filter.minor) parts.push(`k."minor" = ${add(filter.minor)}`);
+  if (filter.skew) parts.push(`k."skewStatus" = ${add(filter.skew)}`);
+  if (filter.mode) parts.push(`k."mode" = ${add(filter.mode)}`);
+  if (filter.readiness) parts.push(`k."readinessStatus" = ${add(filter.readiness)}`);
+  if (filter.blocker) parts.push(`k."blocker" = ${add(filter.blocker)}`);
   for (const label of filter.labels ?? [])
     parts.push(
       label.value === undefined
-        ? `c."labels" ? ${add(label.key)}`
-        : `c."labels" @> jsonb_build_object(${add(label.key)}::text, ${add(label.value)}::text)`,
+        ? `k."labels" ? ${add(label.key)}`
+        : `k."labels" @> jsonb_build_object(${add(label.key)}::text, ${add(label.value)}::text)`,
     );
-  if (filter.registryLess !== undefined) parts.push(`${filter.registryLess ? "" : "NOT "}coalesce(s."registryLess", false)`);
-  if (filter.stale !== undefined) parts.push(`${filter.stale ? "" : "NOT "}(${staleWhen(add(storedTime(staleBefore)))})`);
-  if (filter.offline !== undefined) parts.push(`${OFFLINE} = ${add(filter.offline)}`);
+  if (filter.registryLess !== undefined) parts.push(`${filter.registryLess ? "" : "NOT "}k."registryLess"`);
+  if (filter.stale !== undefined) parts.push(`${filter.stale ? "" : "NOT "}(${staleIn(add(storedTime(staleBefore)))})`);
+  if (filter.offline !== undefined) parts.push(`k."offline" = ${add(filter.offline)}`);
   if (filter.rollout)
     parts.push(
-      `EXISTS (SELECT 1 FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId" WHERE rc."clusterName" = c."name" AND r."number" = ${add(filter.rollout.number)}` +
+      `EXISTS (SELECT 1 FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId" WHERE rc."clusterName" = k."name" AND r."number" = ${add(filter.rollout.number)}` +
         (filter.rollout.state ? ` AND rc."state" = ${add(filter.rollout.state)})` : ")"),
     );
   return parts.length ? `WHERE ${parts.join(" AND ")}` : "";
 }
+
+/** Stale, as fleet.ts's `staleWhen` says, over the index `k` and the summary `s`: `before` is a parameter. */
+const staleIn = (before: string) => `NOT k."offline" AND (k."contactFailed" OR coalesce(s."lastSeenAt" < ${before}::timestamp, false))`;
 
 export type FleetWindow = { rows: FleetRow[]; total: number; next: FleetCursor | null };
 
@@ -106,12 +119,12 @@ export async function fleetWindow(
   if (cursor) {
     const op = sort.desc ? "<" : ">";
     const name = `$${values.push(cursor.name)}`;
-    after = sort.key === "name" ? `c."name" ${op} ${name}` : `(${expr}, c."name") ${op} ($${values.push(cursor.value)}::${type}, ${name})`;
+    after = sort.key === "name" ? `k."name" ${op} ${name}` : `(${expr}, k."name") ${op} ($${values.push(cursor.value)}::${type}, ${name})`;
   }
   const clause = conditions ? (after ? `${conditions} AND ${after}` : conditions) : after ? `WHERE ${after}` : "";
   const take = `$${values.push(limit + 1)}`;
   const rows = await queryText(
-    `SELECT ${FLEET_COLUMNS}, (${expr})::text FROM ${FLEET_FROM} ${clause} ORDER BY ${expr} ${dir}, c."name" ${dir} LIMIT ${take}`,
+    `SELECT ${FLEET_COLUMNS}, (${expr})::text FROM ${WINDOW_FROM} ${clause} ORDER BY ${expr} ${dir}, k."name" ${dir} LIMIT ${take}`,
     values,
   );
   const more = rows.length > limit;
@@ -120,7 +133,9 @@ export async function fleetWindow(
   let total = page.length;
   if (options.count !== false) {
     const countValues: unknown[] = [];
-    const [countRow] = await queryText(`SELECT count(*) FROM ${FLEET_FROM} ${where(filter, countValues, staleBefore)}`, countValues);
+    // From the narrow index alone, unless the filter asks for staleness (which reads the last-seen time).
+    const from = readsSummary(filter) ? `"FleetIndex" k LEFT JOIN "ClusterState" s ON s."clusterId" = k."clusterId"` : `"FleetIndex" k`;
+    const [countRow] = await queryText(`SELECT count(*) FROM ${from} ${where(filter, countValues, staleBefore)}`, countValues);
     total = Number(countRow?.[0] ?? 0);
   }
   return {
@@ -158,53 +173,58 @@ export type FleetFacets = {
   topBlockers: { title: string; clusters: number }[];
 };
 
-/** The summary cards, filter options and version chart: counts over the fleet in reach, from aggregates. */
+/**
+ * The summary cards, filter options and version chart: counts over the fleet in reach, from the
+ * fleet index. One pass groups it by every dimension at once (a few hundred groups), summed here
+ * per dimension; the clusters not seen lately are the only count that reads the summaries.
+ */
 export async function fleetFacets(staleBefore: Date, reach: Reach): Promise<FleetFacets> {
-  const stale = storedTime(staleBefore);
-  // Each query numbers its own placeholders: the reach's values follow the stale time in the second.
   const scoped: unknown[] = [];
-  const inReach = reachSql(reach, adder(scoped));
-  const withStale: unknown[] = [stale];
-  const inReachAfterStale = reachSql(reach, adder(withStale));
-  const [groups, totals, blockers] = await Promise.all([
-    // One pass over the fleet grouped five ways (grouping sets): a row per cluster and dimension, as
-    // a VALUES list joined to each cluster gave, took half as long again at 100,000 clusters.
+  const inReach = reachSql(reach, adder(scoped), "k");
+  const withStale: unknown[] = [storedTime(staleBefore)];
+  const inReachAfterStale = reachSql(reach, adder(withStale), "k");
+  const [groups, notSeen, blockers] = await Promise.all([
     queryText(
-      `SELECT CASE WHEN GROUPING(f.skew) = 0 THEN 'skew' WHEN GROUPING(f.readiness) = 0 THEN 'readiness'
-                   WHEN GROUPING(f.platform) = 0 THEN 'platform' WHEN GROUPING(f.mode) = 0 THEN 'mode' ELSE 'minor' END,
-              coalesce(f.skew, f.readiness, f.platform, f.mode, f.minor), count(*)
-         FROM (SELECT coalesce(s."skewStatus", 'unknown') AS skew, coalesce(s."readinessStatus", 'unknown') AS readiness,
-                      coalesce(c."platform", 'unknown') AS platform, coalesce(s."enforcementMode", 'unknown') AS mode,
-                      coalesce(substring(s."version" from '^[0-9]+\\.[0-9]+'), 'unknown') AS minor
-                 FROM ${FLEET_FROM} WHERE ${inReach}) f
-        GROUP BY GROUPING SETS ((f.skew), (f.readiness), (f.platform), (f.mode), (f.minor))`,
+      `SELECT k."skewStatus", k."readinessStatus", k."platform", k."mode", k."minor", k."offline", k."registryLess", k."contactFailed", count(*)
+         FROM "FleetIndex" k WHERE ${inReach} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8`,
       scoped,
     ),
+    // Stale but still answering: contacted, yet not seen since the stale time (the failed ones are counted above).
     queryText(
-      `SELECT count(*), count(*) FILTER (WHERE ${staleWhen("$1")}), count(*) FILTER (WHERE ${OFFLINE}),
-              count(*) FILTER (WHERE s."registryLess")
-         FROM ${FLEET_FROM} WHERE ${inReachAfterStale}`,
+      `SELECT count(*) FROM "ClusterState" s JOIN "FleetIndex" k ON k."clusterId" = s."clusterId"
+        WHERE s."lastSeenAt" < $1::timestamp AND NOT k."offline" AND NOT k."contactFailed" AND ${inReachAfterStale}`,
       withStale,
     ),
     queryText(
-      `SELECT s."readinessBlocker", count(*) FROM ${FLEET_FROM} WHERE s."readinessBlocker" IS NOT NULL AND ${inReach}
+      `SELECT k."blocker", count(*) FROM "FleetIndex" k WHERE k."blocker" IS NOT NULL AND ${inReach}
         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 20`,
       scoped,
     ),
   ]);
-  const by: Record<string, Record<string, number>> = { skew: {}, readiness: {}, platform: {}, mode: {}, minor: {} };
-  for (const [dim, value, n] of groups) by[dim!]![value!] = Number(n);
-  const [total, staleCount, offline, registryLess] = (totals[0] ?? []).map(Number);
-  return {
-    clusters: total ?? 0,
-    stale: staleCount ?? 0,
-    offline: offline ?? 0,
-    registryLess: registryLess ?? 0,
-    bySkew: by.skew!,
-    byReadiness: by.readiness!,
-    byPlatform: by.platform!,
-    byMode: by.mode!,
-    byMinor: by.minor!,
+  const facets: FleetFacets = {
+    clusters: 0,
+    stale: Number(notSeen[0]?.[0] ?? 0),
+    offline: 0,
+    registryLess: 0,
+    bySkew: {},
+    byReadiness: {},
+    byPlatform: {},
+    byMode: {},
+    byMinor: {},
     topBlockers: blockers.map(([title, n]) => ({ title: title!, clusters: Number(n) })),
   };
+  const bump = (counts: Record<string, number>, key: string, n: number) => (counts[key] = (counts[key] ?? 0) + n);
+  for (const [skew, readiness, platform, mode, minor, offline, registryLess, contactFailed, count] of groups) {
+    const n = Number(count);
+    facets.clusters += n;
+    if (offline === "t") facets.offline += n;
+    else if (contactFailed === "t") facets.stale += n;
+    if (registryLess === "t") facets.registryLess += n;
+    bump(facets.bySkew, skew!, n);
+    bump(facets.byReadiness, readiness!, n);
+    bump(facets.byPlatform, platform!, n);
+    bump(facets.byMode, mode!, n);
+    bump(facets.byMinor, minor!, n);
+  }
+  return facets;
 }

@@ -183,7 +183,8 @@ export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutc
       SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;
     if (lease.length > 0 && lease[0]!.leaseOwner !== input.worker) return "lease-lost";
 
-    const { changed, rows } = await writeObservation(tx, input);
+    // The cluster's row before its summary: the fleet index's triggers lock its row from both, and
+    // an edit of the cluster (labels, name) locks them in this order too, so the two never deadlock.
     await tx.cluster.update({
       where: { id: input.clusterId },
       data: {
@@ -193,6 +194,7 @@ export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutc
         ...(input.platform ? { platform: input.platform } : {}),
       },
     });
+    const { changed, rows } = await writeObservation(tx, input);
     await tx.sweepSchedule.updateMany({
       where: { clusterId: input.clusterId },
       data: {

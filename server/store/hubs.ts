@@ -2,6 +2,7 @@ import type { Eligibility, HubClusterState } from "../domain/hubEligibility";
 import { auditRow, type AuditInput } from "./audit";
 import { clusterRow, type NewCluster } from "./clusters";
 import { getDb } from "./db";
+import { retryOnConflict } from "./errors";
 import { Prisma } from "./generated/prisma/client";
 import type { Reach } from "../domain/grants";
 import { adder, clusterInReachSql } from "./scope";
@@ -325,19 +326,26 @@ export async function recordHubSyncFailure(hubId: string, error: string, at = ne
   });
 }
 
-/** Forgets a hub: its clusters stay, marked removed, with their history; its members go with it. */
+/**
+ * Forgets a hub: its clusters stay, marked removed, with their history; its members go with it.
+ * Marking them locks every one of its clusters' rows (and their fleet index rows), which the hub's
+ * sync and the sweeps also write, in their own order: PostgreSQL then breaks the deadlock by
+ * rolling one back, and a rolled-back removal runs again.
+ */
 export async function deleteHub(name: string, actor: Actor): Promise<string[] | null> {
-  return getDb().$transaction(async (tx) => {
-    const hub = await tx.hub.findUnique({ where: { name }, select: { id: true } });
-    if (!hub) return null;
-    const clusters = await tx.cluster.findMany({ where: { hubId: hub.id }, select: { name: true } });
-    await tx.cluster.updateMany({ where: { hubId: hub.id }, data: { hubState: "removed" } });
-    await tx.hub.delete({ where: { id: hub.id } });
-    await tx.auditEvent.create({
-      data: auditRow({ ...actor, action: "hub.remove", targetType: "hub", targetId: name, details: { clusters: clusters.length } }),
-    });
-    return clusters.map((c) => c.name);
-  });
+  return retryOnConflict(() =>
+    getDb().$transaction(async (tx) => {
+      const hub = await tx.hub.findUnique({ where: { name }, select: { id: true } });
+      if (!hub) return null;
+      const clusters = await tx.cluster.findMany({ where: { hubId: hub.id }, select: { name: true } });
+      await tx.cluster.updateMany({ where: { hubId: hub.id }, data: { hubState: "removed" } });
+      await tx.hub.delete({ where: { id: hub.id } });
+      await tx.auditEvent.create({
+        data: auditRow({ ...actor, action: "hub.remove", targetType: "hub", targetId: name, details: { clusters: clusters.length } }),
+      });
+      return clusters.map((c) => c.name);
+    }),
+  );
 }
 
 /** Every hub's sealed credentials (for `npm run keys:reseal`). */

@@ -42,7 +42,7 @@ export async function candidateFacts(
             (SELECT r."number"::text FROM "RolloutCluster" rc JOIN "Rollout" r ON r."id" = rc."rolloutId"
               WHERE rc."clusterName" = c."name" AND rc."state" <> 'excluded' AND r."status" = ANY(${active}) LIMIT 1),
             ${updateGatePartsSql("snap")}
-       FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
+       FROM "Cluster" c JOIN "FleetIndex" k ON k."clusterId" = c."id" LEFT JOIN "ClusterState" s ON s."clusterId" = c."id"
        -- Each key taken out of the snapshot once: every -> on the column itself would read the whole snapshot again.
        LEFT JOIN LATERAL jsonb_to_record(CASE WHEN jsonb_typeof(s."snapshot") = 'object' THEN s."snapshot" END)
          AS snap(enforcement jsonb, ${UPDATE_GATE_KEYS}) ON true
@@ -80,7 +80,7 @@ export async function candidatesOutside(selection: { filter: FleetFilter }, read
   const values: unknown[] = [];
   const condition = where({ ...selection.filter, reach: read }, values, staleBefore);
   const [row] = await queryText(
-    `SELECT count(*) FROM "Cluster" c LEFT JOIN "ClusterState" s ON s."clusterId" = c."id" ${condition || "WHERE TRUE"} AND NOT ${reachSql(write, adder(values))}`,
+    `SELECT count(*) FROM "FleetIndex" k LEFT JOIN "ClusterState" s ON s."clusterId" = k."clusterId" ${condition || "WHERE TRUE"} AND NOT ${reachSql(write, adder(values), "k")}`,
     values,
   );
   return Number(row?.[0] ?? 0);
