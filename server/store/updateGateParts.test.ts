@@ -57,17 +57,14 @@ describe("the update gates' parts as the plan's query returns them", () => {
     );
   });
 
-  it("decodes clusters that differ only in when their conditions changed once, leaving those times out", () => {
+  it("decodes each distinct text once, and shares the answer", () => {
     const decode = updateGatePartsDecoder();
-    // As Postgres writes jsonb as text; the message quotes "since" itself, escaped, and keeps it.
-    const at = (since: string) =>
-      `{"version": {"current": "4.19.10", "conditions": [{"type": "Upgradeable", "reason": "AdminAckRequired", "since": "${since}", "status": "False", "message": "acked \\"since\\": \\"4.18\\""}]}}`;
-    const a = decode(at("2026-11-27T00:00:00Z"));
-    const b = decode(at("2026-11-28T09:30:00Z"));
-    expect(b).toBe(a);
-    expect(a.version?.conditions).toEqual([
-      { type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: 'acked "since": "4.18"', since: null },
-    ]);
-    expect(decode(at("2026-11-27T00:00:00Z").replace("4.19.10", "4.19.11"))).not.toBe(a);
+    const parts = (current: string) =>
+      `{"version": {"current": "${current}", "conditions": [{"type": "Upgradeable", "reason": "AdminAckRequired", "status": "False", "message": "m"}]}}`;
+    const a = decode(parts("4.19.10"));
+    expect(decode(parts("4.19.10"))).toBe(a);
+    expect(a.version?.conditions).toEqual([{ type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: "m", since: null }]);
+    expect(decode(parts("4.19.11"))).not.toBe(a);
+    expect(decode(parts("4.19.11")).version?.current).toBe("4.19.11");
   });
 });

@@ -2,21 +2,12 @@ import type { UpdateGateParts } from "../domain/readiness";
 import type { Condition, ReadProblem } from "../domain/snapshot";
 
 /**
- * The parts of a stored snapshot the update gates read (UpdateGateParts), cut out in SQL so that a
- * plan over a whole fleet reads a few hundred bytes per cluster, not its whole snapshot: ClusterVersion
- * without its history and update lists, the MCO's conditions, the admin gates and acknowledgements,
- * and the read problems. `snap` names a row with the snapshot's
- * top-level keys as jsonb columns (`jsonb_to_record`), so the snapshot is read once per cluster, not
- * once per key.
+ * The parts of a stored snapshot the update gates read (UpdateGateParts), cut out in SQL when the
+ * snapshot is written ("planParts"."gates", migration 20261129090000_plan_parts), so that a plan over
+ * a whole fleet reads a few hundred bytes per cluster, not its whole snapshot: ClusterVersion without
+ * its history and update lists, the MCO's conditions, the admin gates and acknowledgements, and the
+ * read problems. Decoded here.
  */
-export const UPDATE_GATE_KEYS = `version jsonb, "machineConfigOperator" jsonb, "adminGates" jsonb, "adminAcks" jsonb, problems jsonb`;
-
-export function updateGatePartsSql(snap: string): string {
-  // Whole keys, no per-row subqueries: the decoder below keeps what the checks read.
-  return `jsonb_build_object('version', ${snap}.version - 'history' - 'availableUpdates' - 'conditionalUpdates',
-      'machineConfigOperator', ${snap}."machineConfigOperator", 'adminGates', ${snap}."adminGates", 'adminAcks', ${snap}."adminAcks",
-      'problems', ${snap}.problems)`;
-}
 
 // Decoded by hand rather than by a zod schema: a plan reads ten thousand of these, and the checks
 // take anything malformed as "not read" anyway.
@@ -67,21 +58,18 @@ export function decodeUpdateGateParts(json: string | null | undefined): UpdateGa
   };
 }
 
-// A condition's time as Postgres writes jsonb: "since": "<text>" (a quote inside a message is escaped, so never matches).
-const SINCE = /"since": "[^"\\]*(?:\\.[^"\\]*)*"/g;
-
 /**
- * A decoder for one plan: clusters of one release and state have the same parts but for when each
- * condition last changed, which the gates do not read; without it they are decoded once and shared
- * (read-only), so a plan over a large fleet judges each distinct state once (eligibility memoises by it).
+ * A decoder for one plan: clusters of one release and state have the same parts to the byte (the
+ * conditions' times were left out when they were cut: migration 20261129090000_plan_parts), so each
+ * distinct one is decoded once and shared (read-only), and a plan over a large fleet judges each
+ * distinct state once (eligibility memoises by it).
  */
 export function updateGatePartsDecoder(): (json: string | null | undefined) => UpdateGateParts {
   const seen = new Map<string, UpdateGateParts>();
   return (json) => {
     if (!json) return NOTHING_READ;
-    const key = json.replace(SINCE, '"since": null');
-    let parts = seen.get(key);
-    if (!parts) seen.set(key, (parts = decodeUpdateGateParts(key)));
+    let parts = seen.get(json);
+    if (!parts) seen.set(json, (parts = decodeUpdateGateParts(json)));
     return parts;
   };
 }

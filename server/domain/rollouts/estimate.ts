@@ -4,7 +4,7 @@
  * lets a whole step run; each cluster's step is expected to take `stepMs`.
  */
 import type { PlannedWave } from "./plan";
-import { nextStart, type MaintenanceWindow } from "./windows";
+import { nextStart, windowTimeline, type MaintenanceWindow, type WindowState } from "./windows";
 
 export type WaveEstimate = { name: string; startsAt: Date; endsAt: Date; waitsForWindow: boolean };
 export type RolloutEstimate = { waves: WaveEstimate[]; finishesAt: Date; totalMs: number };
@@ -15,6 +15,13 @@ export function estimateRollout(
 ): RolloutEstimate {
   let at = options.start;
   const estimates: WaveEstimate[] = [];
+  // Each window's schedule is read again only when a wave starts past the stretch it last found.
+  const timelines = new Map<MaintenanceWindow, (at: Date) => WindowState>();
+  const timelineOf = (window: MaintenanceWindow) => {
+    let timeline = timelines.get(window);
+    if (!timeline) timelines.set(window, (timeline = windowTimeline(window)));
+    return timeline;
+  };
   waves.forEach((wave, index) => {
     // Clusters share a handful of windows: each distinct window's next start is computed once per wave.
     const starts = new Map<MaintenanceWindow, Date>();
@@ -22,7 +29,7 @@ export function estimateRollout(
     for (const cluster of wave.clusters) {
       const window = options.windowOf(cluster);
       if (!window) continue;
-      if (!starts.has(window)) starts.set(window, nextStart(window, at, options.stepMs));
+      if (!starts.has(window)) starts.set(window, nextStart(window, at, options.stepMs, timelineOf(window)));
       const start = starts.get(window)!;
       if (start > startsAt) startsAt = start;
     }

@@ -60,14 +60,44 @@ export function windowAt(window: MaintenanceWindow, at: Date): WindowState {
 }
 
 /**
+ * `windowAt` for one window, asked again and again (a plan's waves, one after the other): between two
+ * openings of its schedule the answer follows from those two openings alone, so the schedule is read
+ * again only once a time falls outside the stretch between the last two it found.
+ */
+export function windowTimeline(window: MaintenanceWindow): (at: Date) => WindowState {
+  // The opening at or before the last time asked, and the next one after it.
+  let stretch: { previous: number; next: number } | null = null;
+  return (at) => {
+    const t = at.getTime();
+    if (!stretch || t < stretch.previous || t >= stretch.next) {
+      const previous = CronExpressionParser.parse(window.schedule, { tz: window.timeZone, currentDate: new Date(t + 1) })
+        .prev()
+        .toDate()
+        .getTime();
+      const next = CronExpressionParser.parse(window.schedule, { tz: window.timeZone, currentDate: at }).next().toDate().getTime();
+      stretch = { previous, next };
+    }
+    const previousClose = stretch.previous + window.durationMs;
+    if (previousClose > t) return { open: true, closesAt: new Date(previousClose) };
+    return { open: false, opensAt: new Date(stretch.next), closesAt: new Date(stretch.next + window.durationMs) };
+  };
+}
+
+/**
  * When a step of `stepMs` can start at or after `at` and end before its window closes: now if the
  * window is open long enough, else the next opening. A step longer than the window never fits,
- * which the plan refuses before it is saved (`checkWindowFits`).
+ * which the plan refuses before it is saved (`checkWindowFits`). `stateAt` answers as `windowAt` does
+ * (a `windowTimeline` of the window, when it is asked many times).
  */
-export function nextStart(window: MaintenanceWindow, at: Date, stepMs: number): Date {
+export function nextStart(
+  window: MaintenanceWindow,
+  at: Date,
+  stepMs: number,
+  stateAt: (at: Date) => WindowState = (probe) => windowAt(window, probe),
+): Date {
   let probe = at;
   for (let i = 0; i < 1_000; i++) {
-    const state = windowAt(window, probe);
+    const state = stateAt(probe);
     const start = state.open ? probe : state.opensAt;
     if (start.getTime() + stepMs <= state.closesAt.getTime()) return start;
     probe = new Date(state.closesAt.getTime() + 1);
