@@ -63,7 +63,9 @@ describe("the update gates' parts as the plan's query returns them", () => {
       `{"version": {"current": "${current}", "conditions": [{"type": "Upgradeable", "reason": "AdminAckRequired", "status": "False", "message": "m"}]}}`;
     const a = decode(parts("4.19.10"));
     expect(decode(parts("4.19.10"))).toBe(a);
-    expect(a.version?.conditions).toEqual([{ type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: "m", since: null }]);
+    expect(a.version?.conditions).toEqual([
+      { type: "Upgradeable", status: "False", reason: "AdminAckRequired", message: "m", since: null },
+    ]);
     expect(decode(parts("4.19.11"))).not.toBe(a);
     expect(decode(parts("4.19.11")).version?.current).toBe("4.19.11");
   });
