@@ -1,8 +1,5 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, migrationsDir, type TestDatabase } from "../testing/database";
+import { createTestDatabase, migrateBefore, migrationsDir, type TestDatabase } from "../testing/database";
 import { seedFleetRows } from "../testing/fleetRows";
 import { insertCluster } from "./clusters";
 import { closeDb, getDb, getPool } from "./db";
@@ -107,11 +104,7 @@ const xminOf = async (name: string) =>
 beforeAll(async () => {
   db = await createTestDatabase();
   // The schema as it was before the index, with a fleet in it.
-  const older = await mkdtemp(path.join(os.tmpdir(), "fleetskew-fleet-index-"));
-  for (const name of await readdir(migrationsDir))
-    if (name < FLEET_INDEX) await cp(path.join(migrationsDir, name), path.join(older, name), { recursive: true });
-  await migrate(db.url, { dir: older });
-  await rm(older, { recursive: true, force: true });
+  await migrateBefore(db.url, FLEET_INDEX);
   process.env.DATABASE_URL = db.url;
   delete process.env.FLEETSKEW_DATABASE_MODE;
   await seedFleetRows([

@@ -1,6 +1,3 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterTimeline } from "../fleet/fleet";
@@ -8,7 +5,7 @@ import { FLEET_WIDE } from "../domain/grants";
 import { closeDb, getDb } from "./db";
 import { appendClusterFacts, factsInWindow, historyPartitions, keepHistory } from "./history";
 import { migrate } from "./migrate";
-import { createTestDatabase, migrationsDir, type TestDatabase } from "../testing/database";
+import { createTestDatabase, migrateBefore, migrationsDir, type TestDatabase } from "../testing/database";
 
 /**
  * History partitioned by month: the migration that partitions a populated table, the upkeep that
@@ -39,11 +36,7 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 beforeAll(async () => {
   db = await createTestDatabase();
   // The schema as it was before partitioning, with history in it.
-  const older = await mkdtemp(path.join(os.tmpdir(), "fleetskew-history-"));
-  for (const name of await readdir(migrationsDir))
-    if (name < PARTITIONING) await cp(path.join(migrationsDir, name), path.join(older, name), { recursive: true });
-  await migrate(db.url, { dir: older });
-  await rm(older, { recursive: true, force: true });
+  await migrateBefore(db.url, PARTITIONING);
   const [cluster] = await sql<{ id: string }>(
     `INSERT INTO "Cluster" ("id", "name", "displayName", "apiUrl", "encryptedCredentials", "updatedAt")
      VALUES (gen_random_uuid(), 'kept', 'kept', 'https://example.invalid', '\\x00', now()) RETURNING "id"`,

@@ -1,9 +1,6 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLEET_WIDE } from "../domain/grants";
-import { createTestDatabase, migrationsDir, type TestDatabase } from "../testing/database";
+import { createTestDatabase, migrateBefore, migrationsDir, type TestDatabase } from "../testing/database";
 import { seedFleetRows } from "../testing/fleetRows";
 import { closeDb, getDb, getPool } from "./db";
 import { migrate } from "./migrate";
@@ -63,11 +60,7 @@ const setSnapshot = (name: string, value: unknown) =>
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const older = await mkdtemp(path.join(os.tmpdir(), "fleetskew-plan-parts-"));
-  for (const name of await readdir(migrationsDir))
-    if (name < PLAN_PARTS) await cp(path.join(migrationsDir, name), path.join(older, name), { recursive: true });
-  await migrate(db.url, { dir: older });
-  await rm(older, { recursive: true, force: true });
+  await migrateBefore(db.url, PLAN_PARTS);
   process.env.DATABASE_URL = db.url;
   delete process.env.FLEETSKEW_DATABASE_MODE;
   await seedFleetRows([

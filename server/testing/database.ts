@@ -1,3 +1,6 @@
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { closeDb } from "../store/db";
 import { migrate } from "../store/migrate";
@@ -29,4 +32,19 @@ export function useMigratedDatabase(): () => TestDatabase {
     if (!db) throw new Error("the test database exists only inside tests");
     return db;
   };
+}
+
+/**
+ * Migrates the database at `url` with the project's migrations that come before `migration` only:
+ * the schema as it was, to fill before testing that migration on a populated database.
+ */
+export async function migrateBefore(url: string, migration: string): Promise<void> {
+  const older = await mkdtemp(path.join(os.tmpdir(), "fleetskew-migrations-"));
+  try {
+    for (const name of await readdir(migrationsDir))
+      if (name < migration) await cp(path.join(migrationsDir, name), path.join(older, name), { recursive: true });
+    await migrate(url, { dir: older });
+  } finally {
+    await rm(older, { recursive: true, force: true });
+  }
 }
