@@ -18,9 +18,12 @@ const ENTRY_POINTS = ["start", "background", "migrate", "collector"];
 const DATA = ["prisma/migrations", "server/simulator/fixtures", "public", ".next/static"];
 /**
  * Package files loaded through computed URLs, which tracing cannot see: the embedded database's
- * WebAssembly and file-system image (PGlite builds them from `new URL("./pglite.wasm", …)`).
+ * WebAssembly and file-system image (PGlite builds them from `new URL("./pglite.wasm", …)`), and the
+ * trigram extension it loads for the fleet list's search (`new URL("../pg_trgm.tar.gz", …)`).
  */
-const RUNTIME_ASSETS = ["pglite.wasm", "pglite.data", "initdb.wasm"].map((f) => `node_modules/@electric-sql/pglite/dist/${f}`);
+const RUNTIME_ASSETS = ["pglite.wasm", "pglite.data", "initdb.wasm", "pg_trgm.tar.gz"].map(
+  (f) => `node_modules/@electric-sql/pglite/dist/${f}`,
+);
 
 const exists = (p: string) =>
   stat(p).then(
