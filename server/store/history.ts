@@ -7,7 +7,8 @@ import { adder, reachSql } from "./scope";
 import type { ClusterSignals } from "../domain/alertSignals";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { decodeSnapshot } from "./snapshotCodec";
-import { Prisma } from "./generated/prisma/client";
+import type { Prisma } from "./generated/prisma/client";
+import { inTransaction, type Sql, utc } from "./sqlTransaction";
 import type { ContactStatus } from "./clusters";
 
 /**
@@ -56,83 +57,89 @@ export type SweepOutcome = "written" | "unchanged" | "lease-lost";
 const SNAPSHOT_KEY = "_snapshot";
 const factKey = (f: { fact: string; key: string }) => `${f.fact}/${f.key}`;
 
-/** The summary as columns: a JSON column is cleared with DbNull, not null. */
-const stateColumns = (summary: StateSummary) => ({
-  ...summary,
-  signals: summary.signals ? (summary.signals as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-});
-
 /** What one read of a cluster (a sweep or an offline capture) adds to its state and history. */
 export type Observation = Pick<SweepSuccess, "clusterId" | "at" | "snapshot" | "snapshotHash" | "facts" | "summary" | "backfill">;
+
+/** A JSON value as text for a jsonb parameter; undefined (a fact that went away) is SQL NULL. */
+const jsonText = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 
 /**
  * Writes an observation inside the caller's transaction: history rows for the facts that changed
  * (and the backfill, on first contact), and the newest state; when nothing changed, only the time
- * the cluster was last seen moves.
+ * the cluster was last seen moves. The JSON goes as text (./sqlTransaction.ts says why).
  */
-export async function writeObservation(tx: Prisma.TransactionClient, input: Observation): Promise<{ changed: boolean; rows: number }> {
-  const state = await tx.clusterState.findUnique({ where: { clusterId: input.clusterId }, select: { factHashes: true } });
-  const previous = (state?.factHashes ?? {}) as Record<string, string>;
+export async function writeObservation(sql: Sql, input: Observation): Promise<{ changed: boolean; rows: number }> {
+  const [state] = await sql.rows<{ factHashes: Record<string, string> | null }>(
+    `SELECT "factHashes" FROM "ClusterState" WHERE "clusterId" = $1::uuid`,
+    [input.clusterId],
+  );
+  const previous = state?.factHashes ?? {};
   const hashes: Record<string, string> = { [SNAPSHOT_KEY]: input.snapshotHash };
-  const rows: Prisma.ClusterFactCreateManyInput[] = [];
-  if (!state)
-    for (const b of input.backfill)
-      rows.push({
-        clusterId: input.clusterId,
-        at: b.at,
-        fact: b.fact,
-        key: b.key,
-        value: b.value as Prisma.InputJsonValue,
-        inferred: true,
-      });
+  const rows: { at: Date; fact: string; key: string; value: string | null; inferred: boolean }[] = [];
+  if (!state) for (const b of input.backfill) rows.push({ at: b.at, fact: b.fact, key: b.key, value: jsonText(b.value), inferred: true });
   for (const f of input.facts) {
     const k = factKey(f);
     hashes[k] = f.hash;
-    if (previous[k] !== f.hash)
-      rows.push({ clusterId: input.clusterId, at: input.at, fact: f.fact, key: f.key, value: f.value as Prisma.InputJsonValue });
+    if (previous[k] !== f.hash) rows.push({ at: input.at, fact: f.fact, key: f.key, value: jsonText(f.value), inferred: false });
   }
   for (const k of Object.keys(previous)) {
     if (k === SNAPSHOT_KEY || k in hashes) continue;
     const slash = k.indexOf("/");
-    rows.push({ clusterId: input.clusterId, at: input.at, fact: k.slice(0, slash), key: k.slice(slash + 1), value: undefined });
+    rows.push({ at: input.at, fact: k.slice(0, slash), key: k.slice(slash + 1), value: null, inferred: false });
   }
-  if (rows.length) await tx.clusterFact.createMany({ data: rows });
+  if (rows.length) {
+    await sql.rows(
+      `INSERT INTO "ClusterFact" ("clusterId", "at", "fact", "key", "value", "inferred")
+       SELECT $1::uuid, r."at", r."fact", r."key", r."value"::jsonb, r."inferred"
+         FROM unnest($2::timestamp(3)[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS r("at", "fact", "key", "value", "inferred")`,
+      [
+        input.clusterId,
+        rows.map((r) => utc(r.at)),
+        rows.map((r) => r.fact),
+        rows.map((r) => r.key),
+        rows.map((r) => r.value),
+        rows.map((r) => r.inferred),
+      ],
+    );
+  }
 
   const changed = previous[SNAPSHOT_KEY] !== input.snapshotHash;
+  const at = utc(input.at);
+  const s = input.summary;
+  const summary = [s.version, s.skewStatus, s.skewSummary, s.enforcementMode, s.oldestBootImage, s.readinessTarget];
+  const more = [s.readinessStatus, s.readinessBlocker, s.registryLess, jsonText(s.signals ?? undefined)];
   if (!state) {
-    await tx.clusterState.create({
-      data: {
-        clusterId: input.clusterId,
-        snapshot: input.snapshot as Prisma.InputJsonValue,
-        factHashes: hashes,
-        observedAt: input.at,
-        lastSeenAt: input.at,
-        ...stateColumns(input.summary),
-      },
-    });
+    await sql.rows(
+      `INSERT INTO "ClusterState" ("clusterId", "snapshot", "factHashes", "observedAt", "lastSeenAt", "version", "skewStatus",
+                                   "skewSummary", "enforcementMode", "oldestBootImage", "readinessTarget", "readinessStatus",
+                                   "readinessBlocker", "registryLess", "signals")
+       VALUES ($1::uuid, $2::jsonb, $3::jsonb, $4::timestamp(3), $4::timestamp(3), $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb)`,
+      [input.clusterId, JSON.stringify(input.snapshot), JSON.stringify(hashes), at, ...summary, ...more],
+    );
   } else if (changed || rows.length) {
-    await tx.clusterState.update({
-      where: { clusterId: input.clusterId },
-      data: {
-        snapshot: input.snapshot as Prisma.InputJsonValue,
-        factHashes: hashes,
-        observedAt: input.at,
-        lastSeenAt: input.at,
-        ...stateColumns(input.summary),
-      },
-    });
+    await sql.rows(
+      `UPDATE "ClusterState"
+          SET "snapshot" = $2::jsonb, "factHashes" = $3::jsonb, "observedAt" = $4::timestamp(3), "lastSeenAt" = $4::timestamp(3),
+              "version" = $5, "skewStatus" = $6, "skewSummary" = $7, "enforcementMode" = $8, "oldestBootImage" = $9,
+              "readinessTarget" = $10, "readinessStatus" = $11, "readinessBlocker" = $12, "registryLess" = $13, "signals" = $14::jsonb
+        WHERE "clusterId" = $1::uuid`,
+      [input.clusterId, JSON.stringify(input.snapshot), JSON.stringify(hashes), at, ...summary, ...more],
+    );
   } else {
-    await tx.clusterState.update({ where: { clusterId: input.clusterId }, data: { lastSeenAt: input.at } });
+    await sql.rows(`UPDATE "ClusterState" SET "lastSeenAt" = $2::timestamp(3) WHERE "clusterId" = $1::uuid`, [input.clusterId, at]);
   }
   return { changed, rows: rows.length };
 }
 
-export async function addToCatalog(tx: Prisma.TransactionClient, catalog: SweepSuccess["catalog"], clusterName: string): Promise<void> {
-  if (catalog.length)
-    await tx.bootImageCatalogEntry.createMany({
-      data: catalog.map((c) => ({ ...c, sourceCluster: clusterName })),
-      skipDuplicates: true,
-    });
+/** New boot images for the shared catalog; one already there keeps its first source. */
+export async function addToCatalog(sql: Sql, catalog: SweepSuccess["catalog"], clusterName: string): Promise<void> {
+  if (!catalog.length) return;
+  await sql.rows(
+    `INSERT INTO "BootImageCatalogEntry" ("key", "rhcosBuild", "ocpVersion", "sourceCluster")
+     SELECT c."key", c."rhcosBuild", c."ocpVersion", $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS c("key", "rhcosBuild", "ocpVersion")
+     ON CONFLICT ("key") DO NOTHING`,
+    [catalog.map((c) => c.key), catalog.map((c) => c.rhcosBuild), catalog.map((c) => c.ocpVersion), clusterName],
+  );
 }
 
 export type UnchangedSweep = Pick<SweepSuccess, "clusterId" | "worker" | "at" | "snapshotHash" | "durationMs" | "nextSweepAt">;
@@ -147,8 +154,6 @@ export type UnchangedSweep = Pick<SweepSuccess, "clusterId" | "worker" | "at" | 
 export async function recordUnchangedSweeps(worker: string, sweeps: UnchangedSweep[]): Promise<Set<string>> {
   if (sweeps.length === 0) return new Set();
   const column = <T>(pick: (s: UnchangedSweep) => T) => sweeps.map(pick);
-  // Timestamps go as UTC text into timestamp(3) columns, as Prisma stores DateTime.
-  const utc = (d: Date) => d.toISOString().replace("Z", "");
   const rows = await getDb().$queryRaw<{ id: string }[]>`
     WITH input AS (
       SELECT * FROM unnest(${column((s) => s.clusterId)}::uuid[], ${column((s) => s.snapshotHash)}::text[],
@@ -177,38 +182,33 @@ export async function recordUnchangedSweeps(worker: string, sweeps: UnchangedSwe
 }
 
 export async function recordSweepSuccess(input: SweepSuccess): Promise<SweepOutcome> {
-  return getDb().$transaction(async (tx) => {
+  return inTransaction(async (sql) => {
     // Fencing: the lease row is locked and must still be ours.
-    const lease = await tx.$queryRaw<{ leaseOwner: string | null }[]>`
-      SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = ${input.clusterId}::uuid FOR UPDATE`;
+    const lease = await sql.rows<{ leaseOwner: string | null }>(
+      `SELECT "leaseOwner" FROM "SweepSchedule" WHERE "clusterId" = $1::uuid FOR UPDATE`,
+      [input.clusterId],
+    );
     if (lease.length > 0 && lease[0]!.leaseOwner !== input.worker) return "lease-lost";
 
     // The cluster's row before its summary: the fleet index's triggers lock its row from both, and
     // an edit of the cluster (labels, name) locks them in this order too, so the two never deadlock.
-    await tx.cluster.update({
-      where: { id: input.clusterId },
-      data: {
-        lastContactAt: input.at,
-        lastContactStatus: "ok",
-        lastContactError: null,
-        ...(input.platform ? { platform: input.platform } : {}),
-      },
-    });
-    const { changed, rows } = await writeObservation(tx, input);
-    await tx.sweepSchedule.updateMany({
-      where: { clusterId: input.clusterId },
-      data: {
-        leaseOwner: null,
-        leaseExpiresAt: null,
-        nextSweepAt: input.nextSweepAt,
-        failures: 0,
-        lastSweepAt: input.at,
-        lastDurationMs: Math.round(input.durationMs),
-        lastError: null,
-        lastSweptBy: input.worker,
-      },
-    });
-    await addToCatalog(tx, input.catalog, input.clusterName);
+    const at = utc(input.at);
+    await sql.rows(
+      `UPDATE "Cluster"
+          SET "lastContactAt" = $2::timestamp(3), "lastContactStatus" = 'ok', "lastContactError" = NULL,
+              "platform" = COALESCE($3, "platform"), "updatedAt" = $4::timestamp(3)
+        WHERE "id" = $1::uuid`,
+      [input.clusterId, at, input.platform || null, utc(new Date())],
+    );
+    const { changed, rows } = await writeObservation(sql, input);
+    await sql.rows(
+      `UPDATE "SweepSchedule"
+          SET "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "nextSweepAt" = $2::timestamp(3), "failures" = 0,
+              "lastSweepAt" = $3::timestamp(3), "lastDurationMs" = $4, "lastError" = NULL, "lastSweptBy" = $5
+        WHERE "clusterId" = $1::uuid`,
+      [input.clusterId, utc(input.nextSweepAt), at, Math.round(input.durationMs), input.worker],
+    );
+    await addToCatalog(sql, input.catalog, input.clusterName);
     return changed || rows ? "written" : "unchanged";
   });
 }

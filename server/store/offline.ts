@@ -3,6 +3,7 @@ import { ClusterNameTakenError } from "./clusters";
 import { getDb } from "./db";
 import { Prisma } from "./generated/prisma/client";
 import { addToCatalog, writeObservation, type SweepSuccess } from "./history";
+import { prismaSql } from "./sqlTransaction";
 
 /**
  * Offline clusters: imported from object dumps, never swept (no credentials, no schedule). Each
@@ -86,7 +87,7 @@ export async function recordOfflineCapture(input: OfflineCapture, actor: Actor):
         });
         clusterId = created.id;
       }
-      const { rows } = await writeObservation(tx, {
+      const { rows } = await writeObservation(prismaSql(tx), {
         clusterId,
         at: input.capturedAt,
         snapshot: input.snapshot,
@@ -95,7 +96,7 @@ export async function recordOfflineCapture(input: OfflineCapture, actor: Actor):
         summary: input.summary,
         backfill: input.backfill,
       });
-      await addToCatalog(tx, input.catalog, input.name);
+      await addToCatalog(prismaSql(tx), input.catalog, input.name);
       await tx.auditEvent.create({
         data: auditRow({
           ...actor,
