@@ -1,4 +1,5 @@
-import { getDb } from "./db";
+import { getDb, getPool } from "./db";
+import { utc } from "./sqlTransaction";
 import { Prisma } from "./generated/prisma/client";
 
 /**
@@ -16,9 +17,10 @@ export type StoredPreviewInputRow = {
   confirmedAt: string;
 };
 
+/** The key of the inputs kept for a cluster: asked at every sweep, so sent as SQL (./sqlTransaction.ts says why). */
 export async function previewInputsKey(clusterId: string): Promise<string | null> {
-  const row = await getDb().clusterPreviewInputs.findUnique({ where: { clusterId }, select: { key: true } });
-  return row?.key ?? null;
+  const { rows } = await getPool().query<{ key: string }>(`SELECT "key" FROM "ClusterPreviewInputs" WHERE "clusterId" = $1::uuid`, [clusterId]);
+  return rows[0]?.key ?? null;
 }
 
 /** Stores sealed inputs; a row kept in the clear before sealing existed loses its clear copy. */
@@ -26,8 +28,11 @@ export async function savePreviewInputs(
   clusterId: string,
   input: { key: string; sealed: Uint8Array<ArrayBuffer>; observedAt: Date },
 ): Promise<void> {
-  const data = { key: input.key, sealed: input.sealed, objects: Prisma.DbNull, observedAt: input.observedAt };
-  await getDb().clusterPreviewInputs.upsert({ where: { clusterId }, create: { clusterId, ...data }, update: data });
+  await getPool().query(
+    `INSERT INTO "ClusterPreviewInputs" ("clusterId", "key", "sealed", "objects", "observedAt") VALUES ($1::uuid, $2, $3, NULL, $4::timestamp(3))
+     ON CONFLICT ("clusterId") DO UPDATE SET "key" = EXCLUDED."key", "sealed" = EXCLUDED."sealed", "objects" = NULL, "observedAt" = EXCLUDED."observedAt"`,
+    [clusterId, input.key, Buffer.from(input.sealed.buffer, input.sealed.byteOffset, input.sealed.byteLength), utc(input.observedAt)],
+  );
 }
 
 export async function findPreviewInputs(clusterName: string): Promise<StoredPreviewInputRow | null> {
