@@ -30,10 +30,12 @@ test("the preview on prod-east shows what each change does to the worker pool", 
   const form = page.getByRole("form", { name: "Preview a MachineConfig" });
   const editor = form.getByLabel("MachineConfig (YAML or JSON)");
 
+  // The selection is counted by the page's scripts: once it shows, they run, and what is typed next
+  // is checked as it is typed (filling the editor while they start raced their first render).
+  await expect(form.getByTestId("selection-count")).toHaveText("1 cluster matches: prod-east");
   // Syntax errors are shown as the user types, and block the preview.
   await editor.fill("kind: [unclosed");
   await expect(form.getByRole("alert")).toContainText("Line 1");
-  await expect(form.getByTestId("selection-count")).toHaveText("1 cluster matches: prod-east");
   await expect(form.getByRole("button", { name: "Preview on the matching clusters" })).toBeDisabled();
 
   const worker = page.getByRole("region", { name: "Preview for prod-east" }).locator('[data-pool="worker"]');
