@@ -5,8 +5,7 @@ import type { Prisma } from "./generated/prisma/client";
  * SQL with positional values, inside one transaction: a pg connection of the process's pool, or a
  * Prisma transaction. A sweep's write is a handful of statements with large JSON values, sent as text
  * straight through pg: the typed client's interpretation of each call and its walk over every key of
- * a JSON value cost more CPU than the sweep's reading and evaluation together
- * (docs/benchmarks.md, "A first sweep's CPU").
+ * a JSON value were about a third of a first sweep's CPU (docs/benchmarks.md, "A first sweep's CPU").
  */
 export type Sql = { rows<R>(text: string, values?: unknown[]): Promise<R[]> };
 
@@ -14,14 +13,13 @@ export type Sql = { rows<R>(text: string, values?: unknown[]): Promise<R[]> };
 export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await getPool().connect();
   const sql: Sql = { rows: async <R>(text: string, values?: unknown[]) => (await client.query(text, values)).rows as R[] };
-  let failed = false;
   try {
     await client.query("BEGIN");
     const result = await work(sql);
     await client.query("COMMIT");
+    client.release();
     return result;
   } catch (error) {
-    failed = true;
     // A connection whose rollback failed is broken: the pool drops it instead of lending it again.
     const broken = await client.query("ROLLBACK").then(
       () => undefined,
@@ -29,8 +27,6 @@ export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<
     );
     client.release(broken);
     throw error;
-  } finally {
-    if (!failed) client.release();
   }
 }
 
