@@ -3,6 +3,7 @@ import {
   clusterInfoFacts,
   judgeMember,
   labelsOf,
+  sameLabels,
   permissionSubject,
   proxiedFailure,
   type ClusterInfoObject,
@@ -98,6 +99,18 @@ describe("a hub cluster's eligibility: the first check it fails", () => {
       "hub-east",
     );
     expect(labels).toEqual({ ok: "1", "fleetskew.io/hub": "hub-east" });
+  });
+
+  it("compares labels whatever their order, and sees a value, a key added or a key gone", () => {
+    const labels = { name: "store-0042", "cluster.open-cluster-management.io/clusterset": "prod-us", "fleetskew.io/hub": "hub-east" };
+    // The order the database gives jsonb keys back in: shorter keys first.
+    const reordered = { name: "store-0042", "fleetskew.io/hub": "hub-east", "cluster.open-cluster-management.io/clusterset": "prod-us" };
+    expect(sameLabels(labels, reordered)).toBe(true);
+    expect(sameLabels(labels, { ...reordered, name: "store-0043" })).toBe(false);
+    expect(sameLabels(labels, { ...reordered, env: "prod" })).toBe(false);
+    const { name: _gone, ...fewer } = reordered;
+    expect(sameLabels(labels, fewer)).toBe(false);
+    expect(sameLabels({ a: "1", b: "2" }, { a: "1", c: "2" })).toBe(false);
   });
 
   it("binds the proxy's identity, without the hub prefix on the hub itself", () => {

@@ -115,6 +115,15 @@ export function labelsOf(mc: ManagedClusterObject, hub: string): Record<string, 
   return { ...Object.fromEntries(usable), [HUB_LABEL]: hub };
 }
 
+/**
+ * Whether two label sets hold the same labels, in whatever order: the database keeps labels as jsonb,
+ * which gives keys back in its own order, so comparing their JSON text would call every cluster changed.
+ */
+export function sameLabels(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
+}
+
 /** Whether a managed cluster's name can be a Fleetskew cluster's (DNS label; "import" is a route). */
 export const usableClusterName = (name: string) => /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(name) && name !== "import";
 

@@ -3,6 +3,7 @@ import {
   clusterInfoFacts,
   judgeMember,
   labelsOf,
+  sameLabels,
   permissionSubject,
   usableClusterName,
   type AddOnObject,
@@ -295,7 +296,7 @@ async function changeOf(
           credentialsVersion: credential.version,
         }
       : undefined;
-  if (reach || mine.hubState !== v.state || JSON.stringify(mine.labels) !== JSON.stringify(v.labels))
+  if (reach || mine.hubState !== v.state || !sameLabels(mine.labels, v.labels))
     return { name: v.name, hubState: v.state, labels: v.labels, reach };
   return undefined;
 }
