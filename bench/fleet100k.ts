@@ -192,8 +192,9 @@ async function main() {
       `    p95 per view, slowest first: ${slowest.map(([view, ms]) => `${view.replace("limit=100&", "") || "default"} ${fmt(ms, 0)}`).join(", ")}`,
     );
 
-    // The two views that still read the summaries' last-seen time (no index on a time every sweep
-    // moves): sorted by it, and the stale filter. Each asked cold, after the shared answer expired.
+    // The two views that read the summaries' last-seen time, which every sweep moves (the summaries'
+    // own index on it, not the fleet index): sorted by it, and the stale filter. Each asked cold, after
+    // the shared answer expired.
     for (const view of ["limit=100&sort=lastSeen", "limit=100&sort=lastSeen&dir=desc", "limit=100&stale=1"]) {
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {

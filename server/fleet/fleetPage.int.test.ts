@@ -174,6 +174,43 @@ describe("the fleet a window at a time", () => {
     expect(((await refused.json()) as { error: string }).error).toMatch(/^The version must be a minor version/);
   });
 
+  it("sorts by last seen with the clusters never swept first, and filters the stale: failed contacts and summaries not seen lately", async () => {
+    // A group of its own: never swept, seen just now, seen two hours ago; some with a failed contact, some offline.
+    const now = Date.now();
+    const group: SeededCluster[] = Array.from({ length: 30 }, (_, i) => ({
+      name: `seen-${String(i).padStart(2, "0")}`,
+      labels: { group: "seen" },
+      neverSwept: i % 3 === 0,
+      lastSeenAt: new Date(i % 3 === 1 ? now - (i % 4) * 1_000 : now - 2 * 3_600_000 - (i % 5) * 60_000),
+      contactFailed: i % 7 === 0,
+      offline: i % 11 === 5,
+    }));
+    await seedFleetRows(group);
+    const seenAt = (c: SeededCluster) => (c.neverSwept ? -Infinity : c.lastSeenAt!.getTime());
+    for (const dir of ["asc", "desc"] as const) {
+      const expected = [...group]
+        .sort((a, b) => (seenAt(a) - seenAt(b) || a.name.localeCompare(b.name)) * (dir === "desc" ? -1 : 1))
+        .map((c) => c.name);
+      const { names, total } = await walk(`label=group%3Dseen&sort=lastSeen&dir=${dir}`, 4);
+      expect(total).toBe(group.length);
+      expect(names, dir).toEqual(expected);
+    }
+    // Stale: not offline, and its contact failed or it has not been seen for three sweep intervals (minutes, not hours).
+    const stale = (c: SeededCluster) => !c.offline && (c.contactFailed === true || (!c.neverSwept && seenAt(c) < now - 3_600_000));
+    const named = (keep: (c: SeededCluster) => boolean) => group.filter(keep).map((c) => c.name);
+    expect(named(stale).length).toBeGreaterThan(5);
+    for (const [flag, keep] of [
+      ["1", stale],
+      ["0", (c: SeededCluster) => !stale(c)],
+    ] as const) {
+      const { names, total } = await walk(`label=group%3Dseen&stale=${flag}&sort=name`, 1000);
+      expect(total, `stale=${flag}`).toBe(named(keep).length);
+      expect(names, `stale=${flag}`).toEqual(named(keep));
+    }
+    const rows = ((await (await get(listRoute, "label=group%3Dseen&sort=name&limit=100")).json()) as ClusterList).clusters;
+    expect(rows.filter((r) => r.stale).map((r) => r.name)).toEqual(named(stale));
+  });
+
   it("needs a session", async () => {
     expect((await listRoute(request("/api/v1/clusters"))).status).toBe(401);
     expect((await csvRoute(request("/api/v1/fleet/clusters.csv"))).status).toBe(401);

@@ -56,6 +56,7 @@ async function expectedIndex(): Promise<IndexRow[]> {
       mode: s?.enforcementMode ?? "unknown",
       blocker: s?.readinessBlocker ?? null,
       registryLess: s?.registryLess ?? false,
+      swept: s !== null,
       searchText: [c.name, c.displayName, s?.version ?? "", JSON.stringify(c.labels)].join("\x1f").toLowerCase(),
     };
   });
@@ -64,7 +65,7 @@ async function expectedIndex(): Promise<IndexRow[]> {
 async function actualIndex(): Promise<IndexRow[]> {
   const { rows } = await getPool().query<IndexRow>(
     `SELECT "name", "displayName", "labels", "platform", "offline", "contactFailed", "version", "minor", "versionKey", "oldestKey",
-            "skewStatus", "skewRank", "readinessStatus", "readinessRank", "mode", "blocker", "registryLess", "searchText"
+            "skewStatus", "skewRank", "readinessStatus", "readinessRank", "mode", "blocker", "registryLess", "swept", "searchText"
        FROM "FleetIndex" ORDER BY "name"`,
   );
   // jsonb's text puts a space after each colon and comma: compare the search text without them.

@@ -35,7 +35,8 @@ export type FleetSort = { key: FleetSortKey; desc: boolean };
 /**
  * Each sort: the column of the fleet index ("FleetIndex", kept by triggers: migration
  * 20261129080000_fleet_index) it orders by, and the SQL type a cursor's text is read back as. Every
- * sort but the last-seen time has an index ending in the name, so a window walks it and stops.
+ * sort has an index ending in the name, so a window walks it and stops; the last-seen time is the
+ * summaries' own (see `lastSeenWindow`).
  */
 const SORTS: Record<FleetSortKey, { expr: string; type: string }> = {
   name: { expr: `k."name"`, type: "text" },
@@ -45,7 +46,7 @@ const SORTS: Record<FleetSortKey, { expr: string; type: string }> = {
   skew: { expr: `k."skewRank"`, type: "int" },
   oldest: { expr: `k."oldestKey"`, type: "int[]" },
   readiness: { expr: `k."readinessRank"`, type: "int" },
-  // Changes at every sweep, so it is not in the index: this sort reads the fleet's summaries.
+  // Changes at every sweep, so it is not in the fleet index: this sort walks the summaries' own index.
   lastSeen: { expr: `coalesce(s."lastSeenAt", '-infinity'::timestamp)`, type: "timestamp" },
 };
 
@@ -58,12 +59,9 @@ const WINDOW_FROM = `"FleetIndex" k JOIN "Cluster" c ON c."id" = k."clusterId" L
 /** The search box's text as a LIKE pattern (lower-cased in SQL, as the index's search text is). */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Whether a filter's condition reads the newest summary itself (the last-seen time), not only the index. */
-const readsSummary = (filter: FleetFilter) => filter.stale !== undefined;
-
 /**
- * The WHERE clause of a filter over the fleet index `k` (and, for staleness, the summary `s`); its
- * values are appended to `values` and numbered after those already there.
+ * The WHERE clause of a filter over the fleet index `k` alone; its values are appended to `values`
+ * and numbered after those already there.
  */
 export function where(filter: FleetFilter, values: unknown[], staleBefore: Date): string {
   const add = (v: unknown) => `$${values.push(v)}`;
@@ -97,10 +95,57 @@ export function where(filter: FleetFilter, values: unknown[], staleBefore: Date)
   return parts.length ? `WHERE ${parts.join(" AND ")}` : "";
 }
 
-/** Stale, as fleet.ts's `staleWhen` says, over the index `k` and the summary `s`: `before` is a parameter. */
-const staleIn = (before: string) => `NOT k."offline" AND (k."contactFailed" OR coalesce(s."lastSeenAt" < ${before}::timestamp, false))`;
+/**
+ * Stale, as fleet.ts's `staleWhen` says, over the index `k`: `before` is a parameter. The stale are
+ * few in a fleet that is swept, so they are gathered from two small index ranges (the failed
+ * contacts, the summaries not seen since `before`) rather than by testing every cluster's summary;
+ * a cluster never swept has no last-seen time, and is stale only when its contact failed.
+ */
+const staleIn = (before: string) =>
+  `NOT k."offline" AND k."clusterId" IN (SELECT "clusterId" FROM "FleetIndex" WHERE "contactFailed"
+     UNION ALL SELECT "clusterId" FROM "ClusterState" WHERE "lastSeenAt" < ${before}::timestamp)`;
 
 export type FleetWindow = { rows: FleetRow[]; total: number; next: FleetCursor | null };
+
+/** `conditions` (a WHERE clause or "") and `more`, joined by AND. */
+const and = (conditions: string, more: string) =>
+  conditions ? (more ? `${conditions} AND ${more}` : conditions) : more ? `WHERE ${more}` : "";
+
+/** A window in an order the fleet index holds: the index of the sort is walked from the cursor. */
+function sortedWindow(conditions: string, sort: FleetSort, cursor: FleetCursor | null, limit: number, values: unknown[]): string {
+  const { expr, type } = SORTS[sort.key];
+  const dir = sort.desc ? "DESC" : "ASC";
+  let after = "";
+  if (cursor) {
+    const op = sort.desc ? "<" : ">";
+    const name = `$${values.push(cursor.name)}`;
+    after = sort.key === "name" ? `k."name" ${op} ${name}` : `(${expr}, k."name") ${op} ($${values.push(cursor.value)}::${type}, ${name})`;
+  }
+  const take = `$${values.push(limit + 1)}`;
+  return `SELECT ${FLEET_COLUMNS}, (${expr})::text FROM ${WINDOW_FROM} ${and(conditions, after)} ORDER BY ${expr} ${dir}, k."name" ${dir} LIMIT ${take}`;
+}
+
+/**
+ * A window by last-seen time, the clusters never swept first (as if seen at -infinity): the two
+ * kinds are read apart, each from an index in the window's order (the names of the never swept, the
+ * summaries' last-seen time), and merged; the cursor's value is "-infinity" in the first.
+ */
+function lastSeenWindow(conditions: string, desc: boolean, cursor: FleetCursor | null, limit: number, values: unknown[]): string {
+  const dir = desc ? "DESC" : "ASC";
+  const op = desc ? "<" : ">";
+  const from = cursor ? { value: `$${values.push(cursor.value)}::timestamp`, name: `$${values.push(cursor.name)}` } : null;
+  const after = (seen: string) => (from ? `(${seen}, k."name") ${op} (${from.value}, ${from.name})` : "");
+  const take = `$${values.push(limit + 1)}`;
+  const never = `'-infinity'::timestamp`;
+  return `SELECT ${FLEET_COLUMNS}, w."seen"::text FROM (
+      (SELECT k."clusterId", ${never} AS "seen", k."name" FROM "FleetIndex" k
+        ${and(and(conditions, `NOT k."swept"`), after(never))} ORDER BY k."name" ${dir} LIMIT ${take})
+      UNION ALL
+      (SELECT k."clusterId", s."lastSeenAt", k."name" FROM "FleetIndex" k JOIN "ClusterState" s ON s."clusterId" = k."clusterId"
+        ${and(conditions, after(`s."lastSeenAt"`))} ORDER BY s."lastSeenAt" ${dir}, k."name" ${dir} LIMIT ${take})
+    ) w JOIN (${WINDOW_FROM}) ON k."clusterId" = w."clusterId"
+    ORDER BY w."seen" ${dir}, w."name" ${dir} LIMIT ${take}`;
+}
 
 /** One window of the filtered, sorted fleet, after `cursor`, and how many clusters match in all. */
 export async function fleetWindow(
@@ -113,18 +158,10 @@ export async function fleetWindow(
 ): Promise<FleetWindow> {
   const values: unknown[] = [storedTime(staleBefore)];
   const conditions = where(filter, values, staleBefore);
-  const { expr, type } = SORTS[sort.key];
-  const dir = sort.desc ? "DESC" : "ASC";
-  let after = "";
-  if (cursor) {
-    const op = sort.desc ? "<" : ">";
-    const name = `$${values.push(cursor.name)}`;
-    after = sort.key === "name" ? `k."name" ${op} ${name}` : `(${expr}, k."name") ${op} ($${values.push(cursor.value)}::${type}, ${name})`;
-  }
-  const clause = conditions ? (after ? `${conditions} AND ${after}` : conditions) : after ? `WHERE ${after}` : "";
-  const take = `$${values.push(limit + 1)}`;
   const rows = await queryText(
-    `SELECT ${FLEET_COLUMNS}, (${expr})::text FROM ${WINDOW_FROM} ${clause} ORDER BY ${expr} ${dir}, k."name" ${dir} LIMIT ${take}`,
+    sort.key === "lastSeen"
+      ? lastSeenWindow(conditions, sort.desc, cursor, limit, values)
+      : sortedWindow(conditions, sort, cursor, limit, values),
     values,
   );
   const more = rows.length > limit;
@@ -133,9 +170,8 @@ export async function fleetWindow(
   let total = page.length;
   if (options.count !== false) {
     const countValues: unknown[] = [];
-    // From the narrow index alone, unless the filter asks for staleness (which reads the last-seen time).
-    const from = readsSummary(filter) ? `"FleetIndex" k LEFT JOIN "ClusterState" s ON s."clusterId" = k."clusterId"` : `"FleetIndex" k`;
-    const [countRow] = await queryText(`SELECT count(*) FROM ${from} ${where(filter, countValues, staleBefore)}`, countValues);
+    // From the narrow index alone.
+    const [countRow] = await queryText(`SELECT count(*) FROM "FleetIndex" k ${where(filter, countValues, staleBefore)}`, countValues);
     total = Number(countRow?.[0] ?? 0);
   }
   return {
