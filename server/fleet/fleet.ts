@@ -8,7 +8,7 @@ import type { SkewLimitEntry } from "../domain/skew";
 import type { ClusterSnapshot } from "../domain/snapshot";
 import { compareVersionTexts } from "../domain/versions";
 import { noSuchCluster, UserFacingError } from "../errors";
-import { factsInWindow, findClusterState, fleetFactChanges, type FactRow } from "../store/history";
+import { factsInWindow, findClusterState, fleetFactDeltas, type FactRow } from "../store/history";
 import { listAcknowledgements } from "../store/acknowledgements";
 import { listApplications } from "../store/bundles";
 import { clusterInReach, findFleetRow, listFleetRowsInReach, type FleetRow } from "../store/fleet";
@@ -253,28 +253,29 @@ export async function clusterTimeline(
   return timeline;
 }
 
-/** Clusters in the reader's reach per skew status at the end of each day (inferred history included, and counted). */
+/**
+ * Clusters in the reader's reach per skew status at the end of each day (inferred history included,
+ * and counted); over a long window, each point a few days apart, at most about 400 of them.
+ */
 export async function fleetTimeline(reach: Reach, window: TimeWindow = timeWindow(FLEET_TIMELINE_DAYS)): Promise<FleetTimeline> {
   const { from, to } = window;
-  const changes = await fleetFactChanges("skew", "status", reach);
+  const stepMs = Math.max(DAY, Math.ceil((to.getTime() - from.getTime()) / 400 / DAY) * DAY);
+  const firstEnd = Math.floor(from.getTime() / DAY) * DAY + DAY;
+  // Points from the end of the first day until one step past the window's end.
+  const count = Math.max(0, Math.floor((to.getTime() + stepMs - firstEnd) / stepMs) + 1);
+  const deltas = await fleetFactDeltas("skew", "status", reach, { firstEnd: new Date(firstEnd), stepMs, count });
   const counts: Record<string, number> = {};
   let inferred = 0;
   const days: FleetTimeline["days"] = [];
-  const dayOf = (d: Date) => d.toISOString().slice(0, 10);
   let i = 0;
-  const step = Math.max(DAY, Math.ceil((to.getTime() - from.getTime()) / 400 / DAY) * DAY);
-  for (
-    let end = new Date(Math.floor(from.getTime() / DAY) * DAY + DAY);
-    end <= new Date(to.getTime() + step);
-    end = new Date(end.getTime() + step)
-  ) {
-    while (i < changes.length && new Date(changes[i]!.at) < end) {
-      const c = changes[i++]!;
-      if (c.previous) counts[c.previous] = (counts[c.previous] ?? 1) - 1;
-      if (c.value) counts[c.value] = (counts[c.value] ?? 0) + 1;
-      inferred += (c.inferred ? 1 : 0) - (c.previousInferred ? 1 : 0);
+  for (let step = 0; step < count; step++) {
+    for (; i < deltas.length && deltas[i]!.step === step; i++) {
+      const { value, delta } = deltas[i]!;
+      if (value === null) inferred += delta;
+      else counts[value] = (counts[value] ?? 0) + delta;
     }
-    days.push({ day: dayOf(new Date(end.getTime() - 1)), counts: { ...counts }, inferred });
+    const end = firstEnd + step * stepMs;
+    days.push({ day: new Date(end - 1).toISOString().slice(0, 10), counts: { ...counts }, inferred });
   }
   return { from: from.toISOString(), to: to.toISOString(), days };
 }

@@ -19,6 +19,48 @@ describe("shared answers", () => {
     expect(await sharedAnswer("other window", c.compute, t + 2_001)).toBe(3);
   });
 
+  it("keeps an answer that changes by the day for as long as its caller says, and renews it without making anyone wait", async () => {
+    dropSharedAnswers();
+    let calls = 0;
+    let release = () => {};
+    // Each computation finishes only when the test releases it.
+    const compute = () => new Promise<number>((resolve) => (release = () => resolve(++calls)));
+    const sharing = { freshMs: 60_000, keptMs: 3_600_000 };
+    const first = sharedAnswer("timeline", compute, 50_000, sharing);
+    release();
+    expect(await first).toBe(1);
+    expect(await sharedAnswer("timeline", compute, 109_999, sharing)).toBe(1);
+    // Past its freshness: the kept answer at once, however long the new one takes, and only one new one.
+    expect(await sharedAnswer("timeline", compute, 110_000, sharing)).toBe(1);
+    expect(await sharedAnswer("timeline", compute, 110_001, sharing)).toBe(1);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(2);
+    expect(await sharedAnswer("timeline", compute, 110_002, sharing)).toBe(2);
+    // Past what may be kept: computed while the caller waits.
+    const late = sharedAnswer("timeline", compute, 110_000 + 3_600_000, sharing);
+    release();
+    expect(await late).toBe(3);
+  });
+
+  it("keeps the old answer when renewing it fails, and tries again at the next call", async () => {
+    dropSharedAnswers();
+    let calls = 0;
+    const compute = async () => {
+      calls++;
+      if (calls === 2) throw new Error("database gone");
+      return calls;
+    };
+    const sharing = { freshMs: 1_000, keptMs: 60_000 };
+    expect(await sharedAnswer("timeline", compute, 0, sharing)).toBe(1);
+    expect(await sharedAnswer("timeline", compute, 2_000, sharing)).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await sharedAnswer("timeline", compute, 2_001, sharing)).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toBe(3);
+    expect(await sharedAnswer("timeline", compute, 2_002, sharing)).toBe(3);
+  });
+
   it("answers afresh after a person's change", async () => {
     dropSharedAnswers();
     const c = counter();
