@@ -1,13 +1,18 @@
+import { randomBytes, webcrypto } from "node:crypto";
 import tls from "node:tls";
-import { generate } from "selfsigned";
+import * as x509 from "@peculiar/x509";
 
 /** The simulated fleet's base domain: each cluster's ingress domain is `apps.<cluster>.<this>` (RFC 2606 `.test`). */
 export const SIM_INGRESS_DOMAIN = "sim.fleetskew.test";
 
 const lifetime = () => {
   const now = Date.now();
-  return { notBeforeDate: new Date(now - 3_600_000), notAfterDate: new Date(now + 365 * 86_400_000) };
+  return { notBefore: new Date(now - 3_600_000), notAfter: new Date(now + 365 * 86_400_000) };
 };
+
+const EC_P256 = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+const crypto = webcrypto as unknown as Crypto;
+const pem = (der: ArrayBuffer, label: string) => x509.PemConverter.encode(der, label);
 
 /**
  * The clusters' default ingress certificates, as OpenShift's ingress operator makes them: one CA
@@ -20,21 +25,38 @@ export class IngressAuthority {
 
   private constructor(
     readonly domain: string,
-    readonly ca: { cert: string; key: string },
+    /** The CA's certificate (PEM), as the cluster publishes it. */
+    readonly ca: { cert: string; name: string; signingKey: CryptoKey },
+    /**
+     * One key pair for every cluster's ingress certificate: only the certificates differ (their names),
+     * so a cluster's first Route handshake signs one certificate instead of generating a key too.
+     */
+    private readonly leaf: { publicKey: CryptoKey; privateKeyPem: string },
   ) {}
 
   static async create(domain = SIM_INGRESS_DOMAIN): Promise<IngressAuthority> {
-    const ca = await generate([{ name: "commonName", value: `ingress-operator@${domain}` }], {
-      keyType: "ec",
-      curve: "P-256",
-      algorithm: "sha256",
-      ...lifetime(),
-      extensions: [
-        { name: "basicConstraints", cA: true, critical: true },
-        { name: "keyUsage", keyCertSign: true, digitalSignature: true, critical: true },
-      ],
-    });
-    return new IngressAuthority(domain, { cert: ca.cert, key: ca.private });
+    const caKeys = (await crypto.subtle.generateKey(EC_P256, true, ["sign", "verify"])) as CryptoKeyPair;
+    const name = `CN=ingress-operator@${domain}`;
+    const ca = await x509.X509CertificateGenerator.createSelfSigned(
+      {
+        serialNumber: `01${randomBytes(8).toString("hex")}`,
+        name,
+        ...lifetime(),
+        signingAlgorithm: EC_P256,
+        keys: caKeys,
+        extensions: [
+          new x509.BasicConstraintsExtension(true, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.digitalSignature, true),
+        ],
+      },
+      crypto,
+    );
+    const leafKeys = (await crypto.subtle.generateKey(EC_P256, true, ["sign", "verify"])) as CryptoKeyPair;
+    return new IngressAuthority(
+      domain,
+      { cert: ca.toString("pem"), name, signingKey: caKeys.privateKey },
+      { publicKey: leafKeys.publicKey, privateKeyPem: pem(await crypto.subtle.exportKey("pkcs8", leafKeys.privateKey), "PRIVATE KEY") },
+    );
   }
 
   /** The cluster whose ingress serves `host` (`<anything>.apps.<cluster>.<domain>`), or null. */
@@ -61,19 +83,24 @@ export class IngressAuthority {
 
   private async issue(cluster: string): Promise<tls.SecureContext> {
     const wildcard = `*.apps.${cluster}.${this.domain}`;
-    const leaf = await generate([{ name: "commonName", value: wildcard }], {
-      keyType: "ec",
-      curve: "P-256",
-      algorithm: "sha256",
-      ...lifetime(),
-      ca: this.ca,
-      extensions: [
-        { name: "basicConstraints", cA: false, critical: true },
-        { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
-        { name: "extKeyUsage", serverAuth: true },
-        { name: "subjectAltName", altNames: [{ type: 2 as const, value: wildcard }] },
-      ],
-    });
-    return tls.createSecureContext({ cert: `${leaf.cert}\n${this.ca.cert}`, key: leaf.private });
+    const leaf = await x509.X509CertificateGenerator.create(
+      {
+        serialNumber: `01${randomBytes(8).toString("hex")}`,
+        subject: `CN=${wildcard}`,
+        issuer: this.ca.name,
+        ...lifetime(),
+        signingAlgorithm: EC_P256,
+        publicKey: this.leaf.publicKey,
+        signingKey: this.ca.signingKey,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+          new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+          new x509.SubjectAlternativeNameExtension([{ type: "dns", value: wildcard }]),
+        ],
+      },
+      crypto,
+    );
+    return tls.createSecureContext({ cert: `${leaf.toString("pem")}\n${this.ca.cert}`, key: this.leaf.privateKeyPem });
   }
 }
