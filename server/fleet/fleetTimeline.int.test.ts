@@ -12,7 +12,7 @@ const DAY = 86_400_000;
 const NOW = new Date("2026-11-20T10:30:00.000Z");
 const STATUSES = ["ok", "at-risk", "blocked", "unknown", "opted-out"];
 
-/** One change of one cluster's skew: `status` undefined when the fact disappeared, "" when it had no status. */
+/** One change of one cluster's skew: `status` null when the fact disappeared, "" when it had no status. */
 type Change = { cluster: string; at: number; status: string | null; inferred: boolean; daily: boolean };
 
 /** A small deterministic generator, so a failure can be reproduced. */
