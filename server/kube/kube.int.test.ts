@@ -1,3 +1,4 @@
+import type tls from "node:tls";
 import { parseConnectTo } from "./connectTo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Fleet } from "../simulator/cluster";
@@ -140,6 +141,21 @@ describe("readers", () => {
     expect(legacy.machineConfigNodes.status).toBe("not-available");
     expect(legacy.clusterVersion.status).toBe("ok");
     expect(legacy.nodes).toMatchObject({ status: "error", error: { kind: "forbidden" } });
+  });
+
+  it("open a cluster's second connection by resuming the first's TLS session, not by a second full handshake", async () => {
+    const handshakes: boolean[] = [];
+    const seen = (socket: tls.TLSSocket) => handshakes.push(socket.isSessionReused());
+    sim.server.on("secureConnection", seen);
+    const client = new ClusterClient(creds("prod-east"));
+    try {
+      expect((await readClusterObjects(client)).clusterVersion.status).toBe("ok");
+    } finally {
+      client.close();
+      sim.server.off("secureConnection", seen);
+    }
+    expect(handshakes.length).toBeGreaterThanOrEqual(2);
+    expect(handshakes.filter((reused) => !reused)).toHaveLength(1);
   });
 
   it("skip and report one malformed object, keeping the rest", async () => {
