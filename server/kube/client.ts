@@ -50,6 +50,9 @@ export interface ObjectSource {
   readonly notServed?: NotServedMemo;
 }
 
+/** How long a client's other reads wait for its first request on first contact (see ClusterClient.read). */
+const FIRST_CONTACT_WAIT_MS = 500;
+
 const RETRYABLE = new Set<KubeErrorKind>(["unreachable", "timeout", "server-error", "malformed"]);
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
@@ -267,14 +270,17 @@ export class ClusterClient implements ObjectSource {
    * TLS handshake (the server's signature, the client's check of its certificate). After the first
    * answer the second connection resumes the first's TLS session instead (the agent keeps it), which
    * skips both (docs/benchmarks.md, "A first sweep's CPU"). The wait ends with the first attempt,
-   * answered or not, so a cluster that does not answer costs no more time than before.
+   * answered or not, or after FIRST_CONTACT_WAIT_MS, so a cluster that does not answer costs at most
+   * that much more time (waiting for its first attempt to time out doubled a timing-out sweep).
    */
   private firstContact: Promise<void> | null = null;
 
   private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
     const first = { settle: () => {} };
-    if (this.firstContact === null) this.firstContact = new Promise<void>((resolve) => (first.settle = resolve));
-    else await this.firstContact;
+    if (this.firstContact === null) {
+      this.firstContact = new Promise<void>((resolve) => (first.settle = resolve));
+      setTimeout(first.settle, FIRST_CONTACT_WAIT_MS).unref();
+    } else await this.firstContact;
     for (let attempt = 0; ; attempt++) {
       try {
         return await call();
