@@ -69,6 +69,29 @@ export function jobDatabase(): SqlExecutor {
   };
 }
 
+/**
+ * Opens every connection of the pool and keeps them open, each having planned `statement` once: for
+ * the web process, whose readers come in bursts. A new connection is a new Postgres backend, which
+ * loads the catalog of each table it plans for; twenty people's first windows at once waited for ten
+ * of those (docs/benchmarks.md, "The console at 100,000 clusters"). Kept open as a fixed-size pool
+ * (as HikariCP recommends): an idle pool would close them and the next burst would wait again. Other
+ * processes keep the default, so a command that forgets to close the pool still exits. Resolves to
+ * the connections opened; the embedded database's one connection is left as it is.
+ */
+export async function warmConnections(statement: string, values: unknown[] = []): Promise<number> {
+  if (databaseMode() === "embedded") return 0;
+  const pool = getPool();
+  const options = (pool as unknown as { options: { max: number; min: number } }).options;
+  options.min = options.max;
+  const clients = await Promise.all(Array.from({ length: options.max - pool.totalCount }, () => pool.connect()));
+  try {
+    await Promise.all(clients.map((client) => client.query(statement, values)));
+  } finally {
+    for (const client of clients) client.release();
+  }
+  return clients.length;
+}
+
 export async function closeDb(): Promise<void> {
   const current = holder.__fleetskewDb;
   holder.__fleetskewDb = undefined;

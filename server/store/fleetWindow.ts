@@ -1,5 +1,6 @@
 import type { FleetSortKey } from "../domain/fleetSort";
 import type { Reach } from "../domain/grants";
+import { warmConnections } from "./db";
 import { adder, reachSql } from "./scope";
 import { FLEET_COLUMNS, queryText, storedTime, toFleetRow, type FleetRow } from "./fleet";
 
@@ -179,6 +180,17 @@ export async function fleetWindow(
     total,
     next: more && last ? { value: last[last.length - 1] ?? null, name: last[1]! } : null,
   };
+}
+
+/**
+ * Opens the web process's connections, each having planned a window of the fleet once, so that the
+ * tables and indexes a window reads are in each connection's catalog cache before the first readers
+ * come (warmConnections). Nothing is read: the window is only planned (EXPLAIN).
+ */
+export function warmFleetReads(): Promise<number> {
+  const values: unknown[] = [storedTime(new Date())];
+  const conditions = where({ reach: { kind: "fleet" } }, values, new Date());
+  return warmConnections(`EXPLAIN ${sortedWindow(conditions, { key: "name", desc: false }, null, 1, values)}`, values);
 }
 
 /** Every matching row, a batch at a time, in the window's order: what an export streams. */
