@@ -15,17 +15,25 @@ export const percentile = (values: number[], p: number) =>
 export const procStatus = (pid: number | "self", field: "VmRSS" | "VmHWM") =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 
-/** utime + stime of a process in seconds (Linux /proc, clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number | "self"): number {
+/**
+ * utime + stime of a process in seconds (Linux /proc, clock ticks of 1/100 s); with `reaped`, also the
+ * time of its children that have exited and been waited for (cutime + cstime).
+ */
+export function cpuSeconds(pid: number | "self", reaped = false): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / 100;
   } catch {
     return 0;
   }
 }
 
-/** Every Postgres server process on this machine (the test server the benchmark's database lives on). */
+/**
+ * Every Postgres server process on this machine (the test server the benchmark's database lives on),
+ * with the backends that have exited: the postmaster reaps them, so their time is its children's.
+ * Without that, a connection closed during a measurement took its time away from it.
+ */
 export function postgresCpuSeconds(): number {
   return readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
@@ -36,7 +44,7 @@ export function postgresCpuSeconds(): number {
         return false;
       }
     })
-    .reduce((sum, pid) => sum + cpuSeconds(Number(pid)), 0);
+    .reduce((sum, pid) => sum + cpuSeconds(Number(pid), true), 0);
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");

@@ -40,11 +40,19 @@ async function firstSweep(layout: "resolved" | "unresolved", kubeconfig: string,
     const used = process.cpuUsage(cpu);
     const last = new Map(results.map((r) => [r.cluster, r]));
     const ok = [...last.values()].filter((r) => r.outcome === "ok").length;
+    // What the sweeps that failed said, grouped by the start of their message (timeouts, lost leases).
+    const failures = new Map<string, number>();
+    for (const r of last.values()) {
+      if (r.outcome === "ok") continue;
+      const what = `${r.stored}: ${(r.error ?? "").slice(0, 90)}`;
+      failures.set(what, (failures.get(what) ?? 0) + 1);
+    }
     console.log(
       `${layout.padEnd(10)} first sweep of ${last.size} clusters: ${fmt(seconds)} s, ${fmt(last.size / seconds)} clusters/s, ${ok} ok; ` +
         `collector CPU ${fmt((used.user + used.system) / 1000 / Math.max(1, last.size))} ms per cluster ` +
         `(target: under ${TARGET_SECONDS} s: ${seconds < TARGET_SECONDS ? "PASS" : `MISS by ${fmt(seconds - TARGET_SECONDS)} s`})`,
     );
+    for (const [what, n] of [...failures].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  ${n} failed: ${what}`);
     return seconds;
   } finally {
     await closeDb();
