@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FLEET_WIDE } from "../domain/grants";
 import { getPool } from "../store/db";
+import { refreshKeptFleetFactDays } from "../store/history";
 import { useMigratedDatabase } from "../testing/database";
 import { seedFleetRows } from "../testing/fleetRows";
 import { fleetTimeline } from "./fleet";
@@ -67,13 +68,13 @@ function expectedDays(changes: Change[], from: Date, to: Date) {
 }
 
 const changes = history();
+/** The clusters with history, in order. */
+const names = [...new Set(changes.map((c) => c.cluster))].sort();
+const ids = new Map<string, string>();
 
-beforeAll(async () => {
-  await seedFleetRows(Array.from(new Set(changes.map((c) => c.cluster)), (name) => ({ name })));
-  const ids = new Map(
-    (await getPool().query<{ id: string; name: string }>(`SELECT "id", "name" FROM "Cluster"`)).rows.map((r) => [r.name, r.id]),
-  );
-  for (const c of changes) {
+/** Writes changes as the history holds them: detail rows, or daily rows for the folded ones. */
+async function write(list: Change[]) {
+  for (const c of list) {
     const value = c.status === null ? null : JSON.stringify(c.status === "" ? { summary: "no status" } : { status: c.status });
     const at = new Date(c.at).toISOString();
     if (c.daily)
@@ -88,6 +89,39 @@ beforeAll(async () => {
         [ids.get(c.cluster), at.replace("Z", ""), value, c.inferred],
       );
   }
+}
+
+/** The kept sums' state (migration 20261129180000_fleet_fact_days). */
+async function kept() {
+  const { rows } = await getPool().query<{ through: string; dirtySince: string | null; refreshedAt: string | null; days: number }>(
+    `SELECT "through"::text AS "through", "dirtySince"::text AS "dirtySince", "refreshedAt"::text AS "refreshedAt",
+            (SELECT count(*)::int FROM "FleetFactDay" d WHERE d."fact" = k."fact") AS "days"
+       FROM "FleetFactDayKept" k WHERE "fact" = 'skew' AND "field" = 'status'`,
+  );
+  return rows[0]!;
+}
+
+/** The chart of every window the first test reads, and one ending now, against the reference. */
+async function expectChartsToAgree(all: Change[]) {
+  for (const [days, to] of [
+    [30, NOW],
+    [365, NOW],
+    [5 * 365, NOW],
+    [90, new Date(NOW.getTime() - 300 * DAY)],
+    [60, new Date()],
+  ] as const) {
+    const window = timeWindow(days, undefined, to);
+    const timeline = await fleetTimeline(FLEET_WIDE, window);
+    const expected = expectedDays(all, window.from, window.to);
+    expect(timeline.days.length, `${days} days`).toBe(expected.length);
+    expect(timeline.days, `${days} days to ${to.toISOString()}`).toEqual(expected);
+  }
+}
+
+beforeAll(async () => {
+  await seedFleetRows(Array.from(new Set(changes.map((c) => c.cluster)), (name) => ({ name })));
+  for (const r of (await getPool().query<{ id: string; name: string }>(`SELECT "id", "name" FROM "Cluster"`)).rows) ids.set(r.name, r.id);
+  await write(changes);
   // Another fact of the same clusters, which the chart does not count.
   await getPool().query(
     `INSERT INTO "ClusterFact" ("clusterId", "at", "fact", "key", "value") SELECT "id", now(), 'version', '', '{"status":"ok"}' FROM "Cluster"`,
@@ -116,5 +150,63 @@ describe("the fleet's skew over time", () => {
     for (const c of [...changes].sort((a, b) => a.at - b.at)) newest.set(c.cluster, c);
     const withStatus = [...newest.values()].filter((c) => c.status).length;
     expect(Object.values(today.counts).reduce((a, b) => a + b, 0)).toBe(withStatus);
+  });
+});
+
+describe("the fleet's skew over time, from the days kept summed", () => {
+  let all = [...changes];
+
+  it("sums the history's days once, and counts only the changes since from history", async () => {
+    // Never summed: every change is read.
+    expect((await kept()).dirtySince).toBe("-infinity");
+    await expectChartsToAgree(all);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    const before = await kept();
+    expect(before.dirtySince).toBeNull();
+    expect(before.days).toBeGreaterThan(50);
+    expect(Date.parse(`${before.through.replace(" ", "T")}Z`)).toBe(Math.floor((Date.now() - 3_600_000) / DAY) * DAY);
+    // Holding and summed today: the hourly upkeep leaves them.
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(0);
+    await expectChartsToAgree(all);
+    // Changes written now, after `through`: each cluster's first change since leaves a value summed
+    // before; one cluster changes twice, one's fact disappears, one's value is inferred.
+    const now = Date.now();
+    const recent: Change[] = [
+      { cluster: names[1]!, at: now - 60_000, status: "blocked", inferred: false, daily: false },
+      { cluster: names[1]!, at: now - 30_000, status: "ok", inferred: false, daily: false },
+      { cluster: names[2]!, at: now - 50_000, status: null, inferred: false, daily: false },
+      { cluster: names[4]!, at: now - 40_000, status: "at-risk", inferred: true, daily: false },
+      { cluster: names[7]!, at: now - 20_000, status: "opted-out", inferred: false, daily: false },
+    ];
+    await write(recent);
+    all = [...all, ...recent];
+    expect((await kept()).dirtySince).toBeNull();
+    await expectChartsToAgree(all);
+    // Read from the sums as they were: nothing was summed again.
+    expect((await kept()).refreshedAt).toBe(before.refreshedAt);
+  });
+
+  it("reads every change after one is written into the summed past (a first sweep's inferred history), until summed again", async () => {
+    const past: Change[] = [
+      { cluster: names[5]!, at: NOW.getTime() - 100 * DAY + 1234, status: "blocked", inferred: true, daily: false },
+      { cluster: names[9]!, at: NOW.getTime() - 3 * DAY + 567, status: "at-risk", inferred: false, daily: false },
+    ];
+    await write(past);
+    all = [...all, ...past];
+    expect((await kept()).dirtySince).toBe(new Date(past[0]!.at).toISOString().replace("T", " ").replace("Z", ""));
+    await expectChartsToAgree(all);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    expect((await kept()).dirtySince).toBeNull();
+    await expectChartsToAgree(all);
+  });
+
+  it("reads every change after a cluster is removed, until summed again: its history leaves every day", async () => {
+    await getPool().query(`DELETE FROM "Cluster" WHERE "name" = $1`, [names[3]]);
+    all = all.filter((c) => c.cluster !== names[3]);
+    expect((await kept()).dirtySince).toBe("-infinity");
+    await expectChartsToAgree(all);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    expect((await kept()).dirtySince).toBeNull();
+    await expectChartsToAgree(all);
   });
 });

@@ -7,7 +7,7 @@ import { registrationItemJob } from "../clusters/bulkRunner";
 import { Collector, defaultCollectorOptions } from "../collector/collector";
 import { loadSkewLimits } from "../fleet/skewLimits";
 import { appConfig } from "../config/current";
-import { keepHistory } from "../store/history";
+import { keepHistory, refreshKeptFleetFactDays } from "../store/history";
 import { pruneProcesses } from "../store/processes";
 import { startHeartbeat } from "./heartbeat";
 import { processIdentity } from "./identity";
@@ -67,14 +67,24 @@ export function backgroundJobs(config = appConfig(), now = () => Date.now()): Re
       leaseMs: 2 * MINUTE,
       run: () => advanceRollouts(),
     },
+    // The fleet's days summed again when a change was written into their past or a cluster removed
+    // (the fleet's chart counts every change meanwhile), or when a day has passed since.
+    {
+      name: "fleet-days",
+      everyMs: HOUR,
+      leaseMs: 30 * MINUTE,
+      run: async () => void (await refreshKeptFleetFactDays({ stale: true })),
+    },
     // History: next months' partitions made ahead, months past the retention folded to one row a day
-    // and dropped whole, daily rows past theirs deleted (server/store/history.ts keepHistory).
+    // and dropped whole, daily rows past theirs deleted (server/store/history.ts keepHistory); then the
+    // fleet's days summed again up to yesterday, for the fleet's chart (refreshKeptFleetFactDays).
     {
       name: "history-retention",
       everyMs: DAY,
       leaseMs: 30 * MINUTE,
       run: async () => {
         await keepHistory(new Date(now() - config.collector.retentionDays * DAY), new Date(now() - config.collector.dailyDays * DAY));
+        await refreshKeptFleetFactDays();
       },
     },
   ];

@@ -311,55 +311,193 @@ export async function factsInWindow(clusterId: string, facts: string[], from: Da
 /** Steps of time ending at `firstEnd`, `firstEnd + stepMs`, ... (`count` of them). */
 export type TimeSteps = { firstEnd: Date; stepMs: number; count: number };
 
+/** One step's change: +n for a value clusters took, -n for one they left, or the inferred count's (`value` null). */
+export type StepDelta = { step: number; value: string | null; delta: number };
+
+/**
+ * A fact's changes, each with the value before it in its cluster's history: `rows` yields "clusterId",
+ * "at", "id" (0 for daily rows, which are older at equal times), "inferred" and the field's text "v".
+ * A value of "" counts as none.
+ */
+const changesOf = (rows: string, more = "") =>
+  `SELECT "clusterId", "at", nullif("v", '') AS "value", nullif(LAG("v") OVER w, '') AS "previous",
+          "inferred"::int - coalesce(LAG("inferred") OVER w, false)::int AS "inferred"${more}
+     FROM (${rows}) f WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")`;
+
+/** A fact's detail and daily rows as `changesOf` reads them, each table's rows limited by `where`. */
+const factRows = (where: string, join = "") =>
+  `SELECT f."clusterId", f."at", f."id", f."inferred", f."value" ->> $2::text AS "v" FROM "ClusterFact" f ${join} WHERE ${where}
+   UNION ALL
+   SELECT f."clusterId", f."at", 0::bigint, f."inferred", f."value" ->> $2::text FROM "ClusterFactDaily" f ${join} WHERE ${where}`;
+
+/**
+ * Changes grouped three ways in one pass, by `key` and the value taken, by `key` and the value left,
+ * and by `key` alone (the inferred count): GROUPING is 1, 2 and 3 in turn.
+ */
+const grouped = (key: string, changes: string, where: string) =>
+  `SELECT ${key} AS "key", "value", "previous", GROUPING("value", "previous") AS "set", count(*)::int AS "n", sum("inferred")::int AS "inferred"
+     FROM (${changes}) c WHERE ${where}
+    GROUP BY GROUPING SETS ((${key}, "value"), (${key}, "previous"), (${key}))`;
+
+type Group<K> = { key: K; value: string | null; previous: string | null; set: number; n: number; inferred: number };
+
+function deltasOf<K>(groups: Group<K>[]): { key: K; value: string | null; delta: number }[] {
+  const deltas: { key: K; value: string | null; delta: number }[] = [];
+  for (const g of groups) {
+    if (g.set === 1 && g.value !== null) deltas.push({ key: g.key, value: g.value, delta: g.n });
+    else if (g.set === 2 && g.previous !== null) deltas.push({ key: g.key, value: g.previous, delta: -g.n });
+    else if (g.set === 3 && g.inferred !== 0) deltas.push({ key: g.key, value: null, delta: g.inferred });
+  }
+  return deltas;
+}
+
+/** The step of a time (an SQL expression): 0 before the first step's end. */
+const stepOf = (at: string, firstEnd: string, stepMs: string) =>
+  `CASE WHEN ${at} < ${firstEnd}::timestamp THEN 0 ELSE floor(extract(epoch FROM ${at} - ${firstEnd}::timestamp) * 1000 / ${stepMs}::bigint)::int + 1 END`;
+
 /**
  * How one fact's value changed across the fleet in each step: per step, +1 for each value a cluster
  * took and -1 for the value it left (`value`), and the change in how many clusters' current value is
  * inferred (`value` null). Changes before the first step fall in it; those after the last are left out.
  * Summed in the database, so a year of 100,000 clusters' changes is a few thousand rows here, not
- * millions.
+ * millions. For the whole fleet, the days the database keeps summed (FleetFactDay) are read as they
+ * are and only the changes since are counted, while the sums hold (otherwise, every change).
+ * Steps must be whole UTC days (`firstEnd` at midnight, `stepMs` a multiple of a day).
  */
-export async function fleetFactDeltas(
-  fact: string,
-  field: string,
-  reach: Reach,
-  steps: TimeSteps,
-): Promise<{ step: number; value: string | null; delta: number }[]> {
+export async function fleetFactDeltas(fact: string, field: string, reach: Reach, steps: TimeSteps): Promise<StepDelta[]> {
+  if (reach.kind === "fleet") {
+    const kept = await keptDeltas(fact, field, steps);
+    if (kept) return kept;
+  }
   // Within reach: only the history of clusters the reader reaches counts (a cluster is judged by its
   // labels now, so a cluster moved out of a set leaves the reader's chart altogether).
   const values: unknown[] = [fact, field, utc(steps.firstEnd), steps.stepMs, steps.count];
   const inReach = reachSql(reach, adder(values), "rc");
   const join = reach.kind === "fleet" ? "" : `JOIN "Cluster" rc ON rc."id" = f."clusterId" AND ${inReach}`;
-  type Group = { step: number; value: string | null; previous: string | null; set: number; n: number; inferred: number };
-  // One pass over the changes, grouped three ways: by the value taken, by the value left, and by step
-  // alone (the inferred count). JIT compilation is off: it cost this one statement 1.5 s of its 10
-  // at 100,000 clusters, and the statement is run far too rarely to gain from it.
+  // JIT compilation is off: it cost this one statement 1.5 s of its 10 at 100,000 clusters, and the
+  // statement is run far too rarely to gain from it.
   const groups = await inTransaction(async (sql) => {
     await sql.rows("SET LOCAL jit = off");
-    return sql.rows<Group>(
-      `SELECT "step", "value", "previous", GROUPING("value", "previous") AS "set", count(*)::int AS "n", sum("inferred")::int AS "inferred"
-         FROM (SELECT CASE WHEN "at" < $3::timestamp THEN 0
-                           ELSE floor(extract(epoch FROM "at" - $3::timestamp) * 1000 / $4::bigint)::int + 1 END AS "step",
-                      nullif("v", '') AS "value", nullif(LAG("v") OVER w, '') AS "previous",
-                      "inferred"::int - coalesce(LAG("inferred") OVER w, false)::int AS "inferred"
-                 FROM (SELECT f."clusterId", f."at", f."id", f."inferred", f."value" ->> $2::text AS "v"
-                         FROM "ClusterFact" f ${join} WHERE f."fact" = $1::text
-                       UNION ALL
-                       SELECT f."clusterId", f."at", 0::bigint, f."inferred", f."value" ->> $2::text
-                         FROM "ClusterFactDaily" f ${join} WHERE f."fact" = $1::text) f
-               WINDOW w AS (PARTITION BY "clusterId" ORDER BY "at", "id")) c
-        WHERE "step" < $5::int
-        GROUP BY GROUPING SETS (("step", "value"), ("step", "previous"), ("step"))`,
+    return sql.rows<Group<number>>(
+      grouped(
+        `"step"`,
+        `SELECT ${stepOf(`"at"`, "$3", "$4")} AS "step", * FROM (${changesOf(factRows(`f."fact" = $1::text`, join))}) s`,
+        `"step" < $5::int`,
+      ),
       values,
     );
   });
-  const deltas: { step: number; value: string | null; delta: number }[] = [];
-  for (const g of groups) {
-    // GROUPING: 1 when grouped by the value taken, 2 by the value left, 3 by step alone.
-    if (g.set === 1 && g.value !== null) deltas.push({ step: g.step, value: g.value, delta: g.n });
-    else if (g.set === 2 && g.previous !== null) deltas.push({ step: g.step, value: g.previous, delta: -g.n });
-    else if (g.set === 3 && g.inferred !== 0) deltas.push({ step: g.step, value: null, delta: g.inferred });
-  }
-  return deltas.sort((a, b) => a.step - b.step);
+  return deltasOf(groups)
+    .map(({ key, value, delta }) => ({ step: key, value, delta }))
+    .sort((a, b) => a.step - b.step);
+}
+
+/**
+ * The kept days' sums in their steps, and the changes since they were summed counted from history;
+ * null when the field is not kept or its sums no longer hold (until they are summed again, the whole
+ * history is read: a summing waits for writers, and is left to the background).
+ */
+async function keptDeltas(fact: string, field: string, steps: TimeSteps): Promise<StepDelta[] | null> {
+  const firstEnd = steps.firstEnd.getTime();
+  const stepOfDay = (day: number) => (day < firstEnd ? 0 : Math.floor((day - firstEnd) / steps.stepMs) + 1);
+  // One snapshot for the sums, their `through` and each cluster's value then, so that a summing in
+  // between cannot count a day twice.
+  return inTransaction(async (sql) => {
+    await sql.rows("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    await sql.rows("SET LOCAL jit = off");
+    const days = await sql.rows<{ through: string; dirty: boolean; day: string | null; value: string | null; delta: number | null }>(
+      `SELECT k."through"::text AS "through", k."dirtySince" IS NOT NULL AS "dirty", d."day"::text AS "day", d."value", d."delta"
+         FROM "FleetFactDayKept" k LEFT JOIN "FleetFactDay" d ON d."fact" = k."fact" AND d."field" = k."field"
+        WHERE k."fact" = $1 AND k."field" = $2`,
+      [fact, field],
+    );
+    if (days.length === 0 || days[0]!.dirty) return null;
+    const deltas: StepDelta[] = [];
+    for (const d of days) {
+      if (d.day === null || d.delta === null) continue;
+      const step = stepOfDay(Date.parse(`${d.day}T00:00:00Z`));
+      if (step < steps.count) deltas.push({ step, value: d.value === "" ? null : d.value, delta: d.delta });
+    }
+    // Each cluster changed since `through` also brings its value then: what its first change since left.
+    // A lookup per cluster (LIMIT 1 keeps the planner from joining the whole table instead, which it
+    // did at 100,000 clusters while the table's statistics still described it empty: 57 s).
+    const since = `WITH "recent" AS (${factRows(`f."fact" = $1::text AND f."at" >= $3::timestamp`)})
+      SELECT * FROM "recent"
+      UNION ALL
+      SELECT t.* FROM (SELECT DISTINCT "clusterId" FROM "recent") r CROSS JOIN LATERAL (
+        SELECT t."clusterId", '-infinity'::timestamp, 0::bigint, t."inferred", t."value" FROM "FleetFactThrough" t
+         WHERE t."fact" = $1::text AND t."field" = $2::text AND t."clusterId" = r."clusterId" LIMIT 1) t`;
+    const groups = await sql.rows<Group<number>>(
+      grouped(
+        `"step"`,
+        `SELECT ${stepOf(`"at"`, "$4", "$5")} AS "step", * FROM (${changesOf(since)}) s`,
+        `"at" >= $3::timestamp AND "step" < $6::int`,
+      ),
+      [fact, field, days[0]!.through, utc(steps.firstEnd), steps.stepMs, steps.count],
+    );
+    for (const { key, value, delta } of deltasOf(groups)) deltas.push({ step: key, value, delta });
+    return deltas.sort((a, b) => a.step - b.step);
+  });
+}
+
+/**
+ * Sums a fact's field across the fleet for every day before today (less an hour's margin, as the
+ * marking triggers have it) again, from the whole history, and clears the mark: the background's
+ * upkeep (server/runtime/background.ts). Waits for every writer that may have written into
+ * their past (an exclusive lock, which the triggers take shared; migration
+ * 20261129180000_fleet_fact_days). Resolves to the new `through`, or null when the field is not kept.
+ */
+export async function refreshFleetFactDays(fact: string, field: string): Promise<{ through: Date } | null> {
+  return inTransaction(async (sql) => {
+    await sql.rows("SET LOCAL jit = off");
+    await sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('FleetFactDay', 0))`);
+    const [kept] = await sql.rows<{ through: string }>(
+      `SELECT date_trunc('day', (now() AT TIME ZONE 'UTC') - interval '1 hour')::text AS "through"
+         FROM "FleetFactDayKept" WHERE "fact" = $1 AND "field" = $2 FOR UPDATE`,
+      [fact, field],
+    );
+    if (!kept) return null;
+    const values = [fact, field, kept.through];
+    await sql.rows(`DELETE FROM "FleetFactDay" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
+    await sql.rows(`DELETE FROM "FleetFactThrough" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
+    // One pass over the history before `through`: the sums per day, and each cluster's last row.
+    const changes = changesOf(
+      factRows(`f."fact" = $1::text AND f."at" < $3::timestamp`),
+      `, "v" AS "raw", f."inferred" AS "rawInferred", LEAD("at") OVER w IS NULL AS "last"`,
+    );
+    await sql.rows(
+      `WITH c AS (SELECT "at"::date AS "day", * FROM (${changes}) s),
+            g AS (${grouped(`"day"`, `SELECT * FROM c`, "true")}),
+            t AS (INSERT INTO "FleetFactThrough" ("fact", "field", "clusterId", "value", "inferred")
+                  SELECT $1, $2, "clusterId", "raw", "rawInferred" FROM c WHERE "last")
+       INSERT INTO "FleetFactDay" ("fact", "field", "day", "value", "delta")
+       SELECT $1, $2, "key", "v", sum("d")::int FROM (
+         SELECT "key", "value" AS "v", "n" AS "d" FROM g WHERE "set" = 1 AND "value" IS NOT NULL
+         UNION ALL SELECT "key", "previous", -"n" FROM g WHERE "set" = 2 AND "previous" IS NOT NULL
+         UNION ALL SELECT "key", '', "inferred" FROM g WHERE "set" = 3) x
+       GROUP BY "key", "v" HAVING sum("d") <> 0`,
+      values,
+    );
+    await sql.rows(
+      `UPDATE "FleetFactDayKept" SET "through" = $3::timestamp, "dirtySince" = NULL, "refreshedAt" = now() WHERE "fact" = $1 AND "field" = $2`,
+      values,
+    );
+    return { through: new Date(`${kept.through.replace(" ", "T")}Z`) };
+  });
+}
+
+/**
+ * Sums every kept fact's days again (the daily upkeep, after the history's own); with `stale`, only
+ * those that no longer hold or were summed before today (the hourly upkeep). Resolves to how many.
+ */
+export async function refreshKeptFleetFactDays(options: { stale?: boolean } = {}): Promise<number> {
+  const today = new Date(Math.floor((Date.now() - 3_600_000) / 86_400_000) * 86_400_000);
+  const kept = await getDb().fleetFactDayKept.findMany({
+    select: { fact: true, field: true },
+    where: options.stale ? { OR: [{ dirtySince: { not: null } }, { through: { lt: today } }] } : undefined,
+  });
+  for (const k of kept) await refreshFleetFactDays(k.fact, k.field);
+  return kept.length;
 }
 
 export type HistoryKept = { created: number; dropped: number; folded: number; pruned: number };

@@ -7,9 +7,10 @@ import { apiRoute } from "@/server/http/api";
 export const dynamic = "force-dynamic";
 
 /**
- * A chart of days reads every skew change of the fleet (seconds at 100,000 clusters with a year of
- * history, docs/benchmarks.md): shared per reach and window asked, renewed in the background after
- * ten minutes (while the kept one is given), computed while the caller waits only after a day.
+ * A chart of days reads the fleet's days kept summed and the changes since, or for a team every skew
+ * change of its clusters (seconds at 100,000 clusters with a year of history, docs/history.md): shared
+ * per reach and window asked, renewed in the background after ten minutes (while the kept one is
+ * given), computed while the caller waits only after a day.
  */
 const TIMELINE_SHARING = { freshMs: 10 * 60_000, keptMs: 24 * 3_600_000 };
 
