@@ -445,10 +445,10 @@ async function keptDeltas(fact: string, field: string, steps: TimeSteps): Promis
  * marking triggers have it) again, from the whole history, and clears the mark: the background's
  * upkeep (server/runtime/background.ts). Waits for every writer that may have written into
  * their past (an exclusive lock, which the triggers take shared; migration
- * 20261129180000_fleet_fact_days). Resolves to the new `through`, or null when the field is not kept.
+ * 20261129180000_fleet_fact_days). Does nothing when the field is not kept.
  */
-export async function refreshFleetFactDays(fact: string, field: string): Promise<{ through: Date } | null> {
-  return inTransaction(async (sql) => {
+async function refreshFleetFactDays(fact: string, field: string): Promise<void> {
+  await inTransaction(async (sql) => {
     await sql.rows("SET LOCAL jit = off");
     await sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('FleetFactDay', 0))`);
     const [kept] = await sql.rows<{ through: string }>(
@@ -456,7 +456,7 @@ export async function refreshFleetFactDays(fact: string, field: string): Promise
          FROM "FleetFactDayKept" WHERE "fact" = $1 AND "field" = $2 FOR UPDATE`,
       [fact, field],
     );
-    if (!kept) return null;
+    if (!kept) return;
     const values = [fact, field, kept.through];
     await sql.rows(`DELETE FROM "FleetFactDay" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
     await sql.rows(`DELETE FROM "FleetFactThrough" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
@@ -482,7 +482,6 @@ export async function refreshFleetFactDays(fact: string, field: string): Promise
       `UPDATE "FleetFactDayKept" SET "through" = $3::timestamp, "dirtySince" = NULL, "refreshedAt" = now() WHERE "fact" = $1 AND "field" = $2`,
       values,
     );
-    return { through: new Date(`${kept.through.replace(" ", "T")}Z`) };
   });
 }
 
