@@ -259,9 +259,11 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
       key: tls.key,
       // A cluster's ingress names get its wildcard certificate of the ingress CA; anything else the API server's.
       SNICallback: (servername, done) => {
-        const context = fleet.ingress?.contextFor(servername);
-        if (!context) return done(null, undefined);
-        context.then((c) => done(null, c), done);
+        try {
+          done(null, fleet.ingress?.contextFor(servername) ?? undefined);
+        } catch (error) {
+          done(error as Error);
+        }
       },
     },
     (req, res) => {
