@@ -288,14 +288,44 @@ async function main() {
     const since = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     const twoYears = await get(timelineRoute, `/api/v1/fleet/timeline?from=${since(730)}`);
     console.log(`    another window (two years), cold: ${fmt(twoYears.ms, 0)} ms`);
-    // One change written into the summed past (a new cluster's inferred history): until the next
-    // summing, a chart counts every change.
+    // New clusters' first sweeps, each writing its inferred history and its present in one
+    // statement: each cluster's part is added to the sums, which go on holding.
+    const NEW = 1_000;
+    /** `NEW` clusters registered, each's first history written in a statement of its own: ms a statement. */
+    const newClusters = async (prefix: string) => {
+      await seedFleetRows(Array.from({ length: NEW }, (_, i) => ({ name: `${prefix}-${String(i).padStart(5, "0")}` })));
+      const fresh = (await getPool().query<{ id: string }>(`SELECT "id" FROM "Cluster" WHERE "name" LIKE $1`, [`${prefix}-%`])).rows;
+      const started = performance.now();
+      for (const { id } of fresh)
+        await getPool().query(
+          `INSERT INTO "ClusterFact" ("clusterId", "at", "fact", "key", "value", "inferred")
+           SELECT $1::uuid, (now() AT TIME ZONE 'UTC') - (k * interval '20 days'), 'skew', '',
+                  jsonb_build_object('status', (ARRAY['ok', 'at-risk', 'blocked', 'unknown'])[1 + k % 4]), k > 2
+             FROM generate_series(0, 9) k`,
+          [id],
+        );
+      return (performance.now() - started) / NEW;
+    };
+    const perSweep = await newClusters("new");
+    const holding = (await getPool().query<{ dirty: boolean }>(`SELECT "dirtySince" IS NOT NULL AS "dirty" FROM "FleetFactDayKept"`))
+      .rows[0]!;
+    const afterNew = await get(timelineRoute, `/api/v1/fleet/timeline?from=${since(200)}`);
+    console.log(
+      `    ${NEW} new clusters' first histories written (${fmt(perSweep, 2)} ms a statement), the sums ${holding.dirty ? "MARKED" : "still holding"}: a window asked then, cold: ${fmt(afterNew.ms, 0)} ms`,
+    );
+    const folding = performance.now();
+    await refreshKeptFleetFactDays({ stale: true });
+    console.log(`    their parts folded into the sums (the hourly upkeep): ${fmt(performance.now() - folding, 0)} ms`);
+    // One change written into an older cluster's summed past (an import): until the next summing,
+    // a chart counts every change.
     await getPool().query(
       `INSERT INTO "ClusterFact" ("clusterId", "at", "fact", "key", "value", "inferred")
-       SELECT "id", now() - interval '200 days', 'skew', '', '{"status":"ok"}', true FROM "Cluster" LIMIT 1`,
+       SELECT "id", now() - interval '200 days', 'skew', '', '{"status":"ok"}', true FROM "Cluster" WHERE "name" NOT LIKE 'new-%' LIMIT 1`,
     );
     const unsummed = await get(timelineRoute, `/api/v1/fleet/timeline?from=${since(180)}`);
     console.log(`    a window asked after a change was written into the past, before the next summing: ${fmt(unsummed.ms, 0)} ms`);
+    // The same first histories while the sums are marked, which only marks: what adding costs a first sweep.
+    console.log(`    ${NEW} more first histories while the sums are marked: ${fmt(await newClusters("later"), 2)} ms a statement`);
   } finally {
     await closeDb();
     await db.drop();

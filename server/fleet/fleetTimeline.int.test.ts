@@ -91,6 +91,47 @@ async function write(list: Change[]) {
   }
 }
 
+/** Writes changes as one statement, as a first sweep writes a cluster's inferred history and its present. */
+async function writeAtOnce(list: Change[]) {
+  await getPool().query(
+    `INSERT INTO "ClusterFact" ("clusterId", "at", "fact", "key", "value", "inferred")
+     SELECT r."clusterId", r."at", 'skew', '', r."value"::jsonb, r."inferred"
+       FROM unnest($1::uuid[], $2::timestamp[], $3::text[], $4::boolean[]) AS r("clusterId", "at", "value", "inferred")`,
+    [
+      list.map((c) => ids.get(c.cluster)),
+      list.map((c) => new Date(c.at).toISOString().replace("Z", "")),
+      list.map((c) => (c.status === null ? null : JSON.stringify(c.status === "" ? { summary: "no status" } : { status: c.status }))),
+      list.map((c) => c.inferred),
+    ],
+  );
+}
+
+/** New clusters, registered now, with no history yet. */
+async function register(...clusters: string[]) {
+  await seedFleetRows(clusters.map((name) => ({ name })));
+  const { rows } = await getPool().query<{ id: string; name: string }>(`SELECT "id", "name" FROM "Cluster" WHERE "name" = ANY($1)`, [
+    clusters,
+  ]);
+  for (const r of rows) ids.set(r.name, r.id);
+}
+
+/** How many new clusters' parts wait to be folded into the sums (migration 20261129203000_fleet_fact_day_added). */
+async function addedParts() {
+  return (await getPool().query<{ n: number }>(`SELECT count(*)::int AS "n" FROM "FleetFactDayAdded"`)).rows[0]!.n;
+}
+
+/** A new cluster's first sweep: its history inferred back to `days` ago, a change or two since, and its present. */
+function firstSweep(cluster: string, days: number, statuses: (string | null)[]): Change[] {
+  const now = Date.now();
+  return statuses.map((status, k) => ({
+    cluster,
+    at: k === statuses.length - 1 ? now - 1000 : now - days * DAY + k * Math.floor((days * DAY) / statuses.length) + 777,
+    status,
+    inferred: k < 2,
+    daily: false,
+  }));
+}
+
 /** The kept sums' state (migration 20261129180000_fleet_fact_days). */
 async function kept() {
   const { rows } = await getPool().query<{ through: string; dirtySince: string | null; refreshedAt: string | null; days: number }>(
@@ -184,6 +225,55 @@ describe("the fleet's skew over time, from the days kept summed", () => {
     await expectChartsToAgree(all);
     // Read from the sums as they were: nothing was summed again.
     expect((await kept()).refreshedAt).toBe(before.refreshedAt);
+  });
+
+  it("adds a new cluster's whole history, written at once, to the sums without marking them, and folds it in hourly", async () => {
+    const before = await kept();
+    expect(before.dirtySince).toBeNull();
+    await register("new-a", "new-b", "new-c");
+    // Each one statement, as a first sweep writes it: inferred changes far back, one with no status,
+    // one whose fact went away, and the present (after `through`, counted from history).
+    const added = [
+      ...firstSweep("new-a", 200, ["blocked", "at-risk", "", "ok", "blocked"]),
+      ...firstSweep("new-b", 40, ["ok", null, "opted-out", "at-risk"]),
+    ];
+    await writeAtOnce(added.filter((c) => c.cluster === "new-a"));
+    await writeAtOnce(added.filter((c) => c.cluster === "new-b"));
+    // Two clusters at once, as an import writes them.
+    const both = [...firstSweep("new-c", 90, ["at-risk", "ok", "unknown"])];
+    await writeAtOnce(both);
+    all = [...all, ...added, ...both];
+    expect((await kept()).dirtySince).toBeNull();
+    expect(await addedParts()).toBeGreaterThan(5);
+    await expectChartsToAgree(all);
+    // The hourly upkeep folds the parts into the sums, summing nothing again.
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(0);
+    expect(await addedParts()).toBe(0);
+    const after = await kept();
+    expect(after.refreshedAt).toBe(before.refreshedAt);
+    expect(after.dirtySince).toBeNull();
+    await expectChartsToAgree(all);
+  });
+
+  it("marks the sums when a statement writes a new cluster's history with an older cluster's past", async () => {
+    await register("new-d");
+    const mixed = [
+      ...firstSweep("new-d", 30, ["ok", "blocked", "ok"]),
+      { cluster: names[6]!, at: NOW.getTime() - 20 * DAY + 99, status: "unknown", inferred: false, daily: false },
+    ];
+    await writeAtOnce(mixed);
+    all = [...all, ...mixed];
+    expect((await kept()).dirtySince).not.toBeNull();
+    await expectChartsToAgree(all);
+    // A second statement into a new cluster's past is not its first either.
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    const again = [{ cluster: "new-a", at: Date.now() - 10 * DAY, status: "unknown", inferred: false, daily: false }];
+    await writeAtOnce(again);
+    all = [...all, ...again];
+    expect((await kept()).dirtySince).not.toBeNull();
+    await expectChartsToAgree(all);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    await expectChartsToAgree(all);
   });
 
   it("reads every change after one is written into the summed past (a first sweep's inferred history), until summed again", async () => {

@@ -407,7 +407,10 @@ async function keptDeltas(fact: string, field: string, steps: TimeSteps): Promis
     await sql.rows("SET LOCAL jit = off");
     const days = await sql.rows<{ through: string; dirty: boolean; day: string | null; value: string | null; delta: number | null }>(
       `SELECT k."through"::text AS "through", k."dirtySince" IS NOT NULL AS "dirty", d."day"::text AS "day", d."value", d."delta"
-         FROM "FleetFactDayKept" k LEFT JOIN "FleetFactDay" d ON d."fact" = k."fact" AND d."field" = k."field"
+         FROM "FleetFactDayKept" k LEFT JOIN (SELECT "fact", "field", "day", "value", "delta" FROM "FleetFactDay"
+                                               UNION ALL
+                                               SELECT "fact", "field", "day", "value", "delta" FROM "FleetFactDayAdded") d
+           ON d."fact" = k."fact" AND d."field" = k."field"
         WHERE k."fact" = $1 AND k."field" = $2`,
       [fact, field],
     );
@@ -459,6 +462,7 @@ async function refreshFleetFactDays(fact: string, field: string): Promise<void> 
     if (!kept) return;
     const values = [fact, field, kept.through];
     await sql.rows(`DELETE FROM "FleetFactDay" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
+    await sql.rows(`DELETE FROM "FleetFactDayAdded" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
     await sql.rows(`DELETE FROM "FleetFactThrough" WHERE "fact" = $1 AND "field" = $2`, [fact, field]);
     // One pass over the history before `through`: the sums per day, and each cluster's last row.
     const changes = changesOf(
@@ -486,17 +490,40 @@ async function refreshFleetFactDays(fact: string, field: string): Promise<void> 
 }
 
 /**
+ * Folds the parts new clusters added to a fact's sums (FleetFactDayAdded, appended by the history's
+ * trigger: migration 20261129203000_fleet_fact_day_added) into the sums, so that a chart reads a row
+ * per day and value again however many clusters came. Exclusive, as a summing is.
+ */
+async function foldAddedFleetFactDays(fact: string, field: string): Promise<void> {
+  await inTransaction(async (sql) => {
+    await sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('FleetFactDay', 0))`);
+    await sql.rows(
+      `WITH moved AS (DELETE FROM "FleetFactDayAdded" WHERE "fact" = $1 AND "field" = $2 RETURNING "day", "value", "delta")
+       INSERT INTO "FleetFactDay" ("fact", "field", "day", "value", "delta")
+       SELECT $1, $2, "day", "value", sum("delta")::int FROM moved GROUP BY "day", "value"
+       ON CONFLICT ("fact", "field", "day", "value") DO UPDATE SET "delta" = "FleetFactDay"."delta" + excluded."delta"`,
+      [fact, field],
+    );
+    await sql.rows(`DELETE FROM "FleetFactDay" WHERE "fact" = $1 AND "field" = $2 AND "delta" = 0`, [fact, field]);
+  });
+}
+
+/**
  * Sums every kept fact's days again (the daily upkeep, after the history's own); with `stale`, only
- * those that no longer hold or were summed before today (the hourly upkeep). Resolves to how many.
+ * those that no longer hold or were summed before today, folding new clusters' parts into the others
+ * (the hourly upkeep). Resolves to how many were summed again.
  */
 export async function refreshKeptFleetFactDays(options: { stale?: boolean } = {}): Promise<number> {
   const today = new Date(Math.floor((Date.now() - 3_600_000) / 86_400_000) * 86_400_000);
-  const kept = await getDb().fleetFactDayKept.findMany({
-    select: { fact: true, field: true },
-    where: options.stale ? { OR: [{ dirtySince: { not: null } }, { through: { lt: today } }] } : undefined,
-  });
-  for (const k of kept) await refreshFleetFactDays(k.fact, k.field);
-  return kept.length;
+  const kept = await getDb().fleetFactDayKept.findMany({ select: { fact: true, field: true, dirtySince: true, through: true } });
+  let summed = 0;
+  for (const k of kept) {
+    if (!options.stale || k.dirtySince !== null || k.through < today) {
+      await refreshFleetFactDays(k.fact, k.field);
+      summed++;
+    } else await foldAddedFleetFactDays(k.fact, k.field);
+  }
+  return summed;
 }
 
 export type HistoryKept = { created: number; dropped: number; folded: number; pruned: number };
