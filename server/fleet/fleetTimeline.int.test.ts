@@ -276,6 +276,20 @@ describe("the fleet's skew over time, from the days kept summed", () => {
     await expectChartsToAgree(all);
   });
 
+  it("marks the sums when one statement writes the first histories of more than a hundred clusters (a bulk import)", async () => {
+    expect((await kept()).dirtySince).toBeNull();
+    const many = Array.from({ length: 101 }, (_, i) => `bulk-${String(i).padStart(3, "0")}`);
+    await register(...many);
+    const imported = many.flatMap((cluster, i) => firstSweep(cluster, 20 + i, ["ok", "blocked"]));
+    await writeAtOnce(imported);
+    all = [...all, ...imported];
+    expect((await kept()).dirtySince).not.toBeNull();
+    expect(await addedParts()).toBe(0);
+    await expectChartsToAgree(all);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    await expectChartsToAgree(all);
+  });
+
   it("reads every change after one is written into the summed past (a first sweep's inferred history), until summed again", async () => {
     const past: Change[] = [
       { cluster: names[5]!, at: NOW.getTime() - 100 * DAY + 1234, status: "blocked", inferred: true, daily: false },

@@ -40,6 +40,12 @@ BEGIN
        AND a."at" < kept."through" AND kept."dirtySince" IS NULL;
     CONTINUE WHEN since IS NULL; -- nothing before "through", or already marked
 
+    -- A statement of many clusters (a bulk import) only marks: a lock per cluster would fill the
+    -- server's lock table (max_locks_per_transaction), and the hourly summing is as cheap then.
+    IF (SELECT count(DISTINCT a."clusterId") FROM added a WHERE a."fact" = k."fact") > 100 THEN
+      UPDATE "FleetFactDayKept" SET "dirtySince" = since WHERE "fact" = k."fact" AND "field" = k."field";
+      CONTINUE;
+    END IF;
     fresh := ARRAY[]::UUID[];
     FOR cluster IN SELECT DISTINCT a."clusterId" FROM added a WHERE a."fact" = k."fact" ORDER BY 1 LOOP
       PERFORM pg_advisory_xact_lock(hashtextextended('FleetFactDay:' || cluster::text, 0));
