@@ -313,4 +313,13 @@ describe("the fleet's skew over time, from the days kept summed", () => {
     expect((await kept()).dirtySince).toBeNull();
     await expectChartsToAgree(all);
   });
+
+  it("sums them again hourly once a day has passed since, so that yesterday is summed too", async () => {
+    await refreshKeptFleetFactDays();
+    const today = (await kept()).through;
+    await getPool().query(`UPDATE "FleetFactDayKept" SET "through" = "through" - interval '1 day'`);
+    expect(await refreshKeptFleetFactDays({ stale: true })).toBe(1);
+    expect((await kept()).through).toBe(today);
+    await expectChartsToAgree(all);
+  });
 });

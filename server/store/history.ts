@@ -514,11 +514,13 @@ async function foldAddedFleetFactDays(fact: string, field: string): Promise<void
  * (the hourly upkeep). Resolves to how many were summed again.
  */
 export async function refreshKeptFleetFactDays(options: { stale?: boolean } = {}): Promise<number> {
-  const today = new Date(Math.floor((Date.now() - 3_600_000) / 86_400_000) * 86_400_000);
-  const kept = await getDb().fleetFactDayKept.findMany({ select: { fact: true, field: true, dirtySince: true, through: true } });
+  // Judged in SQL: never summed, `through` and `dirtySince` are '-infinity', which no Date holds.
+  const kept = await getDb().$queryRaw<{ fact: string; field: string; stale: boolean }[]>`
+    SELECT "fact", "field", "dirtySince" IS NOT NULL OR "through" < date_trunc('day', (now() AT TIME ZONE 'UTC') - interval '1 hour') AS "stale"
+      FROM "FleetFactDayKept"`;
   let summed = 0;
   for (const k of kept) {
-    if (!options.stale || k.dirtySince !== null || k.through < today) {
+    if (!options.stale || k.stale) {
       await refreshFleetFactDays(k.fact, k.field);
       summed++;
     } else await foldAddedFleetFactDays(k.fact, k.field);
