@@ -67,8 +67,9 @@ export function backgroundJobs(config = appConfig(), now = () => Date.now()): Re
       leaseMs: 2 * MINUTE,
       run: () => advanceRollouts(),
     },
-    // The fleet's days summed again when a change was written into their past or a cluster removed
-    // (the fleet's chart counts every change meanwhile), or when a day has passed since.
+    // The fleet's days summed again when a change was written into an older cluster's past or a
+    // cluster removed (the fleet's chart counts every change meanwhile), or when a day has passed
+    // since; otherwise the parts new clusters' first sweeps added are folded into the sums.
     {
       name: "fleet-days",
       everyMs: HOUR,
