@@ -72,10 +72,14 @@ const changes = history();
 const names = [...new Set(changes.map((c) => c.cluster))].sort();
 const ids = new Map<string, string>();
 
+/** A change's skew fact as stored: none when it disappeared, a summary alone when it had no status. */
+const storedValue = (c: Change) =>
+  c.status === null ? null : JSON.stringify(c.status === "" ? { summary: "no status" } : { status: c.status });
+
 /** Writes changes as the history holds them: detail rows, or daily rows for the folded ones. */
 async function write(list: Change[]) {
   for (const c of list) {
-    const value = c.status === null ? null : JSON.stringify(c.status === "" ? { summary: "no status" } : { status: c.status });
+    const value = storedValue(c);
     const at = new Date(c.at).toISOString();
     if (c.daily)
       await getPool().query(
@@ -100,7 +104,7 @@ async function writeAtOnce(list: Change[]) {
     [
       list.map((c) => ids.get(c.cluster)),
       list.map((c) => new Date(c.at).toISOString().replace("Z", "")),
-      list.map((c) => (c.status === null ? null : JSON.stringify(c.status === "" ? { summary: "no status" } : { status: c.status }))),
+      list.map(storedValue),
       list.map((c) => c.inferred),
     ],
   );
