@@ -228,6 +228,23 @@ describe("a misbehaving cluster", () => {
     expect(order.slice(0, 2).sort()).toEqual(["legacy", "prod-east-422"]);
   });
 
+  it("that answers slower than the sweep's deadline is given up there: its reads still waiting for a connection are never sent", async () => {
+    const cluster = fleet.get("prod-east")!;
+    // Some twenty reads over two connections, each answered after a second: the sweep gives up after one.
+    fleet.setFaults("prod-east", { latencyMs: 1_000 });
+    const before = cluster.requestCount;
+    const collector = new Collector(options("a", { clusterTimeoutMs: 1_000, client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10 } }));
+    const results = await collector.runOnce();
+    expect(results.find((r) => r.cluster === "prod-east")).toMatchObject({ outcome: "failed" });
+    const sentByDeadline = cluster.requestCount - before;
+    expect(sentByDeadline).toBeGreaterThan(0);
+    expect(sentByDeadline).toBeLessThanOrEqual(5);
+    // Had the sweep's reads gone on, two more would be sent every second as the first are answered.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(cluster.requestCount - before).toBe(sentByDeadline);
+    expect((await findClusterSummary("prod-east"))!.lastContactError).toContain("did not finish within 1 s");
+  });
+
   it("recovers on the next sweep once it answers again", async () => {
     const results = await new Collector(options("a")).runOnce();
     expect(results.find((r) => r.cluster === "prod-east")!.outcome).toBe("ok");

@@ -250,7 +250,11 @@ export class Collector {
         phases: { readMs, digestMs, storeMs: durationMs - readMs - digestMs },
       };
     } catch (error) {
-      if (error instanceof Deadline) return fail({ status: "unreachable", error: error.message });
+      if (error instanceof Deadline) {
+        // Given up now, not once the failure is stored: the reads still queued are never sent.
+        client?.endRead();
+        return fail({ status: "unreachable", error: error.message });
+      }
       // Our own bug or the database: say so on the cluster rather than stopping the collector.
       const message = error instanceof Error ? error.message : String(error);
       try {

@@ -169,7 +169,7 @@ const pageSizeOf = (ref: KindRef) => (ref.plural === "machineconfigs" ? 16 : 500
 async function plainGet(
   what: string,
   url: string,
-  options: { agent: https.Agent; headers: Record<string, string>; timeoutMs: number; budget: ReadBudget },
+  options: { agent: https.Agent; headers: Record<string, string>; timeoutMs: number; budget: ReadBudget; signal: AbortSignal },
 ): Promise<unknown> {
   try {
     return await getJson(new URL(url), { ...options, maxBytes: MAX_ANSWER_BYTES });
@@ -220,6 +220,8 @@ export class ClusterClient implements ObjectSource {
   private readonly agent: https.Agent;
   /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
   private readonly budget = new ReadBudget("cluster");
+  /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
+  private reading = new AbortController();
   readonly notServed = new NotServedMemo();
 
   constructor(
@@ -247,17 +249,24 @@ export class ClusterClient implements ObjectSource {
 
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
   startRead(): void {
+    this.reading.abort();
+    this.reading = new AbortController();
     this.budget.restart();
     this.notServed.startSweep();
   }
 
-  /** Ends a read of this cluster: what it read no longer counts against the process (MAX_PROCESS_READ_BYTES). */
+  /**
+   * Ends a read of this cluster: what it read no longer counts against the process
+   * (MAX_PROCESS_READ_BYTES), and what it still waits for is given up (a sweep past its deadline).
+   */
   endRead(): void {
+    this.reading.abort();
     this.budget.release();
   }
 
   /** Closes the pooled connections; the client must not be used afterwards. */
   close(): void {
+    this.reading.abort();
     this.budget.release();
     this.agent.destroy();
     this.plainHttpAgent?.destroy();
@@ -287,7 +296,7 @@ export class ClusterClient implements ObjectSource {
       } catch (error) {
         first.settle();
         const failure = classify(error, what);
-        if (!RETRYABLE.has(failure.kind) || attempt >= this.options.retries) throw failure;
+        if (!RETRYABLE.has(failure.kind) || attempt >= this.options.retries || this.reading.signal.aborted) throw failure;
         await sleep(this.options.retryDelayMs * 2 ** attempt);
       } finally {
         first.settle();
@@ -364,6 +373,7 @@ export class ClusterClient implements ObjectSource {
       maxBytes,
       budget: this.budget,
       onAnswer,
+      signal: this.reading.signal,
     });
   }
 
@@ -404,6 +414,7 @@ export class ClusterClient implements ObjectSource {
       headers: this.bearerHeaders(),
       timeoutMs: this.options.timeoutMs,
       budget: this.budget,
+      signal: this.reading.signal,
     });
   }
 
@@ -426,6 +437,7 @@ export class ClusterClient implements ObjectSource {
       headers: { ...this.bearerHeaders(), host },
       timeoutMs: this.options.timeoutMs,
       budget: this.budget,
+      signal: this.reading.signal,
     });
   }
 

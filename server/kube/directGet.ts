@@ -31,17 +31,29 @@ export type DirectGetOptions = {
   maxBytes: number;
   budget?: ReadBudget;
   onAnswer?: AnswerObserver;
+  /**
+   * The read this GET belongs to was given up (a sweep past its deadline): a GET still waiting for
+   * one of the cluster's pooled connections is never sent, and one in flight is cut, so a sweep that
+   * gave up stops loading the cluster and no late answer is counted against the next sweep's budget.
+   */
+  signal?: AbortSignal;
 };
+
+/** The error a GET fails with when its read was given up. */
+const givenUp = () => Object.assign(new Error("the read was given up"), { name: "AbortError" });
 
 /** GET `url`; resolves to the parsed JSON of a 2xx answer, rejects with AnswerStatusError, TransportError or the socket's error. */
 export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(givenUp());
     const send = url.protocol === "http:" ? http.request : https.request;
     let settled = false;
+    const onAbort = () => fail(givenUp());
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
       request.destroy();
       reject(error);
     };
@@ -67,6 +79,7 @@ export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
         if (!ok) {
           const body =
             size > MAX_ERROR_BYTES
@@ -89,6 +102,7 @@ export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
       fail(error);
     }, options.timeoutMs);
     request.on("error", fail);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     request.end();
   });
 }
