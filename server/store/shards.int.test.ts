@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useMigratedDatabase } from "../testing/database";
 import { getDb } from "./db";
-import { directShardOf, holdShards, leaveShards, listShards } from "./shards";
+import { directShardOf, fairShare, holdShards, leaveShards, listShards } from "./shards";
 import { claimDueClusters, ensureSchedules } from "./sweeps";
 
 /** Shards among collectors on one database: fair shares, handover when a holder stops renewing, and claims kept within shards. */
@@ -112,5 +112,21 @@ describe("collector shards", () => {
     const w3 = await holdShards("w3", LEASE);
     expect(w3.total).toBe(4);
     expect(w3.shards).not.toContain(hubs[0]);
+  });
+
+  it("leaves no collector idle while there are as many shards as collectors: four shards over three as 2, 1, 1", async () => {
+    await holdShards("w4", LEASE);
+    await holdShards("w5", LEASE);
+    // w3 held all four; it gives back two, which w4 and w5 take at their next renewal.
+    const w3 = await holdShards("w3", LEASE);
+    expect(w3).toMatchObject({ members: 3, total: 4 });
+    expect(w3.shards).toHaveLength(2);
+    const w4 = await holdShards("w4", LEASE);
+    const w5 = await holdShards("w5", LEASE);
+    expect([w4.shards.length, w5.shards.length]).toEqual([1, 1]);
+    expect(new Set([...w3.shards, ...w4.shards, ...w5.shards]).size).toBe(4);
+    expect(fairShare(9, 4, 0)).toBe(3);
+    expect([1, 2, 3].map((rank) => fairShare(9, 4, rank))).toEqual([2, 2, 2]);
+    expect(fairShare(2, 3, 2)).toBe(0);
   });
 });

@@ -6,8 +6,8 @@ import { getDb } from "./db";
  * spread over DIRECT_SHARDS shards `direct-0`… by their id, so that several collectors still share
  * a fleet registered directly (a hub is swept from one place; direct clusters have no such place). A collector holds its shards under a lease it renews; one that stops renewing (its
  * process killed) loses them when the lease runs out, and the others take them. Each collector takes
- * its fair share, ceil(shards / live collectors), and gives back what it holds beyond it when another
- * collector joins, so shards spread without a coordinator.
+ * its fair share (`fairShare`) and gives back what it holds beyond it when another collector joins,
+ * so shards spread without a coordinator.
  *
  * A shard says which collector sweeps a hub's clusters; it is not what keeps a cluster from being
  * swept twice at once. That is the cluster's own lease (SweepSchedule, server/store/sweeps.ts): during
@@ -26,6 +26,18 @@ export const shardOf = (alias: string) =>
   `COALESCE(${alias}."hubId"::text, 'direct-' || (get_byte(uuid_send(${alias}."id"), 15) % ${DIRECT_SHARDS})::text)`;
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
+
+/**
+ * How many of `total` shards the member ranked `rank` (by name) among `members` live collectors
+ * holds: the shards split as evenly as they go, the first `total % members` by name holding one more.
+ * Every member computes its own from the same table, so the shares add up to the total and, with at
+ * least as many shards as collectors, none is left idle (rounding every share up would leave the
+ * last ones nothing: nine shards over four collectors as 3, 3, 3, 0).
+ */
+export function fairShare(total: number, members: number, rank: number): number {
+  const each = Math.floor(total / Math.max(1, members));
+  return each + (rank < total % Math.max(1, members) ? 1 : 0);
+}
 
 export type ShardHolding = {
   /** The shards this collector holds after the call. */
@@ -74,11 +86,13 @@ export async function holdShards(worker: string, leaseMs: number): Promise<Shard
        )
        DELETE FROM "CollectorShard" WHERE "shard" NOT IN (SELECT "shard" FROM current)`,
     );
-    const [counts] = await tx.$queryRawUnsafe<{ members: number; total: number }[]>(
-      `SELECT (SELECT count(*) FROM "CollectorMember")::int AS members, (SELECT count(*) FROM "CollectorShard")::int AS total`,
+    const [counts] = await tx.$queryRawUnsafe<{ members: number; total: number; rank: number }[]>(
+      `SELECT (SELECT count(*) FROM "CollectorMember")::int AS members, (SELECT count(*) FROM "CollectorShard")::int AS total,
+              (SELECT count(*) FROM "CollectorMember" WHERE "worker" < $1)::int AS rank`,
+      worker,
     );
-    const { members, total } = counts!;
-    const share = Math.ceil(total / Math.max(1, members));
+    const { members, total, rank } = counts!;
+    const share = fairShare(total, members, rank);
     await tx.$executeRawUnsafe(`UPDATE "CollectorShard" SET "expiresAt" = ${lease} WHERE "owner" = $1`, worker);
     const held = (
       await tx.$queryRawUnsafe<{ shard: string }[]>(
