@@ -1,5 +1,6 @@
 import http from "node:http";
 import https from "node:https";
+import { setMaxListeners } from "node:events";
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
 import { connectTarget, hostPort } from "./connectTo";
@@ -208,6 +209,16 @@ function plainMessage(text: string): string {
 }
 
 /**
+ * A read's abort controller. Each GET in flight listens on its signal until answered: a sweep's
+ * twenty-odd at once pass Node's warning at ten, a bound that still flags listeners left behind.
+ */
+function newReading(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(256, controller.signal);
+  return controller;
+}
+
+/**
  * One cluster's API, through @kubernetes/client-node. Reads retry a bounded number of times;
  * writes never retry on their own (a 409 is the caller's to resolve by re-reading).
  */
@@ -221,7 +232,7 @@ export class ClusterClient implements ObjectSource {
   /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
   private readonly budget = new ReadBudget("cluster");
   /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
-  private reading = new AbortController();
+  private reading = newReading();
   readonly notServed = new NotServedMemo();
 
   constructor(
@@ -250,7 +261,7 @@ export class ClusterClient implements ObjectSource {
   /** Begins a new read of this cluster (a sweep): from here its answers count afresh against MAX_READ_BYTES. */
   startRead(): void {
     this.reading.abort();
-    this.reading = new AbortController();
+    this.reading = newReading();
     this.budget.restart();
     this.notServed.startSweep();
   }
