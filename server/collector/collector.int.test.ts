@@ -228,9 +228,9 @@ describe("a misbehaving cluster", () => {
     expect(order.slice(0, 2).sort()).toEqual(["legacy", "prod-east-422"]);
   });
 
-  it("that answers slower than the sweep's deadline is given up there: its reads still waiting for a connection are never sent", async () => {
+  it("that answers slower than the sweep's deadline is given up there: nothing more is asked of it", async () => {
     const cluster = fleet.get("prod-east")!;
-    // Some twenty reads over two connections, each answered after a second: the sweep gives up after one.
+    // Every read answered after a second: the sweep gives up after one, its reads still in flight.
     fleet.setFaults("prod-east", { latencyMs: 1_000 });
     const before = cluster.requestCount;
     const collector = new Collector(options("a", { clusterTimeoutMs: 1_000, client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10 } }));
@@ -238,8 +238,8 @@ describe("a misbehaving cluster", () => {
     expect(results.find((r) => r.cluster === "prod-east")).toMatchObject({ outcome: "failed" });
     const sentByDeadline = cluster.requestCount - before;
     expect(sentByDeadline).toBeGreaterThan(0);
-    expect(sentByDeadline).toBeLessThanOrEqual(5);
-    // Had the sweep's reads gone on, two more would be sent every second as the first are answered.
+    // Had the sweep's reads gone on, their answers would lead to more (the pools' rendered
+    // MachineConfigs are asked for once the pools are read).
     await new Promise((r) => setTimeout(r, 2_500));
     expect(cluster.requestCount - before).toBe(sentByDeadline);
     expect((await findClusterSummary("prod-east"))!.lastContactError).toContain("did not finish within 1 s");

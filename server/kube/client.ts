@@ -7,6 +7,7 @@ import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
 import { AnswerStatusError, getJson } from "./directGet";
+import { H2Origin } from "./h2";
 import { NotServedMemo } from "./notServed";
 import { DEFAULT_LIST_LIMITS, describeBytes, MAX_ANSWER_BYTES, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
 import { caContextFor, type ClientOptions, DEFAULT_CLIENT_OPTIONS, kubeConfigFor, requestOptions, secureContextFor } from "./clientConfig";
@@ -103,7 +104,8 @@ export function classify(error: unknown, what: string): KubeError {
   const code = typeof e.code === "string" ? e.code : e.cause?.code;
   if (code === REFUSED_ADDRESS)
     return new KubeError("unreachable", `${what} was not sent: ${(e.message ?? "").replace(/^.*reason: /, "")}`);
-  if (code && NETWORK_CODES.has(code)) return new KubeError("unreachable", `cannot reach the cluster (${code}) for ${what}`);
+  if (code && (NETWORK_CODES.has(code) || code.startsWith("ERR_HTTP2_")))
+    return new KubeError("unreachable", `cannot reach the cluster (${code}) for ${what}`);
   if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
     return new KubeError("unreachable", `the cluster's TLS certificate is not trusted (${code}); add its CA bundle`);
   }
@@ -233,6 +235,8 @@ export class ClusterClient implements ObjectSource {
   private readonly budget = new ReadBudget("cluster");
   /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
   private reading = newReading();
+  /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts). */
+  private readonly h2: H2Origin | undefined;
   readonly notServed = new NotServedMemo();
 
   constructor(
@@ -248,6 +252,13 @@ export class ClusterClient implements ObjectSource {
       secureContext: secureContextFor(credentials),
       rejectUnauthorized: !credentials.insecureSkipTlsVerify,
     });
+    const server = new URL(credentials.server);
+    if (server.protocol === "https:")
+      this.h2 = new H2Origin(server, {
+        secureContext: secureContextFor(credentials),
+        rejectUnauthorized: !credentials.insecureSkipTlsVerify,
+        timeoutMs: options.timeoutMs,
+      });
     this.custom = boundedApiClient(this.kc, k8s.CustomObjectsApi);
     this.core = boundedApiClient(this.kc, k8s.CoreV1Api);
     this.versionApi = boundedApiClient(this.kc, k8s.VersionApi);
@@ -273,12 +284,15 @@ export class ClusterClient implements ObjectSource {
   endRead(): void {
     this.reading.abort();
     this.budget.release();
+    // The next sweep is minutes away, past the API server's idle timeout: the connection goes now.
+    this.h2?.close();
   }
 
   /** Closes the pooled connections; the client must not be used afterwards. */
   close(): void {
     this.reading.abort();
     this.budget.release();
+    this.h2?.destroy();
     this.agent.destroy();
     this.plainHttpAgent?.destroy();
     this.route?.agent.destroy();
@@ -385,6 +399,7 @@ export class ClusterClient implements ObjectSource {
       budget: this.budget,
       onAnswer,
       signal: this.reading.signal,
+      h2: this.h2,
     });
   }
 

@@ -1,6 +1,8 @@
 import http from "node:http";
+import http2 from "node:http2";
 import https from "node:https";
 import { redirectError, tooLargeError, TransportError, type AnswerObserver } from "./boundedHttp";
+import type { H2Origin } from "./h2";
 import { describeBytes, MAX_ERROR_BYTES, type ReadBudget } from "./limits";
 
 /*
@@ -37,16 +39,34 @@ export type DirectGetOptions = {
    * gave up stops loading the cluster and no late answer is counted against the next sweep's budget.
    */
   signal?: AbortSignal;
+  /** The cluster's HTTP/2 connection, used when the server speaks HTTP/2. */
+  h2?: H2Origin;
 };
 
 /** The error a GET fails with when its read was given up. */
 const givenUp = () => Object.assign(new Error("the read was given up"), { name: "AbortError" });
 
-/** GET `url`; resolves to the parsed JSON of a 2xx answer, rejects with AnswerStatusError, TransportError or the socket's error. */
-export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
+/**
+ * GET `url`; resolves to the parsed JSON of a 2xx answer, rejects with AnswerStatusError, TransportError
+ * or the connection's error. Over the cluster's HTTP/2 connection when `h2` is given and the server
+ * speaks it (./h2.ts), else over `agent`'s HTTP/1.1 connections.
+ */
+export async function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
+  if (options.signal?.aborted) throw givenUp();
+  if (!options.h2 || url.protocol !== "https:") return exchange(url, options, null);
+  const started = performance.now();
+  const session = await options.h2.connection();
+  if (options.signal?.aborted) throw givenUp();
+  // Connecting counts against the request's deadline.
+  const timeoutMs = Math.max(1, options.timeoutMs - (performance.now() - started));
+  return exchange(url, { ...options, timeoutMs }, session);
+}
+
+/** The answer's head, as either protocol gives it. */
+type Head = { status: number; location: string | null; contentLength: number };
+
+function exchange(url: URL, options: DirectGetOptions, session: http2.ClientHttp2Session | null): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) return reject(givenUp());
-    const send = url.protocol === "http:" ? http.request : https.request;
     let settled = false;
     const onAbort = () => fail(givenUp());
     const fail = (error: unknown) => {
@@ -54,38 +74,39 @@ export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      request.destroy();
+      cancel();
       reject(error);
     };
-    const request = send(url, { method: "GET", agent: options.agent, headers: options.headers }, (response) => {
-      const status = response.statusCode ?? 0;
+    /** Reads the answer's body from `body` once its head is known. */
+    const answered = (head: Head, body: NodeJS.ReadableStream) => {
+      const { status } = head;
       const path = url.pathname;
-      if (status >= 300 && status < 400) return fail(redirectError("GET", url.href, status, response.headers.location ?? null));
+      if (status >= 300 && status < 400) return fail(redirectError("GET", url.href, status, head.location));
       const ok = status >= 200 && status < 300;
       const what = `the answer to GET ${path}`;
-      if (Number(response.headers["content-length"] ?? NaN) > options.maxBytes) return fail(tooLargeError(what, options.maxBytes));
+      if (head.contentLength > options.maxBytes) return fail(tooLargeError(what, options.maxBytes));
       const chunks: Buffer[] = [];
       let size = 0;
-      response.on("data", (chunk: Buffer) => {
+      body.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (size > options.maxBytes) return fail(tooLargeError(what, options.maxBytes));
         // An error's Status is read only for its message: a short prefix of a long one is enough.
         if (ok || size <= MAX_ERROR_BYTES) chunks.push(chunk);
       });
-      response.on("error", fail);
+      body.on("error", fail);
       // A connection closed before the answer's end: a cut answer, never parsed as whole.
-      response.on("close", () => fail(Object.assign(new Error("the connection closed before the answer ended"), { code: "ECONNRESET" })));
-      response.on("end", () => {
+      body.on("close", () => fail(Object.assign(new Error("the connection closed before the answer ended"), { code: "ECONNRESET" })));
+      body.on("end", () => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", onAbort);
         if (!ok) {
-          const body =
+          const text =
             size > MAX_ERROR_BYTES
               ? `{"message":"the cluster's error answer is over ${describeBytes(MAX_ERROR_BYTES)}"}`
               : Buffer.concat(chunks, size).toString("utf8");
-          return reject(new AnswerStatusError(status, body));
+          return reject(new AnswerStatusError(status, text));
         }
         if (options.budget && !options.budget.take(size)) return reject(new TransportError("too-large", options.budget.message));
         options.onAnswer?.(size);
@@ -95,14 +116,47 @@ export function getJson(url: URL, options: DirectGetOptions): Promise<unknown> {
           reject(error);
         }
       });
-    });
+    };
+    let cancel: () => void;
+    if (session) {
+      const stream = session.request({ ":method": "GET", ":path": `${url.pathname}${url.search}`, ...options.headers });
+      cancel = () => {
+        if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+      };
+      stream.on("response", (headers) =>
+        answered(
+          {
+            status: Number(headers[":status"] ?? 0),
+            location: typeof headers.location === "string" ? headers.location : null,
+            contentLength: Number(headers["content-length"] ?? NaN),
+          },
+          stream,
+        ),
+      );
+      stream.on("error", fail);
+      // Refused or reset before any answer (the connection went away): the read may be tried again.
+      stream.on("close", () => fail(Object.assign(new Error("the stream closed before an answer"), { code: "ECONNRESET" })));
+    } else {
+      const send = url.protocol === "http:" ? http.request : https.request;
+      const request = send(url, { method: "GET", agent: options.agent, headers: options.headers }, (response) =>
+        answered(
+          {
+            status: response.statusCode ?? 0,
+            location: response.headers.location ?? null,
+            contentLength: Number(response.headers["content-length"] ?? NaN),
+          },
+          response,
+        ),
+      );
+      cancel = () => request.destroy();
+      request.on("error", fail);
+      request.end();
+    }
     const timer = setTimeout(() => {
       const error = new Error(`no answer in ${options.timeoutMs} ms`);
       error.name = "TimeoutError";
       fail(error);
     }, options.timeoutMs);
-    request.on("error", fail);
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    request.end();
   });
 }

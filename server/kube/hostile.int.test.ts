@@ -377,3 +377,84 @@ describe("a monitoring Route whose host resolves to this machine", () => {
     }
   });
 });
+
+describe("over HTTP/2, as an API server answers a client that offers it", () => {
+  const startH2 = async (handle: Parameters<typeof startHostileServer>[0]) => {
+    const s = await startHostileServer(handle, tls, { http2: true });
+    servers.push(s);
+    return s;
+  };
+
+  it("cuts an endless answer at MAX_ANSWER_BYTES while it arrives, and cancels only that stream", async () => {
+    const chunk = Buffer.alloc(256 * 1024, "a");
+    const server = await startH2((req, res, _r, count) => {
+      if (req.url!.endsWith("/clusterversions/version")) return json(res, 200, { kind: "ClusterVersion", metadata: { name: "version" } });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"items":["');
+      streamForever(res, chunk, count);
+    });
+    const client = clusterAt(server);
+    try {
+      const [list, one] = await Promise.allSettled([
+        client.list(KINDS.machineSet, { namespace: "openshift-machine-api" }),
+        client.get(KINDS.clusterVersion, "version"),
+      ]);
+      expect(list.status === "rejected" && (list.reason as KubeError).kind).toBe("too-large");
+      expect(list.status === "rejected" && (list.reason as KubeError).message).toMatch(/machinesets is larger than 32 MiB/);
+      // The other stream of the same connection was answered.
+      expect(one).toMatchObject({ status: "fulfilled", value: { kind: "ClusterVersion" } });
+      expect(server.written()).toBeLessThan(MAX_ANSWER_BYTES + 16 * MiB);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("refuses an answer whose Content-Length is over the limit before reading it", async () => {
+    const server = await startH2((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(MAX_OBJECT_BYTES + 1) });
+      res.write("{");
+    });
+    const client = clusterAt(server);
+    try {
+      expect((await failure(client.get(KINDS.clusterVersion, "version"))).kind).toBe("too-large");
+    } finally {
+      client.close();
+    }
+  });
+
+  it("never takes a cut answer for a whole one: the connection gone mid-body is unreachable, tried again on a new one, and read whole", async () => {
+    const body = JSON.stringify({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion", metadata: { name: "version" } });
+    let answers = 0;
+    const server = await startH2((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+      if (++answers > 1) return res.end(body);
+      res.write(body.slice(0, 20));
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const client = clusterAt(server);
+    try {
+      expect(await client.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion", metadata: { name: "version" } });
+      expect(server.received).toHaveLength(2);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("follows no redirect, and a connection that is not HTTP/2 is asked over HTTP/1.1", async () => {
+    const h2 = await startH2((req, res) => res.writeHead(307, { location: `/elsewhere${req.url}` }).end());
+    const redirected = clusterAt(h2);
+    const h1 = await start((_req, res) => json(res, 200, { kind: "ClusterVersion", metadata: { name: "version" } }));
+    const plain = clusterAt(h1);
+    try {
+      const error = await failure(redirected.get(KINDS.clusterVersion, "version"));
+      expect(error.kind).toBe("redirected");
+      expect(h2.received).toHaveLength(1);
+      expect(await plain.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion" });
+      expect(await plain.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion" });
+      expect(h1.received).toHaveLength(2);
+    } finally {
+      redirected.close();
+      plain.close();
+    }
+  });
+});

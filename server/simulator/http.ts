@@ -1,5 +1,5 @@
 import http from "node:http";
-import https from "node:https";
+import http2 from "node:http2";
 import type { Duplex } from "node:stream";
 import { ApiError, badRequest } from "./apiError";
 import {
@@ -96,7 +96,8 @@ function handleWatch(req: http.IncomingMessage, res: http.ServerResponse, cluste
     fieldFilter(o) &&
     matchesLabels(labels, o.metadata.labels);
 
-  res.writeHead(200, { "content-type": "application/json", "transfer-encoding": "chunked" });
+  // No Content-Length: HTTP/1.1 sends the events chunked, HTTP/2 as DATA frames.
+  res.writeHead(200, { "content-type": "application/json" });
   // Headers go out at once, as the API server's do: a client waits for them before it counts the watch as open.
   res.flushHeaders();
   const write = (type: string, object: unknown) => res.write(`${JSON.stringify({ type, object })}\n`);
@@ -241,7 +242,7 @@ async function applyFaults(
 }
 
 export type SimulatorServer = {
-  server: https.Server;
+  server: http2.Http2SecureServer;
   url: string;
   /** PEM of the certificate clients must trust (kubeconfig certificate-authority-data). */
   ca: string;
@@ -250,13 +251,20 @@ export type SimulatorServer = {
   close: () => Promise<void>;
 };
 
-/** Serves every cluster of `fleet` under /clusters/<name> on one port, over https like a real API server. */
-export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): https.Server {
+/**
+ * Serves every cluster of `fleet` under /clusters/<name> on one port, over https like a real API
+ * server: HTTP/2 to clients that offer it in the TLS handshake, HTTP/1.1 to the others (the API
+ * server's Go server does the same).
+ */
+export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): http2.Http2SecureServer & { destroyConnections: () => void } {
   const sockets = new Set<Duplex>();
-  const server = https.createServer(
+  const server = http2.createSecureServer(
     {
       cert: tls.cert,
       key: tls.key,
+      allowHTTP1: true,
+      // The API server's default (k8s.io/apiserver pkg/server/secure_serving.go); a client queues streams beyond it.
+      settings: { maxConcurrentStreams: 100 },
       // A cluster's ingress names get its wildcard certificate of the ingress CA; anything else the API server's.
       SNICallback: (servername, done) => {
         try {
@@ -266,7 +274,11 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
         }
       },
     },
-    (req, res) => {
+    (request, response) => {
+      // HTTP/2's compatibility API answers with what the handlers use of HTTP/1.1's (headers, url,
+      // method, writeHead, write, end, flushHeaders, the socket).
+      const req = request as unknown as http.IncomingMessage;
+      const res = response as unknown as http.ServerResponse;
       handle(fleet, req, res).catch((error) => {
         if (error instanceof ApiError) return sendError(res, error);
         if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
@@ -276,13 +288,17 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
       });
     },
   );
-  server.on("connection", (s) => {
+  server.on("connection", (s: Duplex) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  server.on("close", () => sockets.forEach((s) => s.destroy()));
-  return server;
+  const destroyConnections = () => sockets.forEach((s) => s.destroy());
+  server.on("close", destroyConnections);
+  return Object.assign(server, { destroyConnections });
 }
+
+/** The host a request was sent to: HTTP/1.1's Host header, HTTP/2's :authority. */
+const hostOf = (req: http.IncomingMessage): string => req.headers.host ?? String(req.headers[":authority"] ?? "");
 
 /** Who a request's bearer token is on `cluster` (its TokenReview): its admin or reader account, or nobody. */
 export function userOf(cluster: SimCluster, req: http.IncomingMessage): string | null {
@@ -299,7 +315,7 @@ export function userOf(cluster: SimCluster, req: http.IncomingMessage): string |
 function serveRoute(fleet: Fleet, name: string, req: http.IncomingMessage, res: http.ServerResponse) {
   const cluster = fleet.get(name);
   const url = new URL(req.url ?? "/", "https://router");
-  const host = (req.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  const host = hostOf(req).toLowerCase().replace(/:\d+$/, "");
   const onRoute = cluster && host === querierRouteHost(name, fleet.ingress!.domain) && /^\/api(\/|$)/.test(url.pathname);
   let answer = routerUnavailable();
   if (cluster && onRoute && req.method === "GET") {
@@ -314,7 +330,7 @@ function serveRoute(fleet: Fleet, name: string, req: http.IncomingMessage, res: 
 }
 
 async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse) {
-  const routed = fleet.ingress?.clusterOf(req.headers.host ?? "");
+  const routed = fleet.ingress?.clusterOf(hostOf(req));
   if (routed) return serveRoute(fleet, routed, req, res);
   const url = new URL(req.url ?? "/", "http://simulator");
   const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
@@ -480,6 +496,11 @@ export async function startSimulator(
     url: `https://${host.includes(":") ? `[${host}]` : host}:${address.port}`,
     ca: tls.cert,
     connectTo: `*.${fleet.ingress.domain}::${host.includes(":") ? `[${host}]` : host}:${address.port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // Clients' idle connections are not waited for (an HTTP/2 server's close waits for its sessions).
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.destroyConnections();
+      }),
   };
 }

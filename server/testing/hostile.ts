@@ -1,3 +1,4 @@
+import http2 from "node:http2";
 import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -22,12 +23,14 @@ export type HostileServer = {
 export async function startHostileServer(
   handle: (req: IncomingMessage, res: ServerResponse, received: Received, count: (bytes: number) => void) => void,
   tls?: { cert: string; key: string },
+  options: { http2?: boolean } = {},
 ): Promise<HostileServer> {
   const cert = tls ?? (await servingCertificate(["127.0.0.1", "localhost"]));
   const received: Received[] = [];
   const sockets = new Set<Duplex>();
   let written = 0;
-  const server = https.createServer({ cert: cert.cert, key: cert.key }, (req, res) => {
+  // Over HTTP/2 only (as an API server a client offers h2 to answers), through its compatibility API.
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", () => {
@@ -35,8 +38,11 @@ export async function startHostileServer(
       received.push(r);
       handle(req, res, r, (bytes) => (written += bytes));
     });
-  });
-  server.on("connection", (s) => {
+  };
+  const server = options.http2
+    ? http2.createSecureServer({ cert: cert.cert, key: cert.key }, onRequest as never)
+    : https.createServer({ cert: cert.cert, key: cert.key }, onRequest);
+  server.on("connection", (s: Duplex) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });

@@ -1,0 +1,110 @@
+import http2 from "node:http2";
+import { isIP } from "node:net";
+import tls from "node:tls";
+
+/*
+ * One HTTP/2 connection per cluster for a sweep's reads. Over HTTP/1.1 a sweep's twenty-odd GETs
+ * share two connections, and since the API server closes a connection idle for 90 s (k8s.io/apiserver
+ * pkg/server/secure_serving.go) and sweeps are minutes apart, every sweep opened both again: two TLS
+ * handshakes, two session resumptions, and the requests' headers sent whole. Over HTTP/2 they are
+ * streams of one connection with compressed headers (the API server speaks HTTP/2 unless it was
+ * started without it: docs/kubernetes-api.md). A server that does not agree to h2 in the TLS
+ * handshake (ALPN) is asked over HTTP/1.1 from then on, as before.
+ */
+
+export type H2Options = {
+  /** The TLS context of the cluster's credentials (its CA, and a client certificate if any). */
+  secureContext: tls.SecureContext;
+  rejectUnauthorized: boolean;
+  /** How long connecting may take. */
+  timeoutMs: number;
+};
+
+/** How long an idle connection is kept when no read ends it (reads outside a sweep: previews, bundles). */
+const IDLE_MS = 30_000;
+
+export class H2Origin {
+  private session: http2.ClientHttp2Session | null = null;
+  private connecting: Promise<http2.ClientHttp2Session | null> | null = null;
+  /** The server chose HTTP/1.1: every request goes through the HTTP/1.1 connections. */
+  private http1 = false;
+  /** The last TLS session, offered again so the next connection resumes it instead of a full handshake. */
+  private tlsSession: Buffer | undefined;
+
+  constructor(
+    readonly origin: URL,
+    private readonly options: H2Options,
+  ) {}
+
+  /** The connection to send a request on; null when the server speaks only HTTP/1.1. Rejects with the connection's error. */
+  async connection(): Promise<http2.ClientHttp2Session | null> {
+    if (this.http1) return null;
+    const open = this.session;
+    if (open && !open.closed && !open.destroyed) return open;
+    return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
+  }
+
+  /** Ends the connection once its requests in flight are done (a sweep's end); the next request opens another. */
+  close(): void {
+    const session = this.session;
+    this.session = null;
+    session?.close();
+  }
+
+  /** Drops the connection at once (the client is closed). */
+  destroy(): void {
+    const session = this.session;
+    this.session = null;
+    session?.destroy();
+  }
+
+  private connect(): Promise<http2.ClientHttp2Session | null> {
+    const host = this.origin.hostname.replace(/^\[|\]$/g, "");
+    const port = Number(this.origin.port || 443);
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        host,
+        port,
+        servername: isIP(host) ? undefined : host,
+        secureContext: this.options.secureContext,
+        rejectUnauthorized: this.options.rejectUnauthorized,
+        ALPNProtocols: ["h2", "http/1.1"],
+        session: this.tlsSession,
+      });
+      const timer = setTimeout(() => {
+        const error = new Error(`no TLS connection to ${this.origin.host} in ${this.options.timeoutMs} ms`);
+        error.name = "TimeoutError";
+        fail(error);
+      }, this.options.timeoutMs);
+      const fail = (error: unknown) => {
+        clearTimeout(timer);
+        socket.destroy();
+        reject(error);
+      };
+      socket.on("session", (session: Buffer) => (this.tlsSession = session));
+      socket.once("error", fail);
+      socket.once("secureConnect", () => {
+        clearTimeout(timer);
+        socket.off("error", fail);
+        if (socket.alpnProtocol !== "h2") {
+          this.http1 = true;
+          socket.destroy();
+          return resolve(null);
+        }
+        const session = http2.connect(this.origin.origin, { createConnection: () => socket });
+        // A connection that fails or is told to go away takes no new requests; the next opens another.
+        const forget = () => {
+          if (this.session === session) this.session = null;
+        };
+        session.on("error", forget);
+        session.on("goaway", forget);
+        session.on("close", forget);
+        session.setTimeout(IDLE_MS, () => session.close());
+        // An idle connection does not keep the process alive (a collector stopping, a test ending).
+        session.unref();
+        this.session = session;
+        resolve(session);
+      });
+    });
+  }
+}
