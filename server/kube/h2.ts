@@ -23,6 +23,16 @@ export type H2Options = {
 /** How long an idle connection is kept when no read ends it (reads outside a sweep: previews, bundles). */
 const IDLE_MS = 30_000;
 
+/*
+ * How much the server may send before Fleetskew has read it, per stream and per connection. HTTP/2's
+ * default is 64 KiB for both, one window per round trip: a 20 MiB list over a 100 ms link would take
+ * half a minute. Go's HTTP/2 client, which client-go uses, announces 4 MiB a stream and 1 GiB a
+ * connection (`transportDefaultStreamFlow`, `transportDefaultConnFlow` in golang.org/x/net/http2
+ * transport.go); the connection's is kept well under what one sweep may read at all (MAX_READ_BYTES).
+ */
+const STREAM_WINDOW = 4 * 1024 * 1024;
+const CONNECTION_WINDOW = 64 * 1024 * 1024;
+
 export class H2Origin {
   private session: http2.ClientHttp2Session | null = null;
   private connecting: Promise<http2.ClientHttp2Session | null> | null = null;
@@ -91,7 +101,11 @@ export class H2Origin {
           socket.destroy();
           return resolve(null);
         }
-        const session = http2.connect(this.origin.origin, { createConnection: () => socket });
+        const session = http2.connect(this.origin.origin, {
+          createConnection: () => socket,
+          settings: { initialWindowSize: STREAM_WINDOW },
+        });
+        session.once("connect", () => session.setLocalWindowSize(CONNECTION_WINDOW));
         // A connection that fails or is told to go away takes no new requests; the next opens another.
         const forget = () => {
           if (this.session === session) this.session = null;

@@ -1,3 +1,4 @@
+import type http2 from "node:http2";
 import type tls from "node:tls";
 import { parseConnectTo } from "./connectTo";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +34,12 @@ const fast = { timeoutMs: 400, retries: 1, retryDelayMs: 50 };
 
 describe("testConnection", () => {
   it("reports version, platform and served kinds of a healthy cluster", async () => {
+    const cluster = fleet.get("prod-east")!;
+    const before = cluster.requestCount;
     const report = await testConnection(creds("prod-east"));
+    // A list asks whether it is allowed with one page of one object, not every page of the kind
+    // (prod-east has more MachineConfigs than that): /version, discovery, some twenty reads, the querier.
+    expect(cluster.requestCount - before).toBeLessThan(40);
     expect(report).toMatchObject({
       reachable: true,
       authenticated: true,
@@ -147,6 +153,10 @@ describe("readers", () => {
     const connections: { protocol: string | false | null; resumed: boolean }[] = [];
     const seen = (socket: tls.TLSSocket) => connections.push({ protocol: socket.alpnProtocol, resumed: socket.isSessionReused() });
     sim.server.on("secureConnection", seen);
+    // What the client lets the server send ahead, per stream: Go's client's 4 MiB, not HTTP/2's 64 KiB.
+    const windows: number[] = [];
+    const settingsOf = (session: http2.ServerHttp2Session) => session.once("remoteSettings", (s) => windows.push(s.initialWindowSize ?? 0));
+    sim.server.on("session", settingsOf);
     const client = new ClusterClient(creds("prod-east"));
     try {
       for (let sweep = 0; sweep < 2; sweep++) {
@@ -157,7 +167,9 @@ describe("readers", () => {
     } finally {
       client.close();
       sim.server.off("secureConnection", seen);
+      sim.server.off("session", settingsOf);
     }
+    expect(windows).toEqual([4 * 1024 * 1024, 4 * 1024 * 1024]);
     // Some twenty reads a sweep, one connection each time; the second without a full handshake.
     expect(connections).toEqual([
       { protocol: "h2", resumed: false },
