@@ -417,12 +417,19 @@ export class ClusterClient implements ObjectSource {
   }
 
   /** Every object of a kind (following `continue`), optionally in one namespace or matching labels. */
-  async list(ref: KindRef, options: { namespace?: string; labelSelector?: string; pageSize?: number } = {}): Promise<unknown[]> {
+  async list(
+    ref: KindRef,
+    options: { namespace?: string; labelSelector?: string; pageSize?: number; firstPageOnly?: boolean } = {},
+  ): Promise<unknown[]> {
     const what = `${ref.kind} list`;
     const limit = String(options.pageSize ?? pageSizeOf(ref));
     const { items } = await collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
       const url = this.urlOf(ref, options.namespace, undefined, { labelSelector: options.labelSelector, limit, continue: token });
-      return (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, onAnswer))) as ListPage;
+      const page = (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, onAnswer))) as ListPage;
+      // Only whether the list is allowed (a connection test): one page, its `continue` not followed.
+      return options.firstPageOnly && page?.metadata
+        ? { ...page, metadata: { ...page.metadata, continue: undefined, _continue: undefined } }
+        : page;
     });
     return items;
   }

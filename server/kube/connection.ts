@@ -80,7 +80,7 @@ async function probe(client: ClusterClient): Promise<ConnectionReport> {
       for (const verb of read.verbs) {
         try {
           if (verb === "get") await client.get(ref, read.names![0]!, read.namespace);
-          else await client.list(ref, { namespace: read.namespace, pageSize: 1 });
+          else await client.list(ref, { namespace: read.namespace, pageSize: 1, firstPageOnly: true });
         } catch (error) {
           if (error instanceof KubeError && error.kind === "forbidden") {
             report.forbidden.push({ verb, resource: ref.plural, group: ref.group, namespace: read.namespace, message: error.message });
