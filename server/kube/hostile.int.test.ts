@@ -38,6 +38,26 @@ const failure = (p: Promise<unknown>) =>
 beforeAll(async () => {
   tls = await servingCertificate(["127.0.0.1", "localhost"]);
 });
+
+/** A server whose first answer stops half way and whose connection then goes: the read is tried again and read whole. */
+async function cutMidBody(startServer: (handle: Parameters<typeof startHostileServer>[0]) => Promise<HostileServer>) {
+  const body = JSON.stringify({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion", metadata: { name: "version" } });
+  let answers = 0;
+  const server = await startServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    if (++answers > 1) return res.end(body);
+    res.write(body.slice(0, 20));
+    setTimeout(() => res.socket?.destroy(), 20);
+  });
+  const client = clusterAt(server);
+  try {
+    expect(await client.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion", metadata: { name: "version" } });
+    expect(server.received).toHaveLength(2);
+  } finally {
+    client.close();
+  }
+}
+
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
@@ -240,24 +260,8 @@ describe("an answer that never ends", () => {
     }
   });
 
-  it("never takes a cut answer for a whole one: the connection closed mid-body is unreachable, tried again, and read whole", async () => {
-    const body = JSON.stringify({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion", metadata: { name: "version" } });
-    let answers = 0;
-    const server = await start((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
-      if (++answers > 1) return res.end(body);
-      // The first answer stops half way and the connection goes.
-      res.write(body.slice(0, 20));
-      setTimeout(() => res.socket?.destroy(), 20);
-    });
-    const client = clusterAt(server);
-    try {
-      expect(await client.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion", metadata: { name: "version" } });
-      expect(server.received).toHaveLength(2);
-    } finally {
-      client.close();
-    }
-  });
+  it("never takes a cut answer for a whole one: the connection closed mid-body is unreachable, tried again, and read whole", () =>
+    cutMidBody(start));
 
   it("closes a watch whose line is longer than MAX_WATCH_LINE_BYTES", async () => {
     const server = await start((req, res, _r, count) => {
@@ -422,23 +426,8 @@ describe("over HTTP/2, as an API server answers a client that offers it", () => 
     }
   });
 
-  it("never takes a cut answer for a whole one: the connection gone mid-body is unreachable, tried again on a new one, and read whole", async () => {
-    const body = JSON.stringify({ apiVersion: "config.openshift.io/v1", kind: "ClusterVersion", metadata: { name: "version" } });
-    let answers = 0;
-    const server = await startH2((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
-      if (++answers > 1) return res.end(body);
-      res.write(body.slice(0, 20));
-      setTimeout(() => res.socket?.destroy(), 20);
-    });
-    const client = clusterAt(server);
-    try {
-      expect(await client.get(KINDS.clusterVersion, "version")).toMatchObject({ kind: "ClusterVersion", metadata: { name: "version" } });
-      expect(server.received).toHaveLength(2);
-    } finally {
-      client.close();
-    }
-  });
+  it("never takes a cut answer for a whole one: the connection gone mid-body is unreachable, tried again on a new one, and read whole", () =>
+    cutMidBody(startH2));
 
   it("follows no redirect, and a connection that is not HTTP/2 is asked over HTTP/1.1", async () => {
     const h2 = await startH2((req, res) => res.writeHead(307, { location: `/elsewhere${req.url}` }).end());
