@@ -8,7 +8,7 @@ import tls from "node:tls";
  * pkg/server/secure_serving.go) and sweeps are minutes apart, every sweep opened both again: two TLS
  * handshakes, two session resumptions, and the requests' headers sent whole. Over HTTP/2 they are
  * streams of one connection with compressed headers (the API server speaks HTTP/2 unless it was
- * started without it: docs/kubernetes-api.md). A server that does not agree to h2 in the TLS
+ * started without it: docs/benchmarks.md, "One HTTP/2 connection per cluster"). A server that does not agree to h2 in the TLS
  * handshake (ALPN) is asked over HTTP/1.1 from then on, as before.
  */
 
