@@ -2,7 +2,7 @@ import { FLEET_WIDE } from "../domain/grants";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { evaluateReadiness } from "../domain/readiness";
 import { ClusterClient } from "../kube/client";
 import { setBootImageSkewEnforcement } from "../kube/writers";
@@ -13,7 +13,7 @@ import { startTestSimulator } from "../simulator/testing";
 import { findClusterSummary } from "../store/clusters";
 import { getDb } from "../store/db";
 import { findClusterState } from "../store/history";
-import { claimDueClusters, makeAllDue } from "../store/sweeps";
+import { claimDueClusters, makeAllDue, makeDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import { fleetTimeline } from "../fleet/fleet";
@@ -347,5 +347,64 @@ describe("a collector process killed mid-sweep", () => {
         SELECT 1 FROM "ClusterFact" GROUP BY "clusterId", "fact", "key", "at", "inferred" HAVING count(*) > 1) d`;
     expect(Number(duplicates[0]!.n)).toBe(0);
     for (const name of names) setPaused(name, false);
+  });
+});
+
+describe("the collector with watched reads", () => {
+  it("reads a steady cluster with a fraction of the requests, sees a change, and lets go of clusters it no longer sweeps", async () => {
+    const sessions = new Set<unknown>();
+    const track = (session: import("node:http2").ServerHttp2Session) => {
+      sessions.add(session);
+      session.once("close", () => sessions.delete(session));
+    };
+    sim.server.on("session", track);
+    const collector = new Collector(options("watching", { client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, watch: true } }));
+    const cluster = fleet.get("prod-east")!;
+    try {
+      const requests = async () => {
+        const before = cluster.requestCount;
+        await makeDue("prod-east");
+        const [result] = (await collector.runOnce()).filter((r) => r.cluster === "prod-east");
+        return { result, requests: cluster.requestCount - before };
+      };
+      const first = await requests();
+      const steady = await requests();
+      expect(first.result?.outcome).toBe("ok");
+      expect(steady.result).toMatchObject({ outcome: "ok", stored: "unchanged" });
+      expect(steady.requests).toBeLessThan(first.requests / 2);
+      // Held open between sweeps: the connection that carries the watches.
+      expect(sessions.size).toBeGreaterThan(0);
+
+      // A MachineSet added reaches the next sweep through the watch, without asking for MachineSets.
+      const info = cluster.kinds.find((k) => k.kind === "MachineSet")!;
+      const [set] = cluster.store.list(info, "openshift-machine-api");
+      const copy = structuredClone(set!);
+      cluster.store.create(info, "openshift-machine-api", {
+        ...copy,
+        metadata: { name: "watched-extra", namespace: "openshift-machine-api", labels: copy.metadata.labels },
+      });
+      try {
+        await new Promise((r) => setTimeout(r, 100));
+        const changed = await requests();
+        expect(changed.result).toMatchObject({ outcome: "ok", stored: "written" });
+        expect((await snapshotOf("prod-east")).machineSets.map((m) => m.machineSet)).toContain("watched-extra");
+      } finally {
+        cluster.store.delete(info, "openshift-machine-api", "watched-extra");
+      }
+
+      // Three intervals (15 minutes here) without a sweep of a cluster: its client, connection and watches go.
+      await getDb().sweepSchedule.updateMany({ data: { nextSweepAt: new Date(Date.now() + 3_600_000) } });
+      const realNow = Date.now;
+      Date.now = () => realNow() + 16 * 60_000;
+      try {
+        expect(await collector.runOnce()).toEqual([]);
+      } finally {
+        Date.now = realNow;
+      }
+      await vi.waitFor(() => expect(sessions.size).toBe(0), { timeout: 5_000 });
+    } finally {
+      sim.server.off("session", track);
+      await collector.stop();
+    }
   });
 });

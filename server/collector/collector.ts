@@ -99,7 +99,11 @@ export class Collector {
   private readonly catalog = new FleetCatalog();
   private readonly previewInputs = new PreviewInputsKeeper();
   private catalogLoadedAt = 0;
-  private readonly clients = new Map<string, { fingerprint: string; client: ClusterClient; clusterId: string; shard: string }>();
+  private readonly clients = new Map<
+    string,
+    { fingerprint: string; client: ClusterClient; clusterId: string; shard: string; usedAt: number }
+  >();
+  private idleClientsClosedAt = 0;
   private running = false;
   /** The shards held, when sharded (null: the whole fleet), and when the database last confirmed them. */
   private shards: string[] | null = null;
@@ -127,7 +131,10 @@ export class Collector {
   private async clientFor(claim: ClaimedCluster): Promise<ClusterClient> {
     const fingerprint = createHash("sha1").update(claim.sealedCredentials).digest("hex");
     const cached = this.clients.get(claim.name);
-    if (cached?.fingerprint === fingerprint) return cached.client;
+    if (cached?.fingerprint === fingerprint) {
+      cached.usedAt = Date.now();
+      return cached.client;
+    }
     const client = new ClusterClient(await openCredentials(claim.name, claim.sealedCredentials), this.options.client);
     // A bounded cache (a client is a few KiB; a sweep through a fleet larger than the cache would
     // rebuild every client): beyond it, clients and their keep-alive pools are rebuilt on demand.
@@ -137,8 +144,31 @@ export class Collector {
       entry.client.close();
       this.clients.delete(oldest);
     }
-    this.clients.set(claim.name, { fingerprint, client, clusterId: claim.clusterId, shard: claim.hubId ?? directShardOf(claim.clusterId) });
+    this.clients.set(claim.name, {
+      fingerprint,
+      client,
+      clusterId: claim.clusterId,
+      shard: claim.hubId ?? directShardOf(claim.clusterId),
+      usedAt: Date.now(),
+    });
     return client;
+  }
+
+  /**
+   * Closes the clients of clusters not swept for three intervals (at least ten minutes): a cluster
+   * unregistered, or one whose sweeps now fail before they read. A client that keeps watches holds
+   * a connection to its cluster; nothing should stay connected to a cluster Fleetskew no longer reads.
+   */
+  private closeIdleClients(): void {
+    const now = Date.now();
+    if (now - this.idleClientsClosedAt < 60_000) return;
+    this.idleClientsClosedAt = now;
+    const idleMs = Math.max(3 * this.options.intervalMs, 10 * 60_000);
+    for (const [name, entry] of this.clients) {
+      if (now - entry.usedAt < idleMs || this.sweeping.has(name)) continue;
+      entry.client.close();
+      this.clients.delete(name);
+    }
   }
 
   /** Sweeps of one hub's clusters in progress here, and those waiting for a slot (the hub's concurrency cap). */
@@ -272,6 +302,7 @@ export class Collector {
   async runOnce(): Promise<SweepResult[]> {
     await ensureSchedules();
     await this.refreshCatalog();
+    this.closeIdleClients();
     const results: SweepResult[] = [];
     const inFlight = new Set<Promise<void>>();
     let exhausted = false;
@@ -389,6 +420,9 @@ export class Collector {
     clearTimeout(this.renewal);
     this.wake?.();
     await this.loop;
+    // Nothing stays connected to the clusters (watches) once the collector stops.
+    for (const entry of this.clients.values()) entry.client.close();
+    this.clients.clear();
     // Given back at once, so another collector takes them at its next renewal, not after the lease.
     if (this.options.shardLeaseMs !== undefined) await leaveShards(this.options.worker).catch(() => undefined);
   }
@@ -397,7 +431,7 @@ export class Collector {
 export function defaultCollectorOptions(
   config: {
     collector: { intervalMs: number; concurrency: number; clusterTimeoutMs: number };
-    kube: { timeoutMs: number; retries: number };
+    kube: { timeoutMs: number; retries: number; watch?: boolean };
   },
   worker: string,
   limits: () => SkewLimitEntry[] = () => MCO_SKEW_LIMITS,
@@ -407,7 +441,8 @@ export function defaultCollectorOptions(
     intervalMs: config.collector.intervalMs,
     concurrency: config.collector.concurrency,
     clusterTimeoutMs: config.collector.clusterTimeoutMs,
-    client: configuredClientOptions(config.kube),
+    // The collector's clients live from sweep to sweep: they keep the rarely changing kinds watched.
+    client: { ...configuredClientOptions(config.kube), watch: config.kube.watch ?? true },
     limits,
     now: () => new Date(),
     pollMs: Math.min(5_000, config.collector.intervalMs),

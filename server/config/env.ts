@@ -75,6 +75,7 @@ const EnvSchema = z.object({
     .optional(),
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
+  FLEETSKEW_KUBE_WATCH: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
   FLEETSKEW_CONNECT_TO: z
     .string()
     .optional()
@@ -129,7 +130,7 @@ export type AppConfig = {
   /** How many proxies in front of the console append to X-Forwarded-For (0: none is trusted). */
   trustedProxyHops: number;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
-  kube: { timeoutMs: number; retries: number; connectTo: ConnectTo[] };
+  kube: { timeoutMs: number; retries: number; connectTo: ConnectTo[]; watch: boolean };
   /** Connection tests of a bulk registration run at once per process. */
   registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
@@ -210,6 +211,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS,
       retries: e.FLEETSKEW_KUBE_RETRIES,
       connectTo: parseConnectTo(e.FLEETSKEW_CONNECT_TO ?? ""),
+      watch: e.FLEETSKEW_KUBE_WATCH !== "0" && e.FLEETSKEW_KUBE_WATCH !== "false",
     },
     registrationConcurrency: e.FLEETSKEW_REGISTRATION_CONCURRENCY,
     collector: {

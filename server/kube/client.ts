@@ -9,6 +9,7 @@ import type { ClusterCredentials } from "./credentials";
 import { AnswerStatusError, getJson } from "./directGet";
 import { H2Origin } from "./h2";
 import { NotServedMemo } from "./notServed";
+import { CacheBudget, WatchedCollection } from "./watchedCollection";
 import { DEFAULT_LIST_LIMITS, describeBytes, MAX_ANSWER_BYTES, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
 import { caContextFor, type ClientOptions, DEFAULT_CLIENT_OPTIONS, kubeConfigFor, requestOptions, secureContextFor } from "./clientConfig";
 
@@ -46,11 +47,26 @@ export class KubeError extends Error {
  * (CapturedCluster). Failures are KubeErrors either way.
  */
 export interface ObjectSource {
-  get(ref: KindRef, name: string, namespace?: string): Promise<unknown>;
-  list(ref: KindRef, options?: { namespace?: string; labelSelector?: string }): Promise<unknown[]>;
+  get(ref: KindRef, name: string, namespace?: string, options?: WatchOption): Promise<unknown>;
+  list(ref: KindRef, options?: { namespace?: string; labelSelector?: string } & WatchOption): Promise<unknown[]>;
   /** Kinds a live cluster said it does not serve, not asked again until its release changes (./notServed.ts). */
   readonly notServed?: NotServedMemo;
 }
+
+/**
+ * `watch`: the reader may be answered from a watched copy (./watchedCollection.ts) when the client
+ * keeps them (ClientOptions.watch): the kind's list and watch are granted (docs/rbac.md).
+ */
+export type WatchOption = { watch?: boolean };
+
+/**
+ * How much one cluster's watched collections may hold in memory. A cluster past it (thousands of
+ * nodes) is listed every sweep instead, as it was before watches.
+ */
+const MAX_CACHED_BYTES = 16 * 1024 * 1024;
+
+/** How long a cluster that refused a watch (or the list of one object by name) is read without one. */
+const NOT_WATCHED_MS = 60 * 60_000;
 
 /** How long a client's other reads wait for its first request on first contact (see ClusterClient.read). */
 const FIRST_CONTACT_WAIT_MS = 500;
@@ -238,6 +254,13 @@ export class ClusterClient implements ObjectSource {
   /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts). */
   private readonly h2: H2Origin | undefined;
   readonly notServed = new NotServedMemo();
+  /** Kinds kept current by watches on the HTTP/2 connection, by collection (ClientOptions.watch). */
+  private readonly watched = new Map<string, WatchedCollection>();
+  private readonly cacheBudget = new CacheBudget(MAX_CACHED_BYTES);
+  /** This read's check that the connection carrying the watches still answers (asked once a sweep). */
+  private connectionCheck: Promise<boolean> | null = null;
+  /** Collections the cluster refused to let be watched, or listed by name (RBAC narrower than docs/rbac.md), until when. */
+  private readonly notWatched = new Map<string, number>();
 
   constructor(
     private readonly credentials: ClusterCredentials,
@@ -275,6 +298,7 @@ export class ClusterClient implements ObjectSource {
     this.reading = newReading();
     this.budget.restart();
     this.notServed.startSweep();
+    this.connectionCheck = null;
   }
 
   /**
@@ -292,6 +316,8 @@ export class ClusterClient implements ObjectSource {
   close(): void {
     this.reading.abort();
     this.budget.release();
+    for (const collection of this.watched.values()) collection.stop();
+    this.watched.clear();
     this.h2?.destroy();
     this.agent.destroy();
     this.plainHttpAgent?.destroy();
@@ -409,8 +435,23 @@ export class ClusterClient implements ObjectSource {
     return (this.plainHttpAgent ??= new http.Agent({ keepAlive: true, maxSockets: 2 }));
   }
 
-  async get(ref: KindRef, name: string, namespace?: string): Promise<unknown> {
+  async get(ref: KindRef, name: string, namespace?: string, options: WatchOption = {}): Promise<unknown> {
     const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
+    const byName = `list ${ref.group}/${ref.plural}|${namespace ?? ""}|${name}`;
+    if (options.watch && this.options.watch && !this.refusedFor(byName)) {
+      try {
+        // Watched as a list of the one object by name (the API server's field selector on every kind).
+        const [object] = await this.watchedList(ref, namespace, `metadata.name=${name}`, what);
+        // As the API server says it of a GET (apimachinery errors.NewNotFound: `<resource>.<group> "<name>" not found`).
+        if (object === undefined)
+          throw new KubeError("not-found", `${ref.plural}${ref.group ? `.${ref.group}` : ""} "${name}" not found`, 404);
+        return object;
+      } catch (error) {
+        // Granted `get` of the one object only: asked for by name, as without watches.
+        if (!(error instanceof KubeError && error.kind === "forbidden")) throw error;
+        this.notWatched.set(byName, Date.now() + NOT_WATCHED_MS);
+      }
+    }
     // One object: anything over what etcd can hold is refused as it arrives (MAX_OBJECT_BYTES).
     const url = this.urlOf(ref, namespace, name);
     return this.readKind(ref, what, () => this.direct(url, MAX_OBJECT_BYTES));
@@ -419,19 +460,75 @@ export class ClusterClient implements ObjectSource {
   /** Every object of a kind (following `continue`), optionally in one namespace or matching labels. */
   async list(
     ref: KindRef,
-    options: { namespace?: string; labelSelector?: string; pageSize?: number; firstPageOnly?: boolean } = {},
+    options: { namespace?: string; labelSelector?: string; pageSize?: number; firstPageOnly?: boolean } & WatchOption = {},
   ): Promise<unknown[]> {
     const what = `${ref.kind} list`;
+    if (options.watch && this.options.watch && !options.labelSelector && !options.firstPageOnly && !options.pageSize)
+      return this.watchedList(ref, options.namespace, undefined, what);
+    return (await this.listPages(ref, options, what)).items;
+  }
+
+  private listPages(
+    ref: KindRef,
+    options: { namespace?: string; labelSelector?: string; fieldSelector?: string; pageSize?: number; firstPageOnly?: boolean },
+    what: string,
+  ): Promise<{ items: unknown[]; resourceVersion: string; bytes: number }> {
     const limit = String(options.pageSize ?? pageSizeOf(ref));
-    const { items } = await collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
-      const url = this.urlOf(ref, options.namespace, undefined, { labelSelector: options.labelSelector, limit, continue: token });
-      const page = (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, onAnswer))) as ListPage;
+    let bytes = 0;
+    const query = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit };
+    return collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
+      const url = this.urlOf(ref, options.namespace, undefined, { ...query, continue: token });
+      const counted: AnswerObserver = (size) => ((bytes += size), onAnswer(size));
+      const page = (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, counted))) as ListPage;
       // Only whether the list is allowed (a connection test): one page, its `continue` not followed.
       return options.firstPageOnly && page?.metadata
         ? { ...page, metadata: { ...page.metadata, continue: undefined, _continue: undefined } }
         : page;
-    });
-    return items;
+    }).then((listed) => ({ ...listed, bytes }));
+  }
+
+  private refusedFor(key: string): boolean {
+    const until = this.notWatched.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.notWatched.delete(key);
+    return false;
+  }
+
+  /**
+   * A collection read from its watched copy while the watch is open and the connection answers;
+   * else listed, and watched from the list's version on (over HTTP/2 only: a watch on HTTP/1.1
+   * would hold a connection of its own). What the reader gets is what a list would have given.
+   */
+  private async watchedList(ref: KindRef, namespace: string | undefined, fieldSelector: string | undefined, what: string) {
+    const key = `${ref.group}/${ref.plural}|${namespace ?? ""}|${fieldSelector ?? ""}`;
+    const kept = this.watched.get(key);
+    if (kept?.current && (await (this.connectionCheck ??= this.h2!.alive(this.options.timeoutMs))) && kept.current) return kept.items();
+    // Not allowed to watch (list granted, watch not): one list a sweep, without asking to watch each time.
+    if (kept?.refused) this.notWatched.set(key, Date.now() + NOT_WATCHED_MS);
+    kept?.stop();
+    this.watched.delete(key);
+    const listed = await this.listPages(ref, { namespace, fieldSelector }, what);
+    const h2 = this.h2;
+    if (h2 && !this.reading.signal.aborted && !this.refusedFor(key)) {
+      const path = this.urlOf(ref, namespace, undefined, { fieldSelector }).pathname;
+      const headers = this.bearerHeaders();
+      const collection = new WatchedCollection(
+        listed.items,
+        listed.resourceVersion,
+        listed.bytes,
+        this.cacheBudget,
+        (resourceVersion) => {
+          // No timeoutSeconds: the API server picks 30 to 60 minutes (its --min-request-timeout, 1,800 s, times 1 to 2).
+          const query = new URLSearchParams({ watch: "1", resourceVersion, allowWatchBookmarks: "true" });
+          if (fieldSelector) query.set("fieldSelector", fieldSelector);
+          return h2.openStream({ ":method": "GET", ":path": `${path}?${query}`, ...headers });
+        },
+        (this.options.listLimits ?? DEFAULT_LIST_LIMITS).maxItems,
+      );
+      if (collection.start()) this.watched.set(key, collection);
+    }
+    return listed.items;
   }
 
   /**

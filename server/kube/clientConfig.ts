@@ -22,6 +22,11 @@ export type ClientOptions = {
   listLimits?: ListLimits;
   /** Where connections to Route hosts go instead of what DNS says (FLEETSKEW_CONNECT_TO; ./connectTo.ts). */
   connectTo?: ConnectTo[];
+  /**
+   * Keep the kinds readers mark watchable current with watches on the cluster's HTTP/2 connection
+   * (./watchedCollection.ts), for clients that live from sweep to sweep: the collector's.
+   */
+  watch?: boolean;
 };
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };

@@ -40,6 +40,8 @@ export class H2Origin {
   private http1 = false;
   /** The last TLS session, offered again so the next connection resumes it instead of a full handshake. */
   private tlsSession: Buffer | undefined;
+  /** Long-lived streams (watches) open on the connection: while any is, it is kept between sweeps. */
+  private held = 0;
 
   constructor(
     readonly origin: URL,
@@ -54,8 +56,52 @@ export class H2Origin {
     return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
   }
 
-  /** Ends the connection once its requests in flight are done (a sweep's end); the next request opens another. */
+  /** Whether the connection carries watches, and so stays open when a sweep ends. */
+  get holding(): boolean {
+    return this.held > 0;
+  }
+
+  /**
+   * Opens a long-lived stream (a watch) on the open connection; null when there is none. The
+   * connection is kept while any such stream is open: neither a sweep's end nor idleness closes it.
+   */
+  openStream(headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream | null {
+    const session = this.session;
+    if (!session || session.closed || session.destroyed) return null;
+    const stream = session.request(headers);
+    this.held++;
+    stream.once("close", () => this.held--);
+    return stream;
+  }
+
+  /**
+   * Whether the open connection still answers: a PING and its acknowledgement within `timeoutMs`
+   * (as Go's HTTP/2 client checks a connection that has been quiet: ReadIdleTimeout, PingTimeout).
+   * One that does not is dropped, and every stream on it ends.
+   */
+  alive(timeoutMs: number): Promise<boolean> {
+    const session = this.session;
+    if (!session || session.closed || session.destroyed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        session.destroy();
+        resolve(false);
+      }, timeoutMs);
+      const sent = session.ping((error) => {
+        clearTimeout(timer);
+        if (error) session.destroy();
+        resolve(!error);
+      });
+      if (!sent) {
+        clearTimeout(timer);
+        resolve(false);
+      }
+    });
+  }
+
+  /** Ends the connection once its requests in flight are done (a sweep's end); the next request opens another. Kept while it carries watches. */
   close(): void {
+    if (this.held > 0) return;
     const session = this.session;
     this.session = null;
     session?.close();
@@ -113,7 +159,9 @@ export class H2Origin {
         session.on("error", forget);
         session.on("goaway", forget);
         session.on("close", forget);
-        session.setTimeout(IDLE_MS, () => session.close());
+        session.setTimeout(IDLE_MS, () => {
+          if (this.held === 0 || this.session !== session) session.close();
+        });
         // An idle connection does not keep the process alive (a collector stopping, a test ending).
         session.unref();
         this.session = session;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { KubeError, type KindRef, type ObjectSource } from "./client";
+import { KubeError, type KindRef, type ObjectSource, type WatchOption } from "./client";
 import { readAlerts } from "./alertsReader";
 import { KINDS } from "./kinds";
 import * as S from "./schemas";
@@ -34,9 +34,10 @@ export async function readOne<T extends z.ZodType>(
   name: string,
   schema: T,
   namespace?: string,
+  options?: WatchOption,
 ): Promise<ReadResult<z.infer<T>>> {
   try {
-    const raw = await client.get(ref, name, namespace);
+    const raw = await client.get(ref, name, namespace, options);
     const parsed = schema.safeParse(raw);
     if (!parsed.success)
       return {
@@ -54,7 +55,7 @@ export async function readList<T extends z.ZodType>(
   client: ObjectSource,
   ref: KindRef,
   schema: T,
-  options: { namespace?: string; labelSelector?: string } = {},
+  options: { namespace?: string; labelSelector?: string } & WatchOption = {},
 ): Promise<ListResult<z.infer<T>>> {
   try {
     const raw = await client.list(ref, options);
@@ -74,28 +75,37 @@ export async function readList<T extends z.ZodType>(
   }
 }
 
-export const readClusterVersion = (c: ObjectSource) => readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema);
-export const readMachineConfigOperator = (c: ObjectSource) => readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema);
-export const readInfrastructure = (c: ObjectSource) => readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema);
+/*
+ * `watched`: reads a collector may answer from a watch (server/kube/watchedCollection.ts), the kinds
+ * docs/rbac.md grants list and watch on. The rest (granted `get` of one name only) are asked every sweep.
+ */
+const watched = { watch: true } as const;
+
+export const readClusterVersion = (c: ObjectSource) =>
+  readOne(c, KINDS.clusterVersion, "version", S.ClusterVersionSchema, undefined, watched);
+export const readMachineConfigOperator = (c: ObjectSource) =>
+  readOne(c, KINDS.clusterOperator, "machine-config", S.ClusterOperatorSchema, undefined, watched);
+export const readInfrastructure = (c: ObjectSource) =>
+  readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema, undefined, watched);
 /** FeatureGate `cluster`: the feature set, and the gates enabled for each release the cluster has run. */
 export const readFeatureGate = (c: ObjectSource) => readOne(c, KINDS.featureGate, "cluster", S.FeatureGateSchema);
 export const readMachineConfiguration = (c: ObjectSource) =>
-  readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema);
+  readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema, undefined, watched);
 export const readMachineSets = (c: ObjectSource) =>
-  readList(c, KINDS.machineSet, S.MachineSetSchema, { namespace: "openshift-machine-api" });
+  readList(c, KINDS.machineSet, S.MachineSetSchema, { namespace: "openshift-machine-api", ...watched });
 export const readBootImagesConfigMap = (c: ObjectSource) =>
   readOne(c, KINDS.configMap, "coreos-bootimages", S.ConfigMapSchema, "openshift-machine-config-operator");
 export const readAdminGates = (c: ObjectSource) =>
   readOne(c, KINDS.configMap, "admin-gates", S.ConfigMapSchema, "openshift-config-managed");
 export const readAdminAcks = (c: ObjectSource) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config");
-export const readMachineConfigPools = (c: ObjectSource) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema);
-export const readMachineConfigNodes = (c: ObjectSource) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema);
-export const readPinnedImageSets = (c: ObjectSource) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema);
+export const readMachineConfigPools = (c: ObjectSource) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema, watched);
+export const readMachineConfigNodes = (c: ObjectSource) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema, watched);
+export const readPinnedImageSets = (c: ObjectSource) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema, watched);
 export const readMachineConfigs = (c: ObjectSource, labelSelector?: string) =>
   readList(c, KINDS.machineConfig, S.MachineConfigSchema, { labelSelector });
-export const readNodes = (c: ObjectSource) => readList(c, KINDS.node, S.NodeSchema);
-export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema);
-export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema);
+export const readNodes = (c: ObjectSource) => readList(c, KINDS.node, S.NodeSchema, watched);
+export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema, watched);
+export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema, watched);
 /** The bare-metal provisioning singleton; clusters without the baremetal capability do not serve the kind. */
 export const readProvisioning = (c: ObjectSource) => readOne(c, KINDS.provisioning, "provisioning-configuration", S.ProvisioningSchema);
 /**

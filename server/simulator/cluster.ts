@@ -6,7 +6,7 @@ import { apiVersionOf, KINDS, kindsServedAt, type KindInfo } from "./kinds";
 import type { IngressAuthority } from "./ingress";
 import { ALERT_PRESETS, ingressCaConfigMap, querierRoute, type MonitoringSpec } from "./monitoring";
 import { withAlertRisks } from "./cvoAlertRisks";
-import { ObjectStore, type Admit, type KubeObject } from "./objectStore";
+import { ObjectStore, type Admit, type KubeObject, type WatchEvent } from "./objectStore";
 import { admit, coerce, schemaFor } from "./openapi/admission";
 import type { SchemaTarget } from "./openapi/schemas";
 
@@ -93,6 +93,8 @@ export function parseMinor(ocpVersion: string): number {
 
 export class SimCluster {
   private storeInstance: ObjectStore | undefined;
+  /** Open watches, kept by the cluster so that they outlive a rebuild of its unchanged store (evict). */
+  private readonly watchers = new Set<(event: WatchEvent) => void>();
   kinds: KindInfo[];
   minor: number;
   requestCount = 0;
@@ -154,7 +156,7 @@ export class SimCluster {
 
   get store(): ObjectStore {
     if (!this.storeInstance) {
-      const store = new ObjectStore({ ...this.env, prune: (info, obj) => this.prune(info, obj) });
+      const store = new ObjectStore({ ...this.env, prune: (info, obj) => this.prune(info, obj), watchers: this.watchers });
       const objects = this.spec.objects();
       // Every OpenShift cluster has FeatureGate/cluster; a capture without one gets the spec's feature set.
       const withFeatureGate = objects.some((o) => o.kind === "FeatureGate")

@@ -31,6 +31,11 @@ export type StoreEnv = {
   prune?: (info: KindInfo, obj: KubeObject) => string[];
   /** How many events watches can resume from (default 1,000); older resourceVersions get 410. */
   eventLogSize?: number;
+  /**
+   * The watches, when their owner keeps them across rebuilds of the store (a generated cluster's
+   * store dropped while unchanged and built again identically): open watches then do not pin it.
+   */
+  watchers?: Set<(event: WatchEvent) => void>;
 };
 
 export type WriteResult = { object: KubeObject; warnings: string[] };
@@ -63,9 +68,11 @@ export class ObjectStore {
   private seededRv: number | null = null;
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private readonly log: WatchEvent[] = [];
-  private readonly watchers = new Set<(event: WatchEvent) => void>();
+  private readonly watchers: Set<(event: WatchEvent) => void>;
 
-  constructor(private readonly env: StoreEnv) {}
+  constructor(private readonly env: StoreEnv) {
+    this.watchers = env.watchers ?? new Set();
+  }
 
   get resourceVersion(): number {
     return this.rv;
@@ -76,9 +83,9 @@ export class ObjectStore {
     this.seededRv = this.rv;
   }
 
-  /** True when nothing was written since seeding and nobody watches: the store can be rebuilt identically. */
+  /** True when nothing was written since seeding and no watch depends on this instance: the store can be rebuilt identically. */
   get disposable(): boolean {
-    return this.seededRv === this.rv && this.watchers.size === 0;
+    return this.seededRv === this.rv && (this.env.watchers !== undefined || this.watchers.size === 0);
   }
 
   /** The oldest resourceVersion a watch can resume from. */
@@ -121,9 +128,9 @@ export class ObjectStore {
     const items = [...this.bucket(info).values()].filter(
       (o) => (namespace === undefined || o.metadata.namespace === namespace) && matchesLabels(labels, o.metadata.labels),
     );
-    return items.sort((a, b) =>
-      objectKey(a.metadata.namespace, a.metadata.name!).localeCompare(objectKey(b.metadata.namespace, b.metadata.name!)),
-    );
+    // In key order by code point, as etcd keeps keys (and as the continue tokens compare them).
+    const key = (o: KubeObject) => objectKey(o.metadata.namespace, o.metadata.name!);
+    return items.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
   get(info: KindInfo, namespace: string | undefined, name: string): KubeObject {

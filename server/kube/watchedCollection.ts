@@ -1,0 +1,202 @@
+import http2 from "node:http2";
+import { MAX_WATCH_LINE_BYTES } from "./limits";
+
+/*
+ * A collection of one cluster's objects kept current by a watch on the cluster's HTTP/2 connection,
+ * as client-go's informers keep theirs (k8s.io/client-go tools/cache reflector.go: list, then watch
+ * from the list's resourceVersion; a watch the server ends is resumed from the last version seen; an
+ * error, or a version the server no longer keeps (410 Gone), means listing again). A steady sweep
+ * then reads from memory what it used to ask for every time (docs/architecture.md, "Watched reads").
+ *
+ * Everything a watch sends is bounded like a list: a line at most MAX_WATCH_LINE_BYTES, the objects
+ * held at most the client's `CacheBudget`, the events between two reads at most
+ * MAX_EVENTS_BETWEEN_READS. Past any of them, or on anything malformed, the watch is given up and the
+ * memory freed: the next read lists the kind again, as if it were never watched.
+ */
+
+/** How much one client's watched collections may hold, shared among them (estimated from the JSON read). */
+export class CacheBudget {
+  used = 0;
+  constructor(readonly max: number) {}
+}
+
+/** Events a collection takes between two reads before it is cheaper to list again (a churning kind). */
+export const MAX_EVENTS_BETWEEN_READS = 5_000;
+
+/** A resumed watch that ends sooner than this after it began is not resumed again: the next read lists. */
+const MIN_RESUMED_WATCH_MS = 1_000;
+
+type Meta = { name?: unknown; namespace?: unknown; resourceVersion?: unknown; managedFields?: unknown };
+
+/** Opens the watch from `resourceVersion` on the cluster's connection; null when there is no open connection. */
+export type WatchOpener = (resourceVersion: string) => http2.ClientHttp2Stream | null;
+
+export class WatchedCollection {
+  private readonly objects = new Map<string, unknown>();
+  private snapshot: unknown[] | null = null;
+  private stream: http2.ClientHttp2Stream | null = null;
+  /** The server answered the watch with 200 and it has not ended since. */
+  private open = false;
+  /** Given up: the collection answers nothing more and holds nothing. */
+  private failed = false;
+  /** The server refused the watch (an HTTP status other than 200: not allowed to watch, say). */
+  refused = false;
+  private bytes = 0;
+  private eventsSinceRead = 0;
+
+  constructor(
+    items: unknown[],
+    private resourceVersion: string,
+    listedBytes: number,
+    private readonly budget: CacheBudget,
+    private readonly openWatch: WatchOpener,
+    private readonly maxItems: number,
+  ) {
+    for (const item of items) {
+      const key = keyOf(item);
+      if (key === null) {
+        this.failed = true;
+        return;
+      }
+      this.objects.set(key, withoutManagedFields(item));
+    }
+    if (!this.charge(listedBytes)) this.giveUp();
+  }
+
+  /** Whether a read may be answered from memory: the watch is open and nothing has gone wrong. */
+  get current(): boolean {
+    return this.open && !this.failed;
+  }
+
+  /** Whether the collection was given up (the client drops it and lists again). */
+  get givenUp(): boolean {
+    return this.failed;
+  }
+
+  /** The objects as a list gives them: in key order (namespace/name by code point, etcd's). The same array while nothing changes. */
+  items(): unknown[] {
+    this.eventsSinceRead = 0;
+    return (this.snapshot ??= [...this.objects.keys()].sort().map((key) => this.objects.get(key)));
+  }
+
+  /** Starts watching from the list's version. False when it cannot (no open connection, or the list was malformed). */
+  start(): boolean {
+    if (this.failed || !this.resourceVersion) return (this.giveUp(), false);
+    return this.watch();
+  }
+
+  /** Stops watching and frees the objects (the client is closed or drops the collection). */
+  stop(): void {
+    this.giveUp();
+  }
+
+  private charge(bytes: number): boolean {
+    this.bytes += bytes;
+    this.budget.used += bytes;
+    return this.budget.used <= this.budget.max;
+  }
+
+  private giveUp(): void {
+    if (!this.failed || this.bytes) {
+      this.failed = true;
+      this.budget.used -= this.bytes;
+      this.bytes = 0;
+    }
+    this.open = false;
+    this.objects.clear();
+    this.snapshot = null;
+    const stream = this.stream;
+    this.stream = null;
+    if (stream && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+  }
+
+  private watch(): boolean {
+    const stream = this.openWatch(this.resourceVersion);
+    if (!stream) return (this.giveUp(), false);
+    this.stream = stream;
+    const startedAt = performance.now();
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    stream.on("response", (headers) => {
+      if (this.stream !== stream) return;
+      // A refused watch (403, 410, a 5xx) is given up; the next read lists, which says why if it fails too.
+      if (Number(headers[":status"]) !== 200) {
+        this.refused = true;
+        return this.giveUp();
+      }
+      this.open = true;
+    });
+    stream.on("data", (chunk: Buffer) => {
+      if (this.stream !== stream) return;
+      let start = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+        const piece = chunk.subarray(start, nl);
+        const line = pendingBytes ? Buffer.concat([...pending, piece], pendingBytes + piece.length) : piece;
+        pending = [];
+        pendingBytes = 0;
+        start = nl + 1;
+        if (line.length > MAX_WATCH_LINE_BYTES || !this.apply(line)) return this.giveUp();
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > MAX_WATCH_LINE_BYTES) return this.giveUp();
+      }
+    });
+    stream.on("error", () => {
+      if (this.stream === stream) this.giveUp();
+    });
+    stream.on("close", () => {
+      if (this.stream !== stream) return;
+      this.stream = null;
+      this.open = false;
+      // The server ended the watch whole (its timeout, 30 to 60 minutes on an API server): resumed
+      // from the last version seen, as a Reflector does. Anything else, or a watch that ends as soon
+      // as it begins, is given up.
+      const whole = stream.rstCode === http2.constants.NGHTTP2_NO_ERROR && pendingBytes === 0;
+      if (this.failed || !whole || performance.now() - startedAt < MIN_RESUMED_WATCH_MS || !this.watch()) this.giveUp();
+    });
+    return true;
+  }
+
+  /** Applies one event; false when it is not one this collection can trust (the watch is then given up). */
+  private apply(line: Buffer): boolean {
+    if (line.length === 0) return true;
+    let event: { type?: unknown; object?: { metadata?: Meta } };
+    try {
+      event = JSON.parse(line.toString("utf8"));
+    } catch {
+      return false;
+    }
+    const object = event?.object;
+    const version = object?.metadata?.resourceVersion;
+    if (typeof version !== "string" || version === "") return false;
+    if (event.type === "BOOKMARK") {
+      this.resourceVersion = version;
+      return true;
+    }
+    const key = keyOf(object);
+    if (key === null) return false;
+    if (event.type === "ADDED" || event.type === "MODIFIED") {
+      this.objects.set(key, withoutManagedFields(object));
+      if (this.objects.size > this.maxItems || !this.charge(line.length)) return false;
+    } else if (event.type === "DELETED") this.objects.delete(key);
+    else return false; // ERROR (410 Gone among them), or a type no API server sends
+    this.resourceVersion = version;
+    this.snapshot = null;
+    return ++this.eventsSinceRead <= MAX_EVENTS_BETWEEN_READS;
+  }
+}
+
+function keyOf(object: unknown): string | null {
+  const meta = (object as { metadata?: Meta } | null)?.metadata;
+  if (typeof meta?.name !== "string") return null;
+  return `${typeof meta.namespace === "string" ? meta.namespace : ""}/${meta.name}`;
+}
+
+/** Server-side apply's bookkeeping, often larger than the object, is never read: not kept in memory. */
+function withoutManagedFields(object: unknown): unknown {
+  const meta = (object as { metadata?: Meta }).metadata;
+  if (meta && "managedFields" in meta) delete meta.managedFields;
+  return object;
+}
