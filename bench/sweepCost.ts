@@ -12,7 +12,7 @@
  *   BENCH_SIMULATOR_CPU_PROFILE=<dir>  the simulator's CPU profile of the whole run, written when it exits
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
@@ -77,6 +77,13 @@ async function main() {
       );
       console.log(rows.at(-1));
     }
+    // What the collector holds between sweeps: its clients, and the watched copies of every cluster's kinds.
+    (globalThis as { gc?: () => void }).gc?.();
+    const heapMiB = process.memoryUsage().heapUsed / 2 ** 20;
+    const simulatorRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))?.[1];
+    console.log(
+      `  after the passes: collector heap ${fmt(heapMiB, 0)} MiB${(globalThis as { gc?: unknown }).gc ? "" : " (no --expose-gc: not collected first)"}, simulator RSS ${fmt(Number(simulatorRss ?? 0) / 1024, 0)} MiB`,
+    );
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");
       writeFileSync(process.env.BENCH_COST_PROFILE!, JSON.stringify(profile));

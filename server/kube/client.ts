@@ -438,7 +438,7 @@ export class ClusterClient implements ObjectSource {
   async get(ref: KindRef, name: string, namespace?: string, options: WatchOption = {}): Promise<unknown> {
     const what = `${ref.kind} ${namespace ? `${namespace}/` : ""}${name}`;
     const byName = `list ${ref.group}/${ref.plural}|${namespace ?? ""}|${name}`;
-    if (options.watch && this.options.watch && !this.refusedFor(byName)) {
+    if (options.watch && this.watching && !this.refusedFor(byName)) {
       try {
         // Watched as a list of the one object by name (the API server's field selector on every kind).
         const [object] = await this.watchedList(ref, namespace, `metadata.name=${name}`, what);
@@ -463,7 +463,7 @@ export class ClusterClient implements ObjectSource {
     options: { namespace?: string; labelSelector?: string; pageSize?: number; firstPageOnly?: boolean } & WatchOption = {},
   ): Promise<unknown[]> {
     const what = `${ref.kind} list`;
-    if (options.watch && this.options.watch && !options.labelSelector && !options.firstPageOnly && !options.pageSize)
+    if (options.watch && this.watching && !options.labelSelector && !options.firstPageOnly && !options.pageSize)
       return this.watchedList(ref, options.namespace, undefined, what);
     return (await this.listPages(ref, options, what)).items;
   }
@@ -485,6 +485,15 @@ export class ClusterClient implements ObjectSource {
         ? { ...page, metadata: { ...page.metadata, continue: undefined, _continue: undefined } }
         : page;
     }).then((listed) => ({ ...listed, bytes }));
+  }
+
+  /**
+   * Whether this client keeps watched copies. Not of a cluster behind a hub: every watch would hold a
+   * tunnel of the hub's cluster-proxy open (eleven a cluster, thousands of clusters a hub), where a
+   * sweep's reads hold one for the sweep.
+   */
+  private get watching(): boolean {
+    return this.options.watch === true && this.credentials.reach !== "cluster-proxy";
   }
 
   private refusedFor(key: string): boolean {

@@ -170,6 +170,20 @@ describe("watched reads", () => {
   });
 });
 
+describe("a cluster behind an ACM hub", () => {
+  it("is read every sweep as before: no watch holds a tunnel of the hub's cluster-proxy open", async () => {
+    const client = new ClusterClient({ ...creds("prod-east"), reach: "cluster-proxy" }, { ...options, watch: true });
+    try {
+      await sweep(client);
+      const steady = await pathsDuring("prod-east", () => sweep(client));
+      expect(steady.watches).toEqual([]);
+      expect(steady.reads).toEqual(expect.arrayContaining(["/api/v1/nodes", "/apis/config.openshift.io/v1/clusterversions/version"]));
+    } finally {
+      client.close();
+    }
+  });
+});
+
 describe("a cluster that grants less than docs/rbac.md", () => {
   it("is read as without watches where it must: the ClusterVersion by name, the nodes listed every sweep", async () => {
     const client = new ClusterClient(creds("narrow"), { ...options, watch: true });
