@@ -103,9 +103,10 @@ export async function readAlerts(c: ObjectSource): Promise<AlertsResult> {
   }
 }
 
+// The Route and the ingress CA are read like every singleton a collector watches (docs/rbac.md grants list and watch of the name).
 async function routeHosts(c: AlertSource): Promise<string[]> {
   const { namespace, route } = THANOS_QUERIER;
-  const parsed = RouteSchema.safeParse(await c.get(KINDS.route, route, namespace));
+  const parsed = RouteSchema.safeParse(await c.get(KINDS.route, route, namespace, { watch: true }));
   if (!parsed.success) throw new KubeError("malformed", `the ${namespace}/${route} Route has an unexpected shape`);
   const named = (parsed.data.status?.ingress ?? []).map((i) => (i.host ?? "").toLowerCase()).filter(Boolean);
   const hosts = [...new Set(named)].filter(routeHostOk).slice(0, MAX_HOSTS);
@@ -122,7 +123,7 @@ async function routeHosts(c: AlertSource): Promise<string[]> {
 /** The cluster's published ingress CA, when it can be read; without it only the cluster's own CA is trusted. */
 async function ingressCa(c: AlertSource): Promise<string | undefined> {
   try {
-    const cm = (await c.get(KINDS.configMap, INGRESS_CA.name, INGRESS_CA.namespace)) as { data?: Record<string, unknown> };
+    const cm = (await c.get(KINDS.configMap, INGRESS_CA.name, INGRESS_CA.namespace, { watch: true })) as { data?: Record<string, unknown> };
     const pem = cm?.data?.[INGRESS_CA.key];
     return typeof pem === "string" && pem.length <= MAX_CA_BYTES && pem.includes("-----BEGIN CERTIFICATE-----") ? pem : undefined;
   } catch (error) {

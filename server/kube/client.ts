@@ -60,8 +60,8 @@ export interface ObjectSource {
 export type WatchOption = { watch?: boolean };
 
 /**
- * How much one cluster's watched collections may hold in memory. A cluster past it (thousands of
- * nodes) is listed every sweep instead, as it was before watches.
+ * How much one cluster's watched collections may hold in memory, compressed (./watchedCollection.ts).
+ * A cluster past it (tens of thousands of nodes) is listed every sweep instead, as before watches.
  */
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
 
@@ -472,19 +472,17 @@ export class ClusterClient implements ObjectSource {
     ref: KindRef,
     options: { namespace?: string; labelSelector?: string; fieldSelector?: string; pageSize?: number; firstPageOnly?: boolean },
     what: string,
-  ): Promise<{ items: unknown[]; resourceVersion: string; bytes: number }> {
+  ): Promise<{ items: unknown[]; resourceVersion: string }> {
     const limit = String(options.pageSize ?? pageSizeOf(ref));
-    let bytes = 0;
     const query = { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit };
     return collectPages(what, "cluster", this.options.listLimits ?? DEFAULT_LIST_LIMITS, async (token, onAnswer) => {
       const url = this.urlOf(ref, options.namespace, undefined, { ...query, continue: token });
-      const counted: AnswerObserver = (size) => ((bytes += size), onAnswer(size));
-      const page = (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, counted))) as ListPage;
+      const page = (await this.readKind(ref, what, () => this.direct(url, MAX_ANSWER_BYTES, onAnswer))) as ListPage;
       // Only whether the list is allowed (a connection test): one page, its `continue` not followed.
       return options.firstPageOnly && page?.metadata
         ? { ...page, metadata: { ...page.metadata, continue: undefined, _continue: undefined } }
         : page;
-    }).then((listed) => ({ ...listed, bytes }));
+    });
   }
 
   /**
@@ -525,7 +523,6 @@ export class ClusterClient implements ObjectSource {
       const collection = new WatchedCollection(
         listed.items,
         listed.resourceVersion,
-        listed.bytes,
         this.cacheBudget,
         (resourceVersion) => {
           // No timeoutSeconds: the API server picks 30 to 60 minutes (its --min-request-timeout, 1,800 s, times 1 to 2).
@@ -533,7 +530,7 @@ export class ClusterClient implements ObjectSource {
           if (fieldSelector) query.set("fieldSelector", fieldSelector);
           return h2.openStream({ ":method": "GET", ":path": `${path}?${query}`, ...headers });
         },
-        (this.options.listLimits ?? DEFAULT_LIST_LIMITS).maxItems,
+        this.options.listLimits ?? DEFAULT_LIST_LIMITS,
       );
       if (collection.start()) this.watched.set(key, collection);
     }

@@ -50,7 +50,10 @@ describe("readFeatureGate", () => {
     expect(r.status).toBe("ok");
     if (r.status !== "ok") return;
     expect(r.value.spec?.featureSet).toBeUndefined();
-    expect(r.value.status?.featureGates?.[0]).toMatchObject({ version: "4.22.3", disabled: [{ name: "IrreconcilableMachineConfig" }, { name: "OSStreams" }] });
+    expect(r.value.status?.featureGates?.[0]).toMatchObject({
+      version: "4.22.3",
+      disabled: [{ name: "IrreconcilableMachineConfig" }, { name: "OSStreams" }],
+    });
   });
 
   it("the snapshot keeps the feature set and the gates enabled at the cluster's version", async () => {

@@ -76,8 +76,11 @@ export async function readList<T extends z.ZodType>(
 }
 
 /*
- * `watched`: reads a collector may answer from a watch (server/kube/watchedCollection.ts), the kinds
- * docs/rbac.md grants list and watch on. The rest (granted `get` of one name only) are asked every sweep.
+ * `watched`: reads a collector may answer from a watch (server/kube/watchedCollection.ts): every
+ * kind docs/rbac.md grants list and watch on, singletons by name (a list or watch with the field
+ * selector `metadata.name=<name>` is authorized as a request for that name: k8s.io/apiserver
+ * pkg/endpoints/request/requestinfo.go). Only the MachineConfigs (read when a pool's rendered
+ * configuration changes) and the pods (prechecks) are not.
  */
 const watched = { watch: true } as const;
 
@@ -88,16 +91,16 @@ export const readMachineConfigOperator = (c: ObjectSource) =>
 export const readInfrastructure = (c: ObjectSource) =>
   readOne(c, KINDS.infrastructure, "cluster", S.InfrastructureSchema, undefined, watched);
 /** FeatureGate `cluster`: the feature set, and the gates enabled for each release the cluster has run. */
-export const readFeatureGate = (c: ObjectSource) => readOne(c, KINDS.featureGate, "cluster", S.FeatureGateSchema);
+export const readFeatureGate = (c: ObjectSource) => readOne(c, KINDS.featureGate, "cluster", S.FeatureGateSchema, undefined, watched);
 export const readMachineConfiguration = (c: ObjectSource) =>
   readOne(c, KINDS.machineConfiguration, "cluster", S.MachineConfigurationSchema, undefined, watched);
 export const readMachineSets = (c: ObjectSource) =>
   readList(c, KINDS.machineSet, S.MachineSetSchema, { namespace: "openshift-machine-api", ...watched });
 export const readBootImagesConfigMap = (c: ObjectSource) =>
-  readOne(c, KINDS.configMap, "coreos-bootimages", S.ConfigMapSchema, "openshift-machine-config-operator");
+  readOne(c, KINDS.configMap, "coreos-bootimages", S.ConfigMapSchema, "openshift-machine-config-operator", watched);
 export const readAdminGates = (c: ObjectSource) =>
-  readOne(c, KINDS.configMap, "admin-gates", S.ConfigMapSchema, "openshift-config-managed");
-export const readAdminAcks = (c: ObjectSource) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config");
+  readOne(c, KINDS.configMap, "admin-gates", S.ConfigMapSchema, "openshift-config-managed", watched);
+export const readAdminAcks = (c: ObjectSource) => readOne(c, KINDS.configMap, "admin-acks", S.ConfigMapSchema, "openshift-config", watched);
 export const readMachineConfigPools = (c: ObjectSource) => readList(c, KINDS.machineConfigPool, S.MachineConfigPoolSchema, watched);
 export const readMachineConfigNodes = (c: ObjectSource) => readList(c, KINDS.machineConfigNode, S.MachineConfigNodeSchema, watched);
 export const readPinnedImageSets = (c: ObjectSource) => readList(c, KINDS.pinnedImageSet, S.PinnedImageSetSchema, watched);
@@ -107,23 +110,24 @@ export const readNodes = (c: ObjectSource) => readList(c, KINDS.node, S.NodeSche
 export const readMachineOSConfigs = (c: ObjectSource) => readList(c, KINDS.machineOSConfig, S.MachineOSConfigSchema, watched);
 export const readMachineOSBuilds = (c: ObjectSource) => readList(c, KINDS.machineOSBuild, S.MachineOSBuildSchema, watched);
 /** The bare-metal provisioning singleton; clusters without the baremetal capability do not serve the kind. */
-export const readProvisioning = (c: ObjectSource) => readOne(c, KINDS.provisioning, "provisioning-configuration", S.ProvisioningSchema);
+export const readProvisioning = (c: ObjectSource) =>
+  readOne(c, KINDS.provisioning, "provisioning-configuration", S.ProvisioningSchema, undefined, watched);
 /**
  * The InternalReleaseImage singleton of a cluster installed without a registry. A 404 (no such
  * object) or a kind the cluster does not serve (before 4.22, or the gate off) means the cluster is
  * not registry-less: a not-available result, never an error.
  */
 export const readInternalReleaseImage = (c: ObjectSource) =>
-  readOne(c, KINDS.internalReleaseImage, "cluster", S.InternalReleaseImageSchema);
+  readOne(c, KINDS.internalReleaseImage, "cluster", S.InternalReleaseImageSchema, undefined, watched);
 /**
  * OSImageStream `cluster` (docs/openshift.md §25.1): v1 from 4.23; a 4.22 cluster whose feature set
  * turns OSStreams on serves only v1alpha1, of the same shape. A cluster that serves neither (before
  * 4.22, or the gate off) is not-available, never an error.
  */
 export async function readOSImageStream(c: ObjectSource) {
-  const v1 = await readOne(c, KINDS.osImageStream, "cluster", S.OSImageStreamSchema);
+  const v1 = await readOne(c, KINDS.osImageStream, "cluster", S.OSImageStreamSchema, undefined, watched);
   if (v1.status !== "not-available" || v1.missing !== "kind") return v1;
-  const alpha = await readOne(c, KINDS.osImageStreamV1alpha1, "cluster", S.OSImageStreamSchema);
+  const alpha = await readOne(c, KINDS.osImageStreamV1alpha1, "cluster", S.OSImageStreamSchema, undefined, watched);
   return alpha.status === "not-available" && alpha.missing === "kind" ? v1 : alpha;
 }
 

@@ -86,7 +86,9 @@ describe("resolving a Route's host without holding Node's threads", () => {
       expect(performance.now() - started).toBeLessThan(250);
       const results = await pending;
       expect(results.every((r) => r.status === "rejected" && (r.reason as NodeJS.ErrnoException).code === "ETIMEOUT")).toBe(true);
-      await expect(resolveRouteHost("thanos-querier-openshift-monitoring.apps.c0.example.com")).rejects.toThrow(/ETIMEOUT from DNS\) \(remembered since/);
+      await expect(resolveRouteHost("thanos-querier-openshift-monitoring.apps.c0.example.com")).rejects.toThrow(
+        /ETIMEOUT from DNS\) \(remembered since/,
+      );
     } finally {
       silent.close();
     }

@@ -131,12 +131,14 @@ export type FeatureGate = z.infer<typeof FeatureGateSchema>;
  * and status.defaultStream. An odd entry reads as null and is dropped when normalized.
  */
 export const OSImageStreamSchema = object({
-  spec: z.looseObject({ defaultStream: z.string().optional().nullable().catch(null) }).optional().nullable().catch(undefined),
+  spec: z
+    .looseObject({ defaultStream: z.string().optional().nullable().catch(null) })
+    .optional()
+    .nullable()
+    .catch(undefined),
   status: z
     .looseObject({
-      availableStreams: tolerantList(
-        z.looseObject({ name: z.string(), osImage: z.string().optional().nullable().catch(null) }),
-      ),
+      availableStreams: tolerantList(z.looseObject({ name: z.string(), osImage: z.string().optional().nullable().catch(null) })),
       defaultStream: z.string().optional().nullable().catch(null),
     })
     .optional()

@@ -1,4 +1,5 @@
 import http2 from "node:http2";
+import zlib from "node:zlib";
 import { MAX_WATCH_LINE_BYTES } from "./limits";
 
 /*
@@ -8,13 +9,18 @@ import { MAX_WATCH_LINE_BYTES } from "./limits";
  * error, or a version the server no longer keeps (410 Gone), means listing again). A steady sweep
  * then reads from memory what it used to ask for every time (docs/architecture.md, "Watched reads").
  *
+ * The objects are kept as their JSON, compressed, outside the JavaScript heap: a simulated cluster's
+ * watched kinds are some 85 KB of parsed objects and 10 KB so (docs/benchmarks.md, "Watched reads"),
+ * and a collector holds thousands of clusters. A read inflates and parses them (a fifth of a
+ * millisecond a cluster); changes wait, parsed, until the next read folds them in.
+ *
  * Everything a watch sends is bounded like a list: a line at most MAX_WATCH_LINE_BYTES, the objects
  * held at most the client's `CacheBudget`, the events between two reads at most
  * MAX_EVENTS_BETWEEN_READS. Past any of them, or on anything malformed, the watch is given up and the
  * memory freed: the next read lists the kind again, as if it were never watched.
  */
 
-/** How much one client's watched collections may hold, shared among them (estimated from the JSON read). */
+/** How much one client's watched collections may hold, shared among them (compressed, and the changes not yet folded in). */
 export class CacheBudget {
   used = 0;
   constructor(readonly max: number) {}
@@ -32,8 +38,13 @@ type Meta = { name?: unknown; namespace?: unknown; resourceVersion?: unknown; ma
 export type WatchOpener = (resourceVersion: string) => http2.ClientHttp2Stream | null;
 
 export class WatchedCollection {
-  private readonly objects = new Map<string, unknown>();
-  private snapshot: unknown[] | null = null;
+  /** The objects as of the last read, in key order: their JSON array, deflated. */
+  private packed: Buffer = Buffer.alloc(0);
+  /** The length of the packed JSON, and how many objects it holds. */
+  private packedLength = 0;
+  private count = 0;
+  /** Changes since, by key: the object, or null once deleted. */
+  private readonly changes = new Map<string, unknown>();
   private stream: http2.ClientHttp2Stream | null = null;
   /** The server answered the watch with 200 and it has not ended since. */
   private open = false;
@@ -41,26 +52,43 @@ export class WatchedCollection {
   private failed = false;
   /** The server refused the watch (an HTTP status other than 200: not allowed to watch, say). */
   refused = false;
+  /** What the collection holds against the budget: the packed objects and the changes' JSON. */
   private bytes = 0;
+  private pendingBytes = 0;
   private eventsSinceRead = 0;
 
   constructor(
     items: unknown[],
     private resourceVersion: string,
-    listedBytes: number,
     private readonly budget: CacheBudget,
     private readonly openWatch: WatchOpener,
-    private readonly maxItems: number,
+    /** A list's limits: as many objects, and as many bytes of JSON, as one list may hold. */
+    private readonly limits: { maxItems: number; maxBytes: number },
   ) {
+    const keyed: [string, unknown][] = [];
     for (const item of items) {
       const key = keyOf(item);
       if (key === null) {
         this.failed = true;
         return;
       }
-      this.objects.set(key, withoutManagedFields(item));
+      keyed.push([key, withoutManagedFields(item)]);
     }
-    if (!this.charge(listedBytes)) this.giveUp();
+    if (!this.pack(keyed)) this.giveUp();
+  }
+
+  /** Keeps `keyed` (sorted here) as the objects; false when that goes past the budget. */
+  private pack(keyed: [string, unknown][]): boolean {
+    keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const json = JSON.stringify(keyed.map(([, object]) => object));
+    // Bounded as a list is: what the next read inflates and parses is never more than a list may be.
+    if (json.length > this.limits.maxBytes || keyed.length > this.limits.maxItems) return false;
+    const packed = zlib.deflateRawSync(json, { level: 1 });
+    this.charge(packed.length - this.packed.length);
+    this.packed = packed;
+    this.packedLength = json.length;
+    this.count = keyed.length;
+    return this.budget.used <= this.budget.max;
   }
 
   /** Whether a read may be answered from memory: the watch is open and nothing has gone wrong. */
@@ -73,10 +101,27 @@ export class WatchedCollection {
     return this.failed;
   }
 
-  /** The objects as a list gives them: in key order (namespace/name by code point, etcd's). The same array while nothing changes. */
+  /** The objects as a list gives them: in key order (namespace/name by code point, etcd's), each read a new copy. */
   items(): unknown[] {
     this.eventsSinceRead = 0;
-    return (this.snapshot ??= [...this.objects.keys()].sort().map((key) => this.objects.get(key)));
+    const objects = JSON.parse(
+      zlib.inflateRawSync(this.packed, { maxOutputLength: Math.max(1, this.packedLength) }).toString("utf8"),
+    ) as unknown[];
+    if (this.changes.size === 0) return objects;
+    const byKey = new Map(objects.map((object) => [keyOf(object)!, object]));
+    for (const [key, object] of this.changes) {
+      if (object === null) byKey.delete(key);
+      else byKey.set(key, object);
+    }
+    this.charge(-this.pendingBytes);
+    this.pendingBytes = 0;
+    this.changes.clear();
+    const keyed = [...byKey];
+    if (!this.pack(keyed)) {
+      // Past the budget: this read has its objects, the next lists.
+      this.giveUp();
+    }
+    return keyed.map(([, object]) => object);
   }
 
   /** Starts watching from the list's version. False when it cannot (no open connection, or the list was malformed). */
@@ -97,14 +142,13 @@ export class WatchedCollection {
   }
 
   private giveUp(): void {
-    if (!this.failed || this.bytes) {
-      this.failed = true;
-      this.budget.used -= this.bytes;
-      this.bytes = 0;
-    }
+    this.failed = true;
+    this.budget.used -= this.bytes;
+    this.bytes = 0;
+    this.pendingBytes = 0;
     this.open = false;
-    this.objects.clear();
-    this.snapshot = null;
+    this.packed = Buffer.alloc(0);
+    this.changes.clear();
     const stream = this.stream;
     this.stream = null;
     if (stream && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -178,12 +222,12 @@ export class WatchedCollection {
     const key = keyOf(object);
     if (key === null) return false;
     if (event.type === "ADDED" || event.type === "MODIFIED") {
-      this.objects.set(key, withoutManagedFields(object));
-      if (this.objects.size > this.maxItems || !this.charge(line.length)) return false;
-    } else if (event.type === "DELETED") this.objects.delete(key);
+      this.changes.set(key, withoutManagedFields(object));
+      this.pendingBytes += line.length;
+      if (this.count + this.changes.size > this.limits.maxItems || !this.charge(line.length)) return false;
+    } else if (event.type === "DELETED") this.changes.set(key, null);
     else return false; // ERROR (410 Gone among them), or a type no API server sends
     this.resourceVersion = version;
-    this.snapshot = null;
     return ++this.eventsSinceRead <= MAX_EVENTS_BETWEEN_READS;
   }
 }
