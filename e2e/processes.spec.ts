@@ -54,7 +54,7 @@ test.beforeAll(async () => {
     FLEETSKEW_SHARD_LEASE_SECONDS: String(SHARD_LEASE_S),
     // Every sweep reads every kind, so that the simulator's request log shows each sweep (watched
     // kinds are read from memory, and a steady sweep would send it nothing to count).
-    FLEETSKEW_KUBE_WATCH: "0",
+    FLEETSKEW_KUBE_WATCH_CLUSTERS: "0",
   });
 });
 

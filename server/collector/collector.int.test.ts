@@ -358,7 +358,9 @@ describe("the collector with watched reads", () => {
       session.once("close", () => sessions.delete(session));
     };
     sim.server.on("session", track);
-    const collector = new Collector(options("watching", { client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, watch: true } }));
+    const collector = new Collector(
+      options("watching", { client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, watchClusters: 100 } }),
+    );
     const cluster = fleet.get("prod-east")!;
     try {
       const requests = async () => {

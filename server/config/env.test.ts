@@ -30,15 +30,17 @@ describe("readConfig", () => {
 });
 
 describe("cluster client settings", () => {
-  it("default to a 10 s timeout, 2 retries and watched reads, and are bounded", () => {
-    expect(readConfig({}).kube).toEqual({ timeoutMs: 10_000, retries: 2, connectTo: [], watch: true });
-    expect(readConfig({ FLEETSKEW_KUBE_TIMEOUT_MS: "2500", FLEETSKEW_KUBE_RETRIES: "0", FLEETSKEW_KUBE_WATCH: "0" }).kube).toEqual({
-      timeoutMs: 2500,
-      retries: 0,
-      connectTo: [],
-      watch: false,
-    });
-    expect(() => readConfig({ FLEETSKEW_KUBE_WATCH: "yes" })).toThrow(/^FLEETSKEW_KUBE_WATCH must be 1 or 0/);
+  it("default to a 10 s timeout, 2 retries and 4,000 watched clusters, and are bounded", () => {
+    expect(readConfig({}).kube).toEqual({ timeoutMs: 10_000, retries: 2, connectTo: [], watchClusters: 4_000 });
+    expect(readConfig({ FLEETSKEW_KUBE_TIMEOUT_MS: "2500", FLEETSKEW_KUBE_RETRIES: "0", FLEETSKEW_KUBE_WATCH_CLUSTERS: "0" }).kube).toEqual(
+      {
+        timeoutMs: 2500,
+        retries: 0,
+        connectTo: [],
+        watchClusters: 0,
+      },
+    );
+    expect(() => readConfig({ FLEETSKEW_KUBE_WATCH_CLUSTERS: "60000" })).toThrow(/^FLEETSKEW_KUBE_WATCH_CLUSTERS must be at most 50000/);
     expect(() => readConfig({ FLEETSKEW_KUBE_RETRIES: "50" })).toThrow(/^FLEETSKEW_KUBE_RETRIES must be at most 10/);
     expect(readConfig({ FLEETSKEW_CONNECT_TO: "*.apps.c1.example.com:443:10.0.0.5:" }).kube.connectTo).toEqual([
       { host: "*.apps.c1.example.com", port: 443, toHost: "10.0.0.5", toPort: null },

@@ -75,7 +75,7 @@ const EnvSchema = z.object({
     .optional(),
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
-  FLEETSKEW_KUBE_WATCH: z.enum(["0", "1", "false", "true"], { error: "must be 1 or 0" }).optional(),
+  FLEETSKEW_KUBE_WATCH_CLUSTERS: z.coerce.number().int().min(0).max(50_000, "must be at most 50000").default(4_000),
   FLEETSKEW_CONNECT_TO: z
     .string()
     .optional()
@@ -130,7 +130,7 @@ export type AppConfig = {
   /** How many proxies in front of the console append to X-Forwarded-For (0: none is trusted). */
   trustedProxyHops: number;
   /** Per-request timeout and retries (reads only) when talking to clusters. */
-  kube: { timeoutMs: number; retries: number; connectTo: ConnectTo[]; watch: boolean };
+  kube: { timeoutMs: number; retries: number; connectTo: ConnectTo[]; watchClusters: number };
   /** Connection tests of a bulk registration run at once per process. */
   registrationConcurrency: number;
   /** The collector: how often each cluster is swept, how many at once per process, the deadline per cluster, how long history is kept. */
@@ -211,7 +211,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.FLEETSKEW_KUBE_TIMEOUT_MS,
       retries: e.FLEETSKEW_KUBE_RETRIES,
       connectTo: parseConnectTo(e.FLEETSKEW_CONNECT_TO ?? ""),
-      watch: e.FLEETSKEW_KUBE_WATCH !== "0" && e.FLEETSKEW_KUBE_WATCH !== "false",
+      watchClusters: e.FLEETSKEW_KUBE_WATCH_CLUSTERS,
     },
     registrationConcurrency: e.FLEETSKEW_REGISTRATION_CONCURRENCY,
     collector: {

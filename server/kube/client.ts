@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
 import { setMaxListeners } from "node:events";
@@ -64,6 +65,23 @@ export type WatchOption = { watch?: boolean };
  * A cluster past it (tens of thousands of nodes) is listed every sweep instead, as before watches.
  */
 const MAX_CACHED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Clients of this process that keep watches, each holding its cluster's connection open between
+ * sweeps. At most half the process's open-file limit (Linux's soft RLIMIT_NOFILE, as /proc/self/limits
+ * gives it), less room for the database and the web server: the clients beyond it read as before.
+ */
+const watchingClients = new Set<ClusterClient>();
+export const MAX_WATCHING_CLIENTS = (() => {
+  try {
+    const soft = /^Max open files\s+(\S+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1];
+    const files = soft === "unlimited" ? Infinity : Number(soft);
+    if (files > 0) return Math.max(0, Math.min(50_000, Math.floor(files / 2) - 256));
+  } catch {
+    // not Linux: the fallback below
+  }
+  return 1_024;
+})();
 
 /** How long a cluster that refused a watch (or the list of one object by name) is read without one. */
 const NOT_WATCHED_MS = 60 * 60_000;
@@ -318,6 +336,7 @@ export class ClusterClient implements ObjectSource {
     this.budget.release();
     for (const collection of this.watched.values()) collection.stop();
     this.watched.clear();
+    watchingClients.delete(this);
     this.h2?.destroy();
     this.agent.destroy();
     this.plainHttpAgent?.destroy();
@@ -491,7 +510,11 @@ export class ClusterClient implements ObjectSource {
    * sweep's reads hold one for the sweep.
    */
   private get watching(): boolean {
-    return this.options.watch === true && this.credentials.reach !== "cluster-proxy";
+    return (
+      (this.options.watchClusters ?? 0) > 0 &&
+      this.credentials.reach !== "cluster-proxy" &&
+      (watchingClients.has(this) || watchingClients.size < Math.min(MAX_WATCHING_CLIENTS, this.options.watchClusters ?? 0))
+    );
   }
 
   private refusedFor(key: string): boolean {
@@ -532,7 +555,10 @@ export class ClusterClient implements ObjectSource {
         },
         this.options.listLimits ?? DEFAULT_LIST_LIMITS,
       );
-      if (collection.start()) this.watched.set(key, collection);
+      if (collection.start()) {
+        this.watched.set(key, collection);
+        watchingClients.add(this);
+      }
     }
     return listed.items;
   }

@@ -24,9 +24,11 @@ export type ClientOptions = {
   connectTo?: ConnectTo[];
   /**
    * Keep the kinds readers mark watchable current with watches on the cluster's HTTP/2 connection
-   * (./watchedCollection.ts), for clients that live from sweep to sweep: the collector's.
+   * (./watchedCollection.ts), for clients that live from sweep to sweep (the collector's): for at
+   * most this many clusters of the process (FLEETSKEW_KUBE_WATCH_CLUSTERS), each holding its
+   * connection and some twenty streams open. None when 0 or absent.
    */
-  watch?: boolean;
+  watchClusters?: number;
 };
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };

@@ -83,7 +83,11 @@ export class WatchedCollection {
     const json = JSON.stringify(keyed.map(([, object]) => object));
     // Bounded as a list is: what the next read inflates and parses is never more than a list may be.
     if (json.length > this.limits.maxBytes || keyed.length > this.limits.maxItems) return false;
-    const packed = zlib.deflateRawSync(json, { level: 1 });
+    const deflated = zlib.deflateRawSync(json, { level: 1 });
+    // Copied to a buffer of its own size: zlib's answer is a slice of its whole output chunk (16 KiB
+    // or more), which a kept slice would hold on to for every collection.
+    const packed = Buffer.allocUnsafeSlow(deflated.length);
+    deflated.copy(packed);
     this.charge(packed.length - this.packed.length);
     this.packed = packed;
     this.packedLength = json.length;

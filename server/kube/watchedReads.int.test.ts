@@ -94,7 +94,7 @@ const WATCHED_PATHS = [
 
 describe("watched reads", () => {
   it("a steady sweep asks the API server for nothing, and reads what lists would have given", async () => {
-    const client = new ClusterClient(creds("prod-east"), { ...options, watch: true });
+    const client = new ClusterClient(creds("prod-east"), { ...options, watchClusters: 100 });
     try {
       const first = await pathsDuring("prod-east", () => sweep(client));
       // The first sweep lists the watched kinds (singletons by name) and starts watching them from the list's version.
@@ -114,7 +114,7 @@ describe("watched reads", () => {
   it("a change to a watched object reaches the next sweep without asking for it, deletions and additions too", async () => {
     const cluster = fleet.get("prod-east")!;
     const info = cluster.kinds.find((k) => k.kind === "MachineSet")!;
-    const client = new ClusterClient(creds("prod-east"), { ...options, watch: true });
+    const client = new ClusterClient(creds("prod-east"), { ...options, watchClusters: 100 });
     try {
       await sweep(client);
       const [first] = cluster.store.list(info, "openshift-machine-api");
@@ -155,7 +155,7 @@ describe("watched reads", () => {
   });
 
   it("a lost connection makes the next sweep list again and watch anew", async () => {
-    const client = new ClusterClient(creds("prod-east-422"), { ...options, watch: true });
+    const client = new ClusterClient(creds("prod-east-422"), { ...options, watchClusters: 100 });
     try {
       await sweep(client);
       await sweep(client);
@@ -176,7 +176,7 @@ describe("watched reads", () => {
 
 describe("a cluster behind an ACM hub", () => {
   it("is read every sweep as before: no watch holds a tunnel of the hub's cluster-proxy open", async () => {
-    const client = new ClusterClient({ ...creds("prod-east"), reach: "cluster-proxy" }, { ...options, watch: true });
+    const client = new ClusterClient({ ...creds("prod-east"), reach: "cluster-proxy" }, { ...options, watchClusters: 100 });
     try {
       await sweep(client);
       const steady = await pathsDuring("prod-east", () => sweep(client));
@@ -190,7 +190,7 @@ describe("a cluster behind an ACM hub", () => {
 
 describe("a cluster that grants less than docs/rbac.md", () => {
   it("is read as without watches where it must: the ClusterVersion by name, the nodes listed every sweep", async () => {
-    const client = new ClusterClient(creds("narrow"), { ...options, watch: true });
+    const client = new ClusterClient(creds("narrow"), { ...options, watchClusters: 100 });
     try {
       const sweeps = [];
       for (let i = 0; i < 3; i++) sweeps.push(await pathsDuring("narrow", () => sweep(client)));
@@ -240,7 +240,7 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
     );
     const client = new ClusterClient(
       { server: server.url, certificateAuthority: server.ca, token: "t", insecureSkipTlsVerify: false } as ClusterCredentials,
-      { ...options, watch: true, listLimits },
+      { ...options, watchClusters: 100, listLimits },
     );
     const watches = () => server.received.filter((r) => r.path.includes("watch=")).length;
     return { server, client, lists: () => lists, watches };
