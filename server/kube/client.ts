@@ -540,7 +540,8 @@ export class ClusterClient implements ObjectSource {
     this.watched.delete(key);
     const listed = await this.listPages(ref, { namespace, fieldSelector }, what);
     const h2 = this.h2;
-    if (h2 && !this.reading.signal.aborted && !this.refusedFor(key)) {
+    // Only on an open HTTP/2 connection (a server that speaks HTTP/1.1 alone is listed every sweep).
+    if (h2?.connected && !this.reading.signal.aborted && !this.refusedFor(key)) {
       const path = this.urlOf(ref, namespace, undefined, { fieldSelector }).pathname;
       const headers = this.bearerHeaders();
       const collection = new WatchedCollection(

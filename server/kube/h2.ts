@@ -56,6 +56,12 @@ export class H2Origin {
     return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
   }
 
+  /** Whether an HTTP/2 connection is open now (a watch can be opened on it). */
+  get connected(): boolean {
+    const session = this.session;
+    return !!session && !session.closed && !session.destroyed;
+  }
+
   /** Whether the connection carries watches, and so stays open when a sweep ends. */
   get holding(): boolean {
     return this.held > 0;

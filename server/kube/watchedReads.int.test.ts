@@ -225,6 +225,7 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
   async function clusterWithNodeWatch(
     watchAnswer: (res: import("node:http").ServerResponse, count: (n: number) => void) => void,
     listLimits?: ListLimits,
+    http2 = true,
   ) {
     let lists = 0;
     const server = await startHostileServer(
@@ -236,7 +237,7 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
         json(res, 200, nodeList("10"));
       },
       undefined,
-      { http2: true },
+      { http2 },
     );
     const client = new ClusterClient(
       { server: server.url, certificateAuthority: server.ca, token: "t", insecureSkipTlsVerify: false } as ClusterCredentials,
@@ -322,6 +323,21 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
       expect(annotations).toEqual(["0", "200000", "0"]);
       expect(lists()).toBe(2);
       expect(watches()).toBe(2);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+
+  it("a server that speaks only HTTP/1.1 is listed every sweep and never asked to watch", async () => {
+    const { server, client, lists, watches } = await clusterWithNodeWatch((res) => res.writeHead(200).write("\n"), undefined, false);
+    try {
+      for (let sweep = 0; sweep < 3; sweep++) {
+        client.startRead();
+        expect((await readNodes(client)).status).toBe("ok");
+        client.endRead();
+      }
+      expect([lists(), watches()]).toEqual([3, 0]);
     } finally {
       client.close();
       await server.close();
