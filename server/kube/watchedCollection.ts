@@ -40,7 +40,7 @@ export type WatchOpener = (resourceVersion: string) => http2.ClientHttp2Stream |
 export class WatchedCollection {
   /** The objects as of the last read, in key order: their JSON array, deflated. */
   private packed: Buffer = Buffer.alloc(0);
-  /** The length of the packed JSON, and how many objects it holds. */
+  /** The length of the packed JSON in bytes, and how many objects it holds. */
   private packedLength = 0;
   private count = 0;
   /** Changes since, by key: the object, or null once deleted. */
@@ -80,7 +80,7 @@ export class WatchedCollection {
   /** Keeps `keyed` (sorted here) as the objects; false when that goes past the budget. */
   private pack(keyed: [string, unknown][]): boolean {
     keyed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const json = JSON.stringify(keyed.map(([, object]) => object));
+    const json = Buffer.from(JSON.stringify(keyed.map(([, object]) => object)), "utf8");
     // Bounded as a list is: what the next read inflates and parses is never more than a list may be.
     if (json.length > this.limits.maxBytes || keyed.length > this.limits.maxItems) return false;
     const deflated = zlib.deflateRawSync(json, { level: 1 });
@@ -98,11 +98,6 @@ export class WatchedCollection {
   /** Whether a read may be answered from memory: the watch is open and nothing has gone wrong. */
   get current(): boolean {
     return this.open && !this.failed;
-  }
-
-  /** Whether the collection was given up (the client drops it and lists again). */
-  get givenUp(): boolean {
-    return this.failed;
   }
 
   /** The objects as a list gives them: in key order (namespace/name by code point, etcd's), each read a new copy. */

@@ -329,6 +329,30 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
     }
   });
 
+  it("a change in any script is kept whole: read as sent, then again from the kept copy", async () => {
+    const note = "Größe: 東京 ✓".repeat(50);
+    const modified = JSON.stringify({
+      type: "MODIFIED",
+      object: { metadata: { name: "node-a", resourceVersion: "11", annotations: { note } } },
+    });
+    const { server, client, lists } = await clusterWithNodeWatch((res) => res.writeHead(200).write(`${modified}\n`));
+    try {
+      const notes: (string | undefined)[] = [];
+      for (let sweep = 0; sweep < 3; sweep++) {
+        client.startRead();
+        const nodes = await readNodes(client);
+        client.endRead();
+        notes.push(nodes.status === "ok" ? nodes.items[0]?.metadata.annotations?.note : nodes.status);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(notes).toEqual([undefined, note, note]);
+      expect(lists()).toBe(1);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+
   it("a server that speaks only HTTP/1.1 is listed every sweep and never asked to watch", async () => {
     const { server, client, lists, watches } = await clusterWithNodeWatch((res) => res.writeHead(200).write("\n"), undefined, false);
     try {
