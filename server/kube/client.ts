@@ -56,7 +56,7 @@ export interface ObjectSource {
 
 /**
  * `watch`: the reader may be answered from a watched copy (./watchedCollection.ts) when the client
- * keeps them (ClientOptions.watch): the kind's list and watch are granted (docs/rbac.md).
+ * keeps them (ClientOptions.watchClusters): the kind's list and watch are granted (docs/rbac.md).
  */
 export type WatchOption = { watch?: boolean };
 
@@ -272,7 +272,7 @@ export class ClusterClient implements ObjectSource {
   /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts). */
   private readonly h2: H2Origin | undefined;
   readonly notServed = new NotServedMemo();
-  /** Kinds kept current by watches on the HTTP/2 connection, by collection (ClientOptions.watch). */
+  /** Kinds kept current by watches on the HTTP/2 connection, by collection (ClientOptions.watchClusters). */
   private readonly watched = new Map<string, WatchedCollection>();
   private readonly cacheBudget = new CacheBudget(MAX_CACHED_BYTES);
   /** This read's check that the connection carrying the watches still answers (asked once a sweep). */
@@ -506,7 +506,7 @@ export class ClusterClient implements ObjectSource {
 
   /**
    * Whether this client keeps watched copies. Not of a cluster behind a hub: every watch would hold a
-   * tunnel of the hub's cluster-proxy open (eleven a cluster, thousands of clusters a hub), where a
+   * tunnel of the hub's cluster-proxy open (some twenty a cluster, thousands of clusters a hub), where a
    * sweep's reads hold one for the sweep.
    */
   private get watching(): boolean {
