@@ -30,8 +30,8 @@ describe("readConfig", () => {
 });
 
 describe("cluster client settings", () => {
-  it("default to a 10 s timeout, 2 retries and 4,000 watched clusters, and are bounded", () => {
-    expect(readConfig({}).kube).toEqual({ timeoutMs: 10_000, retries: 2, connectTo: [], watchClusters: 4_000 });
+  it("default to a 10 s timeout, 2 retries and 1,000 watched clusters, and are bounded", () => {
+    expect(readConfig({}).kube).toEqual({ timeoutMs: 10_000, retries: 2, connectTo: [], watchClusters: 1_000 });
     expect(readConfig({ FLEETSKEW_KUBE_TIMEOUT_MS: "2500", FLEETSKEW_KUBE_RETRIES: "0", FLEETSKEW_KUBE_WATCH_CLUSTERS: "0" }).kube).toEqual(
       {
         timeoutMs: 2500,

@@ -75,7 +75,7 @@ const EnvSchema = z.object({
     .optional(),
   FLEETSKEW_KUBE_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(600_000).default(10_000),
   FLEETSKEW_KUBE_RETRIES: z.coerce.number().int().min(0).max(10, "must be at most 10").default(2),
-  FLEETSKEW_KUBE_WATCH_CLUSTERS: z.coerce.number().int().min(0).max(50_000, "must be at most 50000").default(4_000),
+  FLEETSKEW_KUBE_WATCH_CLUSTERS: z.coerce.number().int().min(0).max(50_000, "must be at most 50000").default(1_000),
   FLEETSKEW_CONNECT_TO: z
     .string()
     .optional()
