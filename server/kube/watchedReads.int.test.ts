@@ -247,6 +247,18 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
     return { server, client, lists: () => lists, watches };
   }
 
+  /** Three sweeps' reads of the nodes, with `pauseMs` after each for what the watch sends to arrive. */
+  async function threeSweeps(client: ClusterClient, pauseMs: number) {
+    const reads = [];
+    for (let sweep = 0; sweep < 3; sweep++) {
+      client.startRead();
+      reads.push(await readNodes(client));
+      client.endRead();
+      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    return reads;
+  }
+
   type Answer = (res: import("node:http").ServerResponse, count: (n: number) => void) => void;
   // [what the watch does, watches asked for in three sweeps]
   const cases: [string, Answer, number][] = [
@@ -282,14 +294,8 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
   it.each(cases)("%s", async (_name, watchAnswer, watchesAsked) => {
     const { server, client, lists, watches } = await clusterWithNodeWatch(watchAnswer);
     try {
-      for (let sweep = 0; sweep < 3; sweep++) {
-        client.startRead();
-        const nodes = await readNodes(client);
-        client.endRead();
+      for (const nodes of await threeSweeps(client, 200))
         expect(nodes.status === "ok" && nodes.items.map((n) => n.metadata.name)).toEqual(["node-a"]);
-        // Let what the watch sends arrive before the next sweep.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
       expect(lists()).toBe(3);
       expect(watches()).toBe(watchesAsked);
     } finally {
@@ -310,14 +316,9 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
       maxBytes: 100_000,
     });
     try {
-      const annotations: (string | undefined)[] = [];
-      for (let sweep = 0; sweep < 3; sweep++) {
-        client.startRead();
-        const nodes = await readNodes(client);
-        client.endRead();
-        annotations.push(nodes.status === "ok" ? (nodes.items[0]?.metadata.annotations?.big?.length ?? 0).toString() : nodes.status);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      const annotations = (await threeSweeps(client, 200)).map((nodes) =>
+        nodes.status === "ok" ? (nodes.items[0]?.metadata.annotations?.big?.length ?? 0).toString() : nodes.status,
+      );
       // The first sweep lists; the second reads the change the watch brought, finds the whole past a
       // list's 100,000 bytes and gives the watch up; the third lists again (and watches anew).
       expect(annotations).toEqual(["0", "200000", "0"]);
@@ -337,14 +338,9 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
     });
     const { server, client, lists } = await clusterWithNodeWatch((res) => res.writeHead(200).write(`${modified}\n`));
     try {
-      const notes: (string | undefined)[] = [];
-      for (let sweep = 0; sweep < 3; sweep++) {
-        client.startRead();
-        const nodes = await readNodes(client);
-        client.endRead();
-        notes.push(nodes.status === "ok" ? nodes.items[0]?.metadata.annotations?.note : nodes.status);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const notes = (await threeSweeps(client, 100)).map((nodes) =>
+        nodes.status === "ok" ? nodes.items[0]?.metadata.annotations?.note : nodes.status,
+      );
       expect(notes).toEqual([undefined, note, note]);
       expect(lists()).toBe(1);
     } finally {
@@ -356,11 +352,7 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
   it("a server that speaks only HTTP/1.1 is listed every sweep and never asked to watch", async () => {
     const { server, client, lists, watches } = await clusterWithNodeWatch((res) => res.writeHead(200).write("\n"), undefined, false);
     try {
-      for (let sweep = 0; sweep < 3; sweep++) {
-        client.startRead();
-        expect((await readNodes(client)).status).toBe("ok");
-        client.endRead();
-      }
+      for (const nodes of await threeSweeps(client, 0)) expect(nodes.status).toBe("ok");
       expect([lists(), watches()]).toEqual([3, 0]);
     } finally {
       client.close();
@@ -371,12 +363,7 @@ describe("a watch that cannot be trusted is given up, and the kind listed at eve
   it("while the watch keeps quiet, it answers: one list for three sweeps", async () => {
     const { server, client, lists } = await clusterWithNodeWatch((res) => res.writeHead(200).write("\n"));
     try {
-      for (let sweep = 0; sweep < 3; sweep++) {
-        client.startRead();
-        expect((await readNodes(client)).status).toBe("ok");
-        client.endRead();
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      for (const nodes of await threeSweeps(client, 100)) expect(nodes.status).toBe("ok");
       expect(lists()).toBe(1);
     } finally {
       client.close();
