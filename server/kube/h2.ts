@@ -62,11 +62,6 @@ export class H2Origin {
     return !!session && !session.closed && !session.destroyed;
   }
 
-  /** Whether the connection carries watches, and so stays open when a sweep ends. */
-  get holding(): boolean {
-    return this.held > 0;
-  }
-
   /**
    * Opens a long-lived stream (a watch) on the open connection; null when there is none. The
    * connection is kept while any such stream is open: neither a sweep's end nor idleness closes it.
