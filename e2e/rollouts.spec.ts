@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import { adminApi, ensureUser, hydrated, register, signIn, signOut, snap } from "./helpers";
 
 // The rollout fleet is this spec's alone (its simulator runs 1,200 times real time): prod-east at
@@ -18,6 +18,11 @@ const CLUSTERS: [context: string, name: string][] = [
 ];
 const TECH = { username: "ro-tech", password: "rollout technician password", role: "technician" };
 const APPROVER = { username: "ro-approver", password: "rollout approver password", role: "approver" };
+
+// A rollout's page asks for the rollout every 5 s (LIVE_MS) and then for the rows that changed: a
+// change made elsewhere shows after up to one interval and two answers, which on a busy machine
+// takes longer than expect's default 5 s.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 /** Durations as the console writes them everywhere ("3 h 10 min", "45 s"). */
 const DURATION = /\d+ (d|h|min|s)( \d+ (h|min|s))*/;
