@@ -12,7 +12,7 @@
  *   BENCH_SIMULATOR_CPU_PROFILE=<dir>  the simulator's CPU profile of the whole run, written when it exits
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +29,27 @@ const CLUSTERS = Number(process.env.BENCH_COST_CLUSTERS ?? 500);
 const PASSES = Number(process.env.BENCH_COST_PASSES ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
 const TARGET_MS = 5;
+
+const mib = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+
+/** The collector's (this process's) highest memory figures while a pass runs, sampled every 100 ms. */
+function peakMemory() {
+  const peak = { rss: 0, heapUsed: 0, external: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
+    peak.external = Math.max(peak.external, m.external);
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-cost-"));
@@ -55,10 +76,12 @@ async function main() {
         await profiler.post("Profiler.enable");
         await profiler.post("Profiler.start");
       }
+      const memory = peakMemory();
       const before = { collector: cpuSeconds("self"), simulator: cpuSeconds(sim.child.pid!), postgres: postgresCpuSeconds() };
       const started = performance.now();
       const results = await collector.runOnce();
       const seconds = (performance.now() - started) / 1000;
+      const peak = memory.stop();
       const per = (now: number, then: number) => ((now - then) * 1000) / Math.max(1, results.length);
       const cost = {
         collector: per(cpuSeconds("self"), before.collector),
@@ -73,7 +96,7 @@ async function main() {
         50,
       );
       rows.push(
-        `  ${pass === 0 ? "first " : `steady ${pass}`}  ${fmt(seconds)} s, ${results.length} sweeps (${ok.length} ok, ${unchanged} unchanged), p50 ${fmt(p50, 0)} ms; CPU per cluster-sweep: collector ${fmt(cost.collector)} ms, simulator ${fmt(cost.simulator)} ms, Postgres ${fmt(cost.postgres)} ms`,
+        `  ${pass === 0 ? "first " : `steady ${pass}`}  ${fmt(seconds)} s, ${results.length} sweeps (${ok.length} ok, ${unchanged} unchanged), p50 ${fmt(p50, 0)} ms; CPU per cluster-sweep: collector ${fmt(cost.collector)} ms, simulator ${fmt(cost.simulator)} ms, Postgres ${fmt(cost.postgres)} ms; collector peaks: RSS ${mib(peak.rss)}, heap ${mib(peak.heapUsed)}, outside the heap ${mib(peak.external)} MiB`,
       );
       console.log(rows.at(-1));
     }
@@ -81,8 +104,10 @@ async function main() {
     (globalThis as { gc?: () => void }).gc?.();
     const heapMiB = process.memoryUsage().heapUsed / 2 ** 20;
     const simulatorRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))?.[1];
+    // Connections held between sweeps (the collector's open descriptors, most of them sockets).
+    const descriptors = readdirSync("/proc/self/fd").length;
     console.log(
-      `  after the passes: collector heap ${fmt(heapMiB, 0)} MiB${(globalThis as { gc?: unknown }).gc ? "" : " (no --expose-gc: not collected first)"}, simulator RSS ${fmt(Number(simulatorRss ?? 0) / 1024, 0)} MiB`,
+      `  after the passes: collector heap ${fmt(heapMiB, 0)} MiB, ${descriptors} open descriptors${(globalThis as { gc?: unknown }).gc ? "" : " (no --expose-gc: not collected first)"}, simulator RSS ${fmt(Number(simulatorRss ?? 0) / 1024, 0)} MiB`,
     );
     if (profiler) {
       const { profile } = await profiler.post("Profiler.stop");

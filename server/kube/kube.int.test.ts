@@ -10,6 +10,7 @@ import { ClusterClient, KubeError } from "./client";
 import { testConnection } from "./connection";
 import { parseKubeconfig, type ClusterCredentials } from "./credentials";
 import { KINDS } from "./kinds";
+import { readAlerts } from "./alertsReader";
 import { readClusterObjects, readMachineSets } from "./readers";
 import {
   createPinnedImageSet,
@@ -175,6 +176,42 @@ describe("readers", () => {
       { protocol: "h2", resumed: false },
       { protocol: "h2", resumed: true },
     ]);
+  });
+
+  it("close a sweep's connections at its end, the API server's and the Route's; a watched cluster keeps both for its next sweep", async () => {
+    // The connections this test's clients opened that the server still holds.
+    const held = new Set<tls.TLSSocket>();
+    const seen = (socket: tls.TLSSocket) => {
+      held.add(socket);
+      socket.once("close", () => held.delete(socket));
+    };
+    sim.server.on("secureConnection", seen);
+    const open = () => held.size;
+    const sweep = async (client: ClusterClient) => {
+      client.startRead();
+      expect((await readClusterObjects(client)).clusterVersion.status).toBe("ok");
+      expect((await readAlerts(client)).status).toBe("ok");
+      client.endRead();
+    };
+    const options = { ...fast, timeoutMs: 5_000, connectTo: parseConnectTo(sim.connectTo) };
+    const unwatched = new ClusterClient(creds("prod-east"), { ...options, watchClusters: 0 });
+    try {
+      await sweep(unwatched);
+      await expect.poll(open).toBe(0);
+    } finally {
+      unwatched.close();
+    }
+    const watched = new ClusterClient(creds("prod-east"), { ...options, watchClusters: 10 });
+    try {
+      await sweep(watched);
+      // The API server's connection (carrying the watches) and the Route's, still open a while later.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(open()).toBe(2);
+    } finally {
+      watched.close();
+    }
+    await expect.poll(open).toBe(0);
+    sim.server.off("secureConnection", seen);
   });
 
   it("skip and report one malformed object, keeping the rest", async () => {
