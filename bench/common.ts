@@ -6,6 +6,7 @@ import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
 import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
 import { insertClusters, type NewCluster } from "../server/store/clusters";
+import { closeDb } from "../server/store/db";
 
 /** The p-th percentile (nearest rank) of `values`; NaN for none. */
 export const percentile = (values: number[], p: number) =>
@@ -48,6 +49,32 @@ export function postgresCpuSeconds(): number {
 }
 
 export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+export type MemoryPeaks = { rss: number; heapUsed: number; heapTotal: number; external: number };
+
+/**
+ * This process's highest memory figures from now until `stop()`, sampled every 100 ms: resident
+ * memory, the heap in use and committed (what V8 holds from the system), and memory outside the heap
+ * (Buffers, WebAssembly memories).
+ */
+export function peakMemory(): { stop: () => MemoryPeaks } {
+  const peak: MemoryPeaks = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    for (const key of ["rss", "heapUsed", "heapTotal", "external"] as const) peak[key] = Math.max(peak[key], m[key]);
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+export const describePeaks = (p: MemoryPeaks) =>
+  `RSS ${fmt(p.rss / 2 ** 20, 0)} MiB, heap ${fmt(p.heapUsed / 2 ** 20, 0)} MiB in use of ${fmt(p.heapTotal / 2 ** 20, 0)} committed, ${fmt(p.external / 2 ** 20, 0)} MiB outside it`;
 
 export type Simulator = {
   child: ChildProcess;
@@ -131,6 +158,9 @@ export async function registerFleet(kubeconfigText: string): Promise<{ names: st
     }
     await insertClusters(batch, { actor: "bench" });
   }
+  // The database client goes with what it cached for these inserts (their query plans: some 3 KB a
+  // cluster), which a collector process, registering nothing, would not hold; the next use opens another.
+  await closeDb();
   return { names, credentials };
 }
 

@@ -27,7 +27,19 @@ import { yearOfHistory } from "./yearOfHistory";
 import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { cpuSeconds, fmt, percentile, postgresCpuSeconds, procStatus, registerFleet, startSimulator, type Simulator } from "./common";
+import {
+  cpuSeconds,
+  describePeaks,
+  fmt,
+  peakMemory,
+  percentile,
+  postgresCpuSeconds,
+  procStatus,
+  registerFleet,
+  startSimulator,
+  type MemoryPeaks,
+  type Simulator,
+} from "./common";
 import { signInAsAdmin } from "./signIn";
 
 const SIZES = (process.env.BENCH_FLEET_SIZES ?? "1000,10000").split(",").map((s) => Number(s.trim()));
@@ -90,6 +102,8 @@ type Sweep = {
   phases: { read: number; digest: number; store: number };
   /** CPU seconds spent during the sweep by the collector (this process), the simulator and Postgres. */
   cpu: { collector: number; simulator: number; postgres: number };
+  /** The collector's (this process's) memory peaks during the sweep. */
+  peaks: MemoryPeaks;
   results: SweepResult[];
 };
 
@@ -109,6 +123,7 @@ function pipelineRate(finishedAt: number[]): number {
 async function sweep(collector: Collector, onTick: () => void, simulatorPid: number): Promise<Sweep> {
   const rowsBefore = await historyRowCount();
   const timer = setInterval(onTick, 1_000);
+  const memory = peakMemory();
   const cpuBefore = { collector: cpuSeconds("self"), simulator: cpuSeconds(simulatorPid), postgres: postgresCpuSeconds() };
   const started = performance.now();
   const finishedAt: number[] = [];
@@ -121,12 +136,14 @@ async function sweep(collector: Collector, onTick: () => void, simulatorPid: num
     postgres: postgresCpuSeconds() - cpuBefore.postgres,
   };
   clearInterval(timer);
+  const peaks = memory.stop();
   onTick();
   // A failing cluster is retried after its backoff, possibly within the same pass: count clusters once, by their last outcome.
   const last = new Map(results.map((r) => [r.cluster, r]));
   const durations = results.map((r) => r.durationMs);
   return {
     seconds,
+    peaks,
     clusters: last.size,
     sweeps: results.length,
     ok: [...last.values()].filter((r) => r.outcome === "ok").length,
@@ -391,7 +408,7 @@ async function runSize(size: number, dir: string): Promise<SizeFigures> {
 function report(f: SizeFigures) {
   const throughput = (s: Sweep) => s.clusters / s.seconds;
   const sweepLine = (label: string, s: Sweep) =>
-    `  ${label} ${fmt(s.rate)} clusters/s sustained, ${fmt(throughput(s))}/s over the whole pass  (${s.clusters} clusters in ${fmt(s.seconds)} s; ${s.ok} ok, ${s.failed} failed, ${s.sweeps - s.clusters} retries; per cluster p50/p95 ${fmt(s.perCluster.p50, 0)}/${fmt(s.perCluster.p95, 0)} ms (read ${fmt(s.phases.read, 0)}, digest ${fmt(s.phases.digest, 0)}, store ${fmt(s.phases.store, 0)} at p50); ${s.written} written, ${s.rowsAdded} history rows added; CPU per cluster: collector ${fmt((1000 * s.cpu.collector) / s.sweeps, 0)} ms, simulator ${fmt((1000 * s.cpu.simulator) / s.sweeps, 0)} ms, Postgres ${s.cpu.postgres >= 0 ? `${fmt((1000 * s.cpu.postgres) / s.sweeps, 0)} ms` : "n/a (backends exited)"})`;
+    `  ${label} ${fmt(s.rate)} clusters/s sustained, ${fmt(throughput(s))}/s over the whole pass  (${s.clusters} clusters in ${fmt(s.seconds)} s; ${s.ok} ok, ${s.failed} failed, ${s.sweeps - s.clusters} retries; per cluster p50/p95 ${fmt(s.perCluster.p50, 0)}/${fmt(s.perCluster.p95, 0)} ms (read ${fmt(s.phases.read, 0)}, digest ${fmt(s.phases.digest, 0)}, store ${fmt(s.phases.store, 0)} at p50); ${s.written} written, ${s.rowsAdded} history rows added; CPU per cluster: collector ${fmt((1000 * s.cpu.collector) / s.sweeps, 0)} ms, simulator ${fmt((1000 * s.cpu.simulator) / s.sweeps, 0)} ms, Postgres ${s.cpu.postgres >= 0 ? `${fmt((1000 * s.cpu.postgres) / s.sweeps, 0)} ms` : "n/a (backends exited)"}; collector peaks: ${describePeaks(s.peaks)})`;
   const atScale = f.size >= 10_000;
   log(`\n${f.size} clusters, concurrency ${CONCURRENCY}:`);
   log(sweepLine("first sweep (first contact, backfill):", f.first));

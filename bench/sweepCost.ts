@@ -10,12 +10,14 @@
  *
  *   BENCH_COST_PROFILE=<file>  the collector's CPU profile of the steady passes, for Chrome's DevTools
  *   BENCH_SIMULATOR_CPU_PROFILE=<dir>  the simulator's CPU profile of the whole run, written when it exits
+ *   BENCH_COST_HEAP_SNAPSHOT=<file>  the collector's heap after the passes, for Chrome's DevTools
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { Collector, defaultCollectorOptions, workerName } from "../server/collector/collector";
 import { appConfig } from "../server/config/current";
 import { parseConnectTo } from "../server/kube/connectTo";
@@ -23,33 +25,12 @@ import { closeDb } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { cpuSeconds, fmt, percentile, postgresCpuSeconds, registerFleet, startSimulator } from "./common";
+import { cpuSeconds, describePeaks, fmt, peakMemory, percentile, postgresCpuSeconds, registerFleet, startSimulator } from "./common";
 
 const CLUSTERS = Number(process.env.BENCH_COST_CLUSTERS ?? 500);
 const PASSES = Number(process.env.BENCH_COST_PASSES ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
 const TARGET_MS = 5;
-
-const mib = (bytes: number) => fmt(bytes / 2 ** 20, 0);
-
-/** The collector's (this process's) highest memory figures while a pass runs, sampled every 100 ms. */
-function peakMemory() {
-  const peak = { rss: 0, heapUsed: 0, external: 0 };
-  const sample = () => {
-    const m = process.memoryUsage();
-    peak.rss = Math.max(peak.rss, m.rss);
-    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
-    peak.external = Math.max(peak.external, m.external);
-  };
-  const timer = setInterval(sample, 100);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return peak;
-    },
-  };
-}
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-cost-"));
@@ -96,7 +77,7 @@ async function main() {
         50,
       );
       rows.push(
-        `  ${pass === 0 ? "first " : `steady ${pass}`}  ${fmt(seconds)} s, ${results.length} sweeps (${ok.length} ok, ${unchanged} unchanged), p50 ${fmt(p50, 0)} ms; CPU per cluster-sweep: collector ${fmt(cost.collector)} ms, simulator ${fmt(cost.simulator)} ms, Postgres ${fmt(cost.postgres)} ms; collector peaks: RSS ${mib(peak.rss)}, heap ${mib(peak.heapUsed)}, outside the heap ${mib(peak.external)} MiB`,
+        `  ${pass === 0 ? "first " : `steady ${pass}`}  ${fmt(seconds)} s, ${results.length} sweeps (${ok.length} ok, ${unchanged} unchanged), p50 ${fmt(p50, 0)} ms; CPU per cluster-sweep: collector ${fmt(cost.collector)} ms, simulator ${fmt(cost.simulator)} ms, Postgres ${fmt(cost.postgres)} ms; collector peaks: ${describePeaks(peak)}`,
       );
       console.log(rows.at(-1));
     }
@@ -104,6 +85,10 @@ async function main() {
     (globalThis as { gc?: () => void }).gc?.();
     const heapMiB = process.memoryUsage().heapUsed / 2 ** 20;
     const simulatorRss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))?.[1];
+    if (process.env.BENCH_COST_HEAP_SNAPSHOT) {
+      writeHeapSnapshot(process.env.BENCH_COST_HEAP_SNAPSHOT);
+      console.log(`  the collector's heap after the passes: ${process.env.BENCH_COST_HEAP_SNAPSHOT}`);
+    }
     // Connections held between sweeps (the collector's open descriptors, most of them sockets).
     const descriptors = readdirSync("/proc/self/fd").length;
     console.log(

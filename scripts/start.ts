@@ -278,7 +278,9 @@ async function main() {
       // Beside the file actually running: scripts/start.ts under tsx, scripts/start.js in the standalone
       // build (whose bundles see __filename as the source's path).
       script: path.join(path.dirname(process.argv[1]!), path.basename(process.argv[1]!).replace(/^start/, "background")),
-      env: process.env,
+      // The sweeps' native memory (TLS, HTTP/2, compression) is allocated on many threads; glibc's
+      // default of eight malloc arenas a core keeps what each freed (docs/operations.md, "Memory").
+      env: { MALLOC_ARENA_MAX: "2", ...process.env },
       log,
       // The fleet list's cache is this process's (on globalThis, shared with Next's module graph).
       onMessage: (message) => invalidateFleetList(message.cause),

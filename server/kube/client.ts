@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
+import type { Duplex } from "node:stream";
+import type tls from "node:tls";
 import { setMaxListeners } from "node:events";
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
@@ -256,6 +259,26 @@ export function closeIdleSockets(agent: http.Agent): void {
   for (const sockets of Object.values(agent.freeSockets)) for (const socket of [...(sockets ?? [])]) socket.destroy();
 }
 
+/**
+ * An HTTPS connection pool that asks for its TLS context when it opens a connection, and so holds
+ * none between connections: a context is some 19 KB of resident memory (./clientConfig.ts
+ * MAX_KEPT_CONTEXTS), and a collector keeps a pool per cluster.
+ */
+class ContextOnConnectAgent extends https.Agent {
+  constructor(
+    options: https.AgentOptions,
+    private readonly context: () => tls.SecureContext,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void) {
+    // Passed on to tls.connect, which takes a context (https.RequestOptions does not declare it).
+    const withContext: https.RequestOptions & Pick<tls.ConnectionOptions, "secureContext"> = { ...options, secureContext: this.context() };
+    return super.createConnection(withContext, callback);
+  }
+}
+
 function newReading(): AbortController {
   const controller = new AbortController();
   setMaxListeners(256, controller.signal);
@@ -267,12 +290,36 @@ function newReading(): AbortController {
  * writes never retry on their own (a 409 is the caller's to resolve by re-reading).
  */
 export class ClusterClient implements ObjectSource {
-  private readonly custom: k8s.CustomObjectsApi;
-  private readonly core: k8s.CoreV1Api;
-  private readonly versionApi: k8s.VersionApi;
-  private readonly kc: k8s.KubeConfig;
-  /** One keep-alive connection pool per cluster; the library would open a new TLS connection per request. */
-  private readonly agent: https.Agent;
+  // The generated clients serve writes, discovery and /version; a sweep's reads go around them
+  // (./directGet.ts). Made on first use: a collector keeps a client per cluster, and most never write.
+  private generated?: { custom: k8s.CustomObjectsApi; core: k8s.CoreV1Api; versionApi: k8s.VersionApi };
+  private get api() {
+    if (!this.generated) {
+      const kc = kubeConfigFor(this.credentials);
+      this.generated = {
+        custom: boundedApiClient(kc, k8s.CustomObjectsApi),
+        core: boundedApiClient(kc, k8s.CoreV1Api),
+        versionApi: boundedApiClient(kc, k8s.VersionApi),
+      };
+    }
+    return this.generated;
+  }
+  /**
+   * The cluster's HTTP/1.1 connection pool (the library would open a new TLS connection per request):
+   * for writes, discovery and /version, and reads from a server that does not speak HTTP/2. Made on
+   * first use; it holds the cluster's TLS context while it lives.
+   */
+  private pool?: https.Agent;
+  private get agent(): https.Agent {
+    return (this.pool ??= new https.Agent({
+      keepAlive: true,
+      // A sweep's reads share two connections: each new one costs a TLS handshake on both sides, and
+      // with a sweep every few minutes every sweep opens them anew (measured in docs/benchmarks.md).
+      maxSockets: 2,
+      secureContext: secureContextFor(this.credentials),
+      rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
+    }));
+  }
   /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
   private readonly budget = new ReadBudget("cluster");
   /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
@@ -292,25 +339,13 @@ export class ClusterClient implements ObjectSource {
     private readonly credentials: ClusterCredentials,
     readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
-    this.kc = kubeConfigFor(credentials);
-    this.agent = new https.Agent({
-      keepAlive: true,
-      // A sweep's reads share two connections: each new one costs a TLS handshake on both sides, and
-      // with a sweep every few minutes every sweep opens them anew (measured in docs/benchmarks.md).
-      maxSockets: 2,
-      secureContext: secureContextFor(credentials),
-      rejectUnauthorized: !credentials.insecureSkipTlsVerify,
-    });
     const server = new URL(credentials.server);
     if (server.protocol === "https:")
       this.h2 = new H2Origin(server, {
-        secureContext: secureContextFor(credentials),
+        secureContext: () => secureContextFor(credentials),
         rejectUnauthorized: !credentials.insecureSkipTlsVerify,
         timeoutMs: options.timeoutMs,
       });
-    this.custom = boundedApiClient(this.kc, k8s.CustomObjectsApi);
-    this.core = boundedApiClient(this.kc, k8s.CoreV1Api);
-    this.versionApi = boundedApiClient(this.kc, k8s.VersionApi);
   }
 
   /** Per-request options: a deadline, the pooled connections, and optionally a Content-Type (patches). */
@@ -342,7 +377,7 @@ export class ClusterClient implements ObjectSource {
     // add about 3 ms of CPU to its 6; watched clusters are bounded by FLEETSKEW_KUBE_WATCH_CLUSTERS.
     // The agents stay, with their TLS sessions, so a new connection resumes one.
     this.h2?.close();
-    for (const agent of [this.agent, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
+    for (const agent of [this.pool, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
     if (this.route && !watchingClients.has(this)) closeIdleSockets(this.route.agent);
   }
 
@@ -354,7 +389,7 @@ export class ClusterClient implements ObjectSource {
     this.watched.clear();
     watchingClients.delete(this);
     this.h2?.destroy();
-    this.agent.destroy();
+    this.pool?.destroy();
     this.plainHttpAgent?.destroy();
     this.route?.agent.destroy();
   }
@@ -412,7 +447,7 @@ export class ClusterClient implements ObjectSource {
 
   async version(): Promise<{ gitVersion: string }> {
     const opts = this.requestOptions();
-    return this.read("/version", () => this.versionApi.getCode({}, opts));
+    return this.read("/version", () => this.api.versionApi.getCode({}, opts));
   }
 
   /** Resource names served per group/version ("v1", "machineconfiguration.openshift.io/v1"). */
@@ -424,7 +459,7 @@ export class ClusterClient implements ObjectSource {
           const [group, version] = gv.includes("/") ? gv.split("/") : ["", gv];
           const opts = this.requestOptions();
           const list = await this.read(`discovery of ${gv}`, () =>
-            group ? this.custom.getAPIResources({ group: group!, version: version! }, opts) : this.core.getAPIResources({}, opts),
+            group ? this.api.custom.getAPIResources({ group: group!, version: version! }, opts) : this.api.core.getAPIResources({}, opts),
           );
           result.set(gv, new Set(list.resources.map((r) => r.name)));
         } catch (error) {
@@ -623,17 +658,20 @@ export class ClusterClient implements ObjectSource {
   /** The Route's connection pool, kept while the Route's host, address and CA stay the same (its connection closes at a read's end). */
   private route?: { key: string; agent: https.Agent };
   private routeAgent(host: string, target: { host: string; port: number }, mapped: boolean, ca: string): https.Agent {
-    const key = JSON.stringify([host, target.host, target.port, ca]);
+    // Kept per cluster, so the CA (a kilobyte or more) goes in as a digest.
+    const key = JSON.stringify([host, target.host, target.port, createHash("sha256").update(ca).digest("base64")]);
     if (this.route?.key === key) return this.route.agent;
     this.route?.agent.destroy();
-    const agent = new https.Agent({
-      keepAlive: true,
-      maxSockets: 1,
-      ...(mapped ? {} : { lookup: publicOnlyLookup }),
-      secureContext: caContextFor(ca),
-      servername: host,
-      rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
-    });
+    const agent = new ContextOnConnectAgent(
+      {
+        keepAlive: true,
+        maxSockets: 1,
+        ...(mapped ? {} : { lookup: publicOnlyLookup }),
+        servername: host,
+        rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
+      },
+      () => caContextFor(ca),
+    );
     this.route = { key, agent };
     return agent;
   }
@@ -655,14 +693,14 @@ export class ClusterClient implements ObjectSource {
   async create(ref: KindRef, body: unknown): Promise<unknown> {
     const opts = this.requestOptions();
     return this.write(`create ${ref.kind}`, () =>
-      this.custom.createClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, body: body as object }, opts),
+      this.api.custom.createClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, body: body as object }, opts),
     );
   }
 
   async delete(ref: KindRef, name: string): Promise<void> {
     const opts = this.requestOptions();
     await this.write(`delete ${ref.kind} ${name}`, () =>
-      this.custom.deleteClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, name }, opts),
+      this.api.custom.deleteClusterCustomObject({ group: ref.group, version: ref.version, plural: ref.plural, name }, opts),
     );
   }
 
@@ -670,7 +708,7 @@ export class ClusterClient implements ObjectSource {
   async mergePatch(ref: KindRef, name: string, patch: unknown): Promise<unknown> {
     const opts = this.requestOptions(k8s.PatchStrategy.MergePatch);
     return this.write(`patch ${ref.kind} ${name}`, () =>
-      this.custom.patchClusterCustomObject(
+      this.api.custom.patchClusterCustomObject(
         { group: ref.group, version: ref.version, plural: ref.plural, name, body: patch as object },
         opts,
       ),

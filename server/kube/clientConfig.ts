@@ -63,33 +63,37 @@ export function kubeConfigFor(credentials: ClusterCredentials): k8s.KubeConfig {
 }
 
 /**
- * TLS contexts by CA and client certificate. Without one, Node builds a new context, parsing the
- * CA bundle again, for every connection; clusters that share a CA (a fleet behind one PKI) share it.
+ * TLS contexts by CA and client certificate, the most recently used kept. Without one, Node builds a
+ * new context, parsing the CA bundle again, for every connection; clusters that share a CA (a fleet
+ * behind one PKI, a hub's proxy) share it. A context costs some 19 KB of resident memory and 0.6 ms of
+ * CPU to build (docs/benchmarks.md, "What a collector holds between sweeps"): kept for every cluster's
+ * API server and Route, 10,000 clusters' contexts would hold 380 MiB. So few are kept, and a client
+ * asks for its context when it connects, not once for its lifetime; a connection holds its own
+ * context while open (a watched cluster's).
  */
+export const MAX_KEPT_CONTEXTS = 256;
 export const secureContexts = new Map<string, tls.SecureContext>();
+function keptContext(key: string, make: () => tls.SecureContext): tls.SecureContext {
+  let context = secureContexts.get(key);
+  if (context) secureContexts.delete(key);
+  else context = make();
+  secureContexts.set(key, context);
+  if (secureContexts.size > MAX_KEPT_CONTEXTS) secureContexts.delete(secureContexts.keys().next().value!);
+  return context;
+}
+
 export function secureContextFor(c: ClusterCredentials): tls.SecureContext {
   const key = createHash("sha256")
     .update(`${c.certificateAuthority ?? ""}\0${c.clientCertificateData ?? ""}\0${c.clientKeyData ?? ""}`)
     .digest("base64");
-  let context = secureContexts.get(key);
-  if (!context) {
-    context = tls.createSecureContext({ ca: c.certificateAuthority, cert: c.clientCertificateData, key: c.clientKeyData });
-    if (secureContexts.size >= 10_000) secureContexts.delete(secureContexts.keys().next().value!);
-    secureContexts.set(key, context);
-  }
-  return context;
+  return keptContext(key, () =>
+    tls.createSecureContext({ ca: c.certificateAuthority, cert: c.clientCertificateData, key: c.clientKeyData }),
+  );
 }
 
-/** A TLS context that trusts `ca` alone (the default roots when empty), shared like secureContextFor's. */
+/** A TLS context that trusts `ca` alone (the default roots when empty), kept like secureContextFor's. */
 export function caContextFor(ca: string): tls.SecureContext {
-  const key = `ca:${createHash("sha256").update(ca).digest("base64")}`;
-  let context = secureContexts.get(key);
-  if (!context) {
-    context = tls.createSecureContext(ca ? { ca } : {});
-    if (secureContexts.size >= 10_000) secureContexts.delete(secureContexts.keys().next().value!);
-    secureContexts.set(key, context);
-  }
-  return context;
+  return keptContext(`ca:${createHash("sha256").update(ca).digest("base64")}`, () => tls.createSecureContext(ca ? { ca } : {}));
 }
 
 /**

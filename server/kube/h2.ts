@@ -13,8 +13,8 @@ import tls from "node:tls";
  */
 
 export type H2Options = {
-  /** The TLS context of the cluster's credentials (its CA, and a client certificate if any). */
-  secureContext: tls.SecureContext;
+  /** The TLS context of the cluster's credentials (its CA, and a client certificate if any), asked for at each connect. */
+  secureContext: () => tls.SecureContext;
   rejectUnauthorized: boolean;
   /** How long connecting may take. */
   timeoutMs: number;
@@ -123,7 +123,7 @@ export class H2Origin {
         host,
         port,
         servername: isIP(host) ? undefined : host,
-        secureContext: this.options.secureContext,
+        secureContext: this.options.secureContext(),
         rejectUnauthorized: this.options.rejectUnauthorized,
         ALPNProtocols: ["h2", "http/1.1"],
         session: this.tlsSession,

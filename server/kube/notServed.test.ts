@@ -26,6 +26,17 @@ describe("NotServedMemo", () => {
     expect(memo.confirm("4.19.10/")).toBe(true);
   });
 
+  it("keeps an answer without its stack trace, which would hold what its frames held for an hour", () => {
+    const { memo } = memoAt();
+    const answer = new KubeError("not-served", "OSImageStream is not available on this cluster", 404);
+    expect(answer.stack!.split("\n").length).toBeGreaterThan(1);
+    memo.startSweep();
+    memo.remember(KINDS.osImageStream, answer);
+    memo.confirm("4.19.10/");
+    memo.startSweep();
+    expect(memo.known(KINDS.osImageStream)?.stack).toBe(`${answer.name}: OSImageStream is not available on this cluster`);
+  });
+
   it("never remembers an object that is missing, only a kind", () => {
     const { memo } = memoAt();
     memo.startSweep();

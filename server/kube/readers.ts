@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { KubeError, type KindRef, type ObjectSource, type WatchOption } from "./client";
 import { readAlerts } from "./alertsReader";
@@ -246,7 +247,10 @@ export function renderedConfigDigests(pools: PoolRef[], configs: { metadata: { n
 /** Reads the pools' rendered MachineConfigs' CRI-O drop-ins (docs/rbac.md: list machineconfigs, already granted for previews). */
 export async function readRenderedConfigs(c: ObjectSource, pools: ClusterObjects["pools"]): Promise<RenderedConfigsResult> {
   if (pools.status !== "ok") return { status: "unknown", reason: "the MachineConfigPools could not be read" };
-  const key = JSON.stringify(pools.items.map((p) => [p.metadata.name, configurationOf(p as PoolRef)]));
+  // Kept per cluster, so a digest: the pools' configurations as JSON are a kilobyte or two.
+  const key = createHash("sha256")
+    .update(JSON.stringify(pools.items.map((p) => [p.metadata.name, configurationOf(p as PoolRef)])))
+    .digest("base64");
   const cached = renderedCache.get(c);
   if (cached?.key === key) return { status: "ok", value: cached.value };
   const configs = await readMachineConfigs(c);
