@@ -455,7 +455,9 @@ async function main() {
   process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
   process.env.FLEETSKEW_DATA_DIR = path.join(dir, "data");
   delete process.env.FLEETSKEW_DATABASE_MODE;
-  log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${fmt(os.totalmem() / 2 ** 30)} GiB`);
+  log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${fmt(os.totalmem() / 2 ** 30)} GiB; MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? "unset"}, FLEETSKEW_KUBE_WATCH_CLUSTERS=${process.env.FLEETSKEW_KUBE_WATCH_CLUSTERS ?? "unset (1000)"}`,
+  );
   // Without the collector's heap limit V8 grows the heap lazily, so peak RSS is not the collector's.
   if (!(globalThis as { gc?: unknown }).gc)
     log("note: run with --expose-gc --max-old-space-size=768 (as npm run bench does): the memory figures are not comparable without them");

@@ -370,12 +370,13 @@ export class ClusterClient implements ObjectSource {
     this.reading.abort();
     this.budget.release();
     // The next sweep is minutes away, past the API server's idle timeout: the connections go now (the
-    // HTTP/2 one stays while it carries watches). Kept, each is a socket and its TLS state on both
-    // ends between sweeps, some 55 KB of the collector's resident memory: half a GiB at 10,000
-    // clusters (docs/benchmarks.md, "Connections between sweeps"). A watched cluster keeps its Route's
-    // connection too: its steady sweep sends nothing else, and a new TLS connection to the Route would
-    // add about 3 ms of CPU to its 6; watched clusters are bounded by FLEETSKEW_KUBE_WATCH_CLUSTERS.
-    // The agents stay, with their TLS sessions, so a new connection resumes one.
+    // HTTP/2 one stays while it carries watches). Kept, each is a socket and its TLS state on both ends
+    // between sweeps, some 55 KB of the collector's resident memory: half a GiB at 10,000 clusters
+    // (docs/benchmarks.md, "What a collector holds between sweeps"). A watched cluster keeps its
+    // Route's connection too: its steady sweep sends nothing else, and a new TLS connection to the
+    // Route would add about 3 ms of CPU to its 6; watched clusters are bounded by
+    // FLEETSKEW_KUBE_WATCH_CLUSTERS. The pools stay, with their TLS sessions, so a new connection
+    // resumes one.
     this.h2?.close();
     for (const agent of [this.pool, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
     if (this.route && !watchingClients.has(this)) closeIdleSockets(this.route.agent);

@@ -1,7 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { caContextFor, MAX_KEPT_CONTEXTS, secureContextFor, secureContexts } from "./clientConfig";
 
-const credentials = (n: number) => ({ server: "https://api.example:6443", token: "t", certificateAuthority: `# ca ${n}\n` });
+const credentials = (n: number) => ({
+  server: "https://api.example:6443",
+  insecureSkipTlsVerify: false,
+  token: "t",
+  certificateAuthority: `# ca ${n}\n`,
+});
 
 describe("TLS contexts", () => {
   beforeEach(() => secureContexts.clear());
