@@ -248,14 +248,10 @@ function plainMessage(text: string): string {
 }
 
 /**
- * A read's abort controller. Each GET in flight listens on its signal until answered: a sweep's
- * twenty-odd at once pass Node's warning at ten, a bound that still flags listeners left behind.
- */
-/**
  * Closes a pool's connections that no request is using (`agent.freeSockets`); those in use finish
  * their requests. The agent stays usable and opens new ones on demand.
  */
-export function closeIdleSockets(agent: http.Agent): void {
+function closeIdleSockets(agent: http.Agent): void {
   for (const sockets of Object.values(agent.freeSockets)) for (const socket of [...(sockets ?? [])]) socket.destroy();
 }
 
@@ -279,6 +275,10 @@ class ContextOnConnectAgent extends https.Agent {
   }
 }
 
+/**
+ * A read's abort controller. Each GET in flight listens on its signal until answered: a sweep's
+ * twenty-odd at once pass Node's warning at ten, a bound that still flags listeners left behind.
+ */
 function newReading(): AbortController {
   const controller = new AbortController();
   setMaxListeners(256, controller.signal);
