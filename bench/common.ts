@@ -158,8 +158,9 @@ export async function registerFleet(kubeconfigText: string): Promise<{ names: st
     }
     await insertClusters(batch, { actor: "bench" });
   }
-  // The database client goes with what it cached for these inserts (their query plans: some 3 KB a
-  // cluster), which a collector process, registering nothing, would not hold; the next use opens another.
+  // The database client goes with what it cached for these inserts (their query plans: several KB a
+  // cluster, docs/benchmarks.md), which a collector process, registering nothing, would not hold; the
+  // next use opens another.
   await closeDb();
   return { names, credentials };
 }
