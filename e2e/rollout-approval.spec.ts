@@ -29,6 +29,15 @@ test("the approver's page shows every setting of the plan, and approves only the
 
   // Planned by the admin (the approver may not approve a plan of their own), every setting set.
   await adminApi(request);
+  // A retry finds the rollout an earlier attempt left running, which still holds both clusters.
+  for (const name of ["appr-east", "appr-east-422"]) {
+    const held = (await (await request.get(`/api/v1/clusters/${name}/rollouts`)).json()) as {
+      rollouts: { id: string; finishedAt: string | null }[];
+    };
+    for (const r of held.rollouts.filter((r) => !r.finishedAt)) {
+      await request.post(`/api/v1/rollouts/${r.id}/abort`, { data: { comment: "left by an earlier attempt" } });
+    }
+  }
   const created = await request.post("/api/v1/rollouts", {
     data: {
       kind: "upgrade",

@@ -355,6 +355,27 @@ test("pages run only scripts carrying the response's nonce; behind https the con
   );
 });
 
+test("a keep-alive connection left idle for 6 s carries the next request, rather than being reset as it is sent", async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(app.url);
+  const get = () =>
+    new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+      const request = http.get({ host: url.hostname, port: url.port, path: "/api/health", agent }, (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, reused: request.reusedSocket }));
+      });
+      request.on("error", reject);
+    });
+  try {
+    expect((await get()).status).toBe(200);
+    // Past Node's default of 5 s, after which the server would have closed the connection.
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await get()).toEqual({ status: 200, reused: true });
+  } finally {
+    agent.destroy();
+  }
+});
+
 test("a missing key file while sealed credentials exist stops the start with one line, instead of making a new key", async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-security-nokey-"));
   try {

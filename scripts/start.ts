@@ -99,6 +99,9 @@ function limitBody(req: http.IncomingMessage, res: http.ServerResponse, max: num
   return true;
 }
 
+/** How long an idle keep-alive connection is kept open for the client's next request. */
+const KEEP_ALIVE_MS = 65_000;
+
 /** How long a socket answered before its body was read goes on draining what the client still sends. */
 const LINGER_MS = 2_000;
 
@@ -203,6 +206,11 @@ async function main() {
     secure(req, res, config);
     handler(req, res);
   });
+  // Node closes an idle keep-alive connection after 5 s, so a client (or a proxy in front) that sends
+  // its next request on it at that moment gets a reset instead of an answer. Kept open longer than a
+  // page's or a script's pauses between requests, the race is rare; a proxy with a shorter idle
+  // timeout than this closes first, which is the safe way round.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   markSocketPeerHeader();
   await listen(server, config.port, config.host);
 
