@@ -13,7 +13,7 @@ import { startTestSimulator } from "../simulator/testing";
 import { findClusterSummary } from "../store/clusters";
 import { getDb } from "../store/db";
 import { findClusterState } from "../store/history";
-import { claimDueClusters, makeAllDue, makeDue } from "../store/sweeps";
+import { claimDueClusters, countDirectClusters, makeAllDue, makeDue } from "../store/sweeps";
 import { useMigratedDatabase } from "../testing/database";
 import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions } from "../testing/fleet";
 import { fleetTimeline } from "../fleet/fleet";
@@ -405,6 +405,54 @@ describe("the collector with watched reads", () => {
       }
       await vi.waitFor(() => expect(sessions.size).toBe(0), { timeout: 5_000 });
     } finally {
+      sim.server.off("session", track);
+      await collector.stop();
+    }
+  });
+
+  it("watches only while every cluster it reads directly fits within its limit, and lets the watches go when the fleet outgrows it", async () => {
+    const sessions = new Set<unknown>();
+    const track = (session: import("node:http2").ServerHttp2Session) => {
+      sessions.add(session);
+      session.once("close", () => sessions.delete(session));
+    };
+    const registered = await countDirectClusters(null);
+    expect(registered).toBeGreaterThan(2);
+    // One cluster set aside: the rest fit the limit exactly.
+    const other = (await getDb().cluster.findFirst({ where: { name: { not: "prod-east" }, hubId: null, offline: false } }))!;
+    await getDb().cluster.update({ where: { id: other.id }, data: { offline: true } });
+    sim.server.on("session", track);
+    const collector = new Collector(
+      options("fitting", { client: { timeoutMs: 5_000, retries: 0, retryDelayMs: 10, watchClusters: registered - 1 } }),
+    );
+    const cluster = fleet.get("prod-east")!;
+    const realNow = Date.now;
+    try {
+      const requests = async () => {
+        const before = cluster.requestCount;
+        await makeDue("prod-east");
+        const [result] = (await collector.runOnce()).filter((r) => r.cluster === "prod-east");
+        expect(result?.outcome).toBe("ok");
+        return cluster.requestCount - before;
+      };
+      // The first sweep lists and opens the watches; the next reads from them.
+      const first = await requests();
+      const watched = await requests();
+      expect(watched).toBeLessThan(first / 2);
+      expect(sessions.size).toBeGreaterThan(0);
+
+      // The cluster is back: one more than the limit, so the collector (counting again a minute on) watches none.
+      await getDb().cluster.update({ where: { id: other.id }, data: { offline: false } });
+      Date.now = () => realNow() + 61_000;
+      // Every kind is asked for again, each sweep (some twenty GETs where a watched sweep sends a few).
+      const full = await requests();
+      expect(full).toBeGreaterThan(watched + 10);
+      expect(await requests()).toBe(full);
+      // Nothing stays connected to the cluster between its sweeps.
+      await vi.waitFor(() => expect(sessions.size).toBe(0), { timeout: 5_000 });
+    } finally {
+      Date.now = realNow;
+      await getDb().cluster.update({ where: { id: other.id }, data: { offline: false } });
       sim.server.off("session", track);
       await collector.stop();
     }

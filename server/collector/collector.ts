@@ -3,12 +3,12 @@ import os from "node:os";
 import { openCredentials } from "../clusters/registration";
 import { MCO_SKEW_LIMITS, type SkewLimitEntry } from "../domain/skew";
 import { invalidateFleetList } from "../fleet/fleetList";
-import { ClusterClient } from "../kube/client";
+import { ClusterClient, MAX_WATCHING_CLIENTS } from "../kube/client";
 import { OPTIONAL_PARTS, readClusterObjects, type ClusterObjects } from "../kube/readers";
 import { loadCatalog, recordSweepFailure, recordSweepSuccess, type SweepOutcome } from "../store/history";
 import { UnchangedSweeps } from "./unchangedSweeps";
 import { proxiedFailure } from "../domain/hubEligibility";
-import { addWorkerStats, claimDueClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
+import { addWorkerStats, claimDueClusters, countDirectClusters, ensureSchedules, type ClaimedCluster } from "../store/sweeps";
 import { directShardOf, holdShards, leaveShards } from "../store/shards";
 import { digest, FleetCatalog } from "./evaluate";
 import { PreviewInputsKeeper } from "./previewInputs";
@@ -57,15 +57,14 @@ export function backoffMs(failures: number, intervalMs: number): number {
   return Math.min(base * 2 ** Math.max(0, failures), Math.max(intervalMs, 30 * 60_000));
 }
 
-/** Spreads the next sweeps by ±10% so a fleet registered at once does not stay in lockstep. */
 /**
  * How many clusters a process keeps watched when the configuration does not say (docs/architecture.md,
- * "Watched reads"): each costs about 60 KB of heap and a connection with some twenty streams held open.
- * 4,000 took the collector of bench/fleet.ts's 10,000 clusters past its 768 MiB heap during the first
- * sweep; 1,000 add some 60 MiB.
+ * "Watched reads"): each costs about 370 KB of resident memory, a connection with some twenty streams
+ * held open. A collector watches only while its shard's directly read clusters fit within it.
  */
 const DEFAULT_WATCH_CLUSTERS = 1_000;
 
+/** Spreads the next sweeps by ±10% so a fleet registered at once does not stay in lockstep. */
 const jitter = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
 
 type Failure = { status: "unreachable" | "unauthorized" | "stale"; error: string };
@@ -127,8 +126,35 @@ export class Collector {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   readonly stats = { sweeps: 0, errors: 0, durationMs: 0 };
+  /** What the clients are made with: their watch limit is `watchAllowance`, asked at each sweep. */
+  private readonly clientOptions: ClientOptions;
+  /**
+   * How many clusters the clients may keep watched now: the configured limit while every cluster of
+   * this collector's shards that it reads directly fits within it, else none. Watching part of a
+   * larger shard saves little CPU (the rest is read in full) and costs each watched cluster some
+   * 370 KB of resident memory (docs/benchmarks.md, "What a collector holds between sweeps").
+   */
+  private watchAllowance = 0;
+  private watchAllowanceAt = 0;
 
-  constructor(readonly options: CollectorOptions) {}
+  constructor(readonly options: CollectorOptions) {
+    const limit = options.client.watchClusters;
+    this.clientOptions =
+      typeof limit === "number" && limit > 0 ? { ...options.client, watchClusters: () => this.watchAllowance } : options.client;
+  }
+
+  /** Counts the shards' directly read clusters again, once a minute or when the shards changed. */
+  private async refreshWatchAllowance(): Promise<void> {
+    const limit = this.options.client.watchClusters;
+    if (typeof limit !== "number" || limit <= 0 || Date.now() - this.watchAllowanceAt < 60_000) return;
+    const direct = await countDirectClusters(this.heldShards());
+    const allowance = direct <= Math.min(limit, MAX_WATCHING_CLIENTS) ? limit : 0;
+    // Outgrown: the watches go now, not at each cluster's next sweep (one being swept lets go at its next).
+    if (this.watchAllowance > 0 && allowance === 0)
+      for (const [name, entry] of this.clients) if (!this.sweeping.has(name)) entry.client.unwatch();
+    this.watchAllowance = allowance;
+    this.watchAllowanceAt = Date.now();
+  }
 
   private async refreshCatalog(): Promise<void> {
     if (Date.now() - this.catalogLoadedAt < 60_000) return;
@@ -143,7 +169,7 @@ export class Collector {
       cached.usedAt = Date.now();
       return cached.client;
     }
-    const client = new ClusterClient(await openCredentials(claim.name, claim.sealedCredentials), this.options.client);
+    const client = new ClusterClient(await openCredentials(claim.name, claim.sealedCredentials), this.clientOptions);
     // A bounded cache (a client is a few KiB; a sweep through a fleet larger than the cache would
     // rebuild every client): beyond it, clients and their keep-alive pools are rebuilt on demand.
     if (cached) cached.client.close();
@@ -310,6 +336,7 @@ export class Collector {
   async runOnce(): Promise<SweepResult[]> {
     await ensureSchedules();
     await this.refreshCatalog();
+    await this.refreshWatchAllowance();
     this.closeIdleClients();
     const results: SweepResult[] = [];
     const inFlight = new Set<Promise<void>>();
@@ -367,6 +394,7 @@ export class Collector {
     this.shards = holding.shards;
     this.shardsConfirmedAt = asked;
     if (holding.released.length) this.forget(new Set(holding.released));
+    if (holding.released.length || holding.taken.length) this.watchAllowanceAt = 0;
     if (holding.taken.length) this.wake?.();
   }
 

@@ -360,6 +360,8 @@ export class ClusterClient implements ObjectSource {
     this.budget.restart();
     this.notServed.startSweep();
     this.connectionCheck = null;
+    // The limit went to 0 since the last sweep (the collector's shard outgrew it): the watches go.
+    if ((this.watched.size || watchingClients.has(this)) && this.watchLimit() <= 0) this.stopWatching();
   }
 
   /**
@@ -377,6 +379,21 @@ export class ClusterClient implements ObjectSource {
     // Route would add about 3 ms of CPU to its 6; watched clusters are bounded by
     // FLEETSKEW_KUBE_WATCH_CLUSTERS. The pools stay, with their TLS sessions, so a new connection
     // resumes one.
+    this.closeIdleConnections();
+  }
+
+  /**
+   * Stops keeping watches between reads (the collector's shard outgrew its watch limit) and closes the
+   * connections they held open. Called between reads; a read in progress would list what it needs.
+   */
+  unwatch(): void {
+    if (!this.watched.size && !watchingClients.has(this)) return;
+    this.stopWatching();
+    this.h2?.closeWithStreams();
+    this.closeIdleConnections();
+  }
+
+  private closeIdleConnections(): void {
     this.h2?.close();
     for (const agent of [this.pool, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
     if (this.route && !watchingClients.has(this)) closeIdleSockets(this.route.agent);
@@ -386,9 +403,7 @@ export class ClusterClient implements ObjectSource {
   close(): void {
     this.reading.abort();
     this.budget.release();
-    for (const collection of this.watched.values()) collection.stop();
-    this.watched.clear();
-    watchingClients.delete(this);
+    this.stopWatching();
     this.h2?.destroy();
     this.pool?.destroy();
     this.plainHttpAgent?.destroy();
@@ -562,11 +577,24 @@ export class ClusterClient implements ObjectSource {
    * sweep's reads hold one for the sweep.
    */
   private get watching(): boolean {
+    const limit = this.watchLimit();
     return (
-      (this.options.watchClusters ?? 0) > 0 &&
+      limit > 0 &&
       this.credentials.reach !== "cluster-proxy" &&
-      (watchingClients.has(this) || watchingClients.size < Math.min(MAX_WATCHING_CLIENTS, this.options.watchClusters ?? 0))
+      (watchingClients.has(this) || watchingClients.size < Math.min(MAX_WATCHING_CLIENTS, limit))
     );
+  }
+
+  private watchLimit(): number {
+    const limit = this.options.watchClusters;
+    return typeof limit === "function" ? limit() : (limit ?? 0);
+  }
+
+  /** Stops this client's watches and frees their copies: its reads list again, and its connections close at the read's end. */
+  private stopWatching(): void {
+    for (const collection of this.watched.values()) collection.stop();
+    this.watched.clear();
+    watchingClients.delete(this);
   }
 
   private refusedFor(key: string): boolean {

@@ -26,9 +26,11 @@ export type ClientOptions = {
    * Keep the kinds readers mark watchable current with watches on the cluster's HTTP/2 connection
    * (./watchedCollection.ts), for clients that live from sweep to sweep (the collector's): for at
    * most this many clusters of the process (FLEETSKEW_KUBE_WATCH_CLUSTERS), each holding its
-   * connection and some twenty streams open. None when 0 or absent.
+   * connection and some twenty streams open. None when 0 or absent. A function is asked at each
+   * sweep: the collector's answers 0 while its shard holds more clusters than the limit (a cluster
+   * watched then costs more memory than it saves CPU; docs/architecture.md, "Watched reads").
    */
-  watchClusters?: number;
+  watchClusters?: number | (() => number);
 };
 
 export const DEFAULT_CLIENT_OPTIONS: ClientOptions = { timeoutMs: 10_000, retries: 2, retryDelayMs: 300 };

@@ -108,6 +108,16 @@ export class H2Origin {
     session?.close();
   }
 
+  /**
+   * Ends the connection whatever it carries: its streams finish (watches just stopped, whose streams
+   * close a moment later) and none opens on it; the next request opens another.
+   */
+  closeWithStreams(): void {
+    const session = this.session;
+    this.session = null;
+    session?.close();
+  }
+
   /** Drops the connection at once (the client is closed). */
   destroy(): void {
     const session = this.session;

@@ -61,6 +61,18 @@ export async function claimDueClusters(
   return rows.map((r) => ({ ...r, sealedCredentials: Buffer.from(r.sealedCredentials) }));
 }
 
+/**
+ * How many clusters of `shards` (null: the whole fleet) are read directly, not through a hub's
+ * cluster-proxy: those a collector holding these shards could keep watched.
+ */
+export async function countDirectClusters(shards: readonly string[] | null): Promise<number> {
+  if (shards && shards.length === 0) return 0;
+  const inShards = shards ? Prisma.sql`AND ${Prisma.raw(shardOf("c"))} = ANY(${[...shards]}::text[])` : Prisma.empty;
+  const [row] = await getDb().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM "Cluster" c WHERE c."hubId" IS NULL AND NOT c."offline" ${inShards}`;
+  return row?.n ?? 0;
+}
+
 /** Makes every cluster due now (an admin's "sweep now", tests). */
 export async function makeAllDue(now = new Date()): Promise<void> {
   await getDb().sweepSchedule.updateMany({ data: { nextSweepAt: now } });
