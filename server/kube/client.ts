@@ -307,18 +307,20 @@ export class ClusterClient implements ObjectSource {
   /**
    * The cluster's HTTP/1.1 connection pool (the library would open a new TLS connection per request):
    * for writes, discovery and /version, and reads from a server that does not speak HTTP/2. Made on
-   * first use; it holds the cluster's TLS context while it lives.
+   * first use; like the Route's, it asks for the cluster's TLS context when it connects.
    */
   private pool?: https.Agent;
   private get agent(): https.Agent {
-    return (this.pool ??= new https.Agent({
-      keepAlive: true,
-      // A sweep's reads share two connections: each new one costs a TLS handshake on both sides, and
-      // with a sweep every few minutes every sweep opens them anew (measured in docs/benchmarks.md).
-      maxSockets: 2,
-      secureContext: secureContextFor(this.credentials),
-      rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
-    }));
+    return (this.pool ??= new ContextOnConnectAgent(
+      {
+        keepAlive: true,
+        // A sweep's reads share two connections: each new one costs a TLS handshake on both sides, and
+        // with a sweep every few minutes every sweep opens them anew (measured in docs/benchmarks.md).
+        maxSockets: 2,
+        rejectUnauthorized: !this.credentials.insecureSkipTlsVerify,
+      },
+      () => secureContextFor(this.credentials),
+    ));
   }
   /** What the current sweep has read from this cluster (MAX_READ_BYTES); `startRead` begins a new one. */
   private readonly budget = new ReadBudget("cluster");

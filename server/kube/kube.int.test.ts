@@ -178,11 +178,13 @@ describe("readers", () => {
     ]);
   });
 
-  it("close a sweep's connections at its end, the API server's and the Route's; a watched cluster keeps both for its next sweep", async () => {
+  it("close a sweep's connections at its end, the API server's and the Route's, and resume their TLS sessions at the next; a watched cluster keeps both", async () => {
     // The connections this test's clients opened that the server still holds.
     const held = new Set<tls.TLSSocket>();
+    const connections: { protocol: string | false | null; resumed: boolean }[] = [];
     const seen = (socket: tls.TLSSocket) => {
       held.add(socket);
+      connections.push({ protocol: socket.alpnProtocol, resumed: socket.isSessionReused() });
       socket.once("close", () => held.delete(socket));
     };
     sim.server.on("secureConnection", seen);
@@ -198,9 +200,18 @@ describe("readers", () => {
     try {
       await sweep(unwatched);
       await expect.poll(open).toBe(0);
+      await sweep(unwatched);
+      await expect.poll(open).toBe(0);
     } finally {
       unwatched.close();
     }
+    // The next sweep's connections, the API server's (HTTP/2) and the Route's (HTTP/1.1), resume the first's TLS sessions.
+    expect(connections).toEqual([
+      { protocol: "h2", resumed: false },
+      { protocol: false, resumed: false },
+      { protocol: "h2", resumed: true },
+      { protocol: false, resumed: true },
+    ]);
     const watched = new ClusterClient(creds("prod-east"), { ...options, watchClusters: 10 });
     try {
       await sweep(watched);
