@@ -5,13 +5,7 @@ const { PHASE_PRODUCTION_BUILD } = require("next/constants");
 const nextConfig = {
   // Prisma's generated client, PGlite and pg load WebAssembly or native modules at run time;
   // they are required from node_modules instead of being bundled.
-  serverExternalPackages: [
-    "@prisma/client",
-    "@prisma/adapter-pg",
-    "pg",
-    "@electric-sql/pglite",
-    "@kubernetes/client-node",
-  ],
+  serverExternalPackages: ["@prisma/client", "@prisma/adapter-pg", "pg", "@electric-sql/pglite", "@kubernetes/client-node"],
   poweredByHeader: false,
   reactStrictMode: true,
   experimental: {

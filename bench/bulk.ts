@@ -48,7 +48,9 @@ async function run(kubeconfig: string, concurrency: number) {
     const seconds = (performance.now() - t) / 1000;
     const c = done.counts;
     log(`  concurrency ${concurrency}:`);
-    log(`    preview of ${contexts.length} contexts: ${fmt(previewMs, 0)} ms; job created (sealed, one transaction): ${fmt(createMs, 0)} ms`);
+    log(
+      `    preview of ${contexts.length} contexts: ${fmt(previewMs, 0)} ms; job created (sealed, one transaction): ${fmt(createMs, 0)} ms`,
+    );
     log(`    tested and registered in ${fmt(seconds)} s = ${fmt(c.total / seconds)} contexts/s`);
     log(`    ${c.registered} registered, ${c.duplicate} duplicates, ${c.failed} failed`);
     return seconds;

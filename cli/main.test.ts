@@ -109,10 +109,7 @@ describe("fleetskew rollout plan", () => {
 
   it("exits 1 with the server's sentence when it refuses, and 2 without sending for a bad file", async () => {
     const refused = await run(PLAN_ARGS, () => json(403, { error: "This needs the technician role; vic holds viewer" }));
-    expect([refused.code, refused.err]).toEqual([
-      EXIT.failed,
-      "fleetskew: This needs the technician role; vic holds viewer (403)",
-    ]);
+    expect([refused.code, refused.err]).toEqual([EXIT.failed, "fleetskew: This needs the technician role; vic holds viewer (403)"]);
     const missing = await run(["rollout", "plan", "-f", "no/such.yaml"], () => json(200, plan()));
     expect([missing.code, missing.err, missing.sent]).toEqual([EXIT.usage, "fleetskew: cannot read no/such.yaml: no such file", []]);
     const notRequest = await run(["rollout", "plan", "-f", "package.json"], () => json(200, plan()));

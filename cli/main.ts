@@ -145,8 +145,7 @@ async function run(command: Exclude<Command, { name: "help" | "preview" }>, glob
         // The server refuses a selection with no cluster (or, saving, one whose every cluster was excluded) as a 400
         // whose `field` is `selection`: for a pipeline that is "nothing planned", told apart from a refused request
         // (a selection outside the planner's scope is a 403: refused).
-        if (error instanceof RequestFailed && error.status === 400 && error.field === "selection")
-          throw new NothingPlanned(error.message);
+        if (error instanceof RequestFailed && error.status === 400 && error.field === "selection") throw new NothingPlanned(error.message);
         throw error;
       });
       if (global.output === "json") json(answer);

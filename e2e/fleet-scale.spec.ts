@@ -62,7 +62,8 @@ async function signIn(page: Page) {
   await expect(page).toHaveURL(/\/fleet$/);
 }
 
-const rowNames = (page: Page) => page.getByRole("table", { name: "Clusters" }).getByRole("row").locator("a[href^='/clusters/']").allTextContents();
+const rowNames = (page: Page) =>
+  page.getByRole("table", { name: "Clusters" }).getByRole("row").locator("a[href^='/clusters/']").allTextContents();
 
 test("a filtered, sorted view survives a reload and a copied link", async ({ page, browser }, testInfo) => {
   await signIn(page);
@@ -73,7 +74,11 @@ test("a filtered, sorted view survives a reload and a copied link", async ({ pag
   await expect(page).toHaveURL(/platform=GCP/);
   await expect(page).toHaveURL(/skew=blocked/);
   await expect(page).toHaveURL(/sort=name&dir=desc/);
-  const expected = seeded.filter((c) => c.platform === "GCP" && c.skew === "blocked").map((c) => c.name).sort().reverse();
+  const expected = seeded
+    .filter((c) => c.platform === "GCP" && c.skew === "blocked")
+    .map((c) => c.name)
+    .sort()
+    .reverse();
   await expect(page.getByText(`${expected.length.toLocaleString("en-US")} of ${CLUSTERS.toLocaleString("en-US")} clusters`)).toBeVisible();
   await expect.poll(async () => (await rowNames(page)).slice(0, 3)).toEqual(expected.slice(0, 3));
   await snap(page, testInfo, "fleet-10000-filtered");
@@ -118,9 +123,16 @@ test("the CSV of a filtered view has exactly the matching rows", async ({ page }
   const expected = seeded.filter((c) => c.minor === "4.15" && c.site === "store-7").map((c) => c.name);
   await expect(page.getByText(`${expected.length} of ${CLUSTERS.toLocaleString("en-US")} clusters`)).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
-  const lines = readFileSync((await download.path())!, "utf8").trimEnd().split("\r\n");
+  const lines = readFileSync((await download.path())!, "utf8")
+    .trimEnd()
+    .split("\r\n");
   expect(lines[0]).toMatch(/^name,/);
-  expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(expected.sort());
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(",")[0])
+      .sort(),
+  ).toEqual(expected.sort());
 });
 
 test("the filters are a plain GET form before the page's scripts run", async ({ browser }, testInfo) => {

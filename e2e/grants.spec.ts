@@ -130,7 +130,13 @@ test("two teams: a whole-fleet plan covers the planner's set, the other set is a
   await snap(page, testInfo, "63-grants-other-set-404");
   // The CSV holds the set's cluster only.
   const csv = await (await page.request.get("/api/v1/fleet/clusters.csv")).text();
-  expect(csv.trim().split("\n").slice(1).map((line) => line.split(",")[0]!.replace(/"/g, ""))).toEqual([IN_SET]);
+  expect(
+    csv
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]!.replace(/"/g, "")),
+  ).toEqual([IN_SET]);
 
   // A plan over the whole fleet (the empty query) covers the planner's set only: to an update its cluster lists.
   const updatesOf = async () => {

@@ -30,7 +30,10 @@ function answer(url: URL, res: ServerResponse) {
   counts.lists++;
   // Every page a megabyte, and another one always to come.
   const next = Number(url.searchParams.get("continue") ?? 0) + 1;
-  json(res, 200, { metadata: { continue: String(next), resourceVersion: "1" }, items: [{ metadata: { name: `c${next}` }, padding: page }] });
+  json(res, 200, {
+    metadata: { continue: String(next), resourceVersion: "1" },
+    items: [{ metadata: { name: `c${next}` }, padding: page }],
+  });
 }
 
 /** Resident memory of a process and every process it started, in MiB. */

@@ -25,8 +25,12 @@ async function layoutProblems(page: Page) {
         const scroller = e.parentElement?.closest(".overflow-x-auto, .overflow-auto");
         return !scroller && !(e.parentElement && e.parentElement.getBoundingClientRect().right > window.innerWidth + 1);
       });
-      const named = past.slice(0, 3).map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}.${[...e.classList].slice(0, 4).join(".")}`);
-      problems.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window (${named.join(", ") || "no element found"})`);
+      const named = past
+        .slice(0, 3)
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}.${[...e.classList].slice(0, 4).join(".")}`);
+      problems.push(
+        `the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window (${named.join(", ") || "no element found"})`,
+      );
     }
     const headers = [...document.querySelectorAll<HTMLElement>('main th[scope="col"], main [role="columnheader"]')].filter((h) =>
       h.checkVisibility(),

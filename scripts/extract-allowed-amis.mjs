@@ -43,4 +43,6 @@ const source = {
   variable: "AllowedAMIs",
   upstreamSource: (/source URI = (\S+)/.exec(go) ?? [])[1] ?? null,
 };
-process.stdout.write(`${JSON.stringify({ source, count: amis.length, amis }, null, 0).replace('"amis":[', '"amis":[\n').replace(/","/g, '",\n"')}\n`);
+process.stdout.write(
+  `${JSON.stringify({ source, count: amis.length, amis }, null, 0).replace('"amis":[', '"amis":[\n').replace(/","/g, '",\n"')}\n`,
+);

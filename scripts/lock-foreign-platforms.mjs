@@ -13,7 +13,9 @@ const lock = JSON.parse(readFileSync(LOCK, "utf8"));
 /** os/cpu from the platform suffix that native packages use in their names. */
 function platformOf(name) {
   const suffix = name.split("/").pop();
-  const os = ["android", "darwin", "freebsd", "linux", "win32", "openbsd", "sunos", "aix", "netbsd", "openharmony"].find((o) => suffix.includes(`-${o}-`));
+  const os = ["android", "darwin", "freebsd", "linux", "win32", "openbsd", "sunos", "aix", "netbsd", "openharmony"].find((o) =>
+    suffix.includes(`-${o}-`),
+  );
   const cpu = ["arm64", "x64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64", "wasm32"].find((c) =>
     new RegExp(`-${c}(-|$)`).test(suffix),
   );

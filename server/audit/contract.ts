@@ -67,7 +67,8 @@ export const auditEndpoints = {
       "Pages of ?limit= events (default 100, at most 500); ?before= the last event's id gives the next page. ?format=csv downloads up to 50,000 matching events instead.",
     access: ["admin", "approver"],
     query: AuditQuerySchema,
-    alsoCsv: "with ?format=csv, a CSV download of up to 50,000 matching events (id, at, actor, role, action, targetType, targetId, summary, outcome, ip, details)",
+    alsoCsv:
+      "with ?format=csv, a CSV download of up to 50,000 matching events (id, at, actor, role, action, targetType, targetId, summary, outcome, ip, details)",
     work: { kind: "export", when: (query) => (query as { format?: string }).format === "csv" },
     answer: AuditPageAnswer,
   }),

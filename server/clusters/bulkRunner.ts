@@ -56,7 +56,11 @@ export const registrationItemJob = defineJob(
 export async function enqueueRegistrationItems(db: SqlExecutor, itemIds: string[], options: EnqueueOptions = {}): Promise<void> {
   const prefix = randomUUID().slice(0, 24);
   for (const [position, itemId] of itemIds.entries())
-    await jobSystem().enqueue(registrationItemJob, { itemId }, { ...options, db, id: `${prefix}${position.toString(16).padStart(12, "0")}` });
+    await jobSystem().enqueue(
+      registrationItemJob,
+      { itemId },
+      { ...options, db, id: `${prefix}${position.toString(16).padStart(12, "0")}` },
+    );
 }
 
 /** The context an item's credentials are sealed under: bound to its job and place in it. */

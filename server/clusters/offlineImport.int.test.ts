@@ -59,7 +59,7 @@ function upgradedClusterVersion(): UploadedFile {
 }
 
 let admin: UserRecord;
-const actor = () => (actorFor(admin, "10.0.0.1"));
+const actor = () => actorFor(admin, "10.0.0.1");
 const importAs = (input: OfflineImportInput, now = new Date("2026-03-01T00:00:00Z")) => importOfflineCluster(input, actor(), { now });
 
 /** Every table an import writes to, to show a refused import leaves nothing behind. */
@@ -235,7 +235,11 @@ describe("offline import", () => {
       ],
       [{ name: "Site 20", files: fixtureFiles() }, 400, /^Name may use lower-case letters/],
       [{ name: "import", files: fixtureFiles() }, 400, /^The name import is reserved/],
-      [{ name: "site-20", capturedAt: "yesterday", files: fixtureFiles() }, 400, /^The capture time must be an ISO 8601 time with a time zone/],
+      [
+        { name: "site-20", capturedAt: "yesterday", files: fixtureFiles() },
+        400,
+        /^The capture time must be an ISO 8601 time with a time zone/,
+      ],
       [
         { name: "site-20", capturedAt: "2026-03-02T00:00:00Z", files: fixtureFiles() },
         400,

@@ -7,7 +7,11 @@ const token = (role: Grant["role"] | null, scope = "") => ({ id: "t", name: "ci"
 const scopesOf = (reach: ReturnType<typeof reachOf>) => (reach.kind === "fleet" ? "fleet" : reach.anyOf.map(formatScope));
 
 describe("reachOf", () => {
-  const grants = held({ role: "technician", scope: "clusterSet=edge-emea" }, { role: "viewer", scope: "" }, { role: "approver", scope: "hub=hub-2" });
+  const grants = held(
+    { role: "technician", scope: "clusterSet=edge-emea" },
+    { role: "viewer", scope: "" },
+    { role: "approver", scope: "hub=hub-2" },
+  );
 
   it("is the union of the scopes of the grants giving one of the roles", () => {
     expect(scopesOf(reachOf(grants, ["technician"]))).toEqual(["clusterSet=edge-emea"]);
@@ -63,7 +67,10 @@ describe("narrowForToken", () => {
 
   it("keeps admin fleet-wide: an admin's token narrowed to a scope is a technician's there", () => {
     expect(narrowForToken(held({ role: "admin", scope: "" }), token(null))[0]!.role).toBe("admin");
-    expect(narrowForToken(held({ role: "admin", scope: "" }), token(null, "hub=hub-2"))[0]).toMatchObject({ role: "technician", scope: "hub=hub-2" });
+    expect(narrowForToken(held({ role: "admin", scope: "" }), token(null, "hub=hub-2"))[0]).toMatchObject({
+      role: "technician",
+      scope: "hub=hub-2",
+    });
     expect(narrowForToken(held({ role: "admin", scope: "" }), token("viewer"))[0]!.role).toBe("viewer");
   });
 });

@@ -50,7 +50,8 @@ export function narrowForToken(owner: readonly HeldGrant[], token: TokenLimits):
 }
 
 /** Whether a grant's role is one of those asked for ("any": any role at all). Admins hold every role. */
-const grantGives = (grant: HeldGrant, roles: readonly Role[] | "any") => grant.role === "admin" || roles === "any" || roles.includes(grant.role);
+const grantGives = (grant: HeldGrant, roles: readonly Role[] | "any") =>
+  grant.role === "admin" || roles === "any" || roles.includes(grant.role);
 
 /** Whether the grants give one of these roles anywhere in the fleet: the check an endpoint makes before it reads its scope. */
 export const holdsRole = (grants: readonly HeldGrant[], roles: readonly Role[] | "any") => grants.some((g) => grantGives(g, roles));

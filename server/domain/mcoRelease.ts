@@ -100,8 +100,7 @@ export function irreconcilableOverridesGate(
     const enabled = (rules.irreconcilableOverridesIn as readonly string[]).includes(featureSet);
     return { enabled, basis: `${where}; this cluster's feature set is ${featureSet}` };
   }
-  if (rules.irreconcilableOverridesIn.includes("Default"))
-    return { enabled: true, basis: `${where}: every feature set has it` };
+  if (rules.irreconcilableOverridesIn.includes("Default")) return { enabled: true, basis: `${where}: every feature set has it` };
   return {
     enabled: overridesPresent,
     basis: overridesPresent

@@ -16,7 +16,9 @@ export const selectorIsEmpty = (selector: LabelSelector | null | undefined) =>
  * machineConfigSelector is nil or empty ("it should match nothing, not everything").
  */
 export function poolsSelecting(pools: Pick<PrecheckPool, "name" | "machineConfigSelector">[], labels: Record<string, string>): string[] {
-  return pools.filter((p) => !selectorIsEmpty(p.machineConfigSelector) && selectorMatches(p.machineConfigSelector, labels)).map((p) => p.name);
+  return pools
+    .filter((p) => !selectorIsEmpty(p.machineConfigSelector) && selectorMatches(p.machineConfigSelector, labels))
+    .map((p) => p.name);
 }
 
 export const ROLE_LABEL = "machineconfiguration.openshift.io/role";

@@ -24,7 +24,9 @@ describe("parseScope", () => {
   it("refuses a status as a scope, naming the terms that are allowed", () => {
     const read = parseScope("skew=blocked");
     expect(read.ok).toBe(false);
-    expect(!read.ok && read.error).toMatch(/"skew=blocked" is not a scope term; a scope is made of clusterSet=…, hub=…, label=…, platform=…, name=…/);
+    expect(!read.ok && read.error).toMatch(
+      /"skew=blocked" is not a scope term; a scope is made of clusterSet=…, hub=…, label=…, platform=…, name=…/,
+    );
   });
 
   it("refuses malformed values with the value in the message", () => {

@@ -49,13 +49,20 @@ export function parseScope(input: string): ScopeResult {
     const key = eq < 0 ? term : term.slice(0, eq);
     const value = eq < 0 ? "" : term.slice(eq + 1).trim();
     if (!(SCOPE_KEYS as readonly string[]).includes(key))
-      return { ok: false, error: `"${term.slice(0, 80)}" is not a scope term; a scope is made of ${SCOPE_KEYS.map((k) => `${k}=…`).join(", ")} joined by &` };
+      return {
+        ok: false,
+        error: `"${term.slice(0, 80)}" is not a scope term; a scope is made of ${SCOPE_KEYS.map((k) => `${k}=…`).join(", ")} joined by &`,
+      };
     if (!value) return { ok: false, error: `${key}= needs a value` };
     if (key === "clusterSet" || key === "hub") {
-      if (!VALUE.test(value) && !(key === "hub" && NAME.test(value))) return { ok: false, error: `"${value.slice(0, 80)}" is not a ${key} name` };
+      if (!VALUE.test(value) && !(key === "hub" && NAME.test(value)))
+        return { ok: false, error: `"${value.slice(0, 80)}" is not a ${key} name` };
       scope.labels.push({ key: key === "hub" ? HUB_LABEL : CLUSTER_SET_LABEL, value });
     } else if (key === "label") {
-      for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+      for (const part of value
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         if (!LABEL_SELECTOR.test(part)) return { ok: false, error: `"${part.slice(0, 80)}" is not a label key or key=value` };
         const at = part.indexOf("=");
         scope.labels.push(at < 0 ? { key: part } : { key: part.slice(0, at), value: part.slice(at + 1) });
@@ -65,7 +72,10 @@ export function parseScope(input: string): ScopeResult {
       if (scope.platform !== undefined && scope.platform !== value) scope.empty = true;
       scope.platform = value;
     } else {
-      const names = value.split(",").map((n) => n.trim()).filter(Boolean);
+      const names = value
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean);
       const bad = names.find((n) => !NAME.test(n));
       if (bad) return { ok: false, error: `"${bad.slice(0, 80)}" is not a cluster name` };
       if (names.length > 1000) return { ok: false, error: "a scope names at most 1000 clusters" };
@@ -90,7 +100,8 @@ export function formatScope(scope: Scope): string {
   return [...new Set(terms)].sort().join("&");
 }
 
-export const isWholeFleet = (scope: Scope) => !scope.empty && scope.labels.length === 0 && scope.platform === undefined && scope.names === undefined;
+export const isWholeFleet = (scope: Scope) =>
+  !scope.empty && scope.labels.length === 0 && scope.platform === undefined && scope.names === undefined;
 
 /** Both scopes at once: what a token narrowed to `b` reaches through its owner's grant over `a`. */
 export function intersectScopes(a: Scope, b: Scope): Scope {

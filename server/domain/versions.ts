@@ -42,8 +42,7 @@ export function compareGeneric(a: GenericVersion, b: GenericVersion): number {
 }
 
 /** `fmt.Sprintf("%d.%d.%d", v.Major(), v.Minor(), v.Patch())`: Patch is 0 when there is no third component. */
-export const genericMajorMinorPatch = (v: GenericVersion) =>
-  `${v.components[0]!}.${v.components[1]!}.${v.components[2] ?? 0n}`;
+export const genericMajorMinorPatch = (v: GenericVersion) => `${v.components[0]!}.${v.components[1]!}.${v.components[2] ?? 0n}`;
 
 export function parseOcpVersion(text: string | null | undefined): Version | null {
   if (typeof text !== "string") return null;

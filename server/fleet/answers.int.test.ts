@@ -60,7 +60,9 @@ describe("the fleet's answers match their contract", () => {
       if (name === REGISTRY_LESS_CLUSTER) expect(detail.registryLess).not.toBeNull();
       await read(readinessRoute, `/api/v1/clusters/${name}/readiness`, name);
       await read(readinessRoute, `/api/v1/clusters/${name}/readiness?target=4.23`, name);
-      const timeline = fleetEndpoints.timeline.answer.parse(JSON.parse(await read(timelineRoute, `/api/v1/clusters/${name}/timeline`, name)));
+      const timeline = fleetEndpoints.timeline.answer.parse(
+        JSON.parse(await read(timelineRoute, `/api/v1/clusters/${name}/timeline`, name)),
+      );
       expect(timeline.version.length, name).toBeGreaterThan(0);
     }
   }, 120_000);

@@ -51,7 +51,8 @@ afterAll(() => sim?.close());
 const registration = () => hubRegistrationBody(sim, "hub-east", { concurrency: 24 });
 const detail = async (): Promise<HubDetail> =>
   (await hubRoute(request("/api/v1/hubs/hub-east", { cookie: viewer }), params({ name: "hub-east" }))).json();
-const fleetRows = async (q: Record<string, string>) => fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }), { apiUrls: true, reach: FLEET_WIDE });
+const fleetRows = async (q: Record<string, string>) =>
+  fleetPage(FleetListQuerySchema.parse({ limit: "1000", ...q }), { apiUrls: true, reach: FLEET_WIDE });
 const hubRecord = async () => (await findHubRecord("hub-east"))!;
 
 describe("registering a hub", () => {

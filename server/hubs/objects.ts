@@ -41,7 +41,10 @@ const ManagedClusterSchema = z.object({
     .object({
       conditions,
       // The registration agent sends its reserved claims and 20 custom ones by default (max-custom-cluster-claims).
-      clusterClaims: z.array(z.object({ name: text(253).nullish(), value: text(1024).nullish() })).max(512).nullish(),
+      clusterClaims: z
+        .array(z.object({ name: text(253).nullish(), value: text(1024).nullish() }))
+        .max(512)
+        .nullish(),
     })
     .nullish(),
 });
@@ -68,7 +71,10 @@ const ClusterInfoSchema = z.object({
             .nullish(),
         })
         .nullish(),
-      nodeList: z.array(z.object({ name: text(253).nullish(), conditions })).max(100_000).nullish(),
+      nodeList: z
+        .array(z.object({ name: text(253).nullish(), conditions }))
+        .max(100_000)
+        .nullish(),
     })
     .nullish(),
 });

@@ -187,7 +187,12 @@ async function readHub(own: HubClient, viaAccounts: boolean) {
     infoOf: new Map(screened.infos.kept.filter((i) => i.metadata?.namespace).map((i) => [i.metadata!.namespace!, i])),
     tokens: reportedTokens(screened.accounts.kept, tokenSecrets),
     /** Per cluster name, the first of its objects that was set aside. */
-    setAsideOf: new Map(setAside.filter((s) => s.key !== null).reverse().map((s) => [s.key!, s])),
+    setAsideOf: new Map(
+      setAside
+        .filter((s) => s.key !== null)
+        .reverse()
+        .map((s) => [s.key!, s]),
+    ),
     setAside,
   };
 }

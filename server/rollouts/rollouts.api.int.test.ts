@@ -389,7 +389,10 @@ describe("people's decisions about a rollout's clusters and waves", () => {
     expect(rows).toEqual([{ wave: 1, state: "pending", includedBy: "ada", includedWhy: "checked by hand, CHG-77" }]);
     // ...and is skipped again, by name; a bad request names its field and changes nothing.
     const neither = await decide(id, alice, { action: "skip", comment: "neither" });
-    expect([neither.status, (await neither.json()).error]).toEqual([400, expect.stringMatching(/^Name the clusters \(clusters\), the state whose clusters to change \(inState\), or both$/)]);
+    expect([neither.status, (await neither.json()).error]).toEqual([
+      400,
+      expect.stringMatching(/^Name the clusters \(clusters\), the state whose clusters to change \(inState\), or both$/),
+    ]);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "no" })).status).toBe(400);
     expect((await decide(id, alice, { action: "skip", clusters: ["prod-east-422"], comment: "not this time" })).status).toBe(200);
 

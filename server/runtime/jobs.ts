@@ -86,7 +86,13 @@ export function defineJob<S extends z.ZodTypeAny>(
   return job;
 }
 
-type BossJob = { id: string; name: string; data: unknown; retryCount: number; expireIn: { hours?: number; minutes?: number; seconds?: number; milliseconds?: number } };
+type BossJob = {
+  id: string;
+  name: string;
+  data: unknown;
+  retryCount: number;
+  expireIn: { hours?: number; minutes?: number; seconds?: number; milliseconds?: number };
+};
 
 /** The lease a job was enqueued with (pg-boss's expire_in), in milliseconds. */
 const leaseOf = (job: BossJob, fallback: number) => {
@@ -164,7 +170,12 @@ export class JobSystem {
    */
   private async alignQueues(boss: PgBoss, jobs: JobType<unknown>[]): Promise<void> {
     for (const job of jobs) {
-      const queue = { name: job.name, policy: job.options.policy, retryLimit: job.options.retryLimit, expireInSeconds: Math.ceil(job.options.leaseMs / 1000) };
+      const queue = {
+        name: job.name,
+        policy: job.options.policy,
+        retryLimit: job.options.retryLimit,
+        expireInSeconds: Math.ceil(job.options.leaseMs / 1000),
+      };
       if (!(await boss.getQueue(job.name))) await createQueue(queue);
       else await boss.updateQueue(job.name, queue);
     }

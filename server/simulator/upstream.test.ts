@@ -261,7 +261,8 @@ describe("platform_helpers.go reconcileGCPProviderSpec: the simulated controller
     expect(pass.crashed).toMatch(/^panic: runtime error: reconcileGCPProviderSpec/);
     expect(pass.conditions.find((c) => c.type === "BootImageUpdateProgressing")).toMatchObject({
       status: "True",
-      message: "Reconciled 0 of 1 MAPI MachineSets | Reconciled 0 of 0 ControlPlaneMachineSets | Reconciled 0 of 0 CAPI MachineSets | Reconciled 0 of 0 CAPI MachineDeployments",
+      message:
+        "Reconciled 0 of 1 MAPI MachineSets | Reconciled 0 of 0 ControlPlaneMachineSets | Reconciled 0 of 0 CAPI MachineSets | Reconciled 0 of 0 CAPI MachineDeployments",
     });
     expect(pass.conditions.find((c) => c.type === "BootImageUpdateDegraded")).toMatchObject({
       status: "False",

@@ -188,7 +188,10 @@ function serveConnection(db: PGlite, lock: SessionLock, socket: net.Socket): Pro
     socket.on("error", () => undefined);
     socket.on("close", () => {
       closed = true;
-      chain = chain.then(release).catch(() => undefined).finally(resolve);
+      chain = chain
+        .then(release)
+        .catch(() => undefined)
+        .finally(resolve);
     });
   });
 }

@@ -19,7 +19,9 @@ export type StoredPreviewInputRow = {
 
 /** The key of the inputs kept for a cluster: asked at every sweep, so sent as SQL (./sqlTransaction.ts says why). */
 export async function previewInputsKey(clusterId: string): Promise<string | null> {
-  const { rows } = await getPool().query<{ key: string }>(`SELECT "key" FROM "ClusterPreviewInputs" WHERE "clusterId" = $1::uuid`, [clusterId]);
+  const { rows } = await getPool().query<{ key: string }>(`SELECT "key" FROM "ClusterPreviewInputs" WHERE "clusterId" = $1::uuid`, [
+    clusterId,
+  ]);
   return rows[0]?.key ?? null;
 }
 

@@ -26,7 +26,10 @@ export async function insertSession(input: NewSession, audit: AuditInput): Promi
 
 /** The live session for a token hash, with its user; null when expired, missing or the user is disabled. */
 export async function findLiveSession(tokenHash: string, now: Date): Promise<SessionRecord | null> {
-  const row = await getDb().session.findUnique({ where: { tokenHash }, include: { user: { include: { grants: { select: { role: true, scope: true } } } } } });
+  const row = await getDb().session.findUnique({
+    where: { tokenHash },
+    include: { user: { include: { grants: { select: { role: true, scope: true } } } } },
+  });
   if (!row || row.expiresAt <= now || row.user.disabledAt) return null;
   return {
     id: row.id,

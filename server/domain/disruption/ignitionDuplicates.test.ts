@@ -35,10 +35,23 @@ describe("ParseAndConvertConfig refuses duplicate entries (Ignition ValidateDups
       ["$.systemd.units.1", (d) => d.spec.config.systemd.units.push({ name: "a.service" }, { name: "a.service" })],
       [
         "$.systemd.units.0.dropins.1",
-        (d) => d.spec.config.systemd.units.push({ name: "a.service", dropins: [{ name: "10.conf", contents: "" }, { name: "10.conf", contents: "x" }] }),
+        (d) =>
+          d.spec.config.systemd.units.push({
+            name: "a.service",
+            dropins: [
+              { name: "10.conf", contents: "" },
+              { name: "10.conf", contents: "x" },
+            ],
+          }),
       ],
-      ["$.passwd.users.0.sshAuthorizedKeys.1", (d) => d.spec.config.passwd.users![0]!.sshAuthorizedKeys = ["ssh-ed25519 A", "ssh-ed25519 A"]],
-      ["$.kernelArguments.shouldNotExist.0", (d) => Object.assign(d.spec.config, { kernelArguments: { shouldExist: ["quiet"], shouldNotExist: ["quiet"] } })],
+      [
+        "$.passwd.users.0.sshAuthorizedKeys.1",
+        (d) => (d.spec.config.passwd.users![0]!.sshAuthorizedKeys = ["ssh-ed25519 A", "ssh-ed25519 A"]),
+      ],
+      [
+        "$.kernelArguments.shouldNotExist.0",
+        (d) => Object.assign(d.spec.config, { kernelArguments: { shouldExist: ["quiet"], shouldNotExist: ["quiet"] } }),
+      ],
     ];
     for (const [at, change] of cases) expect(refused(change)).toThrow(`error at ${at}: duplicate entry defined`);
   });

@@ -21,11 +21,14 @@ const worker = (name: string, files: unknown[]) => {
 describe("helpers.go MergeMachineConfigs → ignitionMergeSetFilesDefaultCompression: a later uncompressed file clears an earlier gzip", () => {
   const base = BASE_FILES[REGISTRIES]!;
   const gzipBase = worker("00-worker", [{ path: REGISTRIES, mode: 420, contents: { source: gz(base), compression: "gzip" } }]);
-  const override = (text: string) => worker("99-worker-registries", [{ path: REGISTRIES, mode: 420, contents: { source: `data:,${encodeURIComponent(text)}` } }]);
+  const override = (text: string) =>
+    worker("99-worker-registries", [{ path: REGISTRIES, mode: 420, contents: { source: `data:,${encodeURIComponent(text)}` } }]);
 
   it("the merged file has the override's content and no compression", () => {
     const merged = mergeMachineConfigs([gzipBase, override(base)], "quay.io/os");
-    expect(merged.files).toEqual([{ path: REGISTRIES, mode: 420, overwrite: true, contents: { source: `data:,${encodeURIComponent(base)}` } }]);
+    expect(merged.files).toEqual([
+      { path: REGISTRIES, mode: 420, overwrite: true, contents: { source: `data:,${encodeURIComponent(base)}` } },
+    ]);
   });
 
   it("a later file that only sets the mode clears the compression too (Go's contents is a struct, never absent)", () => {
@@ -70,8 +73,12 @@ describe('drain.go isSafeContainerRegistryConfChanges: registries are compared a
     expect(registriesChangeUnsafeReason(withRegistry(""), withRegistry('prefix = "quay.io/openshift"\n'))).toBe(
       "registry quay.io/openshift: prefix changed",
     );
-    expect(registriesChangeUnsafeReason(withRegistry('prefix = "quay.io/openshift"\n'), withRegistry('prefix = "quay.io/other"\n'))).toMatch(/removed/);
-    expect(registriesChangeUnsafeReason(withRegistry(""), withRegistry("blocked = true\n"))).toBe("registry quay.io/openshift: blocked changed");
+    expect(
+      registriesChangeUnsafeReason(withRegistry('prefix = "quay.io/openshift"\n'), withRegistry('prefix = "quay.io/other"\n')),
+    ).toMatch(/removed/);
+    expect(registriesChangeUnsafeReason(withRegistry(""), withRegistry("blocked = true\n"))).toBe(
+      "registry quay.io/openshift: blocked changed",
+    );
   });
 });
 
@@ -120,7 +127,9 @@ describe("reconcile.go isReconcilable → ParseAndConvertConfig (Ignition's pars
   it("Ignition's fatal report: a relative path, an unknown compression and a unit without a systemd suffix, in Ignition's order", () => {
     // A spec-3 config fails inside Ignition's parser before ValidateIgnition runs: the release-4.22
     // daemon code, run on such configs, answers "parsing new Ignition config … config is not valid".
-    const after = withFile({ path: "etc/relative", mode: 420, contents: { source: "data:,x", compression: "zstd" } }, [{ name: "backup", contents: "[Unit]\n" }]);
+    const after = withFile({ path: "etc/relative", mode: 420, contents: { source: "data:,x", compression: "zstd" } }, [
+      { name: "backup", contents: "[Unit]\n" },
+    ]);
     const index = after.files!.length - 1;
     expect(refusedWith(after)).toEqual([
       `parsing new Ignition config from machineconfig "rendered-worker-new" failed: failed to parse Ignition config: ` +

@@ -37,7 +37,9 @@ describe("item 6: isSafeContainerRegistryConfChanges reads registries.conf throu
   const policy = { policies: DEFAULT_POLICIES, policySource: "defaults" as const };
 
   it("a gzip-compressed new file fails the TOML check, so the update fails: the preview refuses to predict it", () => {
-    expect(() => previewDisruption(registries(BASE_FILES["/etc/containers/registries.conf"]!, false), registries(mirror, true), policy)).toThrow(
+    expect(() =>
+      previewDisruption(registries(BASE_FILES["/etc/containers/registries.conf"]!, false), registries(mirror, true), policy),
+    ).toThrow(
       new RegistriesConfError(
         "/etc/containers/registries.conf is gzip-compressed, and the MCO reads it without decompressing it (GetIgnitionFileDataByPath), so its TOML check fails and the update fails; write the file uncompressed",
       ),
@@ -51,7 +53,10 @@ describe("item 6: isSafeContainerRegistryConfChanges reads registries.conf throu
 
   it("the legacy path reads it the same way (first boot)", () => {
     expect(() =>
-      previewDisruption(registries(BASE_FILES["/etc/containers/registries.conf"]!, false), registries(mirror, true), { ...policy, firstBoot: true }),
+      previewDisruption(registries(BASE_FILES["/etc/containers/registries.conf"]!, false), registries(mirror, true), {
+        ...policy,
+        firstBoot: true,
+      }),
     ).toThrow(RegistriesConfError);
   });
 });
@@ -148,7 +153,12 @@ describe("item 7b: ParseAndConvertConfig drops keys the config's spec does not k
         ],
       },
       systemd: { units: [{ name: "x.service", enable: true, contents: "[Unit]\n" }] },
-      passwd: { users: [{ name: "core", sshAuthorizedKeys: ["k1"] }, { name: "core", sshAuthorizedKeys: ["k2"] }] },
+      passwd: {
+        users: [
+          { name: "core", sshAuthorizedKeys: ["k1"] },
+          { name: "core", sshAuthorizedKeys: ["k2"] },
+        ],
+      },
     }) as { ok: true; config: Record<string, any> };
     expect(converted.ok).toBe(true);
     expect(converted.config.storage.files).toEqual([
@@ -163,7 +173,10 @@ describe("item 7b: ParseAndConvertConfig drops keys the config's spec does not k
     [{ ignition: { version: "2.3.0" } }, "unknown version"],
     [{ ignition: { version: "3.1.1" } }, "unknown version"],
     [{ ignition: { version: "three" } }, "invalid version"],
-    [{ ignition: { version: "2.2.0" }, passwd: { users: [{ name: "admin" }] } }, "unexpected user with name: admin. Only core user is supported"],
+    [
+      { ignition: { version: "2.2.0" }, passwd: { users: [{ name: "admin" }] } },
+      "unexpected user with name: admin. Only core user is supported",
+    ],
   ])("%j is refused as the MCO refuses it (%s)", (config, error) => {
     const doc = machineConfigDoc({});
     (doc.spec as Record<string, unknown>).config = config;

@@ -99,7 +99,7 @@ describe("Ignition's merge (coreos/ignition config/merge/merge.go), as MergeMach
       (m) => expect(m.passwd.users![0]!.sshAuthorizedKeys).toEqual(["a", "b", "c", "d"]),
     ],
     [
-      "merge.go 3a/3c with helpers.go ignitionMergeSetFilesDefaultCompression: a later file's contents.source replaces the source and clears the gzip (the MCO sets an unset compression to \"\" before merging); verification stays",
+      'merge.go 3a/3c with helpers.go ignitionMergeSetFilesDefaultCompression: a later file\'s contents.source replaces the source and clears the gzip (the MCO sets an unset compression to "" before merging); verification stays',
       [
         source(
           "00-a",

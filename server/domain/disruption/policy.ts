@@ -76,7 +76,8 @@ export function defaultPoliciesFor(release: string | null | undefined): { polici
   const v = parseOcpVersion(release);
   if (!v || v.major > 4 || v.minor >= 22) return { policies: DEFAULT_POLICIES, legacy: false };
   if (v.minor >= 18) return { policies: without(DEFAULT_POLICIES, SINCE_4_22.files, SINCE_4_22.units), legacy: false };
-  if (v.minor === 17) return { policies: without(DEFAULT_POLICIES, [...SINCE_4_22.files, "/etc/crio/policies"], SINCE_4_22.units), legacy: false };
+  if (v.minor === 17)
+    return { policies: without(DEFAULT_POLICIES, [...SINCE_4_22.files, "/etc/crio/policies"], SINCE_4_22.units), legacy: false };
   const first = DEFAULT_POLICIES.files.slice(0, 4);
   return { policies: { files: first, units: [], sshkey: DEFAULT_POLICIES.sshkey }, legacy: true };
 }

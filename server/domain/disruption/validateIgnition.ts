@@ -21,7 +21,20 @@ const ERR = {
   systemdExt: "invalid systemd unit extension",
 };
 /** Unit.Validate → validateName: the suffixes systemd knows. */
-const UNIT_SUFFIXES = [".service", ".socket", ".device", ".mount", ".automount", ".swap", ".target", ".path", ".timer", ".snapshot", ".slice", ".scope"];
+const UNIT_SUFFIXES = [
+  ".service",
+  ".socket",
+  ".device",
+  ".mount",
+  ".automount",
+  ".swap",
+  ".target",
+  ".path",
+  ".timer",
+  ".snapshot",
+  ".slice",
+  ".scope",
+];
 /** validateURL: the schemes Ignition fetches from. */
 const SCHEMES = new Set(["http", "https", "tftp", "gs", "s3", "arn", "data"]);
 /** os.ModePerm. */
@@ -46,7 +59,8 @@ function sourceError(source: unknown): string | null {
 function resourceErrors(at: string, resource: Record<string, unknown> | null | undefined, out: string[]) {
   if (!resource) return;
   const compression = resource.compression;
-  if (compression !== null && compression !== undefined && compression !== "" && compression !== "gzip") out.push(`${at}.compression: ${ERR.compression}`);
+  if (compression !== null && compression !== undefined && compression !== "" && compression !== "gzip")
+    out.push(`${at}.compression: ${ERR.compression}`);
   const source = sourceError(resource.source);
   if (source) out.push(`${at}.source: ${source}`);
 }
@@ -72,7 +86,9 @@ export function ignitionValidationError(config: RenderedConfig): string | null {
       const p = pathError(item.path);
       if (p) fatal.push(`${at}.path: ${p}`);
       if (list === "files") {
-        entries(item.append as Record<string, unknown>[] | null | undefined).forEach((a, j) => resourceErrors(`${at}.append.${j}`, a, fatal));
+        entries(item.append as Record<string, unknown>[] | null | undefined).forEach((a, j) =>
+          resourceErrors(`${at}.append.${j}`, a, fatal),
+        );
         resourceErrors(`${at}.contents`, item.contents as Record<string, unknown> | undefined, fatal);
       }
     });
@@ -84,8 +100,7 @@ export function ignitionValidationError(config: RenderedConfig): string | null {
   });
   const prefix = `validating new Ignition config from machineconfig "${config.name}" failed: `;
   const report = fatal.map((f) => `error at ${f}`).join("\n");
-  if (fatal.length && config.ignitionSpec?.startsWith("2."))
-    return `${prefix}invalid ignition V3 config found: ${report}`;
+  if (fatal.length && config.ignitionSpec?.startsWith("2.")) return `${prefix}invalid ignition V3 config found: ${report}`;
   if (fatal.length)
     return (
       `parsing new Ignition config from machineconfig "${config.name}" failed: failed to parse Ignition config: ` +

@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { blockingCauses, defaultTarget, evaluateReadiness, rollUpReadiness, worstStatus, type CheckStatus } from ".";
-import { cond, healthyCluster, undecoded, history, pool, prodEast, prodEast422, prodEast422Acknowledged, versionFacts } from "../testing/snapshots";
+import {
+  cond,
+  healthyCluster,
+  undecoded,
+  history,
+  pool,
+  prodEast,
+  prodEast422,
+  prodEast422Acknowledged,
+  versionFacts,
+} from "../testing/snapshots";
 import { check, run, cvPlus, STABLE_IDS } from "./testing";
 
 describe("defaultTarget: the next minor, recommended first", () => {
@@ -167,7 +177,12 @@ describe("rollUpReadiness", () => {
           "AdminAckRequired",
           "Kubernetes 1.33 and therefore OpenShift 4.20 remove several APIs",
         ),
-        cond("UpgradeableClusterOperators", "False", "ClusterBootImageSkewError", "Cluster operator machine-config should not be upgraded between minor or major versions: …"),
+        cond(
+          "UpgradeableClusterOperators",
+          "False",
+          "ClusterBootImageSkewError",
+          "Cluster operator machine-config should not be upgraded between minor or major versions: …",
+        ),
       ),
       "4.20",
       "cv-upgradeable",

@@ -44,7 +44,12 @@ describe("ms_helpers.go syncMAPIMachineSet: a Windows MachineSet (template label
     const s = fiveMachineSets();
     expect(oldestBootImage(s)).toMatchObject({ machineSet: "worker-a", ocpVersion: "4.19.10", lagMinors: 0 });
     expect(clusterSkew(s).oldest?.machineSet).toBe("worker-a");
-    expect(machineSetLag("4.19.10", s.machineSets.find((m) => m.machineSet === "windows-worker")!)).toBeNull();
+    expect(
+      machineSetLag(
+        "4.19.10",
+        s.machineSets.find((m) => m.machineSet === "windows-worker")!,
+      ),
+    ).toBeNull();
   });
 
   it("it raises no RHEL 8 warning", () => {

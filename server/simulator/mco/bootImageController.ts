@@ -118,7 +118,9 @@ function reconcileAWS(input: PassInputs, ms: Any, value: Any, arch: string): Rec
   if (atLeast(input.release, 23)) {
     let found;
     try {
-      found = awsTarget423(value, arch, input.stream, input.ec2, input.publishedAmis, ms.metadata.name, (a) => noArchitecture(input.stream, a));
+      found = awsTarget423(value, arch, input.stream, input.ec2, input.publishedAmis, ms.metadata.name, (a) =>
+        noArchitecture(input.stream, a),
+      );
     } catch (error) {
       if (error instanceof AwsReconcileError) throw reconcileError(ms.metadata.name, error.message);
       throw error;
@@ -169,8 +171,7 @@ function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): R
   if (value.securityProfile?.settings?.securityType) return left;
   const image = value.image ?? {};
   const legacy = !!image.resourceID;
-  const variant =
-    legacy || image.publisher === "azureopenshift" ? "no-purchase-plan" : AZURE_VARIANTS[`${image.publisher}/${image.offer}`];
+  const variant = legacy || image.publisher === "azureopenshift" ? "no-purchase-plan" : AZURE_VARIANTS[`${image.publisher}/${image.offer}`];
   if (!variant) throw reconcileError(ms.metadata.name, "could not determine azure marketplace variant, cannot update boot images");
   const streamArch = input.stream?.architectures?.[arch];
   if (!streamArch) throw reconcileError(ms.metadata.name, noArchitecture(input.stream, arch));
@@ -187,7 +188,8 @@ function reconcileAzure(input: PassInputs, ms: Any, value: Any, arch: string): R
       ? String(image.sku ?? "").includes("v2") || arch === "aarch64"
       : !String(image.sku ?? "").includes("gen1");
   const target = set[gen2 ? "hyperVGen2" : "hyperVGen1"];
-  if (!target) throw reconcileError(ms.metadata.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch}`);
+  if (!target)
+    throw reconcileError(ms.metadata.name, `no ${gen2 ? "Gen2" : "Gen1"} Azure marketplace image available for architecture ${arch}`);
   const next = {
     offer: target.offer,
     publisher: target.publisher,
@@ -249,7 +251,10 @@ function reconcileVSphere(input: PassInputs, ms: Any, value: Any, arch: string):
   const details =
     `server: ${field(ws.server)}, datacenter: ${field(ws.datacenter)}, datastore: ${field(ws.datastore)}, resourcePool: ${field(ws.resourcePool)}` +
     (field(ws.vmGroup) ? `, vmGroup: ${field(ws.vmGroup)}` : "");
-  throw reconcileError(ms.metadata.name, `providerSpec workspace (${details}) does not match any vCenter/failure domain in the Infrastructure object`);
+  throw reconcileError(
+    ms.metadata.name,
+    `providerSpec workspace (${details}) does not match any vCenter/failure domain in the Infrastructure object`,
+  );
 }
 
 /** syncMAPIMachineSet: owner references skip; other streams and Windows are excluded; then the platform's rule. */
@@ -383,7 +388,9 @@ function setCondition(conditions: Condition[], next: Condition, now: string): Co
 
 /** The machine managers the controller enrols by: managedBootImagesStatus from 4.19, the spec before. */
 export function enrollingManagers(release: string, machineConfiguration: Any): Any[] {
-  const source = enrolsByStatus(release) ? machineConfiguration.status?.managedBootImagesStatus : machineConfiguration.spec?.managedBootImages;
+  const source = enrolsByStatus(release)
+    ? machineConfiguration.status?.managedBootImagesStatus
+    : machineConfiguration.spec?.managedBootImages;
   return (source?.machineManagers ?? []) as Any[];
 }
 
@@ -407,7 +414,13 @@ function enrolled(managers: Any[], machineSets: Any[]): Any[] {
  * errors resets the record to the install version (`resetClusterBootImage`), errors change nothing.
  */
 export function syncBootImages(input: ControllerInputs, installVersion: string): ControllerResult {
-  const none: ControllerResult = { ran: false, machineSets: [], outcomes: [], conditions: input.machineConfiguration.status?.conditions ?? [], record: null };
+  const none: ControllerResult = {
+    ran: false,
+    machineSets: [],
+    outcomes: [],
+    conditions: input.machineConfiguration.status?.conditions ?? [],
+    record: null,
+  };
   if (!checkBootImagePlatform(input.infra, input.release).supported) return none;
   const history = (input.clusterVersion?.status?.history ?? []) as Any[];
   if (atLeast(input.release, 20) && history[0]?.state !== "Completed") return none;

@@ -38,7 +38,11 @@ const CONDITIONS = "conditions";
 function controlPlaneArch(view: ClusterView): string {
   const node = view
     .list("Node")
-    .find((n) => "node-role.kubernetes.io/master" in (n.metadata?.labels ?? {}) || "node-role.kubernetes.io/control-plane" in (n.metadata?.labels ?? {}));
+    .find(
+      (n) =>
+        "node-role.kubernetes.io/master" in (n.metadata?.labels ?? {}) ||
+        "node-role.kubernetes.io/control-plane" in (n.metadata?.labels ?? {}),
+    );
   return node?.metadata?.labels?.["kubernetes.io/arch"] ?? "amd64";
 }
 

@@ -62,7 +62,9 @@ function syncManagedBootImagesStatus(inputs: OperatorInputs, status: Any, enable
     const adminCpms = (specManagers ?? []).find(isCPMS);
     managers = mergeManager(
       managers,
-      adminCpms ? structuredClone(adminCpms) : { resource: "controlplanemachinesets", apiGroup: "machine.openshift.io", selection: { mode: "None" } },
+      adminCpms
+        ? structuredClone(adminCpms)
+        : { resource: "controlplanemachinesets", apiGroup: "machine.openshift.io", selection: { mode: "None" } },
     );
   }
   status.managedBootImagesStatus = { machineManagers: managers };

@@ -13,7 +13,9 @@ describe("helpers.go MergeMachineConfigs → ignitionMergeSetFilesDefaultCompres
     expect(mergeMachineConfigs([gzip, plain], "os").config.storage.files).toEqual([
       { path: "/etc/a", overwrite: true, contents: { source: "data:,plain" } },
     ]);
-    expect(mergeMachineConfigs([plain, { ...gzip, metadata: { ...gzip.metadata, name: "zz-worker" } }], "os").config.storage.files[0].contents).toEqual({
+    expect(
+      mergeMachineConfigs([plain, { ...gzip, metadata: { ...gzip.metadata, name: "zz-worker" } }], "os").config.storage.files[0].contents,
+    ).toEqual({
       source: "data:;base64,H4sI",
       compression: "gzip",
     });

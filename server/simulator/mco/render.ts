@@ -75,9 +75,12 @@ export function mergeMachineConfigs(configs: Any[], osImageURL: string): Any {
   });
   ignition.ignition = { version: "3.5.0" };
   for (const f of (ignition.storage?.files ?? []) as Any[]) f.overwrite ??= true;
-  const kernelType = [...sorted].reverse().find((c) => c.spec?.kernelType === "realtime" || c.spec?.kernelType === "64k-pages")?.spec
-    ?.kernelType;
-  const override = sorted.map((c) => c.spec?.osImageURL).filter((u) => u && u !== osImageURL).at(-1);
+  const kernelType = [...sorted].reverse().find((c) => c.spec?.kernelType === "realtime" || c.spec?.kernelType === "64k-pages")
+    ?.spec?.kernelType;
+  const override = sorted
+    .map((c) => c.spec?.osImageURL)
+    .filter((u) => u && u !== osImageURL)
+    .at(-1);
   return {
     config: ignition,
     fips: sorted.some((c) => c.spec?.fips === true),

@@ -13,7 +13,9 @@ export function bootImagesConfigMap({ p, minor, current, currentBuild, template 
   arch.artifacts = Object.fromEntries(
     Object.entries(arch.artifacts as Record<string, { release: string }>).map(([k, v]) => [k, { ...v, release: currentBuild }]),
   );
-  arch.images.aws = { regions: Object.fromEntries(AWS_REGIONS.map((region) => [region, { release: currentBuild, image: amiFor(currentBuild, region) }])) };
+  arch.images.aws = {
+    regions: Object.fromEntries(AWS_REGIONS.map((region) => [region, { release: currentBuild, image: amiFor(currentBuild, region) }])),
+  };
   arch.images.gcp = { release: currentBuild, project: "rhcos-cloud", name: gcpImageFor(currentBuild) };
   const azure = arch["rhel-coreos-extensions"]?.marketplace?.azure?.["no-purchase-plan"];
   if (azure)
@@ -38,7 +40,8 @@ export function adminGates({ minor }: ClusterPlan): KubeObject[] {
       kind: "ConfigMap",
       metadata: { name: "admin-gates", namespace: "openshift-config-managed" },
       data: {
-        [gateOf(minor)]: `Kubernetes 1.${minor + 14} and therefore OpenShift 4.${minor + 1} remove several APIs which require admin consideration.`,
+        [gateOf(minor)]:
+          `Kubernetes 1.${minor + 14} and therefore OpenShift 4.${minor + 1} remove several APIs which require admin consideration.`,
       },
     },
   ];

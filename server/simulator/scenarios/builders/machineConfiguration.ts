@@ -6,7 +6,9 @@ const manager = (mode: string) => ({
   resource: "machinesets",
   apiGroup: "machine.openshift.io",
   selection:
-    mode === "Partial" ? { mode, partial: { machineResourceSelector: { matchLabels: { "bootimages.example.com/managed": "true" } } } } : { mode },
+    mode === "Partial"
+      ? { mode, partial: { machineResourceSelector: { matchLabels: { "bootimages.example.com/managed": "true" } } } }
+      : { mode },
 });
 
 /**

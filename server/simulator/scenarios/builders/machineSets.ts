@@ -11,7 +11,9 @@ function providerSpec({ p }: ClusterPlan, ms: MachineSetPlan, awsTemplate: Value
     case "AWS":
       return {
         ...awsTemplate,
-        ami: { id: ms.windows ? `ami-0${hexOf(`${p.name}/windows`, 16)}` : ms.customAmi ? customAmiFor(p.name) : amiFor(ms.build, p.region) },
+        ami: {
+          id: ms.windows ? `ami-0${hexOf(`${p.name}/windows`, 16)}` : ms.customAmi ? customAmiFor(p.name) : amiFor(ms.build, p.region),
+        },
         placement: { availabilityZone: ms.zone, region: p.region },
       };
     case "GCP":
@@ -22,7 +24,13 @@ function providerSpec({ p }: ClusterPlan, ms: MachineSetPlan, awsTemplate: Value
         zone: ms.zone,
         machineType: "n2-standard-4",
         disks: [
-          { autoDelete: true, boot: true, image: `projects/rhcos-cloud/global/images/${gcpImageFor(ms.build)}`, sizeGb: 128, type: "pd-ssd" },
+          {
+            autoDelete: true,
+            boot: true,
+            image: `projects/rhcos-cloud/global/images/${gcpImageFor(ms.build)}`,
+            sizeGb: 128,
+            type: "pd-ssd",
+          },
         ],
         userDataSecret: { name: "worker-user-data" },
       };
@@ -37,7 +45,14 @@ function providerSpec({ p }: ClusterPlan, ms: MachineSetPlan, awsTemplate: Value
         zone: ms.zone,
         vmSize: "Standard_D4s_v3",
         image: ms.windows
-          ? { publisher: "MicrosoftWindowsServer", offer: "WindowsServer", sku: "2022-datacenter-smalldisk", version: "latest", resourceID: "", type: "" }
+          ? {
+              publisher: "MicrosoftWindowsServer",
+              offer: "WindowsServer",
+              sku: "2022-datacenter-smalldisk",
+              version: "latest",
+              resourceID: "",
+              type: "",
+            }
           : legacy
             ? {
                 resourceID: `/resourceGroups/${p.infraId}-rg/providers/Microsoft.Compute/galleries/gallery_${p.infraId.replace(/-/g, "_")}/images/${p.infraId}-gen2/versions/latest`,
@@ -47,7 +62,14 @@ function providerSpec({ p }: ClusterPlan, ms: MachineSetPlan, awsTemplate: Value
                 version: "",
                 type: "ID",
               }
-            : { publisher: "azureopenshift", offer: "aro4", sku: `${minor}-v2`, version: azureVersionFor(ms.build), resourceID: "", type: "MarketplaceNoPlan" },
+            : {
+                publisher: "azureopenshift",
+                offer: "aro4",
+                sku: `${minor}-v2`,
+                version: azureVersionFor(ms.build),
+                resourceID: "",
+                type: "MarketplaceNoPlan",
+              },
         userDataSecret: { name: "worker-user-data" },
       };
     }
@@ -97,8 +119,13 @@ export function machineSets(plan: ClusterPlan): KubeObject[] {
       annotations: msTemplate.metadata.annotations,
     };
     if (ms.owned)
-      obj.metadata.ownerReferences = [{ apiVersion: "example.com/v1", kind: "NodePoolController", name: "workers", uid: uidOf(`${p.name}/owner`) }];
-    const selectorLabels = { "machine.openshift.io/cluster-api-cluster": p.infraId, "machine.openshift.io/cluster-api-machineset": ms.name };
+      obj.metadata.ownerReferences = [
+        { apiVersion: "example.com/v1", kind: "NodePoolController", name: "workers", uid: uidOf(`${p.name}/owner`) },
+      ];
+    const selectorLabels = {
+      "machine.openshift.io/cluster-api-cluster": p.infraId,
+      "machine.openshift.io/cluster-api-machineset": ms.name,
+    };
     obj.spec.selector.matchLabels = selectorLabels;
     obj.spec.template.metadata.labels = {
       ...obj.spec.template.metadata.labels,
