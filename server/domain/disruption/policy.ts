@@ -1,4 +1,5 @@
 import { parseOcpVersion } from "../versions";
+import { SYSTEMD_UNIT_SUFFIXES } from "./systemdUnits";
 
 /**
  * Node disruption policies (docs/openshift.md §5, §7, §8): the MCO's defaults, release by release, and
@@ -87,26 +88,11 @@ type LooseAction = { type?: unknown; reload?: { serviceName?: unknown } | null; 
 /** Where a policy is read from: the spec enum has no `Special`, the status enum has (§8). */
 export type PolicyPart = "spec" | "status";
 
-const SERVICE_SUFFIXES = [
-  ".service",
-  ".socket",
-  ".device",
-  ".mount",
-  ".automount",
-  ".swap",
-  ".target",
-  ".path",
-  ".timer",
-  ".snapshot",
-  ".slice",
-  ".scope",
-];
-
 /** NodeDisruptionPolicyServiceName (§8): why a unit or service name is rejected by the API, or null. */
 export function serviceNameProblem(name: unknown): string | null {
   if (typeof name !== "string" || name === "") return "a service name is required";
   if (name.length > 255) return `service name ${JSON.stringify(name)} is longer than 255 characters`;
-  if (!SERVICE_SUFFIXES.some((s) => name.endsWith(s)))
+  if (!SYSTEMD_UNIT_SUFFIXES.some((s) => name.endsWith(s)))
     return `service name ${JSON.stringify(name)} does not end with a unit type such as .service`;
   if (!/^[a-zA-Z0-9:._\\-]+\../.test(name))
     return `service name ${JSON.stringify(name)} does not start with a name followed by a unit type`;

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { entries, type RenderedConfig } from "./machineConfig";
+import { SYSTEMD_UNIT_SUFFIXES } from "./systemdUnits";
 
 /**
  * `ValidateIgnition` (MCO pkg/controller/common/helpers.go), which `isReconcilable`
@@ -20,21 +21,6 @@ const ERR = {
   scheme: "invalid url scheme",
   systemdExt: "invalid systemd unit extension",
 };
-/** Unit.Validate → validateName: the suffixes systemd knows. */
-const UNIT_SUFFIXES = [
-  ".service",
-  ".socket",
-  ".device",
-  ".mount",
-  ".automount",
-  ".swap",
-  ".target",
-  ".path",
-  ".timer",
-  ".snapshot",
-  ".slice",
-  ".scope",
-];
 /** validateURL: the schemes Ignition fetches from. */
 const SCHEMES = new Set(["http", "https", "tftp", "gs", "s3", "arn", "data"]);
 /** os.ModePerm. */
@@ -96,7 +82,8 @@ export function ignitionValidationError(config: RenderedConfig): string | null {
   node("files", config.files as Record<string, unknown>[] | null);
   node("links", config.storage.links);
   entries(config.units).forEach((u, i) => {
-    if (!UNIT_SUFFIXES.includes(path.posix.extname(String(u.name ?? "")))) fatal.push(`$.systemd.units.${i}.name: ${ERR.systemdExt}`);
+    if (!SYSTEMD_UNIT_SUFFIXES.includes(path.posix.extname(String(u.name ?? ""))))
+      fatal.push(`$.systemd.units.${i}.name: ${ERR.systemdExt}`);
   });
   const prefix = `validating new Ignition config from machineconfig "${config.name}" failed: `;
   const report = fatal.map((f) => `error at ${f}`).join("\n");
