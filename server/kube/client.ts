@@ -363,7 +363,7 @@ export class ClusterClient implements ObjectSource {
     this.notServed.startSweep();
     this.connectionCheck = null;
     // The limit went to 0 since the last sweep (the collector's shard outgrew it): the watches go.
-    if ((this.watched.size || watchingClients.has(this)) && this.watchLimit() <= 0) this.stopWatching();
+    if (this.holdsWatches && this.watchLimit() <= 0) this.stopWatching();
   }
 
   /**
@@ -389,7 +389,7 @@ export class ClusterClient implements ObjectSource {
    * connections they held open. Called between reads; a read in progress would list what it needs.
    */
   unwatch(): void {
-    if (!this.watched.size && !watchingClients.has(this)) return;
+    if (!this.holdsWatches) return;
     this.stopWatching();
     this.h2?.closeWithStreams();
     this.closeIdleConnections();
@@ -590,6 +590,10 @@ export class ClusterClient implements ObjectSource {
   private watchLimit(): number {
     const limit = this.options.watchClusters;
     return typeof limit === "function" ? limit() : (limit ?? 0);
+  }
+
+  private get holdsWatches(): boolean {
+    return this.watched.size > 0 || watchingClients.has(this);
   }
 
   /** Stops this client's watches and frees their copies: its reads list again, and its connections close at the read's end. */

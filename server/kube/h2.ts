@@ -102,10 +102,7 @@ export class H2Origin {
 
   /** Ends the connection once its requests in flight are done (a sweep's end); the next request opens another. Kept while it carries watches. */
   close(): void {
-    if (this.held > 0) return;
-    const session = this.session;
-    this.session = null;
-    session?.close();
+    if (this.held === 0) this.closeWithStreams();
   }
 
   /**
