@@ -2,11 +2,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
 import { parseKubeconfig, type ClusterCredentials } from "../server/kube/credentials";
 import { insertClusters, type NewCluster } from "../server/store/clusters";
-import { closeDb } from "../server/store/db";
+import { closeDb, getDb } from "../server/store/db";
+import type { HubEndpoints } from "../server/hubs/hubs";
+import { sealHubSecrets, syncHub } from "../server/hubs/sync";
+import { findHubRecord, insertHub } from "../server/store/hubs";
 
 /** The p-th percentile (nearest rank) of `values`; NaN for none. */
 export const percentile = (values: number[], p: number) =>
@@ -178,4 +182,94 @@ export async function bytesDuring(page: Page, work: () => Promise<void>): Promis
   await work();
   await cdp.detach();
   return { bytes, responses };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
+export type HubSimulatorProcess = {
+  child: ChildProcess;
+  /** What registering the hub takes (its API, the proxy, their CAs and tokens). */
+  registration: HubEndpoints;
+  /** The simulated managed clusters' own API, `<clustersUrl>/clusters/<name>`. */
+  clustersUrl: string;
+};
+
+/**
+ * Starts a simulated ACM hub of `clusters` managed clusters in a process of its own
+ * (`npm run simulator -- --hub`), ClusterPermissions applied 0.5 s after they are created; with
+ * `cpuProfileDir`, it writes a CPU profile there when it exits.
+ */
+export async function startHubSimulator(clusters: number, dir: string, seed = 1, cpuProfileDir?: string): Promise<HubSimulatorProcess> {
+  const file = path.join(dir, "hub.json");
+  const clusterPort = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : []),
+      "--import",
+      "tsx",
+      path.join(__dirname, "../scripts/simulator.ts"),
+      "--hub",
+      "--clusters",
+      String(clusters),
+      "--seed",
+      String(seed),
+      "--port",
+      String(clusterPort),
+      "--hub-port",
+      "0",
+      "--proxy-port",
+      "0",
+      "--permission-delay",
+      "500",
+      "--registration",
+      file,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d: Buffer) => d.toString().includes("registration") && resolve());
+    child.on("exit", (code) => reject(new Error(`hub simulator exited with ${code}`)));
+  });
+  return { child, registration: JSON.parse(readFileSync(file, "utf8")) as HubEndpoints, clustersUrl: `https://127.0.0.1:${clusterPort}` };
+}
+
+/**
+ * Registers the hub as an admin would (impersonation, the hub's cap at `concurrency`) and syncs it
+ * until its clusters are registered: the first sync asks for every ClusterPermission, later ones
+ * register clusters as the hub applies them. Returns how many clusters the fleet holds.
+ */
+export async function onboardHub(name: string, r: HubEndpoints, concurrency: number): Promise<number> {
+  await insertHub(
+    {
+      name,
+      apiUrl: r.hubApiUrl,
+      proxyUrl: r.proxyUrl,
+      access: "impersonation",
+      concurrency,
+      createdBy: "bench",
+      encryptedCredentials: await sealHubSecrets(name, {
+        ca: r.ca,
+        readerToken: r.readerToken,
+        proxyCa: r.proxyCa,
+        proxyToken: r.proxyToken,
+        proxyImpersonatedUser: r.proxyImpersonatedUser,
+      }),
+    },
+    { actor: "bench" },
+  );
+  let registered = 0;
+  for (let pass = 0; pass < 30; pass++) {
+    const result = await syncHub((await findHubRecord(name))!);
+    registered = await getDb().cluster.count();
+    if (pass > 0 && result.registered === 0 && result.permissionsCreated === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return registered;
 }

@@ -7,71 +7,24 @@
  * through the proxy. Then the same clusters are registered with their own API URL and token, in a
  * fresh database, and swept again. Prints both rates and their ratio.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sealCredentials } from "../server/clusters/registration";
 import { Collector, defaultCollectorOptions } from "../server/collector/collector";
 import { appConfig } from "../server/config/current";
-import type { HubEndpoints } from "../server/hubs/hubs";
-import { sealHubSecrets, syncHub } from "../server/hubs/sync";
 import { tokenFor } from "../server/simulator/scenarios/generate";
 import { closeDb, getDb } from "../server/store/db";
 import { insertClusters, type NewCluster } from "../server/store/clusters";
-import { findHubRecord, insertHub } from "../server/store/hubs";
 import { migrate } from "../server/store/migrate";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { fmt, procStatus } from "./common";
+import { fmt, onboardHub, procStatus, startHubSimulator } from "./common";
 
 const CLUSTERS = Number(process.env.BENCH_HUB_CLUSTERS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_HUB_SWEEP_CONCURRENCY ?? 32);
 const SEED = 1;
 process.env.FLEETSKEW_SECRET_KEY ??= randomBytes(32).toString("base64");
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
-async function startHub(dir: string) {
-  const file = path.join(dir, "hub.json");
-  const clusterPort = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(__dirname, "../scripts/simulator.ts"),
-      "--hub",
-      "--clusters",
-      String(CLUSTERS),
-      "--seed",
-      String(SEED),
-      "--port",
-      String(clusterPort),
-      "--hub-port",
-      "0",
-      "--proxy-port",
-      "0",
-      "--permission-delay",
-      "500",
-      "--registration",
-      file,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on("data", (d: Buffer) => d.toString().includes("registration") && resolve());
-    child.on("exit", (code) => reject(new Error(`hub simulator exited with ${code}`)));
-  });
-  return { child, registration: JSON.parse(readFileSync(file, "utf8")) as HubEndpoints, clustersUrl: `https://127.0.0.1:${clusterPort}` };
-}
 
 /**
  * The time until every registered cluster has been swept once (ok or failed). The collector's
@@ -120,39 +73,13 @@ async function withDatabase<T>(work: () => Promise<T>): Promise<T> {
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-bench-hub-"));
   const started = performance.now();
-  const hub = await startHub(dir);
+  const hub = await startHubSimulator(CLUSTERS, dir, SEED);
   console.log(`hub sweep, ${CLUSTERS.toLocaleString()} managed clusters, collector concurrency ${CONCURRENCY}`);
   console.log(`  hub simulator started in ${fmt((performance.now() - started) / 1000)} s`);
   try {
     const viaHub = await withDatabase(async () => {
-      const r = hub.registration;
-      await insertHub(
-        {
-          name: "bench-hub",
-          apiUrl: r.hubApiUrl,
-          proxyUrl: r.proxyUrl,
-          access: "impersonation",
-          concurrency: CONCURRENCY,
-          createdBy: "bench",
-          encryptedCredentials: await sealHubSecrets("bench-hub", {
-            ca: r.ca,
-            readerToken: r.readerToken,
-            proxyCa: r.proxyCa,
-            proxyToken: r.proxyToken,
-            proxyImpersonatedUser: r.proxyImpersonatedUser,
-          }),
-        },
-        { actor: "bench" },
-      );
-      // Onboarding: the first sync asks for every permission, later ones register clusters as the hub applies them.
       const onboard = performance.now();
-      let registered = 0;
-      for (let pass = 0; pass < 30; pass++) {
-        const result = await syncHub((await findHubRecord("bench-hub"))!);
-        registered = await getDb().cluster.count();
-        if (pass > 0 && result.registered === 0 && result.permissionsCreated === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
+      const registered = await onboardHub("bench-hub", hub.registration, CONCURRENCY);
       const onboardSeconds = (performance.now() - onboard) / 1000;
       console.log(
         `  onboarded from the hub: ${registered.toLocaleString()} clusters registered in ${fmt(onboardSeconds)} s (ClusterPermissions created and applied, no per-cluster input)`,

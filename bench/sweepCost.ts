@@ -7,11 +7,15 @@
  *   BENCH_COST_CLUSTERS=500   clusters in the fleet
  *   BENCH_COST_PASSES=3       steady passes after the first
  *   BENCH_SWEEP_CONCURRENCY=96  clusters swept at once
+ *   BENCH_COST_HUB=1          the clusters are managed by a simulated ACM hub and swept through its
+ *                             cluster-proxy (the hub's cap set to the concurrency); the simulator's CPU
+ *                             is then the hub's process, proxy and clusters together
  *
  *   BENCH_COST_PROFILE=<file>  the collector's CPU profile of the steady passes, for Chrome's DevTools
  *   BENCH_SIMULATOR_CPU_PROFILE=<dir>  the simulator's CPU profile of the whole run, written when it exits
  *   BENCH_COST_HEAP_SNAPSHOT=<file>  the collector's heap after the passes, for Chrome's DevTools
  */
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -25,12 +29,39 @@ import { closeDb } from "../server/store/db";
 import { migrate } from "../server/store/migrate";
 import { makeAllDue } from "../server/store/sweeps";
 import { createTestDatabase, migrationsDir } from "../server/testing/postgres";
-import { cpuSeconds, describePeaks, fmt, peakMemory, percentile, postgresCpuSeconds, registerFleet, startSimulator } from "./common";
+import {
+  cpuSeconds,
+  describePeaks,
+  fmt,
+  peakMemory,
+  percentile,
+  postgresCpuSeconds,
+  onboardHub,
+  registerFleet,
+  startHubSimulator,
+  startSimulator,
+} from "./common";
 
 const CLUSTERS = Number(process.env.BENCH_COST_CLUSTERS ?? 500);
 const PASSES = Number(process.env.BENCH_COST_PASSES ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_SWEEP_CONCURRENCY ?? 96);
+const THROUGH_HUB = process.env.BENCH_COST_HUB === "1";
 const TARGET_MS = 5;
+
+/** The simulated fleet, registered: N clusters of their own, or N managed clusters onboarded from a simulated hub. */
+async function startFleet(dir: string): Promise<{ child: ChildProcess; connectTo: string }> {
+  if (THROUGH_HUB) {
+    const hub = await startHubSimulator(CLUSTERS, dir, 1, process.env.BENCH_SIMULATOR_CPU_PROFILE);
+    const registered = await onboardHub("bench-hub", hub.registration, CONCURRENCY);
+    // As registerFleet does: the collector process would not hold what registering cached.
+    await closeDb();
+    console.log(`  ${registered} clusters onboarded from the simulated hub`);
+    return { child: hub.child, connectTo: "" };
+  }
+  const sim = await startSimulator(CLUSTERS, dir, process.env.BENCH_SIMULATOR_CPU_PROFILE);
+  await registerFleet(sim.kubeconfig);
+  return sim;
+}
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fleetskew-cost-"));
@@ -38,15 +69,17 @@ async function main() {
   process.env.FLEETSKEW_DATA_DIR = path.join(dir, "data");
   delete process.env.FLEETSKEW_DATABASE_MODE;
   const db = await createTestDatabase();
-  const sim = await startSimulator(CLUSTERS, dir, process.env.BENCH_SIMULATOR_CPU_PROFILE);
+  let sim: { child: ChildProcess; connectTo: string } | undefined;
   try {
     await migrate(db.url, { dir: migrationsDir });
     process.env.DATABASE_URL = db.url;
-    await registerFleet(sim.kubeconfig);
+    sim = await startFleet(dir);
     const base = defaultCollectorOptions(appConfig(), workerName("bench"));
     const client = { ...base.client, connectTo: parseConnectTo(sim.connectTo) };
     const collector = new Collector({ ...base, client, concurrency: CONCURRENCY, intervalMs: 6 * 3_600_000 });
-    console.log(`sweep cost: ${CLUSTERS} simulated clusters, concurrency ${CONCURRENCY}`);
+    console.log(
+      `sweep cost: ${CLUSTERS} simulated clusters${THROUGH_HUB ? " through a hub's cluster-proxy" : ""}, concurrency ${CONCURRENCY}`,
+    );
     const rows: string[] = [];
     const steady: { collector: number; simulator: number }[] = [];
     const profiler = process.env.BENCH_COST_PROFILE ? new Session() : null;
@@ -108,7 +141,7 @@ async function main() {
       `  steady simulator CPU per cluster-sweep (mean of the steady passes): ${fmt(mean("simulator"))} ms: ${verdict(mean("simulator"))}`,
     );
   } finally {
-    sim.child.kill("SIGTERM");
+    sim?.child.kill("SIGTERM");
     await closeDb();
     await db.drop();
     rmSync(dir, { recursive: true, force: true });

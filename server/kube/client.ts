@@ -2,8 +2,6 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import type { Duplex } from "node:stream";
-import type tls from "node:tls";
 import { setMaxListeners } from "node:events";
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
@@ -11,7 +9,9 @@ import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
 import { AnswerStatusError, getJson } from "./directGet";
+import { ContextOnConnectAgent } from "./contextOnConnectAgent";
 import { H2Origin } from "./h2";
+import { proxyConnections, type ProxyConnections } from "./proxyConnections";
 import { NotServedMemo } from "./notServed";
 import { CacheBudget, WatchedCollection } from "./watchedCollection";
 import { DEFAULT_LIST_LIMITS, describeBytes, MAX_ANSWER_BYTES, MAX_OBJECT_BYTES, ReadBudget, type ListLimits } from "./limits";
@@ -209,7 +209,14 @@ const pageSizeOf = (ref: KindRef) => (ref.plural === "machineconfigs" ? 16 : 500
 async function plainGet(
   what: string,
   url: string,
-  options: { agent: https.Agent; headers: Record<string, string>; timeoutMs: number; budget: ReadBudget; signal: AbortSignal },
+  options: {
+    agent: https.Agent;
+    h2?: H2Origin;
+    headers: Record<string, string>;
+    timeoutMs: number;
+    budget: ReadBudget;
+    signal: AbortSignal;
+  },
 ): Promise<unknown> {
   try {
     return await getJson(new URL(url), { ...options, maxBytes: MAX_ANSWER_BYTES });
@@ -256,26 +263,6 @@ function closeIdleSockets(agent: http.Agent): void {
 }
 
 /**
- * An HTTPS connection pool that asks for its TLS context when it opens a connection, and so holds
- * none between connections: a context is some 19 KB of resident memory (./clientConfig.ts
- * MAX_KEPT_CONTEXTS), and a collector keeps a pool per cluster.
- */
-class ContextOnConnectAgent extends https.Agent {
-  constructor(
-    options: https.AgentOptions,
-    private readonly context: () => tls.SecureContext,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void) {
-    // Passed on to tls.connect, which takes a context (https.RequestOptions does not declare it).
-    const withContext: https.RequestOptions & Pick<tls.ConnectionOptions, "secureContext"> = { ...options, secureContext: this.context() };
-    return super.createConnection(withContext, callback);
-  }
-}
-
-/**
  * A read's abort controller. Each GET in flight listens on its signal until answered: a sweep's
  * twenty-odd at once pass Node's warning at ten, a bound that still flags listeners left behind.
  */
@@ -311,6 +298,7 @@ export class ClusterClient implements ObjectSource {
    */
   private pool?: https.Agent;
   private get agent(): https.Agent {
+    if (this.proxy) return this.proxy.pool;
     return (this.pool ??= new ContextOnConnectAgent(
       {
         keepAlive: true,
@@ -326,8 +314,10 @@ export class ClusterClient implements ObjectSource {
   private readonly budget = new ReadBudget("cluster");
   /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
   private reading = newReading();
-  /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts). */
+  /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts); a hub's proxy's is shared. */
   private readonly h2: H2Origin | undefined;
+  /** The connections to the hub's cluster-proxy this cluster is reached through, shared with the hub's other clusters (./proxyConnections.ts). */
+  private readonly proxy: ProxyConnections | undefined;
   readonly notServed = new NotServedMemo();
   /** Kinds kept current by watches on the HTTP/2 connection, by collection (ClientOptions.watchClusters). */
   private readonly watched = new Map<string, WatchedCollection>();
@@ -342,7 +332,10 @@ export class ClusterClient implements ObjectSource {
     readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
     const server = new URL(credentials.server);
-    if (server.protocol === "https:")
+    if (server.protocol === "https:" && credentials.reach === "cluster-proxy") {
+      this.proxy = proxyConnections(credentials, options.timeoutMs);
+      this.h2 = this.proxy.h2;
+    } else if (server.protocol === "https:")
       this.h2 = new H2Origin(server, {
         secureContext: () => secureContextFor(credentials),
         rejectUnauthorized: !credentials.insecureSkipTlsVerify,
@@ -396,7 +389,8 @@ export class ClusterClient implements ObjectSource {
   }
 
   private closeIdleConnections(): void {
-    this.h2?.close();
+    // A hub proxy's connections are the hub's other clusters' too: they close when idle (./proxyConnections.ts).
+    if (!this.proxy) this.h2?.close();
     for (const agent of [this.pool, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
     if (this.route && !watchingClients.has(this)) closeIdleSockets(this.route.agent);
   }
@@ -406,7 +400,8 @@ export class ClusterClient implements ObjectSource {
     this.reading.abort();
     this.budget.release();
     this.stopWatching();
-    this.h2?.destroy();
+    if (this.proxy) this.proxy.release();
+    else this.h2?.destroy();
     this.pool?.destroy();
     this.plainHttpAgent?.destroy();
     this.route?.agent.destroy();
@@ -660,6 +655,7 @@ export class ClusterClient implements ObjectSource {
     const base = this.credentials.server.replace(/\/$/, "");
     return plainGet(`GET ${path.split("?")[0]}`, `${base}${path}`, {
       agent: this.agent,
+      h2: this.h2,
       headers: this.bearerHeaders(),
       timeoutMs: this.options.timeoutMs,
       budget: this.budget,

@@ -36,6 +36,29 @@ const UNAUTHORIZED = {
 
 const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
 
+/**
+ * Headers of one connection, not passed on by a proxy (Go's httputil.ReverseProxy hopHeaders), and
+ * HTTP/2's pseudo-headers, which an HTTP/1.1 request cannot carry and an HTTP/2 answer may not hold
+ * the others.
+ */
+const HOP_HEADERS = new Set([
+  "connection",
+  "proxy-connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+function endToEnd<T extends http.IncomingHttpHeaders>(headers: T): T {
+  const kept = {} as T;
+  for (const [name, value] of Object.entries(headers))
+    if (!name.startsWith(":") && !HOP_HEADERS.has(name)) (kept as Record<string, unknown>)[name] = value;
+  return kept;
+}
+
 /** utilnet.SplitSchemeNamePort: `[scheme:]name[:port]`, scheme http or https. */
 function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
   const parts = id.split(":");
@@ -136,7 +159,7 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
     const backing = hub.member(cluster)!.backing!;
 
     const token = bearer(req);
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: upstream.host };
+    const headers: http.OutgoingHttpHeaders = { ...endToEnd(req.headers), host: upstream.host };
     let check: ClusterIdentity | null = null;
     if (Object.keys(req.headers).some(isImpersonationHeader)) {
       // The service-proxy leaves a client's own impersonation to the target API server.
@@ -193,7 +216,7 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
         headers,
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
         res.flushHeaders(); // a watch's headers reach the client before its first event
         answer.pipe(res);
       },

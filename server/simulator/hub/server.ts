@@ -1,3 +1,4 @@
+import http2 from "node:http2";
 import https from "node:https";
 import { stringify } from "yaml";
 import type { Duplex } from "node:stream";
@@ -71,6 +72,8 @@ export type HubSimulator = {
   expireLease: (name: string) => void;
   renewLease: (name: string) => void;
   setProxyAddOnAvailable: (name: string, available: boolean) => void;
+  /** The user-server's TLS connections: accepted so far (with the protocol each agreed on) and open now. */
+  proxyConnections: () => { accepted: number; open: number; protocols: string[] };
   /** The ACM agent's periodic refresh of ManagedClusterInfo and version claims, now (one cluster or all). */
   refreshClusterInfo: (name?: string) => void;
   close: () => Promise<void>;
@@ -90,7 +93,39 @@ function serve(
   return server;
 }
 
-async function listen(server: https.Server, host: string, port: number): Promise<string> {
+/**
+ * The cluster-proxy user-server: a Go http.Server started with ListenAndServeTLS and no TLSNextProto,
+ * so it speaks HTTP/2 to clients that offer it and HTTP/1.1 to the others (cluster-proxy
+ * pkg/utils/http_server.go NewProxyHTTPServer, pkg/userserver/user_server.go), with Go's HTTP/2
+ * default of 250 concurrent streams a connection (golang.org/x/net/http2 server.go defaultMaxStreams).
+ */
+function serveProxy(
+  tls: ServingCertificate,
+  handle: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown,
+) {
+  const sockets = new Set<Duplex>();
+  const server = http2.createSecureServer(
+    { cert: tls.cert, key: tls.key, allowHTTP1: true, settings: { maxConcurrentStreams: 250 } },
+    (req, res) =>
+      // HTTP/2's compatibility API answers with what the handler uses of HTTP/1.1's.
+      handle(req as unknown as import("node:http").IncomingMessage, res as unknown as import("node:http").ServerResponse),
+  );
+  const seen = { accepted: 0, protocols: [] as string[] };
+  server.on("connection", (s: Duplex) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  server.on("secureConnection", (s: import("node:tls").TLSSocket) => {
+    seen.accepted++;
+    seen.protocols.push(String(s.alpnProtocol));
+  });
+  return Object.assign(server, {
+    closeAllConnections: () => sockets.forEach((s) => s.destroy()),
+    connections: () => ({ accepted: seen.accepted, open: sockets.size, protocols: [...seen.protocols] }),
+  });
+}
+
+async function listen(server: https.Server | http2.Http2SecureServer, host: string, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -125,7 +160,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
     });
   });
   const proxy = createProxyHandler(hub, clusters);
-  const proxyServer = serve(tls, (req, res) => {
+  const proxyServer = serveProxy(tls, (req, res) => {
     try {
       proxy.handler(req, res);
     } catch (error) {
@@ -137,7 +172,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
   const hubUrl = await listen(hubServer, host, options.hubPort ?? 0);
   const proxyUrl = await listen(proxyServer, host, options.proxyPort ?? 0);
   let added = 0;
-  const close = (server: https.Server) =>
+  const close = (server: { close: (done: () => void) => unknown; closeAllConnections: () => void }) =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections(); // open watches would otherwise hold the server
@@ -167,6 +202,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
     expireLease: (name) => hub.expireLease(name),
     renewLease: (name) => hub.renewLease(name),
     setProxyAddOnAvailable: (name, available) => hub.setProxyAddOnAvailable(name, available),
+    proxyConnections: () => proxyServer.connections(),
     refreshClusterInfo: (name) => hub.refreshClusterInfo(name),
     close: async () => {
       hub.close();

@@ -1,0 +1,87 @@
+/**
+ * The clusters behind a hub's cluster-proxy share its connections (./proxyConnections.ts): the
+ * simulated hub's user-server, over HTTPS, counts the TLS connections it accepts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { proxiedCredentials } from "../hubs/sync";
+import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
+import { ClusterClient } from "./client";
+import { sharedProxyCount } from "./proxyConnections";
+import { readAlerts, readClusterObjects } from "./readers";
+
+let sim: HubSimulator;
+
+beforeAll(async () => {
+  sim = await startHubSimulator({ clusters: 8, seed: 9, permissionDelayMs: 100 });
+});
+afterAll(async () => {
+  await sim?.close();
+});
+
+/** Clients of the hub's reachable clusters, each with the cluster's own token (which the proxy passes on unchanged). */
+function clientsOf(count: number, tweak: (c: ReturnType<typeof proxiedCredentials>) => ReturnType<typeof proxiedCredentials> = (c) => c) {
+  const r = sim.registration();
+  const names = sim.hub
+    .memberNames()
+    .filter((name) => sim.hub.member(name)?.backing && !sim.hub.tunnelDown(name) && name !== "local-cluster")
+    .slice(0, count);
+  expect(names).toHaveLength(count);
+  return names.map(
+    (name) => new ClusterClient(tweak(proxiedCredentials(r.proxyUrl, name, sim.hub.member(name)!.backing!.spec.token, r.proxyCa))),
+  );
+}
+
+/** One sweep's reads of a cluster: its objects and its alerts, between startRead and endRead. */
+async function sweep(c: ClusterClient) {
+  c.startRead();
+  try {
+    const objects = await readClusterObjects(c);
+    const alerts = await readAlerts(c);
+    return { version: objects.clusterVersion.status, alerts: alerts.status };
+  } finally {
+    c.endRead();
+  }
+}
+
+describe("connections to a hub's cluster-proxy", () => {
+  it("carry every cluster's sweeps, alerts included, as streams of one HTTP/2 connection, closed with the last client", async () => {
+    const before = sim.proxyConnections();
+    const clients = clientsOf(5);
+    try {
+      for (let round = 0; round < 2; round++) {
+        const swept = await Promise.all(clients.map(sweep));
+        expect(swept.map((s) => s.version)).toEqual(Array(5).fill("ok"));
+        expect(swept.map((s) => s.alerts)).toEqual(Array(5).fill("ok"));
+      }
+      const after = sim.proxyConnections();
+      // Ten sweeps of five clusters, each once a connection of its own and another for the alerts.
+      expect(after.accepted - before.accepted).toBe(1);
+      expect(after.protocols.slice(before.protocols.length)).toEqual(["h2"]);
+      // A sweep's end leaves it open for the hub's other clusters.
+      expect(after.open).toBe(1);
+      expect(sharedProxyCount()).toBe(1);
+      clients.slice(1).forEach((c) => c.close());
+      expect(sharedProxyCount()).toBe(1);
+    } finally {
+      clients.forEach((c) => c.close());
+    }
+    expect(sharedProxyCount()).toBe(0);
+    await expect.poll(() => sim.proxyConnections().open).toBe(0);
+  });
+
+  it("are not shared between clients that trust the proxy differently", async () => {
+    const before = sim.proxyConnections();
+    const [trusting] = clientsOf(1);
+    const [skipping] = clientsOf(1, (c) => ({ ...c, insecureSkipTlsVerify: true }));
+    try {
+      expect((await sweep(trusting!)).version).toBe("ok");
+      expect((await sweep(skipping!)).version).toBe("ok");
+      expect(sharedProxyCount()).toBe(2);
+      expect(sim.proxyConnections().accepted - before.accepted).toBe(2);
+    } finally {
+      trusting!.close();
+      skipping!.close();
+    }
+    expect(sharedProxyCount()).toBe(0);
+  });
+});
