@@ -19,6 +19,7 @@ import { registerSimulatedClusters, simulatorCredentials, testCollectorOptions }
 import { fleetTimeline } from "../fleet/fleet";
 import { FLEET_TIMELINE_DAYS, timeWindow } from "../fleet/requestContract";
 import { metricsText } from "../fleet/metrics";
+import { MCO_SKEW_LIMITS } from "../domain/skew";
 import { Collector } from "./collector";
 
 process.env.FLEETSKEW_SECRET_KEY = randomBytes(32).toString("base64");
@@ -111,6 +112,25 @@ describe("the collector", () => {
     expect(results.every((r) => r.stored === "unchanged")).toBe(true);
     expect(await factCount()).toBe(before);
     expect((await stateOf("prod-east"))!.lastSeenAt > seenBefore).toBe(true);
+  });
+
+  it("does not evaluate a steady cluster again, yet stores new verdicts as soon as the skew limits change", async () => {
+    let limits = MCO_SKEW_LIMITS;
+    const collector = new Collector(options("limits", { limits: () => limits }));
+    await collector.runOnce();
+    await makeAllDue();
+    expect((await collector.runOnce()).map((r) => r.stored)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    const before = (await stateOf("prod-east"))!;
+    // A limit enforced from 4.19 on, which prod-east (4.19.10, booting 4.12.7) no longer passes.
+    limits = [{ fromRelease: "4.19.0", ocpVersion: "4.15.0", rhelVersion: "9.4" }];
+    await makeAllDue();
+    const stricter = await collector.runOnce();
+    expect(stricter.find((r) => r.cluster === "prod-east")!.stored).toBe("written");
+    expect((await stateOf("prod-east"))!.skewStatus).not.toBe(before.skewStatus);
+    limits = MCO_SKEW_LIMITS;
+    await makeAllDue();
+    expect((await collector.runOnce()).find((r) => r.cluster === "prod-east")!.stored).toBe("written");
+    expect((await stateOf("prod-east"))!.skewStatus).toBe(before.skewStatus);
   });
 
   it("prod-east at 4.19.10: readiness for 4.22.3 warns that the MCO will block minor updates once there", async () => {

@@ -65,7 +65,18 @@ export function evaluateSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEnt
 
 /** Everything a store write needs from one read of a cluster. */
 export function digest(objects: ClusterObjects, catalog: BootImageCatalog, limits: SkewLimitEntry[], now: Date) {
-  const snapshot = normalizeSnapshot(objects, catalog);
+  return digestSnapshot(normalizeSnapshot(objects, catalog), limits, now);
+}
+
+/**
+ * What a snapshot's digest depends on, as a hash: the snapshot and the skew limits. The evaluation
+ * reads no clock (server/domain is pure), so the same input gives the same `snapshotHash`, and a
+ * sweep whose input is the last one's need not evaluate it again to know nothing changed.
+ */
+export const evaluationInputOf = (snapshot: ClusterSnapshot, limits: SkewLimitEntry[]) => hashOf({ snapshot, limits });
+
+/** Everything a store write needs from a normalized snapshot. */
+export function digestSnapshot(snapshot: ClusterSnapshot, limits: SkewLimitEntry[], now: Date) {
   const evaluation = evaluateSnapshot(snapshot, limits);
   const facts = withHashes(factsOf(snapshot, evaluation.skew, evaluation.readiness));
   return {
