@@ -91,6 +91,22 @@ export type Simulator = {
   connectTo: string;
 };
 
+/** scripts/simulator.ts with `args` in a child process; with `cpuProfileDir`, it writes a CPU profile there when it exits. */
+function spawnSimulator(args: string[], cpuProfileDir?: string): ChildProcess {
+  // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's alone.
+  return spawn(
+    process.execPath,
+    [
+      ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : []),
+      "--import",
+      "tsx",
+      path.join(__dirname, "../scripts/simulator.ts"),
+      ...args,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+}
+
 /**
  * Starts scripts/simulator.ts with `clusters` generated clusters on a free port, its kubeconfig in
  * `dir`; with `cpuProfileDir`, the simulator writes a CPU profile there when it exits.
@@ -98,23 +114,7 @@ export type Simulator = {
 export async function startSimulator(clusters: number, dir: string, cpuProfileDir?: string): Promise<Simulator> {
   const kubeconfigFile = path.join(dir, "fleet.kubeconfig");
   const started = performance.now();
-  // node --import tsx runs the simulator in this child itself (the tsx CLI would add a process), so its RSS is the simulator's alone.
-  const child = spawn(
-    process.execPath,
-    [
-      ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : []),
-      "--import",
-      "tsx",
-      path.join(__dirname, "../scripts/simulator.ts"),
-      "--clusters",
-      String(clusters),
-      "--port",
-      "0",
-      "--kubeconfig",
-      kubeconfigFile,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = spawnSimulator(["--clusters", String(clusters), "--port", "0", "--kubeconfig", kubeconfigFile], cpuProfileDir);
   let printed = "";
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => {
@@ -208,13 +208,8 @@ export type HubSimulatorProcess = {
 export async function startHubSimulator(clusters: number, dir: string, seed = 1, cpuProfileDir?: string): Promise<HubSimulatorProcess> {
   const file = path.join(dir, "hub.json");
   const clusterPort = await freePort();
-  const child = spawn(
-    process.execPath,
+  const child = spawnSimulator(
     [
-      ...(cpuProfileDir ? ["--cpu-prof", "--cpu-prof-dir", cpuProfileDir] : []),
-      "--import",
-      "tsx",
-      path.join(__dirname, "../scripts/simulator.ts"),
       "--hub",
       "--clusters",
       String(clusters),
@@ -231,7 +226,7 @@ export async function startHubSimulator(clusters: number, dir: string, seed = 1,
       "--registration",
       file,
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    cpuProfileDir,
   );
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on("data", (d: Buffer) => d.toString().includes("registration") && resolve());
