@@ -54,7 +54,7 @@ describe("connections to a hub's cluster-proxy", () => {
         expect(swept.map((s) => s.alerts)).toEqual(Array(5).fill("ok"));
       }
       const after = sim.proxyConnections();
-      // Ten sweeps of five clusters, each once a connection of its own and another for the alerts.
+      // Ten sweeps of five clusters; each used to open a connection of its own, and its alerts' query another.
       expect(after.accepted - before.accepted).toBe(1);
       expect(after.protocols.slice(before.protocols.length)).toEqual(["h2"]);
       // A sweep's end leaves it open for the hub's other clusters.
