@@ -8,7 +8,7 @@ import { boundedApiClient, TransportError, type AnswerObserver } from "./bounded
 import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
-import { AnswerStatusError, getJson } from "./directGet";
+import { AnswerStatusError, getJson, type H2Requests } from "./directGet";
 import { ContextOnConnectAgent } from "./contextOnConnectAgent";
 import { H2Origin } from "./h2";
 import { proxyConnections, type ProxyConnections } from "./proxyConnections";
@@ -211,7 +211,7 @@ async function plainGet(
   url: string,
   options: {
     agent: https.Agent;
-    h2?: H2Origin;
+    h2?: H2Requests;
     headers: Record<string, string>;
     timeoutMs: number;
     budget: ReadBudget;
@@ -298,7 +298,6 @@ export class ClusterClient implements ObjectSource {
    */
   private pool?: https.Agent;
   private get agent(): https.Agent {
-    if (this.proxy) return this.proxy.pool;
     return (this.pool ??= new ContextOnConnectAgent(
       {
         keepAlive: true,
@@ -314,7 +313,7 @@ export class ClusterClient implements ObjectSource {
   private readonly budget = new ReadBudget("cluster");
   /** Ended with the read (`endRead`, `close`): its GETs not yet answered are dropped (./directGet.ts `signal`). */
   private reading = newReading();
-  /** The cluster's HTTP/2 connection for reads, while its server speaks HTTP/2 (./h2.ts); a hub's proxy's is shared. */
+  /** The cluster's HTTP/2 connection for reads and watches, while its server speaks HTTP/2 (./h2.ts); none behind a hub. */
   private readonly h2: H2Origin | undefined;
   /** The connections to the hub's cluster-proxy this cluster is reached through, shared with the hub's other clusters (./proxyConnections.ts). */
   private readonly proxy: ProxyConnections | undefined;
@@ -332,10 +331,9 @@ export class ClusterClient implements ObjectSource {
     readonly options: ClientOptions = DEFAULT_CLIENT_OPTIONS,
   ) {
     const server = new URL(credentials.server);
-    if (server.protocol === "https:" && credentials.reach === "cluster-proxy") {
+    if (server.protocol === "https:" && credentials.reach === "cluster-proxy")
       this.proxy = proxyConnections(credentials, options.timeoutMs);
-      this.h2 = this.proxy.h2;
-    } else if (server.protocol === "https:")
+    else if (server.protocol === "https:")
       this.h2 = new H2Origin(server, {
         secureContext: () => secureContextFor(credentials),
         rejectUnauthorized: !credentials.insecureSkipTlsVerify,
@@ -389,8 +387,8 @@ export class ClusterClient implements ObjectSource {
   }
 
   private closeIdleConnections(): void {
-    // A hub proxy's connections are the hub's other clusters' too: they close when idle (./proxyConnections.ts).
-    if (!this.proxy) this.h2?.close();
+    // A hub proxy's connections are shared with the hub's other clusters: they close when idle (./proxyConnections.ts).
+    this.h2?.close();
     for (const agent of [this.pool, this.plainHttpAgent]) if (agent) closeIdleSockets(agent);
     if (this.route && !watchingClients.has(this)) closeIdleSockets(this.route.agent);
   }
@@ -400,8 +398,8 @@ export class ClusterClient implements ObjectSource {
     this.reading.abort();
     this.budget.release();
     this.stopWatching();
-    if (this.proxy) this.proxy.release();
-    else this.h2?.destroy();
+    this.proxy?.release();
+    this.h2?.destroy();
     this.pool?.destroy();
     this.plainHttpAgent?.destroy();
     this.route?.agent.destroy();
@@ -508,7 +506,7 @@ export class ClusterClient implements ObjectSource {
       budget: this.budget,
       onAnswer,
       signal: this.reading.signal,
-      h2: this.h2,
+      h2: this.proxy?.h2 ?? this.h2,
     });
   }
 
@@ -655,7 +653,7 @@ export class ClusterClient implements ObjectSource {
     const base = this.credentials.server.replace(/\/$/, "");
     return plainGet(`GET ${path.split("?")[0]}`, `${base}${path}`, {
       agent: this.agent,
-      h2: this.h2,
+      h2: this.proxy?.h2 ?? this.h2,
       headers: this.bearerHeaders(),
       timeoutMs: this.options.timeoutMs,
       budget: this.budget,

@@ -2,7 +2,6 @@ import http from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import { redirectError, tooLargeError, TransportError, type AnswerObserver } from "./boundedHttp";
-import type { H2Origin } from "./h2";
 import { describeBytes, MAX_ERROR_BYTES, type ReadBudget } from "./limits";
 
 /*
@@ -39,9 +38,18 @@ export type DirectGetOptions = {
    * gave up stops loading the cluster and no late answer is counted against the next sweep's budget.
    */
   signal?: AbortSignal;
-  /** The cluster's HTTP/2 connection, used when the server speaks HTTP/2. */
-  h2?: H2Origin;
+  /** The cluster's HTTP/2 connection (or a hub proxy's connections), used when the server speaks HTTP/2. */
+  h2?: H2Requests;
 };
+
+/**
+ * Opens a request's HTTP/2 stream: called once the exchange is ready to listen to it. `cancel` lets go
+ * of what was kept for a stream that will not be opened (the read was given up meanwhile).
+ */
+export type OpenStream = ((headers: http2.OutgoingHttpHeaders) => http2.ClientHttp2Stream) & { cancel?: () => void };
+
+/** Where a GET's HTTP/2 stream comes from, once connected: null when the server speaks only HTTP/1.1 (./h2.ts H2Origin, H2Pool). */
+export type H2Requests = { opener(): Promise<OpenStream | null> };
 
 /** The error a GET fails with when its read was given up. */
 const givenUp = () => Object.assign(new Error("the read was given up"), { name: "AbortError" });
@@ -55,17 +63,21 @@ export async function getJson(url: URL, options: DirectGetOptions): Promise<unkn
   if (options.signal?.aborted) throw givenUp();
   if (!options.h2 || url.protocol !== "https:") return exchange(url, options, null);
   const started = performance.now();
-  const session = await options.h2.connection();
-  if (options.signal?.aborted) throw givenUp();
+  const open = await options.h2.opener();
+  if (options.signal?.aborted) {
+    open?.cancel?.();
+    throw givenUp();
+  }
   // Connecting counts against the request's deadline.
   const timeoutMs = Math.max(1, options.timeoutMs - (performance.now() - started));
-  return exchange(url, { ...options, timeoutMs }, session);
+  return exchange(url, { ...options, timeoutMs }, open);
 }
 
 /** The answer's head, as either protocol gives it. */
 type Head = { status: number; location: string | null; contentLength: number };
 
-function exchange(url: URL, options: DirectGetOptions, session: http2.ClientHttp2Session | null): Promise<unknown> {
+/** One GET: on a stream `open` gives when the server speaks HTTP/2, else over `options.agent`. */
+function exchange(url: URL, options: DirectGetOptions, open: OpenStream | null): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const onAbort = () => fail(givenUp());
@@ -118,8 +130,8 @@ function exchange(url: URL, options: DirectGetOptions, session: http2.ClientHttp
       });
     };
     let cancel: () => void;
-    if (session) {
-      const stream = session.request({ ":method": "GET", ":path": `${url.pathname}${url.search}`, ...options.headers });
+    if (open) {
+      const stream = open({ ":method": "GET", ":path": `${url.pathname}${url.search}`, ...options.headers });
       cancel = () => {
         if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
       };

@@ -1,6 +1,7 @@
 import http2 from "node:http2";
 import { isIP } from "node:net";
 import tls from "node:tls";
+import type { OpenStream } from "./directGet";
 
 /*
  * One HTTP/2 connection per cluster for a sweep's reads. Over HTTP/1.1 a sweep's twenty-odd GETs
@@ -54,6 +55,12 @@ export class H2Origin {
     const open = this.session;
     if (open && !open.closed && !open.destroyed) return open;
     return (this.connecting ??= this.connect().finally(() => (this.connecting = null)));
+  }
+
+  /** Opens a request's stream on the connection (./directGet.ts H2Requests); null when the server speaks only HTTP/1.1. */
+  async opener(): Promise<OpenStream | null> {
+    const session = await this.connection();
+    return session ? (headers) => session.request(headers) : null;
   }
 
   /** Whether an HTTP/2 connection is open now (a watch can be opened on it). */
@@ -178,3 +185,118 @@ export class H2Origin {
     });
   }
 }
+
+/**
+ * HTTP/2 connections to one server that many clusters' reads share (a hub's cluster-proxy:
+ * ./proxyConnections.ts). A stream opens on the connection with the fewest streams open, and on a new
+ * connection when every one holds as many as the server allows (its SETTINGS_MAX_CONCURRENT_STREAMS:
+ * 250 on Go's server), as Go's HTTP/2 client does unless told to queue (golang.org/x/net/http2
+ * transport.go, StrictMaxConcurrentStreams). Queued behind that limit on one connection, the reads of
+ * clusters that hang would hold up the reads of every other cluster of the hub until they time out.
+ */
+export class H2Pool {
+  /** One origin per connection, kept after its connection closes so the next resumes its TLS session. */
+  private readonly origins: H2Origin[] = [];
+  /** The open connections and how many streams each carries. */
+  private readonly open = new Map<http2.ClientHttp2Session, number>();
+  private growing: Promise<void> | null = null;
+  /** The server chose HTTP/1.1. */
+  private http1 = false;
+
+  constructor(
+    readonly origin: URL,
+    private readonly options: H2Options,
+  ) {}
+
+  async opener(): Promise<OpenStream | null> {
+    for (;;) {
+      if (this.http1) return null;
+      const session = this.withRoom();
+      if (session) return this.reserve(session);
+      await (this.growing ??= this.grow().finally(() => (this.growing = null)));
+    }
+  }
+
+  /**
+   * Counts a stream on `session` now, in the same step that found it room, so a burst of reads spreads
+   * over connections instead of all finding room on the same one; the count ends with the stream, or
+   * with `cancel` when the read is given up before it opens one.
+   */
+  private reserve(session: http2.ClientHttp2Session): OpenStream {
+    this.open.set(session, this.open.get(session)! + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const count = this.open.get(session);
+      if (count !== undefined) this.open.set(session, count - 1);
+    };
+    const open = (headers: http2.OutgoingHttpHeaders) => {
+      try {
+        const stream = session.request(headers);
+        stream.once("close", release);
+        return stream;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    };
+    return Object.assign(open, { cancel: release });
+  }
+
+  /** Ends every connection at once (the pool's last client closed). */
+  destroy(): void {
+    for (const origin of this.origins) origin.destroy();
+    this.open.clear();
+  }
+
+  /** How many connections are open (for tests). */
+  get connections(): number {
+    return [...this.open.keys()].filter(usable).length;
+  }
+
+  private withRoom(): http2.ClientHttp2Session | null {
+    let best: http2.ClientHttp2Session | null = null;
+    for (const [session, count] of this.open) {
+      if (!usable(session)) {
+        this.open.delete(session);
+        continue;
+      }
+      if (count < (session.remoteSettings.maxConcurrentStreams ?? Infinity) && (!best || count < this.open.get(best)!)) best = session;
+    }
+    return best;
+  }
+
+  /** Opens one more connection, and waits for the server's settings (its stream limit) on it. */
+  private async grow(): Promise<void> {
+    const origin = this.origins.find((o) => !o.connected) ?? this.origins[this.origins.push(new H2Origin(this.origin, this.options)) - 1]!;
+    const session = await origin.connection();
+    if (!session) {
+      this.http1 = true;
+      return;
+    }
+    if (!this.open.has(session)) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          session.destroy();
+          reject(
+            Object.assign(new Error(`no HTTP/2 settings from ${this.origin.host} in ${this.options.timeoutMs} ms`), {
+              name: "TimeoutError",
+            }),
+          );
+        }, this.options.timeoutMs);
+        session.once("remoteSettings", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        session.once("close", () => {
+          clearTimeout(timer);
+          reject(Object.assign(new Error(`the connection to ${this.origin.host} closed`), { code: "ECONNRESET" }));
+        });
+      });
+      this.open.set(session, 0);
+    }
+  }
+}
+
+const usable = (session: http2.ClientHttp2Session) => !session.closed && !session.destroyed;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxiedCredentials } from "../hubs/sync";
 import { startHubSimulator, type HubSimulator } from "../simulator/hub/server";
 import { ClusterClient } from "./client";
+import type { ClientOptions } from "./clientConfig";
 import { sharedProxyCount } from "./proxyConnections";
 import { readAlerts, readClusterObjects } from "./readers";
 
@@ -18,16 +19,22 @@ afterAll(async () => {
   await sim?.close();
 });
 
+/** The hub's managed clusters the proxy reaches, in the hub's order. */
+const reachable = (on: HubSimulator) =>
+  on.hub.memberNames().filter((name) => on.hub.member(name)?.backing && !on.hub.tunnelDown(name) && name !== "local-cluster");
+
 /** Clients of the hub's reachable clusters, each with the cluster's own token (which the proxy passes on unchanged). */
-function clientsOf(count: number, tweak: (c: ReturnType<typeof proxiedCredentials>) => ReturnType<typeof proxiedCredentials> = (c) => c) {
-  const r = sim.registration();
-  const names = sim.hub
-    .memberNames()
-    .filter((name) => sim.hub.member(name)?.backing && !sim.hub.tunnelDown(name) && name !== "local-cluster")
-    .slice(0, count);
+function clientsOf(
+  count: number,
+  tweak: (c: ReturnType<typeof proxiedCredentials>) => ReturnType<typeof proxiedCredentials> = (c) => c,
+  on: HubSimulator = sim,
+  options?: ClientOptions,
+) {
+  const r = on.registration();
+  const names = reachable(on).slice(0, count);
   expect(names).toHaveLength(count);
   return names.map(
-    (name) => new ClusterClient(tweak(proxiedCredentials(r.proxyUrl, name, sim.hub.member(name)!.backing!.spec.token, r.proxyCa))),
+    (name) => new ClusterClient(tweak(proxiedCredentials(r.proxyUrl, name, on.hub.member(name)!.backing!.spec.token, r.proxyCa)), options),
   );
 }
 
@@ -83,5 +90,33 @@ describe("connections to a hub's cluster-proxy", () => {
       skipping!.close();
     }
     expect(sharedProxyCount()).toBe(0);
+  });
+
+  it("open another connection when one carries as many streams as the proxy allows, so a cluster that hangs holds up no other", async () => {
+    // A user-server that allows 12 streams a connection: one cluster's sweep asks for about twenty at once.
+    const narrow = await startHubSimulator({ clusters: 8, seed: 9, permissionDelayMs: 100, proxyMaxStreams: 12 });
+    const options: ClientOptions = { timeoutMs: 5_000, retries: 0, retryDelayMs: 10 };
+    const [hanging, ...healthy] = clientsOf(3, undefined, narrow, options);
+    try {
+      // The first client's cluster accepts every request and answers none.
+      const cluster = narrow.hub.member(reachable(narrow)[0]!)!;
+      narrow.fleet.setFaults(cluster.profile.name, { timeout: true });
+      const asked = cluster.backing!.requestCount;
+      hanging!.startRead();
+      const stuck = readClusterObjects(hanging!).finally(() => hanging!.endRead());
+      // Its reads are all out, and none is answered.
+      await expect.poll(() => cluster.backing!.requestCount - asked, { timeout: 5_000 }).toBeGreaterThanOrEqual(12);
+      const started = performance.now();
+      const swept = await Promise.all(healthy.map(sweep));
+      const seconds = (performance.now() - started) / 1000;
+      expect(swept.map((s) => s.version)).toEqual(["ok", "ok"]);
+      // Well within the hung reads' 5 s: queued behind them on one connection, these would have waited for them.
+      expect(seconds).toBeLessThan(3);
+      expect(narrow.proxyConnections().accepted).toBeGreaterThanOrEqual(2);
+      expect((await stuck).clusterVersion.status).toBe("error");
+    } finally {
+      [hanging, ...healthy].forEach((c) => c!.close());
+      await narrow.close();
+    }
   });
 });

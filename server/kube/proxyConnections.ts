@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
-import type https from "node:https";
 import { secureContextFor } from "./clientConfig";
-import { ContextOnConnectAgent } from "./contextOnConnectAgent";
 import type { ClusterCredentials } from "./credentials";
-import { H2Origin } from "./h2";
+import { H2Pool } from "./h2";
 
 /*
  * The connections to an ACM hub's cluster-proxy user-server, shared by the clients of every cluster
@@ -12,26 +10,22 @@ import { H2Origin } from "./h2";
  * resumed handshake on both ends for every cluster swept (two, with the alerts' query on an HTTP/1.1
  * connection of its own), where the hub's clusters are swept one after another from one collector.
  * Shared, a hub's sweeps are streams of one HTTP/2 connection (the user-server is Go's http.Server,
- * which speaks HTTP/2: cluster-proxy pkg/utils/http_server.go), each carrying its own cluster's bearer
- * token, so nothing about the connection is any one cluster's. Idle for IDLE_MS (./h2.ts) it closes,
- * and the next sweep opens another: a collector holds a connection per hub it is sweeping, not per
+ * which speaks HTTP/2: cluster-proxy pkg/utils/http_server.go), or of a few when one holds as many
+ * streams as the server allows (./h2.ts H2Pool), each carrying its own cluster's bearer token, so
+ * nothing about a connection is any one cluster's. Idle for IDLE_MS (./h2.ts) a connection closes,
+ * and the next sweep opens another: a collector holds connections per hub it is sweeping, not per
  * cluster. A user-server reached over HTTP/1.1 alone (a Route that does not pass HTTP/2 on) is asked
- * through one keep-alive pool per hub instead.
+ * through each cluster's own connections, as before: one shared pool of HTTP/1.1 connections, one
+ * request at a time each, would let a few clusters that hang hold every connection.
  */
 
-/** Sockets of a hub's HTTP/1.1 pool: a hub's concurrency cap (20 by default) of sweeps, a couple of requests each at once. */
-const PROXY_SOCKETS = 64;
-/** How long a socket of that pool is kept idle: the API server's idle timeout is 90 s, a Route's router closes sooner. */
-const PROXY_SOCKET_IDLE_MS = 30_000;
-
 export type ProxyConnections = {
-  h2: H2Origin;
-  pool: https.Agent;
+  h2: H2Pool;
   /** The client that held these is closed: the connections close when no client holds them. */
   release: () => void;
 };
 
-const shared = new Map<string, { h2: H2Origin; pool: https.Agent; clients: number }>();
+const shared = new Map<string, { h2: H2Pool; clients: number }>();
 
 /** What a connection's identity is made of: the server's origin, what the client trusts and presents, and the connect deadline. */
 function keyOf(c: ClusterCredentials, origin: string, timeoutMs: number): string {
@@ -66,11 +60,7 @@ export function proxyConnections(credentials: ClusterCredentials, timeoutMs: num
     };
     const context = () => secureContextFor(trust);
     entry = {
-      h2: new H2Origin(new URL(origin.origin), { secureContext: context, rejectUnauthorized, timeoutMs }),
-      pool: new ContextOnConnectAgent(
-        { keepAlive: true, maxSockets: PROXY_SOCKETS, timeout: PROXY_SOCKET_IDLE_MS, rejectUnauthorized },
-        context,
-      ),
+      h2: new H2Pool(new URL(origin.origin), { secureContext: context, rejectUnauthorized, timeoutMs }),
       clients: 0,
     };
     shared.set(key, entry);
@@ -80,14 +70,12 @@ export function proxyConnections(credentials: ClusterCredentials, timeoutMs: num
   let released = false;
   return {
     h2: held.h2,
-    pool: held.pool,
     release: () => {
       if (released) return;
       released = true;
       if (--held.clients > 0) return;
       shared.delete(key);
       held.h2.destroy();
-      held.pool.destroy();
     },
   };
 }

@@ -49,6 +49,8 @@ export type HubSimulatorOptions = HubOptions & {
   tls?: ServingCertificate;
   /** How many simulated clusters stay materialized (see Fleet). */
   maxMaterialized?: number;
+  /** The user-server's SETTINGS_MAX_CONCURRENT_STREAMS (Go's default, 250, unless a test wants fewer). */
+  proxyMaxStreams?: number;
   /** Refresh ManagedClusterInfo from the clusters this often (0: only when `refreshClusterInfo` is called). */
   clusterInfoRefreshMs?: number;
 };
@@ -101,11 +103,12 @@ function serve(
  */
 function serveProxy(
   tls: ServingCertificate,
+  maxConcurrentStreams: number,
   handle: (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => unknown,
 ) {
   const sockets = new Set<Duplex>();
   const server = http2.createSecureServer(
-    { cert: tls.cert, key: tls.key, allowHTTP1: true, settings: { maxConcurrentStreams: 250 } },
+    { cert: tls.cert, key: tls.key, allowHTTP1: true, settings: { maxConcurrentStreams } },
     (req, res) =>
       // HTTP/2's compatibility API answers with what the handler uses of HTTP/1.1's.
       handle(req as unknown as import("node:http").IncomingMessage, res as unknown as import("node:http").ServerResponse),
@@ -160,7 +163,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
     });
   });
   const proxy = createProxyHandler(hub, clusters);
-  const proxyServer = serveProxy(tls, (req, res) => {
+  const proxyServer = serveProxy(tls, options.proxyMaxStreams ?? 250, (req, res) => {
     try {
       proxy.handler(req, res);
     } catch (error) {
