@@ -3,7 +3,8 @@ import { ADMIN_PASSWORD, hydrated, register, signIn, snap } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
-const TECH = { username: "field-tech", password: "field technician password" };
+// A retry runs the whole file again in a new worker, against the same database: its technician is a new one.
+const TECH = { username: `field-tech-${process.env.TEST_WORKER_INDEX ?? "0"}`, password: "field technician password" };
 
 test("a visitor without a session is sent to the login page", async ({ page }, testInfo) => {
   await page.goto("/admin");
@@ -99,6 +100,8 @@ test("the API answers 401 without a session, 403 for the wrong role, and refuses
 });
 
 test("the console reads well in the dark theme: dark surfaces, and every text at 4.5:1 or more", async ({ page, request }, testInfo) => {
+  // Up to 30 s for the clusters' first sweep, then six pages read with their charts drawn.
+  test.setTimeout(90_000);
   // Clusters with skew, readiness and history, so the badges, tiles and charts are on the pages read.
   await register(request, ["prod-east", "prod-east-422"]);
   await page.emulateMedia({ colorScheme: "dark" });
