@@ -250,11 +250,6 @@ export class H2Pool {
     this.open.clear();
   }
 
-  /** How many connections are open (for tests). */
-  get connections(): number {
-    return [...this.open.keys()].filter(usable).length;
-  }
-
   private withRoom(): http2.ClientHttp2Session | null {
     let best: http2.ClientHttp2Session | null = null;
     for (const [session, count] of this.open) {
