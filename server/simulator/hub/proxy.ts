@@ -37,9 +37,9 @@ const UNAUTHORIZED = {
 const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
 
 /**
- * Headers of one connection, not passed on by a proxy (Go's httputil.ReverseProxy hopHeaders), and
- * HTTP/2's pseudo-headers, which an HTTP/1.1 request cannot carry and an HTTP/2 answer may not hold
- * the others.
+ * Headers that describe one connection, which a proxy does not pass on (Go's httputil.ReverseProxy
+ * hopHeaders; an HTTP/2 answer may not carry them), and HTTP/2's pseudo-headers, which an HTTP/1.1
+ * request cannot carry.
  */
 const HOP_HEADERS = new Set([
   "connection",
