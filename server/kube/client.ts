@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
+import type { Duplex } from "node:stream";
+import type tls from "node:tls";
 import { setMaxListeners } from "node:events";
 import * as k8s from "@kubernetes/client-node";
 import { boundedApiClient, TransportError, type AnswerObserver } from "./boundedHttp";
@@ -9,7 +11,6 @@ import { connectTarget, hostPort } from "./connectTo";
 import { publicOnlyLookup, REFUSED_ADDRESS } from "./publicAddress";
 import type { ClusterCredentials } from "./credentials";
 import { AnswerStatusError, getJson, type H2Requests } from "./directGet";
-import { ContextOnConnectAgent } from "./contextOnConnectAgent";
 import { H2Origin } from "./h2";
 import { proxyConnections, type ProxyConnections } from "./proxyConnections";
 import { NotServedMemo } from "./notServed";
@@ -263,6 +264,26 @@ function closeIdleSockets(agent: http.Agent): void {
 }
 
 /**
+ * An HTTPS connection pool that asks for its TLS context when it opens a connection, and so holds
+ * none between connections: a context is some 19 KB of resident memory (./clientConfig.ts
+ * MAX_KEPT_CONTEXTS), and a collector keeps a pool per cluster.
+ */
+class ContextOnConnectAgent extends https.Agent {
+  constructor(
+    options: https.AgentOptions,
+    private readonly context: () => tls.SecureContext,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: https.RequestOptions, callback?: (err: Error | null, stream: Duplex) => void) {
+    // Passed on to tls.connect, which takes a context (https.RequestOptions does not declare it).
+    const withContext: https.RequestOptions & Pick<tls.ConnectionOptions, "secureContext"> = { ...options, secureContext: this.context() };
+    return super.createConnection(withContext, callback);
+  }
+}
+
+/**
  * A read's abort controller. Each GET in flight listens on its signal until answered: a sweep's
  * twenty-odd at once pass Node's warning at ten, a bound that still flags listeners left behind.
  */
@@ -317,6 +338,10 @@ export class ClusterClient implements ObjectSource {
   private readonly h2: H2Origin | undefined;
   /** The connections to the hub's cluster-proxy this cluster is reached through, shared with the hub's other clusters (./proxyConnections.ts). */
   private readonly proxy: ProxyConnections | undefined;
+  /** Where a read's HTTP/2 streams come from: the hub proxy's shared connections, or the cluster's own. */
+  private get reads(): H2Requests | undefined {
+    return this.proxy?.h2 ?? this.h2;
+  }
   readonly notServed = new NotServedMemo();
   /** Kinds kept current by watches on the HTTP/2 connection, by collection (ClientOptions.watchClusters). */
   private readonly watched = new Map<string, WatchedCollection>();
@@ -506,7 +531,7 @@ export class ClusterClient implements ObjectSource {
       budget: this.budget,
       onAnswer,
       signal: this.reading.signal,
-      h2: this.proxy?.h2 ?? this.h2,
+      h2: this.reads,
     });
   }
 
@@ -653,7 +678,7 @@ export class ClusterClient implements ObjectSource {
     const base = this.credentials.server.replace(/\/$/, "");
     return plainGet(`GET ${path.split("?")[0]}`, `${base}${path}`, {
       agent: this.agent,
-      h2: this.proxy?.h2 ?? this.h2,
+      h2: this.reads,
       headers: this.bearerHeaders(),
       timeoutMs: this.options.timeoutMs,
       budget: this.budget,
