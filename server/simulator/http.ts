@@ -212,13 +212,14 @@ async function applyFaults(
   cluster: SimCluster,
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  drop: () => void,
 ): Promise<"continue" | "done" | "malformed"> {
   const faults = cluster.spec.faults;
   if (!faults) return "continue";
   if (faults.writesOnly && (req.method === "GET" || req.method === "HEAD")) return "continue";
   const n = cluster.requestCount;
   if (faults.flapPeriodMs && Math.floor(Date.now() / faults.flapPeriodMs) % 2 === 1) {
-    req.socket.destroy();
+    drop();
     return "done";
   }
   if (faults.timeout) return "done"; // never answered; the client's timeout decides
@@ -279,13 +280,7 @@ export function createSimulatorServer(fleet: Fleet, tls: ServingCertificate): ht
       // method, writeHead, write, end, flushHeaders, the socket).
       const req = request as unknown as http.IncomingMessage;
       const res = response as unknown as http.ServerResponse;
-      handle(fleet, req, res).catch((error) => {
-        if (error instanceof ApiError) return sendError(res, error);
-        if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
-        console.error("simulator:", error);
-        if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
-        else res.end();
-      });
+      handle(fleet, req, res).catch(failed(res));
     },
   );
   server.on("connection", (s: Duplex) => {
@@ -329,9 +324,32 @@ function serveRoute(fleet: Fleet, name: string, req: http.IncomingMessage, res: 
   res.end(answer.body);
 }
 
+/** What a request that threw gets: the API server's Status for an ApiError, 500 otherwise. */
+const failed = (res: http.ServerResponse) => (error: unknown) => {
+  if (error instanceof ApiError) return sendError(res, error);
+  if (error instanceof SelectorError) return sendError(res, badRequest(error.message));
+  console.error("simulator:", error);
+  if (!res.headersSent) sendError(res, new ApiError(500, "InternalError", (error as Error).message));
+  else res.end();
+};
+
 async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse) {
   const routed = fleet.ingress?.clusterOf(hostOf(req));
   if (routed) return serveRoute(fleet, routed, req, res);
+  // A cluster that drops a request closes its connection (HTTP/2: the request's stream).
+  return serveApi(fleet, req, res, () => req.socket.destroy());
+}
+
+/**
+ * Serves a request for `/clusters/<name>/…` in this process, as the hub's cluster-proxy passes it on
+ * (./hub/proxy.ts): the answer is written to `res` directly, and `dropped` is what the proxy answers
+ * when the cluster closes the connection without answering.
+ */
+export function serveClusterApi(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse, dropped: () => void) {
+  serveApi(fleet, req, res, dropped).catch(failed(res));
+}
+
+async function serveApi(fleet: Fleet, req: http.IncomingMessage, res: http.ServerResponse, drop: () => void) {
   const url = new URL(req.url ?? "/", "http://simulator");
   const m = /^\/clusters\/([^/]+)(\/.*)?$/.exec(url.pathname);
   if (!m) {
@@ -345,7 +363,7 @@ async function handle(fleet: Fleet, req: http.IncomingMessage, res: http.ServerR
   cluster.requestsByMethod.set(method, (cluster.requestsByMethod.get(method) ?? 0) + 1);
   const segments = (m[2] ?? "/").split("/").filter(Boolean);
 
-  const fault = await applyFaults(cluster, req, res);
+  const fault = await applyFaults(cluster, req, res, drop);
   if (fault === "done") return;
   const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
     if (fault === "malformed") {

@@ -1,4 +1,5 @@
 import * as k8s from "@kubernetes/client-node";
+import http2 from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClusterClient } from "../../kube/client";
 import { clusterPermission } from "../../kube/hub";
@@ -244,6 +245,34 @@ describe("the cluster-proxy user-server", () => {
     } finally {
       client.close();
       sim.fleet.setMonitoring(cluster, undefined);
+    }
+  });
+
+  it("answers the service-proxy's empty 502 for a request the cluster drops, on an HTTP/2 connection that goes on carrying other clusters' requests", async () => {
+    const [dropping, healthy] = sim.hub.memberNames().filter((n) => /-\d{4}$/.test(n) && !sim.fleet.get(n)!.spec.faults);
+    const session = http2.connect(sim.proxyUrl, { ca: sim.ca });
+    const get = (cluster: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const token = sim.hub.member(cluster)!.backing!.spec.token;
+        const stream = session.request({ ":path": `/${cluster}/api/v1/nodes`, authorization: `Bearer ${token}` });
+        let status = 0;
+        let body = "";
+        stream.on("response", (headers) => (status = Number(headers[":status"])));
+        stream.on("data", (chunk) => (body += chunk));
+        stream.on("end", () => resolve({ status, body }));
+        stream.on("error", reject);
+      });
+    // A flap period as long as the epoch so far puts now in its second half, in which the cluster drops every request.
+    sim.fleet.setFaults(dropping!, { flapPeriodMs: Date.now() - 1000 });
+    try {
+      const [dropped, answered] = await Promise.all([get(dropping!), get(healthy!)]);
+      expect(dropped).toEqual({ status: 502, body: "" });
+      expect(answered.status).toBe(200);
+      expect((await get(healthy!)).status).toBe(200);
+      expect(session.closed || session.destroyed).toBe(false);
+    } finally {
+      sim.fleet.setFaults(dropping!, undefined);
+      session.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import type http from "node:http";
-import https from "node:https";
 import { send } from "../apiServer";
-import { userOf, type SimulatorServer } from "../http";
+import type { Fleet } from "../cluster";
+import { serveClusterApi, userOf } from "../http";
 import { querierAnswer } from "../monitoring";
 import type { SimHub } from "./hub";
 import { allowedBy, type ClusterIdentity } from "./permissions";
@@ -35,29 +35,6 @@ const UNAUTHORIZED = {
 };
 
 const isImpersonationHeader = (h: string) => h.startsWith("impersonate-");
-
-/**
- * Headers that describe one connection, which a proxy does not pass on (Go's httputil.ReverseProxy
- * hopHeaders; an HTTP/2 answer may not carry them), and HTTP/2's pseudo-headers, which an HTTP/1.1
- * request cannot carry.
- */
-const HOP_HEADERS = new Set([
-  "connection",
-  "proxy-connection",
-  "keep-alive",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-]);
-function endToEnd<T extends http.IncomingHttpHeaders>(headers: T): T {
-  const kept = {} as T;
-  for (const [name, value] of Object.entries(headers))
-    if (!name.startsWith(":") && !HOP_HEADERS.has(name)) (kept as Record<string, unknown>)[name] = value;
-  return kept;
-}
 
 /** utilnet.SplitSchemeNamePort: `[scheme:]name[:port]`, scheme http or https. */
 function splitSchemeNamePort(id: string): { scheme: string; name: string; port: string } | null {
@@ -132,10 +109,14 @@ function serviceRequest(hub: SimHub, cluster: string, parts: string[], req: http
  *   otherwise 401. Before MCE 2.9 there is no step 2 (`mceVersion`): a hub token reaches only `local-cluster`. The user-server itself authorizes nothing: the cluster's RBAC (what ClusterPermissions
  *   applied) decides, so a token whose permissions are not applied yet gets the API server's 403.
  * A cluster whose agent is gone (lease expired, add-on unavailable, detached) answers 502.
+ *
+ * The simulated clusters run in this process, so a request is handed to the cluster's API handler
+ * here, and its answer written straight to the proxy's client: what the real hop through the tunnel
+ * and the service-proxy adds is an answer's latency, not what it says. Only a cluster that drops
+ * the connection unanswered shows through: the service-proxy's ReverseProxy answers 502 with no body
+ * (Go's defaultErrorHandler), which the user-server passes on.
  */
-export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, "url" | "ca">) {
-  const upstream = new URL(clusters.url);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 512, ca: clusters.ca });
+export function createProxyHandler(hub: SimHub, fleet: Fleet) {
   /** Requests in flight per cluster, cut when its tunnel goes away (a watch ends as it would). */
   const open = new Map<string, Set<() => void>>();
   hub.onOffline((cluster) => {
@@ -159,7 +140,7 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
     const backing = hub.member(cluster)!.backing!;
 
     const token = bearer(req);
-    const headers: http.OutgoingHttpHeaders = { ...endToEnd(req.headers), host: upstream.host };
+    const headers: http.IncomingHttpHeaders = {};
     let check: ClusterIdentity | null = null;
     if (Object.keys(req.headers).some(isImpersonationHeader)) {
       // The service-proxy leaves a client's own impersonation to the target API server.
@@ -205,42 +186,22 @@ export function createProxyHandler(hub: SimHub, clusters: Pick<SimulatorServer, 
       }
     }
 
-    const forward = https.request(
-      {
-        agent,
-        protocol: upstream.protocol,
-        hostname: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: `/clusters/${encodeURIComponent(cluster)}${rest}`,
-        headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-        res.flushHeaders(); // a watch's headers reach the client before its first event
-        answer.pipe(res);
-      },
-    );
-    const cut = () => {
-      forward.destroy();
-      res.destroy();
-    };
+    // The service-proxy's credential and impersonation replace the client's (the cluster decides on them).
+    Object.assign(req.headers, headers);
+    req.url = `/clusters/${encodeURIComponent(cluster)}${rest}`;
+    const cut = () => res.destroy();
     let inFlight = open.get(cluster);
     if (!inFlight) open.set(cluster, (inFlight = new Set()));
     inFlight.add(cut);
-    const done = () => {
+    res.on("close", () => {
       inFlight.delete(cut);
       if (inFlight.size === 0) open.delete(cluster);
-    };
-    res.on("close", () => {
-      done();
-      forward.destroy();
     });
-    forward.on("error", (error) => {
-      if (!res.headersSent) text(res, 502, `proxy to anp-proxy-server failed because ${error.message}`);
-      else res.destroy();
+    serveClusterApi(fleet, req, res, () => {
+      if (res.headersSent) return res.destroy();
+      res.writeHead(502, { "content-length": 0 });
+      res.end();
     });
-    req.pipe(forward);
   };
-  return { handler, close: () => agent.destroy() };
+  return { handler };
 }

@@ -162,7 +162,7 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
       else res.end();
     });
   });
-  const proxy = createProxyHandler(hub, clusters);
+  const proxy = createProxyHandler(hub, fleet);
   const proxyServer = serveProxy(tls, options.proxyMaxStreams ?? 250, (req, res) => {
     try {
       proxy.handler(req, res);
@@ -209,7 +209,6 @@ export async function startHubSimulator(options: HubSimulatorOptions = {}): Prom
     refreshClusterInfo: (name) => hub.refreshClusterInfo(name),
     close: async () => {
       hub.close();
-      proxy.close();
       await Promise.all([close(hubServer), close(proxyServer), clusters.close()]);
     },
   };
