@@ -91,7 +91,7 @@ async function main() {
     const scopedCookies = SCOPED ? await scopedPeople(names) : [];
     await closeDb();
     if (COLLECTOR === "worker")
-      worker = spawn(process.execPath, ["--max-old-space-size=768", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
+      worker = spawn(process.execPath, ["--max-old-space-size=768", "--max-semi-space-size=32", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
         cwd: ROOT,
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...shared, FLEETSKEW_MIGRATE: "0", NODE_ENV: "production" },
         stdio: ["ignore", "ignore", "inherit"],

@@ -2,17 +2,18 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-// The fleet benchmark runs the collector in its own process with the heap limit `npm run collector` uses.
+// The benchmarks that run the collector in their own process do so with the V8 flags `npm run collector` uses.
+const COLLECTOR_FLAGS = ["--max-old-space-size=768", "--max-semi-space-size=32"];
 const benches: { file: string; flags: string[]; env?: Record<string, string> }[] = [
   { file: "disruption.ts", flags: [] },
   { file: "simulator.ts", flags: [] },
   // One process serving 100,000 generated clusters: start-up, memory, CPU per cluster read.
   { file: "simulator.ts", flags: [], env: { BENCH_CLUSTERS: "100000", BENCH_SWEEP: "4000" } },
   // CPU per steady cluster-sweep, collector and simulator apart, at 1,000 clusters.
-  { file: "sweepCost.ts", flags: ["--max-old-space-size=768"], env: { BENCH_COST_CLUSTERS: "1000" } },
+  { file: "sweepCost.ts", flags: COLLECTOR_FLAGS, env: { BENCH_COST_CLUSTERS: "1000" } },
   { file: "hub.ts", flags: [] },
   // Sweeping 10,000 clusters through a simulated hub's cluster-proxy beside sweeping them directly.
-  { file: "hubSweep.ts", flags: ["--max-old-space-size=768"] },
+  { file: "hubSweep.ts", flags: COLLECTOR_FLAGS },
   { file: "bulk.ts", flags: [] },
   // Planning a rollout over 10,000 clusters, saving it, and reading its page.
   { file: "rolloutPlan.ts", flags: [] },
@@ -25,7 +26,7 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   { file: "metrics.ts", flags: [] },
   // /metrics and the rollout page's first rows with a 10,000-cluster rollout at maxConcurrency 1 awaiting approval.
   { file: "rolloutScale.ts", flags: [] },
-  { file: "fleet.ts", flags: ["--expose-gc", "--max-old-space-size=768"] },
+  { file: "fleet.ts", flags: ["--expose-gc", ...COLLECTOR_FLAGS] },
   // The console at 100,000 clusters: the fleet list, search, counts and CSV; the rollout dry run and /metrics at that size.
   { file: "fleet100k.ts", flags: ["--expose-gc"] },
   { file: "rolloutPlan.ts", flags: [], env: { BENCH_ROLLOUT_CLUSTERS: "100000" } },
@@ -33,7 +34,7 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   // A year of history for each of 100,000 clusters, partitioned by month: timelines, and the upkeep past the retention.
   { file: "history.ts", flags: [] },
   // A first sweep with the clusters' monitoring Routes unresolvable, beside the same with them reachable.
-  { file: "unresolvedRoutes.ts", flags: ["--max-old-space-size=768"], env: { BENCH_ROUTES_CLUSTERS: "2000" } },
+  { file: "unresolvedRoutes.ts", flags: COLLECTOR_FLAGS, env: { BENCH_ROUTES_CLUSTERS: "2000" } },
   // The console in Chromium at 10,000 clusters: what people see (needs the build and Chromium), in both
   // layouts: sweeping in `npm start`'s own background process, and in a collector worker beside it.
   { file: "fleetView.ts", flags: [], env: { BENCH_VIEW_COLLECTOR: "web" } },

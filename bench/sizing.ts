@@ -63,7 +63,7 @@ async function main() {
 
     const collector = spawn(
       process.execPath,
-      ["--max-old-space-size=768", "--import", "tsx", path.join(__dirname, "../scripts/collector.ts")],
+      ["--max-old-space-size=768", "--max-semi-space-size=32", "--import", "tsx", path.join(__dirname, "../scripts/collector.ts")],
       {
         env: {
           ...process.env,

@@ -24,6 +24,8 @@ const HEALTHY_MS = 60_000;
 export function superviseBackgroundProcess(options: {
   /** The entry point, run with this process's Node options (tsx's loader in a source checkout). */
   script: string;
+  /** Node options of its own, after this process's. */
+  nodeOptions?: string[];
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   onMessage?: (message: BackgroundMessage) => void;
@@ -35,7 +37,7 @@ export function superviseBackgroundProcess(options: {
 
   const start = () => {
     const startedAt = Date.now();
-    const current = spawn(process.execPath, [...process.execArgv, options.script], {
+    const current = spawn(process.execPath, [...process.execArgv, ...(options.nodeOptions ?? []), options.script], {
       env: options.env,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
