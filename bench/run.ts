@@ -11,6 +11,8 @@ const benches: { file: string; flags: string[]; env?: Record<string, string> }[]
   { file: "simulator.ts", flags: [], env: { BENCH_CLUSTERS: "100000", BENCH_SWEEP: "4000" } },
   // CPU per steady cluster-sweep, collector and simulator apart, at 1,000 clusters.
   { file: "sweepCost.ts", flags: COLLECTOR_FLAGS, env: { BENCH_COST_CLUSTERS: "1000" } },
+  // The same through a simulated hub's cluster-proxy, the path of most of a 100,000-cluster fleet.
+  { file: "sweepCost.ts", flags: COLLECTOR_FLAGS, env: { BENCH_COST_CLUSTERS: "1000", BENCH_COST_HUB: "1" } },
   { file: "hub.ts", flags: [] },
   // Sweeping 10,000 clusters through a simulated hub's cluster-proxy beside sweeping them directly.
   { file: "hubSweep.ts", flags: COLLECTOR_FLAGS },
