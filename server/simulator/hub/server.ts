@@ -58,7 +58,7 @@ export type HubSimulatorOptions = HubOptions & {
 export type HubSimulator = {
   hub: SimHub;
   fleet: Fleet;
-  /** The simulated clusters' own API (what the proxy forwards to). */
+  /** The simulated clusters' own API (the same clusters the proxy reaches, in this process). */
   clusters: SimulatorServer;
   hubUrl: string;
   proxyUrl: string;
