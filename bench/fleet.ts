@@ -460,7 +460,9 @@ async function main() {
   );
   // Without the collector's heap limit V8 grows the heap lazily, so peak RSS is not the collector's.
   if (!(globalThis as { gc?: unknown }).gc)
-    log("note: run with --expose-gc --max-old-space-size=768 --max-semi-space-size=32 (as npm run bench does): the memory figures are not comparable without them");
+    log(
+      "note: run with --expose-gc --max-old-space-size=768 --max-semi-space-size=32 (as npm run bench does): the memory figures are not comparable without them",
+    );
   try {
     const figures: SizeFigures[] = [];
     for (const size of SIZES) {

@@ -91,11 +91,15 @@ async function main() {
     const scopedCookies = SCOPED ? await scopedPeople(names) : [];
     await closeDb();
     if (COLLECTOR === "worker")
-      worker = spawn(process.execPath, ["--max-old-space-size=768", "--max-semi-space-size=32", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...shared, FLEETSKEW_MIGRATE: "0", NODE_ENV: "production" },
-        stdio: ["ignore", "ignore", "inherit"],
-      });
+      worker = spawn(
+        process.execPath,
+        ["--max-old-space-size=768", "--max-semi-space-size=32", "--import", "tsx", path.join(ROOT, "scripts/collector.ts")],
+        {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...shared, FLEETSKEW_MIGRATE: "0", NODE_ENV: "production" },
+          stdio: ["ignore", "ignore", "inherit"],
+        },
+      );
 
     const sql = new pg.Client({ connectionString: db.url });
     // Dropping the database on the way out ends this connection: the failure that led there is the one to report.
